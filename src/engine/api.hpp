@@ -1,0 +1,23 @@
+// The engine's text interface: JSON in, JSON out, one schema everywhere (docs/scenario.md).
+// The CLI, the wasm bindings and the quiz all go through these; none of them throws.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace trainscope {
+
+// Scenario JSON → estimate JSON. Malformed or invalid input yields an estimate whose
+// "errors" list names each bad field; the numbers are then absent.
+std::string estimate_json(std::string_view scenario_json);
+
+// The model presets, as a JSON array of {id, name, params, active_params, source, architecture}.
+std::string presets_json();
+
+// The GPU catalogue, as a JSON array of {id, name, memory_bytes, peak_flops, watts, source}.
+std::string gpus_json();
+
+// The scenario used when a field is not given, fully spelled out.
+std::string default_scenario_json();
+
+}  // namespace trainscope

@@ -1,0 +1,332 @@
+#include "engine/json.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace trainscope::json {
+
+const Value* Value::find(std::string_view key) const {
+    if (kind != Kind::object) return nullptr;
+    for (const auto& member : members)
+        if (member.first == key) return &member.second;
+    return nullptr;
+}
+
+const Value* Value::find_path(std::string_view dotted_path) const {
+    const Value* current = this;
+    while (current && !dotted_path.empty()) {
+        const std::size_t dot = dotted_path.find('.');
+        current = current->find(dotted_path.substr(0, dot));
+        dotted_path = dot == std::string_view::npos ? std::string_view{} : dotted_path.substr(dot + 1);
+    }
+    return current;
+}
+
+namespace {
+
+constexpr int max_depth = 64;
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : text_(text) {}
+
+    ParseResult run() {
+        ParseResult result;
+        skip_space();
+        if (!parse_value(result.value, 0)) {
+            result.error = where() + error_;
+            return result;
+        }
+        skip_space();
+        if (pos_ != text_.size()) {
+            result.error = where() + "unexpected text after the JSON value";
+            return result;
+        }
+        result.ok = true;
+        return result;
+    }
+
+private:
+    std::string where() const {
+        int line = 1, column = 1;
+        for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+            if (text_[i] == '\n') { ++line; column = 1; } else { ++column; }
+        }
+        char buffer[48];
+        std::snprintf(buffer, sizeof buffer, "line %d, column %d: ", line, column);
+        return buffer;
+    }
+
+    bool fail(const char* message) { error_ = message; return false; }
+
+    void skip_space() {
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+            ++pos_;
+    }
+
+    bool consume_literal(std::string_view literal) {
+        if (text_.substr(pos_, literal.size()) != literal) return false;
+        pos_ += literal.size();
+        return true;
+    }
+
+    bool parse_value(Value& out, int depth) {
+        if (depth > max_depth) return fail("nested too deeply");
+        if (pos_ >= text_.size()) return fail("unexpected end of text");
+        const char c = text_[pos_];
+        if (c == '{') return parse_object(out, depth);
+        if (c == '[') return parse_array(out, depth);
+        if (c == '"') { out.kind = Kind::string; return parse_string(out.text); }
+        if (c == '-' || (c >= '0' && c <= '9')) return parse_number(out);
+        if (consume_literal("true")) { out.kind = Kind::boolean; out.boolean = true; return true; }
+        if (consume_literal("false")) { out.kind = Kind::boolean; out.boolean = false; return true; }
+        if (consume_literal("null")) { out.kind = Kind::null; return true; }
+        return fail("expected a value (object, array, string, number, true, false or null)");
+    }
+
+    bool parse_object(Value& out, int depth) {
+        out.kind = Kind::object;
+        ++pos_;  // '{'
+        skip_space();
+        if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return true; }
+        while (true) {
+            skip_space();
+            if (pos_ >= text_.size() || text_[pos_] != '"') return fail("expected a quoted member name");
+            std::string name;
+            if (!parse_string(name)) return false;
+            skip_space();
+            if (pos_ >= text_.size() || text_[pos_] != ':') return fail("expected ':' after the member name");
+            ++pos_;
+            skip_space();
+            Value member;
+            if (!parse_value(member, depth + 1)) return false;
+            out.members.emplace_back(std::move(name), std::move(member));
+            skip_space();
+            if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
+            if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return true; }
+            return fail("expected ',' or '}' in the object");
+        }
+    }
+
+    bool parse_array(Value& out, int depth) {
+        out.kind = Kind::array;
+        ++pos_;  // '['
+        skip_space();
+        if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
+        while (true) {
+            skip_space();
+            Value item;
+            if (!parse_value(item, depth + 1)) return false;
+            out.items.push_back(std::move(item));
+            skip_space();
+            if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
+            if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
+            return fail("expected ',' or ']' in the array");
+        }
+    }
+
+    static void append_utf8(std::string& out, unsigned code_point) {
+        if (code_point < 0x80) {
+            out += static_cast<char>(code_point);
+        } else if (code_point < 0x800) {
+            out += static_cast<char>(0xC0 | (code_point >> 6));
+            out += static_cast<char>(0x80 | (code_point & 0x3F));
+        } else if (code_point < 0x10000) {
+            out += static_cast<char>(0xE0 | (code_point >> 12));
+            out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (code_point & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (code_point >> 18));
+            out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (code_point & 0x3F));
+        }
+    }
+
+    bool parse_hex4(unsigned& out) {
+        if (pos_ + 4 > text_.size()) return fail("incomplete \\u escape");
+        out = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char h = text_[pos_++];
+            out <<= 4;
+            if (h >= '0' && h <= '9') out |= static_cast<unsigned>(h - '0');
+            else if (h >= 'a' && h <= 'f') out |= static_cast<unsigned>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F') out |= static_cast<unsigned>(h - 'A' + 10);
+            else return fail("bad hex digit in \\u escape");
+        }
+        return true;
+    }
+
+    bool parse_string(std::string& out) {
+        ++pos_;  // opening quote
+        while (pos_ < text_.size()) {
+            const char c = text_[pos_++];
+            if (c == '"') return true;
+            if (static_cast<unsigned char>(c) < 0x20) return fail("control character in a string");
+            if (c != '\\') { out += c; continue; }
+            if (pos_ >= text_.size()) break;
+            const char escape = text_[pos_++];
+            switch (escape) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'u': {
+                    unsigned code_point = 0;
+                    if (!parse_hex4(code_point)) return false;
+                    if (code_point >= 0xD800 && code_point <= 0xDBFF && text_.substr(pos_, 2) == "\\u") {
+                        pos_ += 2;
+                        unsigned low = 0;
+                        if (!parse_hex4(low)) return false;
+                        if (low < 0xDC00 || low > 0xDFFF) return fail("unpaired surrogate in \\u escape");
+                        code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
+                    } else if (code_point >= 0xD800 && code_point <= 0xDFFF) {
+                        return fail("unpaired surrogate in \\u escape");
+                    }
+                    append_utf8(out, code_point);
+                    break;
+                }
+                default: return fail("unknown escape in a string");
+            }
+        }
+        return fail("unterminated string");
+    }
+
+    bool parse_number(Value& out) {
+        const std::size_t start = pos_;
+        auto digits = [&] {
+            const std::size_t before = pos_;
+            while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+            return pos_ > before;
+        };
+        if (text_[pos_] == '-') ++pos_;
+        if (pos_ < text_.size() && text_[pos_] == '0') ++pos_;
+        else if (!digits()) return fail("expected digits in a number");
+        if (pos_ < text_.size() && text_[pos_] == '.') {
+            ++pos_;
+            if (!digits()) return fail("expected digits after the decimal point");
+        }
+        if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+            ++pos_;
+            if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+            if (!digits()) return fail("expected digits in the exponent");
+        }
+        if (pos_ - start > 400) return fail("number too long");
+        const std::string token(text_.substr(start, pos_ - start));
+        const double value = std::strtod(token.c_str(), nullptr);
+        if (!std::isfinite(value)) return fail("number out of range");
+        out.kind = Kind::number;
+        out.number = value;
+        return true;
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    std::string error_;
+};
+
+void write_escaped(std::string& out, std::string_view value) {
+    out += '"';
+    for (const char c : value) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buffer[8];
+                    std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
+                    out += buffer;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+}
+
+}  // namespace
+
+ParseResult parse(std::string_view text) { return Parser(text).run(); }
+
+std::string format_number(double value) {
+    if (!std::isfinite(value)) return "null";
+    if (value == 0.0) return "0";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.15g", value);
+    if (std::strtod(buffer, nullptr) != value) std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    return buffer;
+}
+
+void Writer::separate() {
+    if (need_comma_) out_ += ',';
+    need_comma_ = true;
+}
+
+Writer& Writer::begin_object() { separate(); out_ += '{'; need_comma_ = false; return *this; }
+Writer& Writer::end_object() { out_ += '}'; need_comma_ = true; return *this; }
+Writer& Writer::begin_array() { separate(); out_ += '['; need_comma_ = false; return *this; }
+Writer& Writer::end_array() { out_ += ']'; need_comma_ = true; return *this; }
+
+Writer& Writer::key(std::string_view name) {
+    separate();
+    write_escaped(out_, name);
+    out_ += ':';
+    need_comma_ = false;
+    return *this;
+}
+
+Writer& Writer::number(double value) { separate(); out_ += format_number(value); return *this; }
+
+Writer& Writer::integer(long long value) {
+    separate();
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "%lld", value);
+    out_ += buffer;
+    return *this;
+}
+
+Writer& Writer::boolean(bool value) { separate(); out_ += value ? "true" : "false"; return *this; }
+Writer& Writer::string(std::string_view value) { separate(); write_escaped(out_, value); return *this; }
+Writer& Writer::null() { separate(); out_ += "null"; return *this; }
+Writer& Writer::raw(std::string_view json_text) { separate(); out_ += json_text; return *this; }
+
+namespace {
+void serialize_into(Writer& writer, const Value& value) {
+    switch (value.kind) {
+        case Kind::null: writer.null(); break;
+        case Kind::boolean: writer.boolean(value.boolean); break;
+        case Kind::number: writer.number(value.number); break;
+        case Kind::string: writer.string(value.text); break;
+        case Kind::array:
+            writer.begin_array();
+            for (const auto& item : value.items) serialize_into(writer, item);
+            writer.end_array();
+            break;
+        case Kind::object:
+            writer.begin_object();
+            for (const auto& member : value.members) {
+                writer.key(member.first);
+                serialize_into(writer, member.second);
+            }
+            writer.end_object();
+            break;
+    }
+}
+}  // namespace
+
+std::string serialize(const Value& value) {
+    Writer writer;
+    serialize_into(writer, value);
+    return writer.take();
+}
+
+}  // namespace trainscope::json
