@@ -284,7 +284,12 @@ Writer& Writer::key(std::string_view name) {
     return *this;
 }
 
-Writer& Writer::number(double value) { separate(); out_ += format_number(value); return *this; }
+Writer& Writer::number(double value) {
+    separate();
+    all_numbers_finite_ = all_numbers_finite_ && std::isfinite(value);
+    out_ += format_number(value);
+    return *this;
+}
 
 Writer& Writer::integer(long long value) {
     separate();

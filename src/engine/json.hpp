@@ -58,6 +58,8 @@ public:
     Writer& field(std::string_view name, const char* value) { return key(name).string(value); }
     Writer& field_bool(std::string_view name, bool value) { return key(name).boolean(value); }
 
+    // False once a NaN or infinity was written (as null): a formula misbehaved upstream.
+    bool all_numbers_finite() const { return all_numbers_finite_; }
     const std::string& text() const { return out_; }
     std::string take() { return std::move(out_); }
 
@@ -65,6 +67,7 @@ private:
     void separate();
     std::string out_;
     bool need_comma_ = false;
+    bool all_numbers_finite_ = true;
 };
 
 // Shortest text that reads back as the same double ("%.15g", else "%.17g").

@@ -1,0 +1,84 @@
+// trainscope: the estimation engine from the command line, for scripts and tests.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cli/table.hpp"
+#include "engine/api.hpp"
+#include "engine/json.hpp"
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_usage = 64;
+constexpr int exit_invalid_input = 2;
+
+void print_usage(std::FILE* to) {
+    std::fputs(
+        "usage:\n"
+        "  trainscope estimate FILE|- [--table]   scenario JSON in, estimate JSON (or a table) out\n"
+        "  trainscope presets                     the model presets, as JSON\n"
+        "  trainscope gpus                        the GPU catalogue, as JSON\n"
+        "  trainscope default-scenario            every field of the default scenario, as JSON\n"
+        "Invalid input prints field-named errors and exits with 2. See docs/scenario.md.\n",
+        to);
+}
+
+bool read_all(const char* path, std::string& out) {
+    std::FILE* file = std::strcmp(path, "-") == 0 ? stdin : std::fopen(path, "rb");
+    if (!file) return false;
+    char buffer[65536];
+    std::size_t count = 0;
+    while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) out.append(buffer, count);
+    const bool ok = !std::ferror(file);
+    if (file != stdin) std::fclose(file);
+    return ok;
+}
+
+int run_estimate(int argc, char** argv) {
+    const char* path = nullptr;
+    bool as_table = false;
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--table") == 0) as_table = true;
+        else if (!path) path = argv[i];
+        else { print_usage(stderr); return exit_usage; }
+    }
+    if (!path) { print_usage(stderr); return exit_usage; }
+
+    std::string scenario;
+    if (!read_all(path, scenario)) {
+        std::fprintf(stderr, "trainscope: cannot read %s\n", path);
+        return exit_invalid_input;
+    }
+    const std::string estimate = trainscope::estimate_json(scenario);
+    const trainscope::json::ParseResult parsed = trainscope::json::parse(estimate);
+    const trainscope::json::Value* errors = parsed.value.find("errors");
+    const bool has_errors = errors && !errors->items.empty();
+
+    if (as_table && !has_errors) {
+        std::fputs(trainscope::cli::format_table(parsed.value).c_str(), stdout);
+    } else {
+        std::puts(estimate.c_str());
+    }
+    if (has_errors) {
+        for (const auto& error : errors->items) {
+            std::fprintf(stderr, "error: %s %s\n", error.find("field")->text.c_str(), error.find("message")->text.c_str());
+        }
+        return exit_invalid_input;
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) { print_usage(stderr); return exit_usage; }
+    const std::string command = argv[1];
+    if (command == "estimate") return run_estimate(argc, argv);
+    if (command == "presets") { std::puts(trainscope::presets_json().c_str()); return exit_ok; }
+    if (command == "gpus") { std::puts(trainscope::gpus_json().c_str()); return exit_ok; }
+    if (command == "default-scenario") { std::puts(trainscope::default_scenario_json().c_str()); return exit_ok; }
+    if (command == "--help" || command == "-h" || command == "help") { print_usage(stdout); return exit_ok; }
+    print_usage(stderr);
+    return exit_usage;
+}

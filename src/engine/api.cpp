@@ -1,0 +1,64 @@
+#include "engine/api.hpp"
+
+#include "engine/estimate.hpp"
+#include "engine/hardware.hpp"
+#include "engine/json.hpp"
+#include "engine/model.hpp"
+
+namespace trainscope {
+
+std::string estimate_json(std::string_view scenario_json) {
+    const ScenarioReading reading = read_scenario_text(scenario_json);
+    if (!reading.ok()) return write_errors(reading.errors);
+    const Estimate result = estimate(reading.scenario);
+    bool all_finite = true;
+    std::string text = write_estimate(reading.scenario, result, &all_finite);
+    // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
+    if (!all_finite) return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});
+    return text;
+}
+
+std::string presets_json() {
+    json::Writer w;
+    w.begin_array();
+    for (const auto& preset : model_presets()) {
+        const ParameterCount count = count_parameters(preset.architecture);
+        const Architecture& a = preset.architecture;
+        w.begin_object();
+        w.field("id", preset.id).field("name", preset.name);
+        w.field("params", count.total).field("active_params", count.active);
+        w.field("published_params", preset.published_params);
+        w.field("training_tokens", preset.training_tokens).field("training_gpus", preset.training_gpus);
+        w.field("training_gpu", preset.training_gpu).field("source", preset.source);
+        w.key("architecture").begin_object();
+        w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
+        w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
+        w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
+        w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
+        w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+        w.end_object();
+        w.end_object();
+    }
+    w.end_array();
+    return w.take();
+}
+
+std::string gpus_json() {
+    json::Writer w;
+    w.begin_array();
+    for (const auto& gpu : gpu_catalogue()) {
+        w.begin_object();
+        w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
+        w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts).field("source", gpu.source);
+        w.end_object();
+    }
+    w.end_array();
+    return w.take();
+}
+
+std::string default_scenario_json() {
+    const ScenarioReading reading = read_scenario_text("{}");
+    return write_scenario(reading.scenario);
+}
+
+}  // namespace trainscope

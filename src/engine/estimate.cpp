@@ -1,0 +1,166 @@
+#include "engine/estimate.hpp"
+
+#include <cmath>
+
+#include "engine/json.hpp"
+
+namespace trainscope {
+
+namespace {
+
+// Fewest GPUs that hold `bytes` when each holds at most `capacity`; -1 when none can.
+double gpus_to_hold(double bytes, double capacity) {
+    if (capacity <= 0) return -1;
+    return std::fmax(1.0, std::ceil(bytes / capacity));
+}
+
+}  // namespace
+
+Estimate estimate(const Scenario& scenario) {
+    Estimate result;
+    const ModelChoice& model = scenario.model;
+    result.architecture = model.architecture;
+    if (model.architecture_assumed) {
+        result.params.total = result.params.active = model.given_params;
+        result.notes.emplace_back("Only a parameter count was given: activations and the KV cache assume a "
+                                  "Llama-style shape with hidden size 128 × layers.");
+    } else {
+        result.params = count_parameters(model.architecture);
+    }
+    const double parameters = result.params.total;
+    const double memory_per_gpu = scenario.hardware.gpu.memory_bytes;
+
+    result.inference = inference_memory(model.architecture, parameters, scenario.inference);
+    result.inference_min_gpus = gpus_to_hold(result.inference.total(), memory_per_gpu);
+
+    TrainingMemory& training = result.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    const double model_parallel = parallel.tensor * parallel.pipeline;
+    training.data_parallel = parallel.gpus / model_parallel;
+    training.bytes_per_param = training_bytes_per_param(scenario.training, model.architecture, parameters);
+    training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
+    training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, parameters, model_parallel,
+                                                   training.data_parallel, parallel.zero_stage);
+    training.activations = training_activations(model.architecture, scenario.training, parallel);
+    TrainingSettings without_recompute = scenario.training;
+    without_recompute.recompute = Recompute::none;
+    training.activations_without_recompute =
+        training_activations(model.architecture, without_recompute, parallel).total();
+    training.fits = training.per_gpu_total() <= memory_per_gpu;
+
+    // With ZeRO-3 every state shards over d, so d = ceil(states/(t·p) / room left after activations).
+    const double room_for_states = memory_per_gpu - training.activations.total();
+    const double data_parallel_needed = gpus_to_hold(training.model_states.total() / model_parallel, room_for_states);
+    training.min_gpus = data_parallel_needed < 0 ? -1 : data_parallel_needed * model_parallel;
+    training.min_gpus_for_states = gpus_to_hold(training.model_states.total(), memory_per_gpu);
+    if (training.min_gpus < 0)
+        result.notes.emplace_back("Activations alone exceed one GPU's memory: no number of GPUs fits until "
+                                  "activations shrink (recompute, FlashAttention, a smaller micro-batch or "
+                                  "sequence, or tensor parallelism).");
+
+    result.compute = training_compute(model.architecture, result.params.active, scenario);
+    return result;
+}
+
+namespace {
+
+void write_architecture(json::Writer& w, const Architecture& a, bool assumed) {
+    w.key("architecture").begin_object();
+    w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
+    w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
+    w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
+    w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
+    w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+    w.field_bool("assumed", assumed);
+    w.end_object();
+}
+
+void write_states(json::Writer& w, const ModelStateBytes& states) {
+    w.field("weights", states.weights).field("gradients", states.gradients);
+    w.field("master_weights", states.master_weights).field("optimizer_states", states.optimizer_states);
+}
+
+void write_error_list(json::Writer& w, const std::vector<FieldError>& errors) {
+    w.key("errors").begin_array();
+    for (const auto& error : errors) {
+        w.begin_object().field("field", error.field).field("message", error.message).end_object();
+    }
+    w.end_array();
+}
+
+}  // namespace
+
+std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* all_finite) {
+    json::Writer w;
+    w.begin_object();
+    write_error_list(w, {});
+    w.key("notes").begin_array();
+    for (const auto& note : e.notes) w.string(note);
+    w.end_array();
+
+    w.key("scenario").raw(write_scenario(scenario));
+    w.field("params", e.params.total).field("active_params", e.params.active);
+    write_architecture(w, e.architecture, scenario.model.architecture_assumed);
+
+    const Gpu& gpu = scenario.hardware.gpu;
+    w.key("gpu").begin_object();
+    w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
+    w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts).field("source", gpu.source);
+    w.end_object();
+
+    w.key("inference").begin_object();
+    w.field("bytes_per_param", e.inference.bytes_per_param);
+    w.field("weights", e.inference.weights).field("kv_cache", e.inference.kv_cache);
+    w.field("total", e.inference.total()).field("min_gpus", e.inference_min_gpus);
+    w.end_object();
+
+    const TrainingMemory& t = e.training;
+    w.key("training").begin_object();
+    w.key("bytes_per_param").begin_object();
+    w.field("weights", t.bytes_per_param.weights).field("gradients", t.bytes_per_param.gradients);
+    w.field("master_weights", t.bytes_per_param.master_weights);
+    w.field("optimizer_states", t.bytes_per_param.optimizer_states).field("total", t.bytes_per_param.total());
+    w.end_object();
+    w.key("model_states").begin_object();
+    write_states(w, t.model_states);
+    w.field("total", t.model_states.total());
+    w.end_object();
+    w.key("per_gpu").begin_object();
+    write_states(w, t.per_gpu_states);
+    w.field("activations", t.activations.layers).field("logits", t.activations.logits);
+    w.field("total", t.per_gpu_total());
+    w.end_object();
+    w.field("activations_per_layer", t.activations.per_layer);
+    w.field("activations_without_recompute", t.activations_without_recompute);
+    w.field("data_parallel", t.data_parallel);
+    w.field_bool("fits", t.fits).field("min_gpus", t.min_gpus);
+    w.field("min_gpus_for_states", t.min_gpus_for_states);
+    w.end_object();
+
+    // The lesson's "eight times": bytes per parameter to train over bytes per parameter to run.
+    w.field("ratio_training_to_inference", t.bytes_per_param.total() / e.inference.bytes_per_param);
+
+    const TrainingCompute& c = e.compute;
+    w.key("compute").begin_object();
+    w.field("flops", c.model_flops).field("hardware_flops", c.hardware_flops);
+    w.field("recompute_overhead", c.recompute_overhead());
+    w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
+    w.field("seconds_on_one_gpu", c.seconds_on_one_gpu);
+    w.field("cost", c.cost).field("energy_joules", c.energy_joules);
+    w.end_object();
+
+    w.end_object();
+    if (all_finite) *all_finite = w.all_numbers_finite();
+    return w.take();
+}
+
+std::string write_errors(const std::vector<FieldError>& errors) {
+    json::Writer w;
+    w.begin_object();
+    write_error_list(w, errors);
+    w.key("notes").begin_array().end_array();
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace trainscope

@@ -1,0 +1,46 @@
+// One scenario in, one estimate out: the whole memory and time picture as plain data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/compute.hpp"
+#include "engine/memory.hpp"
+#include "engine/scenario.hpp"
+
+namespace trainscope {
+
+struct TrainingMemory {
+    BytesPerParam bytes_per_param;
+    ModelStateBytes model_states;  // whole model, unsharded
+    ModelStateBytes per_gpu_states;
+    ActivationBytes activations;
+    double activations_without_recompute = 0;  // same settings, recompute none: the "before" figure
+    double data_parallel = 1;
+    double per_gpu_total() const { return per_gpu_states.total() + activations.total(); }
+    bool fits = false;
+    double min_gpus = -1;  // fewest GPUs with full sharding (ZeRO-3) at this t and p; -1 if none
+    double min_gpus_for_states = 1;  // a floor: GPUs whose memory just holds the model states
+};
+
+struct Estimate {
+    ParameterCount params;
+    Architecture architecture;
+    InferenceBytes inference;
+    double inference_min_gpus = 0;
+    TrainingMemory training;
+    TrainingCompute compute;
+    std::vector<std::string> notes;
+};
+
+// Assumes a scenario that read_scenario accepted.
+Estimate estimate(const Scenario& scenario);
+
+// The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes.
+// `all_finite` is set false if any number was NaN or infinite (written as null).
+std::string write_estimate(const Scenario& scenario, const Estimate& estimate, bool* all_finite = nullptr);
+
+// An estimate that carries only errors.
+std::string write_errors(const std::vector<FieldError>& errors);
+
+}  // namespace trainscope

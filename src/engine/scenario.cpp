@@ -1,0 +1,422 @@
+#include "engine/scenario.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+
+namespace trainscope {
+
+std::string_view optimizer_name(Optimizer optimizer) {
+    switch (optimizer) {
+        case Optimizer::adamw: return "adamw";
+        case Optimizer::adam: return "adam";
+        case Optimizer::sgd_momentum: return "sgd_momentum";
+        case Optimizer::sgd: return "sgd";
+        case Optimizer::adam_8bit: return "adam_8bit";
+        case Optimizer::adafactor: return "adafactor";
+    }
+    return "adamw";
+}
+
+std::string_view recompute_name(Recompute recompute) {
+    switch (recompute) {
+        case Recompute::none: return "none";
+        case Recompute::selective: return "selective";
+        case Recompute::full: return "full";
+    }
+    return "none";
+}
+
+namespace {
+
+std::string format_limit(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
+
+// Reads the members of one JSON object, records errors under its dotted prefix, and at the end
+// reports members nobody asked for: in a hand-written scenario those are nearly always typos.
+class ObjectReader {
+public:
+    ObjectReader(const json::Value* object, std::string prefix, std::vector<FieldError>& errors)
+        : object_(object), prefix_(std::move(prefix)), errors_(errors) {
+        if (object_ && !object_->is_object()) {
+            error_at(prefix_.empty() ? "scenario" : prefix_.substr(0, prefix_.size() - 1), "must be a JSON object");
+            object_ = nullptr;
+        }
+    }
+
+    std::string path(std::string_view name) const { return prefix_ + std::string(name); }
+    void error(std::string_view name, std::string message) { error_at(path(name), std::move(message)); }
+
+    const json::Value* get(std::string_view name) {
+        known_.emplace_back(name);
+        return object_ ? object_->find(name) : nullptr;
+    }
+
+    bool has(std::string_view name) const { return object_ && object_->find(name) != nullptr; }
+
+    // Returns true when the field was given and valid. `whole` asks for an integer.
+    bool number(std::string_view name, double& out, double minimum, double maximum, bool whole) {
+        const json::Value* value = get(name);
+        if (!value) return false;
+        if (value->kind != json::Kind::number) {
+            error(name, "must be a number");
+            return false;
+        }
+        const double given = value->number;
+        if (!std::isfinite(given)) {
+            error(name, "must be a finite number");
+            return false;
+        }
+        if (whole && given != std::floor(given)) {
+            error(name, "must be a whole number");
+            return false;
+        }
+        if (given < minimum || given > maximum) {
+            error(name, "must be between " + format_limit(minimum) + " and " + format_limit(maximum));
+            return false;
+        }
+        out = given;
+        return true;
+    }
+
+    bool boolean(std::string_view name, bool& out) {
+        const json::Value* value = get(name);
+        if (!value) return false;
+        if (value->kind != json::Kind::boolean) {
+            error(name, "must be true or false");
+            return false;
+        }
+        out = value->boolean;
+        return true;
+    }
+
+    bool text(std::string_view name, std::string& out) {
+        const json::Value* value = get(name);
+        if (!value) return false;
+        if (value->kind != json::Kind::string) {
+            error(name, "must be a string");
+            return false;
+        }
+        out = value->text;
+        return true;
+    }
+
+    // A string that must be one of `choices`; `parse` maps it to the enum.
+    template <typename Enum, typename NameOf>
+    void choice(std::string_view name, Enum& out, std::initializer_list<Enum> choices, NameOf name_of) {
+        std::string given;
+        if (!text(name, given)) return;
+        std::string allowed;
+        for (const Enum option : choices) {
+            if (name_of(option) == given) {
+                out = option;
+                return;
+            }
+            if (!allowed.empty()) allowed += ", ";
+            allowed += std::string(name_of(option));
+        }
+        error(name, "'" + given.substr(0, 40) + "' is not one of: " + allowed);
+    }
+
+    void finish() {
+        if (!object_) return;
+        for (const auto& member : object_->members) {
+            bool is_known = false;
+            for (const auto& known : known_) is_known = is_known || member.first == known;
+            if (!is_known) error_at(path(member.first.substr(0, 60)), "is not a scenario field");
+        }
+    }
+
+private:
+    void error_at(std::string field, std::string message) {
+        errors_.push_back({std::move(field), std::move(message)});
+    }
+
+    const json::Value* object_;
+    std::string prefix_;
+    std::vector<FieldError>& errors_;
+    std::vector<std::string> known_;
+};
+
+// Limits that keep every product finite while allowing any model anyone has trained or imagined.
+constexpr double max_parameters = 1e15;
+constexpr double min_parameters = 1e5;
+
+void read_architecture_fields(ObjectReader& reader, Architecture& a) {
+    reader.number("layers", a.layers, 1, 10000, true);
+    reader.number("hidden", a.hidden, 1, 1e6, true);
+    reader.number("heads", a.heads, 1, 1e5, true);
+    reader.number("kv_heads", a.kv_heads, 1, 1e5, true);
+    reader.number("mlp", a.mlp, 1, 1e7, true);
+    reader.number("vocab", a.vocab, 1, 1e8, true);
+    reader.boolean("gated_mlp", a.gated_mlp);
+    reader.boolean("tied_embeddings", a.tied_embeddings);
+    reader.number("learned_positions", a.learned_positions, 0, 1e8, true);
+    reader.boolean("biases", a.biases);
+    reader.boolean("dropout", a.dropout);
+    reader.number("experts", a.experts, 1, 10000, true);
+    reader.number("experts_per_token", a.experts_per_token, 1, 10000, true);
+}
+
+void check_architecture(const Architecture& a, std::vector<FieldError>& errors) {
+    const std::string prefix = "model.architecture.";
+    auto error = [&](const char* field, std::string message) { errors.push_back({prefix + field, std::move(message)}); };
+    for (const auto& [field, value] : {std::pair<const char*, double>{"layers", a.layers}, {"hidden", a.hidden},
+                                       {"heads", a.heads}, {"mlp", a.mlp}, {"vocab", a.vocab}}) {
+        if (!(value >= 1)) error(field, "is required for a custom architecture");
+    }
+    if (a.heads > a.hidden) {
+        error("heads", "cannot exceed the hidden size (" + format_limit(a.hidden) + ")");
+    } else if (a.heads >= 1 && std::fmod(a.hidden, a.heads) != 0) {
+        error("heads", "must divide the hidden size (" + format_limit(a.hidden) + ") evenly");
+    }
+    if (a.kv_heads > a.heads) {
+        error("kv_heads", "cannot exceed the attention heads (" + format_limit(a.heads) + ")");
+    } else if (a.kv_heads >= 1 && std::fmod(a.heads, a.kv_heads) != 0) {
+        error("kv_heads", "must divide the attention heads (" + format_limit(a.heads) + ") evenly");
+    }
+    if (a.experts_per_token > a.experts)
+        error("experts_per_token", "cannot exceed the number of experts (" + format_limit(a.experts) + ")");
+}
+
+void read_model(const json::Value* model_json, Scenario& scenario, std::vector<FieldError>& errors) {
+    ObjectReader reader(model_json, "model.", errors);
+    ModelChoice& model = scenario.model;
+
+    std::string preset_id;
+    const bool preset_given = reader.text("preset", preset_id);
+    double params = 0;
+    const bool params_given = reader.number("params", params, min_parameters, max_parameters, false);
+    const bool params_present = reader.has("params");
+    const json::Value* architecture_json = reader.get("architecture");
+    reader.finish();
+
+    if (params_present && (preset_given || architecture_json)) {
+        reader.error("params", "give a parameter count, or a preset or architecture, not both");
+        return;
+    }
+
+    if (params_given) {
+        model.given_params = params;
+        model.architecture = assumed_architecture(params);
+        model.architecture_assumed = true;
+        return;
+    }
+    if (params_present) return;  // its error is already recorded
+
+    const ModelPreset* preset = nullptr;
+    if (preset_given) {
+        preset = find_model_preset(preset_id);
+        if (!preset) {
+            std::string known;
+            for (const auto& candidate : model_presets()) known += (known.empty() ? "" : ", ") + std::string(candidate.id);
+            reader.error("preset", "unknown preset '" + preset_id.substr(0, 40) + "'; known presets: " + known);
+            return;
+        }
+    } else if (!architecture_json) {
+        preset = find_model_preset("llama3-70b");  // the lesson's opening example
+    }
+
+    if (preset) {
+        model.preset_id = std::string(preset->id);
+        model.architecture = preset->architecture;
+    } else {
+        model.architecture = Architecture{};
+        model.architecture.gated_mlp = true;
+    }
+
+    if (architecture_json) {
+        ObjectReader architecture_reader(architecture_json, "model.architecture.", errors);
+        const std::size_t errors_before = errors.size();
+        const double kv_heads_before = model.architecture.kv_heads;
+        read_architecture_fields(architecture_reader, model.architecture);
+        architecture_reader.finish();
+        model.architecture_overridden = true;
+        if (errors.size() != errors_before) return;
+        // Multi-head attention unless told otherwise: K and V have as many heads as Q.
+        if (!architecture_reader.has("kv_heads") && (!preset || kv_heads_before == 0 || kv_heads_before > model.architecture.heads))
+            model.architecture.kv_heads = model.architecture.heads;
+    }
+    check_architecture(model.architecture, errors);
+}
+
+}  // namespace
+
+ScenarioReading read_scenario(const json::Value& document) {
+    ScenarioReading reading;
+    Scenario& scenario = reading.scenario;
+    auto& errors = reading.errors;
+
+    ObjectReader root(&document, "", errors);
+    if (!document.is_object()) return reading;
+
+    read_model(root.get("model"), scenario, errors);
+    const ModelPreset* preset = find_model_preset(scenario.model.preset_id);
+
+    ObjectReader inference(root.get("inference"), "inference.", errors);
+    inference.choice("precision", scenario.inference.weights,
+                     {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8,
+                      NumberFormat::int4},
+                     format_name);
+    inference.choice("kv_precision", scenario.inference.kv_cache,
+                     {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8},
+                     format_name);
+    inference.number("batch", scenario.inference.batch, 1, 1e6, true);
+    inference.number("context", scenario.inference.context, 1, 1e8, true);
+    inference.finish();
+
+    TrainingSettings& training = scenario.training;
+    ObjectReader training_reader(root.get("training"), "training.", errors);
+    training_reader.choice("precision", training.precision, {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32},
+                           format_name);
+    training_reader.choice("optimizer", training.optimizer,
+                           {Optimizer::adamw, Optimizer::adam, Optimizer::sgd_momentum, Optimizer::sgd,
+                            Optimizer::adam_8bit, Optimizer::adafactor},
+                           optimizer_name);
+    training_reader.number("micro_batch", training.micro_batch, 1, 1e5, true);
+    training_reader.number("sequence", training.sequence, 1, 1e7, true);
+    training_reader.choice("recompute", training.recompute, {Recompute::none, Recompute::selective, Recompute::full},
+                           recompute_name);
+    training_reader.boolean("flash_attention", training.flash_attention);
+    training_reader.boolean("sequence_parallel", training.sequence_parallel);
+    const bool tokens_given = training_reader.number("tokens", training.tokens, 1, 1e17, false);
+    training_reader.boolean("attention_flops", training.attention_flops);
+    training_reader.finish();
+
+    ParallelSettings& parallel = scenario.parallel;
+    ObjectReader parallel_reader(root.get("parallel"), "parallel.", errors);
+    const bool gpus_given = parallel_reader.number("gpus", parallel.gpus, 1, 1e7, true);
+    parallel_reader.number("tensor", parallel.tensor, 1, 1e5, true);
+    parallel_reader.number("pipeline", parallel.pipeline, 1, 1e5, true);
+    double zero_stage = 0;
+    if (parallel_reader.number("zero_stage", zero_stage, 0, 3, true)) parallel.zero_stage = static_cast<int>(zero_stage);
+    parallel_reader.finish();
+
+    HardwareSettings& hardware = scenario.hardware;
+    ObjectReader hardware_reader(root.get("hardware"), "hardware.", errors);
+    std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
+    const bool gpu_given = hardware_reader.text("gpu", gpu_id);
+    if (gpu_id == "custom") {
+        hardware.gpu = Gpu{"custom", "Custom GPU", 0, 0, 0, "entered by the user"};
+        if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", "is required for a custom GPU");
+        if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", "is required for a custom GPU");
+    } else if (const Gpu* gpu = find_gpu(gpu_id)) {
+        hardware.gpu = *gpu;
+    } else {
+        std::string known;
+        for (const auto& candidate : gpu_catalogue()) known += (known.empty() ? "" : ", ") + candidate.id;
+        hardware_reader.error("gpu", "unknown GPU '" + gpu_id.substr(0, 40) + "'; known: " + known + ", custom");
+        hardware.gpu = *find_gpu("h100-sxm");
+    }
+    (void)gpu_given;
+    hardware_reader.number("memory_bytes", hardware.gpu.memory_bytes, 1e6, 1e13, false);
+    hardware_reader.number("peak_flops", hardware.gpu.peak_flops, 1e6, 1e18, false);
+    hardware_reader.number("watts", hardware.gpu.watts, 0, 1e5, false);
+    hardware_reader.number("utilization", hardware.utilization, 0.001, 1, false);
+    hardware_reader.number("price_per_gpu_hour", hardware.price_per_gpu_hour, 0, 1e6, false);
+    hardware_reader.finish();
+    root.get("$schema");  // allowed, ignored: editors use it
+    root.finish();
+
+    if (!reading.ok()) return reading;
+
+    // Defaults that depend on the model.
+    const double total_params = scenario.model.architecture_assumed
+                                    ? scenario.model.given_params
+                                    : count_parameters(scenario.model.architecture).total;
+    if (!gpus_given && preset && preset->training_gpus > 0) parallel.gpus = preset->training_gpus;
+    if (!tokens_given) {
+        // Chinchilla (Hoffmann et al. 2022, §3): compute-optimal data is about 20 tokens per parameter.
+        training.tokens = preset && preset->training_tokens > 0 ? preset->training_tokens : 20 * total_params;
+    }
+    if (total_params > max_parameters)
+        errors.push_back({"model.architecture", "describes " + format_limit(total_params) +
+                                                    " parameters; the limit is " + format_limit(max_parameters)});
+
+    // Parallel layout: G = data × tensor × pipeline (Narayanan et al. 2021, §2).
+    const double model_parallel = parallel.tensor * parallel.pipeline;
+    if (std::fmod(parallel.gpus, model_parallel) != 0) {
+        errors.push_back({"parallel.gpus", "must be a multiple of tensor × pipeline (" + format_limit(model_parallel) + ")"});
+    }
+    const Architecture& a = scenario.model.architecture;
+    if (parallel.pipeline > a.layers)
+        errors.push_back({"parallel.pipeline", "cannot exceed the number of layers (" + format_limit(a.layers) + ")"});
+    if (std::fmod(a.heads, parallel.tensor) != 0)
+        errors.push_back({"parallel.tensor", "must divide the attention heads (" + format_limit(a.heads) + ") evenly"});
+    return reading;
+}
+
+ScenarioReading read_scenario_text(std::string_view json_text) {
+    const json::ParseResult parsed = json::parse(json_text);
+    if (!parsed.ok) {
+        ScenarioReading reading;
+        reading.errors.push_back({"scenario", "is not valid JSON: " + parsed.error});
+        return reading;
+    }
+    return read_scenario(parsed.value);
+}
+
+std::string write_scenario(const Scenario& scenario) {
+    json::Writer w;
+    w.begin_object();
+
+    w.key("model").begin_object();
+    const ModelChoice& model = scenario.model;
+    if (model.architecture_assumed) {
+        w.field("params", model.given_params);
+    } else {
+        if (!model.preset_id.empty()) w.field("preset", model.preset_id);
+        if (model.preset_id.empty() || model.architecture_overridden) {
+            const Architecture& a = model.architecture;
+            w.key("architecture").begin_object();
+            w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
+            w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
+            w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
+            w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
+            w.field_bool("dropout", a.dropout).field("experts", a.experts);
+            w.field("experts_per_token", a.experts_per_token);
+            w.end_object();
+        }
+    }
+    w.end_object();
+
+    const InferenceSettings& inference = scenario.inference;
+    w.key("inference").begin_object();
+    w.field("precision", format_name(inference.weights)).field("kv_precision", format_name(inference.kv_cache));
+    w.field("batch", inference.batch).field("context", inference.context);
+    w.end_object();
+
+    const TrainingSettings& training = scenario.training;
+    w.key("training").begin_object();
+    w.field("precision", format_name(training.precision)).field("optimizer", optimizer_name(training.optimizer));
+    w.field("micro_batch", training.micro_batch).field("sequence", training.sequence);
+    w.field("recompute", recompute_name(training.recompute));
+    w.field_bool("flash_attention", training.flash_attention);
+    w.field_bool("sequence_parallel", training.sequence_parallel);
+    w.field("tokens", training.tokens).field_bool("attention_flops", training.attention_flops);
+    w.end_object();
+
+    const ParallelSettings& parallel = scenario.parallel;
+    w.key("parallel").begin_object();
+    w.field("gpus", parallel.gpus).field("tensor", parallel.tensor).field("pipeline", parallel.pipeline);
+    w.key("zero_stage").integer(parallel.zero_stage);
+    w.end_object();
+
+    const HardwareSettings& hardware = scenario.hardware;
+    w.key("hardware").begin_object();
+    w.field("gpu", hardware.gpu.id);
+    if (hardware.gpu.id == "custom") {
+        w.field("memory_bytes", hardware.gpu.memory_bytes).field("peak_flops", hardware.gpu.peak_flops);
+        w.field("watts", hardware.gpu.watts);
+    }
+    w.field("utilization", hardware.utilization).field("price_per_gpu_hour", hardware.price_per_gpu_hour);
+    w.end_object();
+
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace trainscope

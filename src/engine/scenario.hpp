@@ -1,0 +1,89 @@
+// A scenario: everything a learner can set. Plain data, read from and written to JSON
+// (docs/scenario.md). Reading validates every field and names the bad ones.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/hardware.hpp"
+#include "engine/json.hpp"
+#include "engine/model.hpp"
+#include "engine/precision.hpp"
+
+namespace trainscope {
+
+enum class Optimizer { adamw, adam, sgd_momentum, sgd, adam_8bit, adafactor };
+enum class Recompute { none, selective, full };
+
+std::string_view optimizer_name(Optimizer optimizer);
+std::string_view recompute_name(Recompute recompute);
+
+struct ModelChoice {
+    std::string preset_id;            // empty for a bare count or a custom architecture
+    bool architecture_overridden = false;
+    bool architecture_assumed = false; // shape derived from a bare parameter count
+    double given_params = 0;           // the bare count, when that is what was given
+    Architecture architecture;
+};
+
+struct InferenceSettings {
+    NumberFormat weights = NumberFormat::bf16;
+    NumberFormat kv_cache = NumberFormat::bf16;
+    double batch = 1;
+    double context = 4096;
+};
+
+struct TrainingSettings {
+    NumberFormat precision = NumberFormat::bf16;  // bf16/fp16: mixed precision with an FP32 master copy
+    Optimizer optimizer = Optimizer::adamw;
+    double micro_batch = 1;
+    double sequence = 4096;
+    Recompute recompute = Recompute::none;
+    bool flash_attention = true;  // what current training stacks use (Dao et al. 2022)
+    bool sequence_parallel = false;
+    double tokens = 0;
+    bool attention_flops = false;
+};
+
+struct ParallelSettings {
+    double gpus = 1;
+    double tensor = 1;
+    double pipeline = 1;
+    int zero_stage = 0;
+};
+
+struct HardwareSettings {
+    Gpu gpu;
+    double utilization = 0.4;  // the lesson's 40% of peak
+    double price_per_gpu_hour = 0;
+};
+
+struct Scenario {
+    ModelChoice model;
+    InferenceSettings inference;
+    TrainingSettings training;
+    ParallelSettings parallel;
+    HardwareSettings hardware;
+};
+
+struct FieldError {
+    std::string field;    // dotted path, e.g. "parallel.gpus"
+    std::string message;  // a sentence a learner can act on
+};
+
+struct ScenarioReading {
+    Scenario scenario;
+    std::vector<FieldError> errors;
+    bool ok() const { return errors.empty(); }
+};
+
+// Fields absent from `document` take their defaults; a preset also sets the training tokens,
+// GPU count and GPU type its authors reported.
+ScenarioReading read_scenario(const json::Value& document);
+ScenarioReading read_scenario_text(std::string_view json_text);
+
+// The scenario fully spelled out, in the same schema.
+std::string write_scenario(const Scenario& scenario);
+
+}  // namespace trainscope

@@ -1,0 +1,57 @@
+// A tiny DOM builder. Elements are made with properties and CSSOM (never style="…" markup),
+// so the page runs under a CSP without 'unsafe-inline', inside a shadow root or a document.
+
+type Child = Node | string | number | null | undefined | false | Child[];
+
+export interface Attributes {
+  [name: string]: string | number | boolean | null | undefined | Record<string, string> | ((event: Event) => void);
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: Attributes | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (attributes) {
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === 'style' && typeof value === 'object') {
+        for (const [property, propertyValue] of Object.entries(value)) element.style.setProperty(property, propertyValue);
+      } else if (name.startsWith('on') && typeof value === 'function') {
+        element.addEventListener(name.slice(2), value as EventListener);
+      } else if (name === 'className') {
+        element.className = String(value);
+      } else if (value === true) {
+        element.setAttribute(name, '');
+      } else {
+        element.setAttribute(name, String(value));
+      }
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces an element's children (figures are redrawn whole on each estimate). */
+export function replace(parent: Element, ...children: Child[]): void {
+  const fragment = document.createDocumentFragment();
+  append(fragment, children);
+  parent.replaceChildren(fragment);
+}
+
+/** Sets text only when it changed (keeps screen readers and layout calm). */
+export function setText(element: Element, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+let idCounter = 0;
+/** Ids unique across every mounted widget in the document (labels, aria-describedby). */
+export function uniqueId(name: string): string {
+  idCounter += 1;
+  return `ts${idCounter}-${name}`;
+}

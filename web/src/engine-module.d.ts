@@ -1,0 +1,37 @@
+// Hand-written types for the Emscripten module built from src/bindings/engine_bindings.cpp
+// (MODULARIZE, EXPORT_NAME=createTrainscopeEngine). Every function takes and returns JSON
+// text, so the one scenario schema (docs/scenario.md) is the only interface.
+
+/** What the factory accepts (the build allows exactly these: INCOMING_MODULE_JS_API). */
+export interface TrainscopeModuleArguments {
+  /** The .wasm bytes; given, the module fetches nothing. */
+  wasmBinary?: Uint8Array | ArrayBuffer;
+  locateFile?: (path: string, prefix: string) => string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+  onAbort?: (reason: unknown) => void;
+}
+
+export interface TrainscopeEngineModule {
+  /** Scenario JSON → estimate JSON. Never throws: problems come back in "errors". */
+  estimate(scenarioJson: string): string;
+  /** JSON array of {id, name, params, active_params, source, architecture}. */
+  presets(): string;
+  /** JSON array of {id, name, memory_bytes, peak_flops, watts, source}. */
+  gpus(): string;
+  /** The scenario used for any field not given, fully spelled out. */
+  defaultScenario(): string;
+}
+
+export type TrainscopeEngineFactory = (moduleArguments?: TrainscopeModuleArguments) => Promise<TrainscopeEngineModule>;
+
+declare module 'trainscope:engine-glue' {
+  const createTrainscopeEngine: import('./engine-module').TrainscopeEngineFactory;
+  export default createTrainscopeEngine;
+}
+
+declare module 'trainscope:engine-wasm' {
+  /** The engine's .wasm file, base64-encoded at build time (web/build.mjs). */
+  const wasmBase64: string;
+  export default wasmBase64;
+}

@@ -1,0 +1,57 @@
+// The scenario in the URL hash: "#s=" followed by the URL-encoded JSON of the fields that
+// differ from the engine's defaults (docs/page.md). An empty hash means the defaults.
+
+import type { PartialScenario } from './types';
+
+export const HASH_KEY = 's';
+const MAX_HASH_LENGTH = 8000;
+
+export type HashResult =
+  | { kind: 'empty' }
+  | { kind: 'scenario'; scenario: PartialScenario }
+  | { kind: 'invalid'; message: string };
+
+/** The hash for a scenario's changes: "" when there are none. */
+export function encodeHash(changes: PartialScenario): string {
+  if (Object.keys(changes).length === 0) return '';
+  return `#${HASH_KEY}=${encodeURIComponent(JSON.stringify(changes))}`;
+}
+
+/** Reads a location hash ("#s=…", with or without the "#"). Never throws. */
+export function decodeHash(hash: string): HashResult {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text.trim() === '') return { kind: 'empty' };
+  if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: `the link’s scenario is too long (${text.length} characters)` };
+  const params = new URLSearchParams(text);
+  const encoded = text.startsWith(`${HASH_KEY}=`) ? text.slice(HASH_KEY.length + 1) : null;
+  if (encoded === null) {
+    const keys = [...params.keys()].join(', ') || text;
+    return { kind: 'invalid', message: `the link has “${truncate(keys)}” where a scenario (#${HASH_KEY}=…) was expected` };
+  }
+  let json: string;
+  try {
+    json = decodeURIComponent(encoded);
+  } catch {
+    return { kind: 'invalid', message: 'the link’s scenario is not correctly URL-encoded' };
+  }
+  if (json.trim() === '' || json.trim() === '{}') return { kind: 'empty' };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { kind: 'invalid', message: `the link’s scenario is not valid JSON: “${truncate(json)}”` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { kind: 'invalid', message: 'the link’s scenario is not a JSON object' };
+  }
+  for (const [section, body] of Object.entries(value)) {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return { kind: 'invalid', message: `the link’s scenario has “${truncate(section)}” set to ${truncate(JSON.stringify(body))}, not a section` };
+    }
+  }
+  return { kind: 'scenario', scenario: value as PartialScenario };
+}
+
+function truncate(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,127 @@
+// The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
+// estimates and writes scenarios; every figure it shows comes from an Estimate.
+
+export interface Architecture {
+  layers: number;
+  hidden: number;
+  heads: number;
+  kv_heads: number;
+  mlp: number;
+  vocab: number;
+  gated_mlp: boolean;
+  tied_embeddings: boolean;
+  learned_positions: number;
+  biases: boolean;
+  dropout: boolean;
+  experts: number;
+  experts_per_token: number;
+  assumed?: boolean;
+}
+
+export interface ModelSpec {
+  preset?: string;
+  params?: number;
+  architecture?: Partial<Architecture>;
+}
+
+export type InferencePrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+export type KvPrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8';
+export type TrainingPrecision = 'bf16' | 'fp16' | 'fp32';
+export type Optimizer = 'adamw' | 'adam' | 'sgd_momentum' | 'sgd' | 'adam_8bit' | 'adafactor';
+export type Recompute = 'none' | 'selective' | 'full';
+
+export interface Scenario {
+  model: ModelSpec;
+  inference: { precision: InferencePrecision; kv_precision: KvPrecision; batch: number; context: number };
+  training: {
+    precision: TrainingPrecision;
+    optimizer: Optimizer;
+    micro_batch: number;
+    sequence: number;
+    recompute: Recompute;
+    flash_attention: boolean;
+    sequence_parallel: boolean;
+    tokens: number;
+    attention_flops: boolean;
+  };
+  parallel: { gpus: number; tensor: number; pipeline: number; zero_stage: number };
+  hardware: {
+    gpu: string;
+    memory_bytes?: number;
+    peak_flops?: number;
+    watts?: number;
+    utilization: number;
+    price_per_gpu_hour: number;
+  };
+}
+
+/** A scenario as it travels (URL hash, embed attributes): any subset of the fields. */
+export type PartialScenario = { [K in keyof Scenario]?: Partial<Scenario[K]> };
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface Gpu {
+  id: string;
+  name: string;
+  memory_bytes: number;
+  peak_flops: number;
+  watts: number;
+  source: string;
+}
+
+export interface Preset {
+  id: string;
+  name: string;
+  params: number;
+  active_params?: number;
+  source: string;
+  architecture: Architecture;
+}
+
+export interface TrainingComponents {
+  weights: number;
+  gradients: number;
+  master_weights: number;
+  optimizer_states: number;
+  total: number;
+}
+
+export interface PerGpu extends TrainingComponents {
+  activations: number;
+  logits: number;
+}
+
+export interface Estimate {
+  errors: FieldError[];
+  notes: string[];
+  params: number;
+  active_params: number;
+  architecture: Architecture;
+  gpu: Gpu;
+  inference: { bytes_per_param: number; weights: number; kv_cache: number; total: number; min_gpus: number };
+  training: {
+    bytes_per_param: TrainingComponents;
+    model_states: TrainingComponents;
+    per_gpu: PerGpu;
+    activations_per_layer: number;
+    activations_without_recompute: number;
+    data_parallel: number;
+    fits: boolean;
+    min_gpus: number;
+  };
+  ratio_training_to_inference: number;
+  compute: {
+    flops: number;
+    hardware_flops: number;
+    recompute_overhead: number;
+    seconds: number;
+    gpu_hours: number;
+    mfu: number;
+    seconds_on_one_gpu: number;
+    cost: number;
+    energy_joules: number;
+  };
+}
