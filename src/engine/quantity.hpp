@@ -29,7 +29,7 @@ struct Unit {
     UnitKind kind = UnitKind::number;
     double factor = 1.0;      // base units per one of this unit: 1e12 for TB, 86400 for days
     bool binary = false;      // KiB, MiB, GiB, TiB, PiB (powers of 1024)
-    const char* symbol = "";  // how we write it: "TB", "days", "FLOPs", "%"
+    std::string symbol;       // how we write it: "TB", "days", "FLOPs", "%"
 };
 
 // Looks up a unit by any accepted spelling, case-insensitively ("TB", "terabytes", "days", "%").
