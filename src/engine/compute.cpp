@@ -1,5 +1,7 @@
 #include "engine/compute.hpp"
 
+#include <cmath>
+
 namespace trainscope {
 
 TrainingCompute training_compute(const Architecture& a, double active_parameters, const Scenario& scenario) {
@@ -19,8 +21,9 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
             break;
         case Recompute::selective:
             // Korthikanti et al. 2022 §5: recomputing the attention core costs about s/(6h)
-            // (2.7% for GPT-3, Table 4).
-            compute.hardware_flops = compute.model_flops * (1 + training.sequence / (6 * a.hidden));
+            // (2.7% for GPT-3, Table 4). It redoes part of one forward pass, so it can never cost
+            // more than full recompute's whole forward pass (the cap matters only when s ≫ h).
+            compute.hardware_flops = compute.model_flops * (1 + std::fmin(training.sequence / (6 * a.hidden), 2.0 / 6.0));
             break;
         case Recompute::full:
             // Narayanan et al. 2021 Eq. 4: one extra forward pass, 8·N·D instead of 6·N·D.

@@ -408,10 +408,13 @@ std::string write_scenario(const Scenario& scenario) {
     const HardwareSettings& hardware = scenario.hardware;
     w.key("hardware").begin_object();
     w.field("gpu", hardware.gpu.id);
-    if (hardware.gpu.id == "custom") {
-        w.field("memory_bytes", hardware.gpu.memory_bytes).field("peak_flops", hardware.gpu.peak_flops);
-        w.field("watts", hardware.gpu.watts);
-    }
+    // Catalogue values stay implicit; custom values and overrides are written out.
+    const Gpu* catalogue_gpu = find_gpu(hardware.gpu.id);
+    if (!catalogue_gpu || catalogue_gpu->memory_bytes != hardware.gpu.memory_bytes)
+        w.field("memory_bytes", hardware.gpu.memory_bytes);
+    if (!catalogue_gpu || catalogue_gpu->peak_flops != hardware.gpu.peak_flops)
+        w.field("peak_flops", hardware.gpu.peak_flops);
+    if (!catalogue_gpu || catalogue_gpu->watts != hardware.gpu.watts) w.field("watts", hardware.gpu.watts);
     w.field("utilization", hardware.utilization).field("price_per_gpu_hour", hardware.price_per_gpu_hour);
     w.end_object();
 

@@ -1,0 +1,169 @@
+#include <string>
+
+#include "catch_include.hpp"
+#include "engine/memory.hpp"
+#include "estimate_support.hpp"
+
+using namespace trainscope;
+using trainscope::testing::estimate_of;
+using trainscope::testing::number_at;
+
+namespace {
+
+double per_gpu_model_states_bytes(const json::Value& estimate) {
+    return number_at(estimate, "training.per_gpu.weights") + number_at(estimate, "training.per_gpu.gradients") +
+           number_at(estimate, "training.per_gpu.master_weights") +
+           number_at(estimate, "training.per_gpu.optimizer_states");
+}
+
+std::string zero_scenario(int stage) {
+    return R"({"model":{"params":7.5e9},"parallel":{"gpus":64,"zero_stage":)" + std::to_string(stage) + "}}";
+}
+
+}  // namespace
+
+TEST_CASE("ZeRO's 7.5B model on 64 GPUs needs 120, 31.4, 16.6 and 1.9 GB per GPU by stage", "[memory][published]") {
+    // Rajbhandari et al. 2019 (ZeRO), Figure 1: Ψ = 7.5B, K = 12, N_d = 64.
+    CHECK(per_gpu_model_states_bytes(estimate_of(zero_scenario(0))) == Approx(120e9).epsilon(0.01));
+    CHECK(per_gpu_model_states_bytes(estimate_of(zero_scenario(1))) == Approx(31.4e9).epsilon(0.01));
+    CHECK(per_gpu_model_states_bytes(estimate_of(zero_scenario(2))) == Approx(16.6e9).epsilon(0.01));
+    CHECK(per_gpu_model_states_bytes(estimate_of(zero_scenario(3))) == Approx(1.88e9).epsilon(0.01));
+}
+
+TEST_CASE("mixed-precision Adam costs 2 + 2 + 4 + 8 = 16 bytes per parameter", "[memory][published]") {
+    // ZeRO §3.1 and the lesson's "go deeper": BF16 weights and gradients, FP32 master, two FP32 moments.
+    const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-70b"}})");
+    CHECK(number_at(estimate, "training.bytes_per_param.weights") == 2);
+    CHECK(number_at(estimate, "training.bytes_per_param.gradients") == 2);
+    CHECK(number_at(estimate, "training.bytes_per_param.master_weights") == 4);
+    CHECK(number_at(estimate, "training.bytes_per_param.optimizer_states") == 8);
+    CHECK(number_at(estimate, "training.bytes_per_param.total") == 16);
+    CHECK(number_at(estimate, "inference.bytes_per_param") == 2);
+    CHECK(number_at(estimate, "ratio_training_to_inference") == 8);
+}
+
+TEST_CASE("bytes per parameter follow MODEL.md's table for every optimizer and precision", "[memory][published]") {
+    // MODEL.md §2 (ZeRO §3.1; Dettmers et al. 2021; Shazeer & Stern 2018).
+    struct Row { const char* precision; const char* optimizer; double total; double tolerance; };
+    const Row rows[] = {
+        {"bf16", "adamw", 16, 0}, {"fp16", "adam", 16, 0}, {"fp32", "adam", 16, 0},
+        {"bf16", "sgd_momentum", 12, 0}, {"bf16", "sgd", 8, 0},
+        {"bf16", "adam_8bit", 10, 0.01}, {"bf16", "adafactor", 8, 0.01},
+    };
+    for (const Row& row : rows) {
+        INFO(row.precision << " " << row.optimizer);
+        const json::Value estimate = estimate_of(std::string(R"({"model":{"preset":"llama3-8b"},"training":{"precision":")") +
+                                                 row.precision + R"(","optimizer":")" + row.optimizer + R"("}})");
+        CHECK(number_at(estimate, "training.bytes_per_param.total") == Approx(row.total).epsilon(row.tolerance));
+    }
+    const json::Value fp32 = estimate_of(R"({"training":{"precision":"fp32"}})");
+    CHECK(number_at(fp32, "training.bytes_per_param.master_weights") == 0);
+    CHECK(number_at(fp32, "training.bytes_per_param.weights") == 4);
+}
+
+TEST_CASE("running a 70B model takes about 141 GB: two 80 GB GPUs", "[memory][published]") {
+    // MODEL.md §5 and the lesson's opening: 70.6e9 × 2 B ≈ 141 GB.
+    const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-70b"},"hardware":{"gpu":"h100-sxm"}})");
+    CHECK(number_at(estimate, "inference.weights") == Approx(141e9).epsilon(0.005));
+    CHECK(number_at(estimate, "inference.min_gpus") == 2);
+}
+
+TEST_CASE("training a 70B model needs over a terabyte before activations", "[memory][published]") {
+    // The lesson: "For a 70B model that's over a terabyte" (16 B × 70.55e9 = 1.13 TB).
+    const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-70b"}})");
+    CHECK(number_at(estimate, "training.model_states.total") == Approx(16 * 70.55e9).epsilon(0.001));
+    CHECK(number_at(estimate, "training.model_states.total") > 1e12);
+    CHECK(number_at(estimate, "training.min_gpus_for_states") == 15);  // ceil(1.129 TB / 80 GB)
+}
+
+TEST_CASE("the KV cache follows 2·L·b·s·a_kv·(h/a)·bytes", "[memory]") {
+    // MODEL.md §5 for Llama 3 70B: L 80, a_kv 8, head size 128, batch 4, 8192 tokens, bf16.
+    const json::Value estimate =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"inference":{"batch":4,"context":8192}})");
+    CHECK(number_at(estimate, "inference.kv_cache") == Approx(2.0 * 80 * 4 * 8192 * 8 * 128 * 2));
+}
+
+namespace {
+
+TrainingSettings gpt_training(double sequence, double micro_batch, Recompute recompute, bool sequence_parallel) {
+    TrainingSettings training;
+    training.sequence = sequence;
+    training.micro_batch = micro_batch;
+    training.recompute = recompute;
+    training.flash_attention = false;
+    training.sequence_parallel = sequence_parallel;
+    return training;
+}
+
+ParallelSettings tensor_parallel(double t) {
+    ParallelSettings parallel;
+    parallel.tensor = t;
+    parallel.gpus = t;
+    return parallel;
+}
+
+}  // namespace
+
+TEST_CASE("a GPT block keeps 34·sbh + 5·a·s²·b bytes of activations", "[activations][published]") {
+    // Korthikanti et al. 2022, §4.1 and Table 2 (no parallelism, no recompute).
+    const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
+    const double s = 2048, b = 1, h = gpt3.hidden, a = gpt3.heads;
+    const ActivationBytes bytes = training_activations(gpt3, gpt_training(s, b, Recompute::none, false), tensor_parallel(1));
+    CHECK(bytes.per_layer == Approx(s * b * h * (34 + 5 * a * s / h)));
+    CHECK(bytes.layers == Approx(gpt3.layers * bytes.per_layer));
+}
+
+TEST_CASE("tensor parallelism splits all but 10·sbh of a GPT block's activations", "[activations][published]") {
+    // Korthikanti et al. 2022, Table 2: sbh·(10 + 24/t + 5·a·s/(h·t)).
+    const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
+    const double s = 2048, b = 2, h = gpt3.hidden, a = gpt3.heads, t = 8;
+    const ActivationBytes bytes = training_activations(gpt3, gpt_training(s, b, Recompute::none, false), tensor_parallel(t));
+    CHECK(bytes.per_layer == Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));
+}
+
+TEST_CASE("sequence parallelism splits the rest, and selective recompute drops the scores", "[activations][published]") {
+    // Korthikanti et al. 2022, Table 2: sbh·(34 + 5·a·s/h)/t, and 34·sbh/t with selective recompute.
+    const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
+    const double s = 2048, b = 1, h = gpt3.hidden, a = gpt3.heads, t = 8;
+    CHECK(training_activations(gpt3, gpt_training(s, b, Recompute::none, true), tensor_parallel(t)).per_layer ==
+          Approx(s * b * h * (34 + 5 * a * s / h) / t));
+    CHECK(training_activations(gpt3, gpt_training(s, b, Recompute::selective, true), tensor_parallel(t)).per_layer ==
+          Approx(34 * s * b * h / t));
+    CHECK(training_activations(gpt3, gpt_training(s, b, Recompute::selective, false), tensor_parallel(t)).per_layer ==
+          Approx(s * b * h * (10 + 24 / t)));
+}
+
+TEST_CASE("full recompute keeps only each layer's 16-bit input", "[activations][published]") {
+    // Korthikanti et al. 2022, Table 2: 2·sbh per layer (÷ t with sequence parallelism).
+    const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
+    const double s = 2048, b = 4, h = gpt3.hidden;
+    CHECK(training_activations(gpt3, gpt_training(s, b, Recompute::full, false), tensor_parallel(8)).per_layer ==
+          Approx(2 * s * b * h));
+    CHECK(training_activations(gpt3, gpt_training(s, b, Recompute::full, true), tensor_parallel(8)).per_layer ==
+          Approx(2 * s * b * h / 8));
+}
+
+TEST_CASE("a Llama block without dropout keeps (12 + 4·a_kv/a)·sbh + 6·sbf + 2·a·s²·b", "[activations]") {
+    // Derived as Korthikanti §4.1 does, for RMSNorm, SwiGLU of size f, grouped-query attention, no dropout.
+    const Architecture llama = find_model_preset("llama3-70b")->architecture;
+    TrainingSettings training = gpt_training(4096, 1, Recompute::none, false);
+    const double s = 4096, h = llama.hidden, f = llama.mlp, a = llama.heads, r = llama.kv_heads / llama.heads;
+    CHECK(training_activations(llama, training, tensor_parallel(1)).per_layer ==
+          Approx(s * h * (12 + 4 * r) + 6 * s * f + 2 * a * s * s));
+    training.flash_attention = true;  // Dao et al. 2022: the s×s scores are never stored
+    CHECK(training_activations(llama, training, tensor_parallel(1)).per_layer == Approx(s * h * (12 + 4 * r) + 6 * s * f));
+}
+
+TEST_CASE("logits for the loss are kept in FP32: 4·s·b·V bytes", "[activations]") {
+    // MODEL.md §4 (output layer).
+    const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-8b"},"training":{"sequence":8192,"micro_batch":2}})");
+    CHECK(number_at(estimate, "training.per_gpu.logits") == Approx(4.0 * 8192 * 2 * 128256));
+}
+
+TEST_CASE("the first pipeline stage keeps L layers' worth of activations whatever p", "[activations][published]") {
+    // Korthikanti et al. 2022, §4.2.3 (1F1B schedule).
+    const json::Value one_stage = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":1,"pipeline":1}})");
+    const json::Value four_stages = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":4,"pipeline":4}})");
+    CHECK(number_at(four_stages, "training.per_gpu.activations") ==
+          Approx(number_at(one_stage, "training.per_gpu.activations")));
+}
