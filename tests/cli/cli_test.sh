@@ -1,3 +1,66 @@
 #!/usr/bin/env bash
-# Placeholder replaced below
-exit 0
+# The CLI as scripts use it: published figures within 2%, field-named errors with exit code 2.
+# Usage: cli_test.sh PATH/TO/trainscope
+set -uo pipefail
+cli="$1"
+passed=0
+failed=0
+
+check() {  # check NAME CONDITION-EXIT-CODE
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $1"; fi
+}
+
+# value_within SCENARIO PATH EXPECTED RELATIVE-TOLERANCE [SCALE]
+value_within() {
+  local output
+  output="$(printf '%s' "$1" | "$cli" estimate -)" || return 1
+  node -e '
+    const [json, path, expected, tolerance, scale] = process.argv.slice(1);
+    const value = path.split(".").reduce((o, k) => o[k], JSON.parse(json)) / Number(scale || 1);
+    const ok = Math.abs(value / Number(expected) - 1) <= Number(tolerance);
+    if (!ok) console.error(`${path}: ${value} is not within ${tolerance} of ${expected}`);
+    process.exit(ok ? 0 : 1);' "$output" "$2" "$3" "$4" "${5:-1}"
+}
+
+# Llama 3 Herd of Models 2024: 3.8e25 FLOPs; at 40% of 989 TFLOP/s on 16,384 H100s ≈ 68 days.
+value_within '{"model":{"preset":"llama3-405b"}}' compute.flops 3.8e25 0.02; check "Llama 3 405B FLOPs" $?
+value_within '{"model":{"preset":"llama3-405b"}}' compute.seconds 68 0.02 86400; check "Llama 3 405B days" $?
+value_within '{"model":{"preset":"llama3-405b"}}' compute.seconds_on_one_gpu 3000 0.03 31557600; check "Llama 3 405B years on one GPU" $?
+# Narayanan et al. 2021, Eq. 4: GPT-3 on 1024 A100 at 140 TFLOP/s with full recompute ≈ 34 days.
+value_within '{"model":{"preset":"gpt3-175b"},"training":{"recompute":"full"},"parallel":{"gpus":1024},"hardware":{"gpu":"a100-sxm-80","utilization":0.44871794871794873}}' \
+  compute.seconds 34 0.02 86400; check "GPT-3 days" $?
+# ZeRO Figure 1: 7.5B on 64 GPUs, stage 3 → 1.88 GB of model states per GPU (optimizer share checked here).
+value_within '{"model":{"params":7.5e9},"parallel":{"gpus":64,"zero_stage":3}}' training.per_gpu.optimizer_states 0.9375e9 0.001; check "ZeRO-3 optimizer shard" $?
+# The lesson: a 70B model runs on two 80 GB GPUs.
+value_within '{"model":{"preset":"llama3-70b"}}' inference.min_gpus 2 0; check "70B inference GPUs" $?
+
+# Bad input: exit code 2 and the field named on stderr.
+bad_input_names_field() {  # SCENARIO FIELD
+  local stderr_text status
+  stderr_text="$(printf '%s' "$1" | "$cli" estimate - 2>&1 >/dev/null)"
+  status=$?
+  [ "$status" -eq 2 ] && grep -q "$2" <<<"$stderr_text"
+}
+bad_input_names_field '{"model":{"params":-1}}' model.params; check "negative params" $?
+bad_input_names_field '{"parallel":{"gpus":10,"tensor":4}}' parallel.gpus; check "indivisible GPUs" $?
+bad_input_names_field '{"model":{"preset":"nope"}}' model.preset; check "unknown preset" $?
+bad_input_names_field '{"model":' scenario; check "malformed JSON" $?
+bad_input_names_field '{"model":{"params":1e30}}' model.params; check "absurd magnitude" $?
+
+# The table is readable and says which GB it means.
+table="$(printf '{}' | "$cli" estimate - --table)"; check "table exit code" $?
+grep -q "10^9 bytes" <<<"$table"; check "table states decimal GB" $?
+grep -q "optimizer_states" <<<"$table"; check "table breaks training memory down" $?
+
+# Presets list every model the page offers.
+"$cli" presets | node -e 'const p = JSON.parse(require("fs").readFileSync(0)); process.exit(p.length >= 9 && p.every(x => x.source) ? 0 : 1)'
+check "presets carry sources" $?
+"$cli" gpus | node -e 'const g = JSON.parse(require("fs").readFileSync(0)); process.exit(g.some(x => x.id === "h100-sxm" && x.peak_flops === 989e12) ? 0 : 1)'
+check "GPU catalogue has the H100" $?
+
+# Usage errors are not input errors.
+"$cli" frobnicate >/dev/null 2>&1; [ $? -eq 64 ]; check "unknown command exits 64" $?
+"$cli" estimate /nonexistent/file >/dev/null 2>&1; [ $? -eq 2 ]; check "unreadable file exits 2" $?
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
