@@ -24,14 +24,3 @@ export interface TrainscopeEngineModule {
 }
 
 export type TrainscopeEngineFactory = (moduleArguments?: TrainscopeModuleArguments) => Promise<TrainscopeEngineModule>;
-
-declare module 'trainscope:engine-glue' {
-  const createTrainscopeEngine: import('./engine-module').TrainscopeEngineFactory;
-  export default createTrainscopeEngine;
-}
-
-declare module 'trainscope:engine-wasm' {
-  /** The engine's .wasm file, base64-encoded at build time (web/build.mjs). */
-  const wasmBase64: string;
-  export default wasmBase64;
-}

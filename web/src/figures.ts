@@ -40,7 +40,8 @@ export function stackedBar(parts: Part[], max: number, options: { markers?: Mark
     parts.filter((part) => part.value > 0).map((part) =>
       h('span', { className: `ts-seg ts-part-${part.key}`, style: { width: percent(part.value, max) }, title: `${part.label}: ${formatBytes(part.value)}` })));
   for (const marker of options.markers ?? []) {
-    track.appendChild(h('span', { className: 'ts-marker', style: { left: percent(marker.value, max) } },
+    const flip = max > 0 && marker.value / max > 0.6;
+    track.appendChild(h('span', { className: `ts-marker${flip ? ' ts-marker-flip' : ''}`, style: { left: percent(marker.value, max) } },
       h('span', { className: 'ts-marker-label' }, marker.label)));
   }
   return h('div', { className: 'ts-bar', role: 'img', 'aria-label': options.label }, track);
@@ -71,7 +72,7 @@ export function niceTicks(max: number, count = 5): number[] {
 export function byteAxis(max: number, narrow: boolean): HTMLElement {
   const ticks = niceTicks(max, narrow ? 3 : 5);
   return h('div', { className: 'ts-axis', 'aria-hidden': 'true' },
-    ticks.map((tick) => h('span', { className: 'ts-tick', style: { left: percent(tick, max) } }, tick === 0 ? '0' : formatBytes(tick, 3))));
+    ticks.map((tick) => h('span', { className: `ts-tick${tick / max > 0.92 ? ' ts-tick-end' : ''}`, style: { left: percent(tick, max) } }, tick === 0 ? '0' : formatBytes(tick, 3))));
 }
 
 /** Named marks for a log time axis. */
@@ -111,10 +112,13 @@ export function timeAxis(points: TimePoint[], caption: string): HTMLElement {
       shown.map(([seconds]) => h('span', { className: 'ts-time-grid', style: { left: position(seconds) } })),
       span,
       points.filter((p) => p.seconds > 0).map((point) =>
-        h('span', { className: `ts-time-point ts-time-${point.kind}`, style: { left: position(point.seconds) } },
+        h('span', { className: `ts-time-point ts-time-${point.kind}${(Math.log10(point.seconds) - low) / (high - low) > 0.55 ? ' ts-time-flip' : ''}`, style: { left: position(point.seconds) } },
           h('span', { className: 'ts-time-label' }, h('strong', null, formatDuration(point.seconds)), h('span', null, point.label))))),
     h('div', { className: 'ts-axis ts-axis-log', 'aria-hidden': 'true' },
-      shown.map(([seconds, label]) => h('span', { className: 'ts-tick', style: { left: position(seconds) } }, label))));
+      shown.map(([seconds, label]) => {
+        const share = (Math.log10(seconds) - low) / (high - low);
+        return h('span', { className: `ts-tick${share > 0.92 ? ' ts-tick-end' : ''}`, style: { left: position(seconds) } }, label);
+      })));
 }
 
 /** A row of GPU icons: `count` of them, drawn up to `limit`. */

@@ -54,7 +54,7 @@ export function scenarioChanges(defaults: Scenario, scenario: Scenario): Partial
   return changes as PartialScenario;
 }
 
-export function getField(scenario: Scenario, path: string): unknown {
+export function getField(scenario: Scenario | PartialScenario, path: string): unknown {
   let node: unknown = scenario;
   for (const key of path.split('.')) {
     if (!isObject(node)) return undefined;
@@ -64,7 +64,7 @@ export function getField(scenario: Scenario, path: string): unknown {
 }
 
 /** A copy of `scenario` with `path` set to `value` (intermediate objects created as needed). */
-export function setField(scenario: Scenario, path: string, value: unknown): Scenario {
+export function setField<S extends Scenario | PartialScenario>(scenario: S, path: string, value: unknown): S {
   const next = clone(scenario) as unknown as Json;
   const keys = path.split('.');
   let node = next;
@@ -75,5 +75,23 @@ export function setField(scenario: Scenario, path: string, value: unknown): Scen
   const last = keys[keys.length - 1];
   if (value === undefined) delete node[last];
   else node[last] = value;
-  return next as unknown as Scenario;
+  return next as unknown as S;
+}
+
+/** A copy of `scenario` without `path`; a section left empty is removed too. */
+export function deleteField<S extends Scenario | PartialScenario>(scenario: S, path: string): S {
+  const next = clone(scenario) as unknown as Json;
+  const keys = path.split('.');
+  const parents: Json[] = [next];
+  let node: unknown = next;
+  for (const key of keys.slice(0, -1)) {
+    if (!isObject(node) || !isObject(node[key])) return next as unknown as S;
+    node = node[key];
+    parents.push(node as Json);
+  }
+  delete (node as Json)[keys[keys.length - 1]];
+  for (let depth = keys.length - 1; depth > 0; depth -= 1) {
+    if (Object.keys(parents[depth]).length === 0) delete parents[depth - 1][keys[depth - 1]];
+  }
+  return next as unknown as S;
 }

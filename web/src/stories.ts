@@ -22,11 +22,11 @@ export const STORIES: Story[] = [
     label: 'Llama 3 405B as Meta trained it',
     scenario: {
       model: { preset: 'llama3-405b' },
-      training: { tokens: 15.6e12, sequence: 8192 },
-      parallel: { gpus: 16384, tensor: 8, pipeline: 16, zero_stage: 1 },
+      training: { tokens: 15.6e12, sequence: 8192, sequence_parallel: true },
+      parallel: { gpus: 16384, tensor: 8, pipeline: 16, zero_stage: 3 },
       hardware: { gpu: 'h100-sxm', utilization: 0.4 },
     },
-    source: 'The Llama 3 Herd of Models (Meta, 2024): 15.6T tokens, up to 16,384 H100s, TP 8 × PP 16, 38–43% MFU; the lesson assumes 40%.',
+    source: 'The Llama 3 Herd of Models (Meta, 2024), §3.3: 15.6T tokens, 8,192-token sequences, up to 16,384 H100s as TP 8 × PP 16 × DP 128 with sharded states, 38–43% MFU; the lesson assumes 40%.',
   },
 ];
 

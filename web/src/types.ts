@@ -77,6 +77,11 @@ export interface Preset {
   name: string;
   params: number;
   active_params?: number;
+  published_params?: number;
+  /** The model's published training run, where the engine knows it (0 / "" otherwise). */
+  training_tokens?: number;
+  training_gpus?: number;
+  training_gpu?: string;
   source: string;
   architecture: Architecture;
 }
@@ -97,6 +102,8 @@ export interface PerGpu extends TrainingComponents {
 export interface Estimate {
   errors: FieldError[];
   notes: string[];
+  /** The scenario as the engine resolved it: every field, defaults filled in (absent on errors). */
+  scenario?: Scenario;
   params: number;
   active_params: number;
   architecture: Architecture;
@@ -110,7 +117,10 @@ export interface Estimate {
     activations_without_recompute: number;
     data_parallel: number;
     fits: boolean;
+    /** Fewest GPUs that fit with full sharding at this tensor × pipeline; -1 when none does. */
     min_gpus: number;
+    /** Fewest GPUs whose memory holds the model states alone (fully sharded). */
+    min_gpus_for_states?: number;
   };
   ratio_training_to_inference: number;
   compute: {

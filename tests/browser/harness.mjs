@@ -1,0 +1,67 @@
+// Shared set-up for the browser tests: Debian's Chromium (never a downloaded browser) driven by
+// playwright-core, the built page served from dist/ on 127.0.0.1, console errors collected.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveDirectory } from '../../web/serve.mjs';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const distDir = join(repoRoot, 'dist');
+export const artifactsDir = join(repoRoot, 'test-artifacts');
+export const fileUrl = pathToFileURL(join(distDir, 'index.html')).href;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export async function startHarness() {
+  if (!existsSync(join(distDir, 'trainscope.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  mkdirSync(artifactsDir, { recursive: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const { server, url } = await serveDirectory(distDir, 0);
+  return {
+    browser,
+    url,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A new page that records console errors, page errors and any request leaving 127.0.0.1/file:.
+ * Waits until the widget says it is ready.
+ */
+export async function openPage(browser, address, options = {}) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => {
+    const target = request.url();
+    if (!target.startsWith('http://127.0.0.1:') && !target.startsWith('file:') && !target.startsWith('data:')) {
+      problems.push(`network request to ${target}`);
+    }
+  });
+  await page.goto(address);
+  await page.waitForSelector('[data-ts-ready]', { timeout: 15000 });
+  return { page, context, problems };
+}
+
+/** The engine's own estimate for the page's current scenario, computed in the page. */
+export function engineEstimate(page) {
+  return page.evaluate(() => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(window.trainscope.overrides()))));
+}
+
+export function figure(page, name) {
+  return page.locator(`[data-figure="${name}"]`).first();
+}

@@ -1,0 +1,35 @@
+// The page's entry point (a classic script, so it runs from file:// too). It exposes
+// mountTrainscope for hosts and mounts the widget into every [data-trainscope] element.
+
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from './app';
+
+declare global {
+  interface Window {
+    mountTrainscope: typeof mountTrainscope;
+    /** The handle of the first widget on the page (tests compare it with the engine). */
+    trainscope?: TrainscopeHandle;
+    trainscopeReady?: Promise<TrainscopeHandle | undefined>;
+  }
+}
+
+window.mountTrainscope = mountTrainscope;
+
+function autoMount(): Promise<TrainscopeHandle | undefined> {
+  const targets = [...document.querySelectorAll<HTMLElement>('[data-trainscope]')];
+  const mounts = targets.map((target, index) => {
+    // The page links trainscope.css itself (no flash of unstyled content); other hosts get it adopted.
+    const linked = document.querySelector('link[rel="stylesheet"][href$="trainscope.css"]') !== null;
+    const options: MountOptions = { syncHash: index === 0 && target.dataset.trainscopeHash !== 'off', injectStyles: !linked };
+    return mountTrainscope(target, options);
+  });
+  return Promise.all(mounts).then((handles) => {
+    window.trainscope = handles[0];
+    return handles[0];
+  });
+}
+
+window.trainscopeReady = document.readyState === 'loading'
+  ? new Promise((resolve, reject) => document.addEventListener('DOMContentLoaded', () => autoMount().then(resolve, reject)))
+  : autoMount();
+
+export { mountTrainscope };

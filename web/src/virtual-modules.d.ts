@@ -1,0 +1,14 @@
+// The two modules web/build.mjs provides at bundle time (see its enginePlugin). Ambient
+// declarations live in their own file: a .d.ts with top-level exports would make them augmentations.
+
+declare module 'trainscope:engine-glue' {
+  /** Emscripten's MODULARIZE factory from build/wasm/trainscope_engine.js. */
+  const createTrainscopeEngine: import('./engine-module').TrainscopeEngineFactory;
+  export default createTrainscopeEngine;
+}
+
+declare module 'trainscope:engine-wasm' {
+  /** build/wasm/trainscope_engine.wasm, base64-encoded. */
+  const wasmBase64: string;
+  export default wasmBase64;
+}
