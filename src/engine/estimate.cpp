@@ -44,8 +44,7 @@ Estimate estimate(const Scenario& scenario) {
     training.activations = training_activations(model.architecture, scenario.training, parallel);
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;
-    training.activations_without_recompute =
-        training_activations(model.architecture, without_recompute, parallel).total();
+    training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
     training.fits = training.per_gpu_total() <= memory_per_gpu;
 
     // With ZeRO-3 every state shards over d, so d = ceil(states/(t·p) / room left after activations).
@@ -132,6 +131,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.end_object();
     w.field("activations_per_layer", t.activations.per_layer);
     w.field("activations_without_recompute", t.activations_without_recompute);
+    w.field("activations_saved_by_recompute", t.activations_without_recompute - t.activations.layers);
     w.field("data_parallel", t.data_parallel);
     w.field_bool("fits", t.fits).field("min_gpus", t.min_gpus);
     w.field("min_gpus_for_states", t.min_gpus_for_states);

@@ -15,7 +15,7 @@ struct TrainingMemory {
     ModelStateBytes model_states;  // whole model, unsharded
     ModelStateBytes per_gpu_states;
     ActivationBytes activations;
-    double activations_without_recompute = 0;  // same settings, recompute none: the "before" figure
+    double activations_without_recompute = 0;  // layers' activations with recompute none: the "before" figure
     double data_parallel = 1;
     double per_gpu_total() const { return per_gpu_states.total() + activations.total(); }
     bool fits = false;
