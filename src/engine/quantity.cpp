@@ -679,10 +679,11 @@ std::string format_in_unit(double base_value, const Unit& unit) {
     const double value = base_value / unit.factor;
     if (unit.kind == UnitKind::compute && std::fabs(value) >= 1e6)
         return scientific(value, 3) + " " + unit.symbol;
-    if (unit.kind == UnitKind::gpus && value == std::round(value))
+    if (unit.kind == UnitKind::gpus && value == std::round(value) && value != 1.0)
         return format_count(value) + " " + unit.symbol;
     const std::string number = format_significant(value);
     if (unit.symbol.empty()) return number;
+    if (number == "1" && unit.symbol.back() == 's' && unit.symbol.find('/') == std::string::npos) return "1 " + unit.symbol.substr(0, unit.symbol.size() - 1);
     if (unit.symbol == "%" || unit.symbol == "\u00D7") return number + unit.symbol;
     return number + " " + unit.symbol;
 }

@@ -1,0 +1,58 @@
+// "Check your understanding": quiz items are data (web/quiz/bank.json, schema in docs/quiz.md);
+// the engine draws an item's numbers from a seed, computes the expected answer with
+// estimate_json, and grades what the learner typed. JSON text in, JSON text out; never throws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace trainscope {
+
+// One question, ready to ask: the item's scenario with its randomised fields drawn from `seed`
+// (seed 0: the values as authored), the prompt with its {placeholders} filled, and for numeric
+// items the expected answer. Returns
+//   {id, kind, takeaway, prompt, options:[{id,text}], scenario, simulation, expected,
+//    expected_display, unit, unit_kind, tolerance, tolerance_factor, errors:[{item,field,message}]}
+// `errors` is empty when the item is usable.
+std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed);
+
+// Grades an answer to the instance that (item, seed) produces. answer_json is {"text": "1.1 TB"}
+// for numeric and estimate items, {"choices": ["a", "c"]} for choice items. Returns
+//   {status, counts_as_attempt, message, misconception, expected, expected_display,
+//    answer_value, answer_display, explanation, options:[{id, selected, correct, feedback}]}
+// status: "correct" | "incorrect" (these two count as an attempt) | "not_a_number" |
+// "wrong_unit" | "no_answer" | "invalid_item" (these do not).
+std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std::string_view answer_json);
+
+// Checks a whole bank {version, takeaways, items} against the schema, and computes every
+// numeric item once as authored. Returns {ok, items, errors:[{item, field, message}]}.
+std::string quiz_validate_bank_json(std::string_view bank_json);
+
+// quiz_validate_bank_json plus, for every numeric item and seeds 1…seeds: the instance computes,
+// the expected answer is finite, its own display grades as correct, every misconception is
+// computable and distinguishable from the right answer. For CI (`trainscope quiz-check FILE`).
+// Returns {ok, items, numeric_items, seeds, instances_checked, errors:[{item, field, message,
+// seed}], warnings:[…same…]}.
+std::string quiz_check_bank_json(std::string_view bank_json, int seeds);
+
+// Reads a typed answer without grading it, so the page can show "read as 1.12 TB" while typing.
+// Returns {ok, value, unit_kind, has_unit, display, error}.
+std::string quiz_read_quantity_json(std::string_view text);
+
+// For embind, which passes JavaScript strings as std::string and numbers as unsigned/int.
+inline std::string quiz_instance_json_string(const std::string& item_json, unsigned seed) {
+    return quiz_instance_json(item_json, seed);
+}
+inline std::string quiz_grade_json_string(const std::string& item_json, unsigned seed, const std::string& answer_json) {
+    return quiz_grade_json(item_json, seed, answer_json);
+}
+inline std::string quiz_validate_bank_json_string(const std::string& bank_json) {
+    return quiz_validate_bank_json(bank_json);
+}
+inline std::string quiz_check_bank_json_string(const std::string& bank_json, int seeds) {
+    return quiz_check_bank_json(bank_json, seeds);
+}
+inline std::string quiz_read_quantity_json_string(const std::string& text) { return quiz_read_quantity_json(text); }
+
+}  // namespace trainscope
