@@ -1,11 +1,13 @@
 // trainscope: the estimation engine from the command line, for scripts and tests.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "cli/table.hpp"
 #include "engine/api.hpp"
 #include "engine/json.hpp"
+#include "engine/quiz.hpp"
 
 namespace {
 
@@ -20,6 +22,8 @@ void print_usage(std::FILE* to) {
         "  trainscope presets                     the model presets, as JSON\n"
         "  trainscope gpus                        the GPU catalogue, as JSON\n"
         "  trainscope default-scenario            every field of the default scenario, as JSON\n"
+        "  trainscope quiz-check FILE [SEEDS]     validate a quiz bank and compute every numeric item\n"
+        "                                         for seeds 1..SEEDS (default 200); exit 2 when it fails\n"
         "Invalid input prints field-named errors and exits with 2. See docs/scenario.md.\n",
         to);
 }
@@ -69,12 +73,29 @@ int run_estimate(int argc, char** argv) {
     return exit_ok;
 }
 
+int run_quiz_check(int argc, char** argv) {
+    if (argc < 3 || argc > 4) { print_usage(stderr); return exit_usage; }
+    std::string bank;
+    if (!read_all(argv[2], bank)) {
+        std::fprintf(stderr, "trainscope: cannot read %s\n", argv[2]);
+        return exit_invalid_input;
+    }
+    const int seeds = argc == 4 ? std::atoi(argv[3]) : 200;
+    if (seeds < 0 || seeds > 100000) { print_usage(stderr); return exit_usage; }
+    const std::string report = trainscope::quiz_check_bank_json(bank, seeds);
+    std::puts(report.c_str());
+    const trainscope::json::ParseResult parsed = trainscope::json::parse(report);
+    const trainscope::json::Value* ok = parsed.value.find("ok");
+    return ok && ok->kind == trainscope::json::Kind::boolean && ok->boolean ? exit_ok : exit_invalid_input;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) { print_usage(stderr); return exit_usage; }
     const std::string command = argv[1];
     if (command == "estimate") return run_estimate(argc, argv);
+    if (command == "quiz-check") return run_quiz_check(argc, argv);
     if (command == "presets") { std::puts(trainscope::presets_json().c_str()); return exit_ok; }
     if (command == "gpus") { std::puts(trainscope::gpus_json().c_str()); return exit_ok; }
     if (command == "default-scenario") { std::puts(trainscope::default_scenario_json().c_str()); return exit_ok; }
