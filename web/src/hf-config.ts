@@ -124,12 +124,11 @@ function mapConfig(config: Json, outer: Json, result: ConfigResult): ConfigResul
   let gated: boolean | undefined;
   const activationKey = ['hidden_act', 'hidden_activation', 'activation_function'].find((k) => typeof config[k] === 'string');
   const activation = activationKey ? String(config[activationKey]).toLowerCase() : undefined;
-  if (GATED_MODEL_TYPES.has(modelType)) gated = true;
-  else if (activation !== undefined && GATED_ACTIVATIONS.has(activation)) gated = true;
-  else if (activation !== undefined && PLAIN_ACTIVATIONS.has(activation)) gated = false;
-  else if (activation !== undefined) {
+  if (activation !== undefined && !GATED_ACTIVATIONS.has(activation) && !PLAIN_ACTIVATIONS.has(activation)) {
     errors.push({ field: activationKey!, message: `“${activation}” is not an activation this page knows (silu means a gated SwiGLU MLP; gelu a plain one)` });
-  } else if (gpt2Style) gated = false;
+  } else if (GATED_MODEL_TYPES.has(modelType)) gated = true;
+  else if (activation !== undefined) gated = GATED_ACTIVATIONS.has(activation);
+  else if (gpt2Style) gated = false;
   else errors.push({ field: 'hidden_act', message: 'missing: cannot tell a gated (silu) MLP from a plain (gelu) one' });
 
   // Hugging Face's PretrainedConfig ties embeddings unless told otherwise.

@@ -40,12 +40,13 @@ export function parseQuantity(input: string, quantity: Quantity = 'count'): Pars
     // "1,5" is a decimal comma somewhere else in the world; refuse rather than read 15.
     return { ok: false, message: `use “.” for decimals: “${input.trim()}” is ambiguous` };
   }
-  let value = Number(digits);
-  const exponent = exponentE ?? exponentTimesTen;
-  if (exponent !== undefined) value *= 10 ** Number(exponent);
+  // Powers of ten are applied to the decimal text, not by multiplying: "3.6e25" and
+  // "3.6 × 10^25" and "36e24" all give exactly the double nearest 3.6 × 10²⁵.
+  let exponent = Number(exponentE ?? exponentTimesTen ?? 0);
+  let factor = 1;
   const suffix = suffixText.trim().toLowerCase();
   if (quantity === 'fraction') {
-    if (suffix === '%') value /= 100;
+    if (suffix === '%') exponent -= 2;
     else if (suffix !== '') return { ok: false, message: `unknown unit “${suffixText.trim()}” (use a fraction like 0.4 or a percentage like 40%)` };
   } else {
     const table = quantity === 'bytes' ? BYTE_SUFFIXES : quantity === 'flops_rate' ? RATE_SUFFIXES : COUNT_SUFFIXES;
@@ -54,8 +55,11 @@ export function parseQuantity(input: string, quantity: Quantity = 'count'): Pars
       const known = quantity === 'bytes' ? 'GB, TB, GiB…' : quantity === 'flops_rate' ? 'TFLOP/s, PFLOP/s' : 'k, M, B, T';
       return { ok: false, message: `unknown unit “${suffixText.trim()}” (try ${known})` };
     }
-    value *= scale;
+    const powerOfTen = Math.log10(scale);
+    if (Number.isInteger(powerOfTen)) exponent += powerOfTen;
+    else factor = scale;
   }
+  const value = Number(`${digits}e${exponent}`) * factor;
   if (!Number.isFinite(value)) return { ok: false, message: `“${input.trim()}” is too large` };
   return { ok: true, value };
 }

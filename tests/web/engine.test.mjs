@@ -1,0 +1,56 @@
+// The real wasm engine under node, through the same JSON interface the page uses: the page's
+// config reader must give the engine what its own presets hold.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseHfConfig } from '../../build/web-units/hf-config.mjs';
+import { configs } from './configs.mjs';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wasmDir = join(repoRoot, 'build', 'wasm');
+const gluePath = join(wasmDir, 'trainscope_engine.js');
+if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
+const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
+const engine = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
+const estimate = (scenario) => JSON.parse(engine.estimate(JSON.stringify(scenario)));
+const presets = JSON.parse(engine.presets());
+
+for (const [key, presetId] of [['llama3_8b', 'llama3-8b'], ['gpt2', 'gpt2-124m'], ['mixtral', 'mixtral-8x7b']]) {
+  test(`the ${key} config.json gives the same parameter count as the engine's ${presetId} preset`, () => {
+    const { architecture, errors } = parseHfConfig(JSON.stringify(configs[key]));
+    assert.deepEqual(errors, []);
+    const fromConfig = estimate({ model: { architecture } });
+    assert.deepEqual(fromConfig.errors, []);
+    const preset = presets.find((p) => p.id === presetId);
+    assert.ok(preset, `engine has preset ${presetId}`);
+    assert.equal(fromConfig.params, preset.params);
+    assert.equal(fromConfig.active_params, preset.active_params);
+  });
+}
+
+test('every preset the page lists has an architecture the config reader’s fields describe', () => {
+  const fields = ['layers', 'hidden', 'heads', 'kv_heads', 'mlp', 'vocab', 'gated_mlp', 'tied_embeddings', 'learned_positions', 'biases', 'dropout', 'experts', 'experts_per_token'];
+  for (const preset of presets) for (const field of fields) assert.ok(field in preset.architecture, `${preset.id}.${field}`);
+});
+
+test('the estimate carries every field the page reads', () => {
+  const result = estimate({});
+  assert.deepEqual(result.errors, []);
+  for (const path of ['inference.weights', 'inference.kv_cache', 'inference.total', 'inference.min_gpus', 'inference.bytes_per_param',
+    'training.per_gpu.total', 'training.per_gpu.activations', 'training.per_gpu.logits', 'training.model_states.optimizer_states',
+    'training.bytes_per_param.total', 'training.activations_without_recompute', 'training.activations_per_layer',
+    'training.data_parallel', 'training.fits', 'training.min_gpus', 'ratio_training_to_inference',
+    'compute.flops', 'compute.hardware_flops', 'compute.recompute_overhead', 'compute.seconds', 'compute.seconds_on_one_gpu',
+    'compute.gpu_hours', 'compute.mfu', 'compute.energy_joules', 'scenario.parallel.gpus', 'gpu.memory_bytes']) {
+    const value = path.split('.').reduce((node, key) => node?.[key], result);
+    assert.notEqual(value, undefined, path);
+  }
+});
+
+test('engine errors name the scenario field, which the page uses to place them', () => {
+  const result = estimate({ parallel: { gpus: 3, tensor: 2 } });
+  assert.equal(result.errors[0].field, 'parallel.gpus');
+});

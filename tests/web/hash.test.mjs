@@ -1,0 +1,32 @@
+// The scenario in the URL hash: round trips, and a hand-edited hash is a message, not a crash.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeHash, encodeHash } from '../../build/web-units/hash.mjs';
+
+test('a scenario survives encoding and decoding', () => {
+  const scenario = { model: { preset: 'llama3-405b' }, parallel: { gpus: 16384, zero_stage: 3 }, hardware: { utilization: 0.4 } };
+  const hash = encodeHash(scenario);
+  assert.match(hash, /^#s=/);
+  assert.deepEqual(decodeHash(hash), { kind: 'scenario', scenario });
+});
+
+test('no changes means an empty hash, and an empty hash means the defaults', () => {
+  assert.equal(encodeHash({}), '');
+  assert.deepEqual(decodeHash(''), { kind: 'empty' });
+  assert.deepEqual(decodeHash('#'), { kind: 'empty' });
+  assert.deepEqual(decodeHash('#s=%7B%7D'), { kind: 'empty' });
+});
+
+test('the hash is URL-safe: no raw braces, quotes or spaces', () => {
+  const hash = encodeHash({ model: { architecture: { layers: 12, gated_mlp: false } } });
+  assert.doesNotMatch(hash.slice(3), /[{}" ]/);
+});
+
+test('broken hashes are reported, never thrown', () => {
+  const cases = ['#s=%7Bnot-json', '#s=%E0%A4%A', '#x=1', '#s=[1,2]', '#s=%22text%22', '#s=%7B%22model%22%3A5%7D', `#s=${'a'.repeat(9000)}`];
+  for (const hash of cases) {
+    const result = decodeHash(hash);
+    assert.equal(result.kind, 'invalid', hash.slice(0, 40));
+    assert.ok(result.message.length > 0);
+  }
+});
