@@ -1,0 +1,574 @@
+// The quiz: items are data, the engine computes their answers and grades (docs/quiz.md).
+#include "catch_include.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "engine/json.hpp"
+#include "engine/quiz.hpp"
+
+using trainscope::quiz_check_bank_json;
+using trainscope::quiz_grade_json;
+using trainscope::quiz_instance_json;
+using trainscope::quiz_read_quantity_json;
+using trainscope::quiz_validate_bank_json;
+namespace json = trainscope::json;
+
+namespace {
+
+// ZeRO (Rajbhandari et al. 2019) §3.1: mixed-precision Adam keeps 2 + 2 + 4 + 8 = 16 bytes per parameter.
+constexpr double training_bytes_per_param = 16.0;
+// H100 SXM dense BF16 peak (NVIDIA datasheet) and the lesson's 40% utilisation.
+constexpr double h100_peak_flops = 989e12;
+constexpr double lesson_utilization = 0.4;
+constexpr double seconds_per_day = 86400.0;
+
+const char* const memory_item = R"({
+  "id": "states", "takeaway": "memory", "kind": "numeric",
+  "prompt": "A model with {model.params} parameters: how much memory for its model states?",
+  "scenario": {"model": {"params": 70000000000}},
+  "randomize": [{"path": "model.params", "distribution": "log_uniform", "min": 1e9, "max": 1e12, "round": "nice"}],
+  "answer": {"path": "training.model_states.total", "unit": "TB", "tolerance": 0.05},
+  "misconceptions": [
+    {"id": "weights-only", "path": "inference.weights", "feedback": "That is the weights alone."},
+    {"id": "forgot-optimizer-states", "factor": 0.5, "feedback": "Adam's states are missing."}
+  ],
+  "explanation": "16 bytes x {model.params} = {training.model_states.total}.",
+  "simulation": {"model": {"params": 70000000000}}
+})";
+
+const char* const time_item = R"({
+  "id": "days", "takeaway": "compute", "kind": "numeric",
+  "prompt": "{model.params} parameters, {training.tokens} tokens, {parallel.gpus} GPUs at {hardware.utilization}: days?",
+  "scenario": {"model": {"params": 405000000000}, "training": {"tokens": 15000000000000}, "parallel": {"gpus": 16384}},
+  "randomize": [{"path": "parallel.gpus", "distribution": "choice", "values": [1024, 2048, 4096]}],
+  "answer": {"path": "compute.seconds", "unit": "days", "tolerance": 0.1},
+  "misconceptions": [
+    {"id": "forgot-utilization", "overrides": {"hardware": {"utilization": 1}}, "feedback": "Divide by the utilisation."},
+    {"id": "divided-by-gpus-twice", "divide_by": "parallel.gpus", "feedback": "You divided by the GPUs twice."}
+  ],
+  "explanation": "{compute.flops} over {parallel.gpus} GPUs: {compute.seconds}.",
+  "simulation": {"model": {"params": 405000000000}}
+})";
+
+const char* const flops_estimate_item = R"({
+  "id": "flops", "takeaway": "compute", "kind": "estimate",
+  "prompt": "Train {model.params} parameters on {training.tokens} tokens: FLOPs?",
+  "scenario": {"model": {"params": 13000000000}, "training": {"tokens": 2000000000000}},
+  "answer": {"path": "compute.flops", "unit": "FLOPs", "tolerance_factor": 2},
+  "misconceptions": [{"id": "two-nd", "factor": 0.3333333333333333, "feedback": "That is the forward pass only."}],
+  "explanation": "6 x N x D.",
+  "simulation": {"model": {"params": 13000000000}}
+})";
+
+const char* const recompute_item = R"({
+  "id": "recompute", "takeaway": "memory", "kind": "numeric",
+  "prompt": "Full recompute raises compute by what percentage?",
+  "scenario": {"model": {"preset": "llama3-8b"}, "training": {"recompute": "full"}},
+  "answer": {"path": "compute.recompute_overhead", "unit": "%", "tolerance": 0.05},
+  "explanation": "8ND instead of 6ND.",
+  "simulation": {"model": {"preset": "llama3-8b"}}
+})";
+
+const char* const single_item = R"({
+  "id": "run-bytes", "takeaway": "memory", "kind": "single_choice",
+  "prompt": "Running in BF16: bytes per parameter?",
+  "options": [
+    {"id": "two", "text": "2 bytes", "correct": true, "feedback": "BF16 is 16 bits."},
+    {"id": "sixteen", "text": "16 bytes", "correct": false, "feedback": "That is training.", "misconception": "training-bytes"}
+  ],
+  "explanation": "2 bytes each.",
+  "simulation": {"model": {"preset": "llama3-70b"}}
+})";
+
+const char* const multiple_item = R"({
+  "id": "extras", "takeaway": "memory", "kind": "multiple_select",
+  "prompt": "Which are kept per weight?",
+  "options": [
+    {"id": "gradients", "text": "Gradients", "correct": true, "feedback": "2 bytes."},
+    {"id": "master", "text": "FP32 master copy", "correct": true, "feedback": "4 bytes."},
+    {"id": "kv", "text": "KV cache", "correct": false, "feedback": "That is for running."}
+  ],
+  "explanation": "Gradients, master copy, optimizer states.",
+  "simulation": {"model": {"preset": "llama3-70b"}}
+})";
+
+json::Value parse_json(const std::string& text) {
+    const json::ParseResult parsed = json::parse(text);
+    INFO(text);
+    REQUIRE(parsed.ok);
+    return parsed.value;
+}
+
+std::string text_at(const json::Value& value, const char* path) {
+    const json::Value* found = value.find_path(path);
+    return found && found->kind == json::Kind::string ? found->text : std::string("<absent>");
+}
+
+double number_at(const json::Value& value, const char* path) {
+    const json::Value* found = value.find_path(path);
+    return found && found->kind == json::Kind::number ? found->number : std::nan("");
+}
+
+// The item text with one piece swapped, to make a variant that breaks one rule.
+std::string with(const char* item, const std::string& from, const std::string& to) {
+    std::string text = item;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+json::Value instance(const char* item, std::uint32_t seed) { return parse_json(quiz_instance_json(item, seed)); }
+
+json::Value grade(const char* item, std::uint32_t seed, const std::string& text) {
+    json::Writer answer;
+    answer.begin_object().field("text", text).end_object();
+    return parse_json(quiz_grade_json(item, seed, answer.text()));
+}
+
+json::Value choose(const char* item, const char* choices_json) {
+    return parse_json(quiz_grade_json(item, 0, std::string(R"({"choices": )") + choices_json + "}"));
+}
+
+bool counts(const json::Value& graded) {
+    const json::Value* flag = graded.find("counts_as_attempt");
+    return flag && flag->kind == json::Kind::boolean && flag->boolean;
+}
+
+}  // namespace
+
+// ---- Instances --------------------------------------------------------------------------------
+
+TEST_CASE("a numeric item's expected answer is the engine's estimate at the answer path", "[quiz]") {
+    const json::Value asked = instance(memory_item, 0);
+    CHECK(asked.find("errors")->items.empty());
+    // 16 bytes × 70e9 parameters (ZeRO §3.1).
+    CHECK(number_at(asked, "expected") == Approx(training_bytes_per_param * 70e9));
+    CHECK(text_at(asked, "unit") == "TB");
+    CHECK(text_at(asked, "unit_kind") == "memory");
+}
+
+TEST_CASE("seed 0 asks the item exactly as authored", "[quiz]") {
+    CHECK(number_at(instance(memory_item, 0), "scenario.model.params") == 70e9);
+}
+
+TEST_CASE("the same seed gives the same question, other seeds give new numbers", "[quiz]") {
+    CHECK(quiz_instance_json(memory_item, 5) == quiz_instance_json(memory_item, 5));
+    int different = 0;
+    for (std::uint32_t seed = 1; seed <= 10; ++seed)
+        if (number_at(instance(memory_item, seed), "scenario.model.params") != 70e9) ++different;
+    CHECK(different >= 8);
+}
+
+TEST_CASE("log-uniform draws stay in range and are rounded to two significant figures", "[quiz]") {
+    for (std::uint32_t seed = 1; seed <= 200; ++seed) {
+        const double params = number_at(instance(memory_item, seed), "scenario.model.params");
+        INFO("seed " << seed << ": " << params);
+        CHECK(params >= 1e9);
+        CHECK(params <= 1e12);
+        const double step = std::pow(10.0, std::floor(std::log10(params)) - 1);
+        CHECK(std::fabs(params / step - std::round(params / step)) < 1e-9);
+    }
+}
+
+TEST_CASE("log-uniform draws cover the range, not just one end", "[quiz]") {
+    int below_ten_billion = 0, above_hundred_billion = 0;
+    for (std::uint32_t seed = 1; seed <= 200; ++seed) {
+        const double params = number_at(instance(memory_item, seed), "scenario.model.params");
+        if (params < 1e10) ++below_ten_billion;
+        if (params > 1e11) ++above_hundred_billion;
+    }
+    // Each decade of 1e9…1e12 holds a third of a log-uniform draw: about 67 of 200.
+    CHECK(below_ten_billion > 40);
+    CHECK(above_hundred_billion > 40);
+}
+
+TEST_CASE("choice draws take one of the listed values", "[quiz]") {
+    for (std::uint32_t seed = 1; seed <= 50; ++seed) {
+        const double gpus = number_at(instance(time_item, seed), "scenario.parallel.gpus");
+        CHECK((gpus == 1024 || gpus == 2048 || gpus == 4096));
+    }
+}
+
+TEST_CASE("the expected answer follows the drawn numbers", "[quiz]") {
+    for (std::uint32_t seed = 1; seed <= 50; ++seed) {
+        const json::Value asked = instance(memory_item, seed);
+        CHECK(number_at(asked, "expected") ==
+              Approx(training_bytes_per_param * number_at(asked, "scenario.model.params")));
+    }
+}
+
+TEST_CASE("the show-me scenario carries the drawn numbers", "[quiz]") {
+    const json::Value asked = instance(memory_item, 3);
+    CHECK(number_at(asked, "simulation.model.params") == number_at(asked, "scenario.model.params"));
+}
+
+TEST_CASE("training time is 6·N·D over GPUs × peak × utilisation", "[quiz]") {
+    // MODEL.md §6: time = 6·N·D / (G × peak × utilisation).
+    const double expected_seconds = 6.0 * 405e9 * 15e12 / (16384 * h100_peak_flops * lesson_utilization);
+    CHECK(number_at(instance(time_item, 0), "expected") == Approx(expected_seconds));
+    char days[32];
+    std::snprintf(days, sizeof days, "%.3g days", expected_seconds / seconds_per_day);
+    CHECK(text_at(instance(time_item, 0), "expected_display") == days);
+}
+
+TEST_CASE("prompt placeholders are filled with readable values", "[quiz]") {
+    const std::string prompt = text_at(instance(time_item, 0), "prompt");
+    CHECK(prompt == "405 billion parameters, 15 trillion tokens, 16,384 GPUs at 40%: days?");
+}
+
+TEST_CASE("a placeholder may name its unit", "[quiz]") {
+    const std::string item = with(memory_item, "{model.params} parameters", "{training.model_states.total|GB}");
+    // 16 × 70e9 bytes = 1,120 GB.
+    CHECK(text_at(parse_json(quiz_instance_json(item, 0)), "prompt").find("1,120 GB") != std::string::npos);
+}
+
+TEST_CASE("an unknown placeholder is an error on the prompt field", "[quiz]") {
+    const std::string item = with(memory_item, "{model.params}", "{model.parms}");
+    const json::Value asked = parse_json(quiz_instance_json(item, 0));
+    REQUIRE(asked.find("errors")->items.size() == 1);
+    CHECK(text_at(asked.find("errors")->items[0], "field") == "prompt");
+    CHECK(text_at(asked.find("errors")->items[0], "message").find("model.parms") != std::string::npos);
+}
+
+TEST_CASE("a scenario the engine refuses makes the item invalid, naming the scenario", "[quiz]") {
+    const std::string item = with(memory_item, "\"params\": 70000000000}}", "\"params\": -5}}");
+    const json::Value asked = parse_json(quiz_instance_json(item, 0));
+    REQUIRE_FALSE(asked.find("errors")->items.empty());
+    CHECK(text_at(asked.find("errors")->items[0], "field") == "scenario");
+}
+
+TEST_CASE("choice instances list options without revealing which are correct", "[quiz]") {
+    const std::string text = quiz_instance_json(single_item, 0);
+    const json::Value asked = parse_json(text);
+    CHECK(asked.find("options")->items.size() == 2);
+    CHECK(text.find("correct") == std::string::npos);
+    CHECK(asked.find("expected")->is_null());
+}
+
+// ---- Grading numbers --------------------------------------------------------------------------
+
+TEST_CASE("the same amount typed in different units is correct", "[quiz][grade]") {
+    // 16 × 70e9 = 1.12e12 bytes.
+    for (const char* text : {"1.12 TB", "1,120 GB", "1.12e12 bytes", "1 120 GB", "1,12 TB", "1.1 TB"}) {
+        INFO(text);
+        CHECK(text_at(grade(memory_item, 0, text), "status") == "correct");
+    }
+}
+
+TEST_CASE("a relative tolerance accepts 4% off and refuses 6% off", "[quiz][grade]") {
+    const double expected_tb = training_bytes_per_param * 70e9 / 1e12;
+    char inside[32], outside[32];
+    std::snprintf(inside, sizeof inside, "%.4f TB", expected_tb * 1.04);
+    std::snprintf(outside, sizeof outside, "%.4f TB", expected_tb * 1.06);
+    CHECK(text_at(grade(memory_item, 0, inside), "status") == "correct");
+    CHECK(text_at(grade(memory_item, 0, outside), "status") == "incorrect");
+}
+
+TEST_CASE("an estimate is correct within its factor, either way", "[quiz][grade]") {
+    const double flops = 6.0 * 13e9 * 2e12;  // 6·N·D (Kaplan et al. 2020)
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3e FLOPs", flops * 1.9);
+    CHECK(text_at(grade(flops_estimate_item, 0, text), "status") == "correct");
+    std::snprintf(text, sizeof text, "%.3e", flops / 1.9);
+    CHECK(text_at(grade(flops_estimate_item, 0, text), "status") == "correct");
+    std::snprintf(text, sizeof text, "%.3e", flops * 2.1);
+    CHECK(text_at(grade(flops_estimate_item, 0, text), "status") == "incorrect");
+}
+
+TEST_CASE("correct and incorrect answers count as attempts", "[quiz][grade]") {
+    CHECK(counts(grade(memory_item, 0, "1.12 TB")));
+    CHECK(counts(grade(memory_item, 0, "9 TB")));
+}
+
+TEST_CASE("a bare number is read in the question's unit", "[quiz][grade]") {
+    CHECK(text_at(grade(memory_item, 0, "1.12"), "status") == "correct");
+    // 8·N·D / 6·N·D − 1 = 1/3 (Korthikanti et al. 2022 §4): "33" means 33%.
+    CHECK(text_at(grade(recompute_item, 0, "33"), "status") == "correct");
+    CHECK(text_at(grade(recompute_item, 0, "33.3 %"), "status") == "correct");
+}
+
+TEST_CASE("the right digits in another unit without a unit ask for the unit, not an attempt", "[quiz][grade]") {
+    const json::Value graded = grade(memory_item, 0, "1120");  // right in GB, the question asks in TB
+    CHECK(text_at(graded, "status") == "wrong_unit");
+    CHECK_FALSE(counts(graded));
+    CHECK(text_at(graded, "misconception") == "missing_unit");
+}
+
+TEST_CASE("an answer of the wrong kind of unit is refused with both kinds named", "[quiz][grade]") {
+    const json::Value graded = grade(memory_item, 0, "5 days");
+    CHECK(text_at(graded, "status") == "wrong_unit");
+    CHECK_FALSE(counts(graded));
+    CHECK(text_at(graded, "message").find("a time") != std::string::npos);
+    CHECK(text_at(graded, "message").find("memory") != std::string::npos);
+}
+
+TEST_CASE("garbage is not a number and does not count as an attempt", "[quiz][grade]") {
+    const json::Value graded = grade(memory_item, 0, "lots");
+    CHECK(text_at(graded, "status") == "not_a_number");
+    CHECK_FALSE(counts(graded));
+    CHECK_FALSE(text_at(graded, "message").empty());
+}
+
+TEST_CASE("a misconception given as a factor is recognised", "[quiz][grade]") {
+    // Forgetting Adam's 8 bytes leaves 8 of 16: 8 × 70e9 = 560 GB.
+    const json::Value graded = grade(memory_item, 0, "560 GB");
+    CHECK(text_at(graded, "status") == "incorrect");
+    CHECK(text_at(graded, "misconception") == "forgot-optimizer-states");
+    CHECK(text_at(graded, "message") == "Adam's states are missing.");
+}
+
+TEST_CASE("a misconception given as another estimate path is recognised", "[quiz][grade]") {
+    // Running needs 2 bytes × 70e9 = 140 GB (MODEL.md §2).
+    CHECK(text_at(grade(memory_item, 0, "140 GB"), "misconception") == "weights-only");
+}
+
+TEST_CASE("a misconception given as scenario overrides is recognised", "[quiz][grade]") {
+    // At 100% utilisation the time is 40% of the real one (MODEL.md §6).
+    const double at_full_peak = 6.0 * 405e9 * 15e12 / (16384 * h100_peak_flops) / seconds_per_day;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f days", at_full_peak);
+    CHECK(text_at(grade(time_item, 0, text), "misconception") == "forgot-utilization");
+}
+
+TEST_CASE("a misconception dividing by a scenario value is recognised", "[quiz][grade]") {
+    const double twice = 6.0 * 405e9 * 15e12 / (16384.0 * 16384.0 * h100_peak_flops * lesson_utilization);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g s", twice);
+    CHECK(text_at(grade(time_item, 0, text), "misconception") == "divided-by-gpus-twice");
+}
+
+TEST_CASE("an estimate's misconception is matched with the estimate's factor", "[quiz][grade]") {
+    const double forward_only = 2.0 * 13e9 * 2e12;  // 2·N·D
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2e", forward_only);
+    CHECK(text_at(grade(flops_estimate_item, 0, text), "misconception") == "two-nd");
+}
+
+TEST_CASE("GiB digits labelled GB are recognised", "[quiz][grade]") {
+    const double gib = training_bytes_per_param * 70e9 / 1073741824.0;  // 1,043 GiB
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f GB", gib);
+    const json::Value graded = grade(memory_item, 0, text);
+    CHECK(text_at(graded, "status") == "incorrect");
+    CHECK(text_at(graded, "misconception") == "gib_vs_gb");
+}
+
+TEST_CASE("GB digits labelled GiB are recognised", "[quiz][grade]") {
+    CHECK(text_at(grade(memory_item, 0, "1.12 TiB"), "misconception") == "gb_vs_gib");
+}
+
+TEST_CASE("the right amount in binary units is correct", "[quiz][grade]") {
+    const double tib = training_bytes_per_param * 70e9 / 1099511627776.0;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f TiB", tib);
+    CHECK(text_at(grade(memory_item, 0, text), "status") == "correct");
+}
+
+TEST_CASE("a unit prefix slip is recognised", "[quiz][grade]") {
+    CHECK(text_at(grade(memory_item, 0, "1.12 GB"), "misconception") == "unit_prefix");
+}
+
+TEST_CASE("an unexplained wrong answer says how far off it is", "[quiz][grade]") {
+    const json::Value graded = grade(memory_item, 0, "3.36 TB");  // 3 × 1.12 TB
+    CHECK(graded.find("misconception")->is_null());
+    CHECK(text_at(graded, "message").find("3\u00D7 too high") != std::string::npos);
+}
+
+TEST_CASE("grading with another seed grades against that seed's numbers", "[quiz][grade]") {
+    const json::Value asked = instance(memory_item, 9);
+    const double expected = number_at(asked, "expected");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g bytes", expected);
+    CHECK(text_at(grade(memory_item, 9, text), "status") == "correct");
+    if (std::fabs(expected / (16 * 70e9) - 1) > 0.05)
+        CHECK(text_at(grade(memory_item, 0, text), "status") != "correct");
+}
+
+TEST_CASE("hostile answers never crash, never grade correct and never produce NaN", "[quiz][grade][hostile]") {
+    const std::string hostile[] = {"", "   ", std::string(10000, '9'), "NaN", "inf", "-inf", "1e999", "\u22121.12 TB",
+                                   "<script>alert(1)</script>", "'; DROP TABLE answers; --", "TB", "GB",
+                                   "1 TB 2 TB", "\"", "\\", "{}", std::string("\0", 1), "\xff\xfe"};
+    for (const auto& text : hostile) {
+        json::Writer answer;
+        answer.begin_object().field("text", text).end_object();
+        const std::string out = quiz_grade_json(memory_item, 0, answer.text());
+        const json::Value graded = parse_json(out);
+        CHECK(text_at(graded, "status") != "correct");
+        CHECK(out.find("nan") == std::string::npos);
+        CHECK(out.find("inf") == std::string::npos);
+    }
+}
+
+TEST_CASE("an answer that is not the expected JSON is not a number", "[quiz][grade][hostile]") {
+    for (const char* answer : {"", "not json", "[]", "{\"text\": 5}", "{\"choices\": [\"a\"]}"}) {
+        INFO(answer);
+        const json::Value graded = parse_json(quiz_grade_json(memory_item, 0, answer));
+        CHECK(text_at(graded, "status") == "not_a_number");
+        CHECK_FALSE(counts(graded));
+    }
+}
+
+TEST_CASE("grading a broken item reports invalid_item without counting", "[quiz][grade]") {
+    const json::Value graded = parse_json(quiz_grade_json("{\"id\": \"x\"}", 0, "{\"text\": \"1 TB\"}"));
+    CHECK(text_at(graded, "status") == "invalid_item");
+    CHECK_FALSE(counts(graded));
+    CHECK_FALSE(graded.find("errors")->items.empty());
+    CHECK(text_at(parse_json(quiz_grade_json("{not json", 0, "{}")), "status") == "invalid_item");
+}
+
+TEST_CASE("the explanation comes back filled in", "[quiz][grade]") {
+    CHECK(text_at(grade(memory_item, 0, "1 TB"), "explanation") == "16 bytes x 70 billion = 1.12 TB.");
+}
+
+// ---- Grading choices --------------------------------------------------------------------------
+
+TEST_CASE("the correct single choice is correct, with its feedback", "[quiz][choice]") {
+    const json::Value graded = choose(single_item, R"(["two"])");
+    CHECK(text_at(graded, "status") == "correct");
+    CHECK(text_at(graded, "message").find("BF16 is 16 bits.") != std::string::npos);
+}
+
+TEST_CASE("a wrong single choice gives that option's feedback and misconception", "[quiz][choice]") {
+    const json::Value graded = choose(single_item, R"(["sixteen"])");
+    CHECK(text_at(graded, "status") == "incorrect");
+    CHECK(text_at(graded, "message") == "That is training.");
+    CHECK(text_at(graded, "misconception") == "training-bytes");
+}
+
+TEST_CASE("multiple select needs exactly the right set", "[quiz][choice]") {
+    CHECK(text_at(choose(multiple_item, R"(["gradients", "master"])"), "status") == "correct");
+    CHECK(text_at(choose(multiple_item, R"(["master", "gradients"])"), "status") == "correct");
+    CHECK(text_at(choose(multiple_item, R"(["gradients"])"), "status") == "incorrect");
+    CHECK(text_at(choose(multiple_item, R"(["gradients", "master", "kv"])"), "status") == "incorrect");
+}
+
+TEST_CASE("a partial multiple select counts what is missing without naming it", "[quiz][choice]") {
+    const std::string message = text_at(choose(multiple_item, R"(["gradients"])"), "message");
+    CHECK(message.find("One right option") != std::string::npos);
+    CHECK(message.find("FP32 master copy") == std::string::npos);
+}
+
+TEST_CASE("no selection, two picks for one answer, or an unknown option are no answer", "[quiz][choice]") {
+    for (const char* choices : {"[]", R"(["two", "sixteen"])", R"(["three"])", "5"}) {
+        INFO(choices);
+        const json::Value graded = choose(single_item, choices);
+        CHECK(text_at(graded, "status") == "no_answer");
+        CHECK_FALSE(counts(graded));
+    }
+}
+
+// ---- Validating a bank ------------------------------------------------------------------------
+
+namespace {
+std::string bank(const std::string& items, const char* takeaways = R"([{"id": "memory", "text": "Memory."}, {"id": "compute", "text": "Compute."}])") {
+    return std::string(R"({"version": 1, "takeaways": )") + takeaways + R"(, "items": [)" + items + "]}";
+}
+
+bool has_error(const json::Value& report, const std::string& item, const std::string& field) {
+    for (const auto& e : report.find("errors")->items)
+        if (text_at(e, "item") == item && text_at(e, "field") == field) return true;
+    return false;
+}
+}  // namespace
+
+TEST_CASE("a well-formed bank validates", "[quiz][bank]") {
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(memory_item) + "," + time_item + "," + single_item)));
+    INFO(json::serialize(report));
+    CHECK(report.find("ok")->boolean);
+    CHECK(number_at(report, "items") == 3);
+}
+
+TEST_CASE("a bank that is not JSON is one clear error", "[quiz][bank]") {
+    const json::Value report = parse_json(quiz_validate_bank_json("{\"version\": 1, \"items\": [}"));
+    CHECK_FALSE(report.find("ok")->boolean);
+    CHECK(text_at(report.find("errors")->items[0], "message").find("not valid JSON") != std::string::npos);
+}
+
+TEST_CASE("repeated item ids are named", "[quiz][bank]") {
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(single_item) + "," + single_item + "," + time_item)));
+    CHECK(has_error(report, "run-bytes", "id"));
+}
+
+TEST_CASE("an unknown field is reported with its item and name", "[quiz][bank]") {
+    const std::string item = with(single_item, "{", "{\"promt\": \"typo\",");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "run-bytes", "promt"));
+}
+
+TEST_CASE("an option without feedback is reported by its index", "[quiz][bank]") {
+    const std::string item = with(single_item, "\"feedback\": \"That is training.\"", "\"feedback\": \"\"");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "run-bytes", "options[1].feedback"));
+}
+
+TEST_CASE("a single choice with two correct options is refused", "[quiz][bank]") {
+    const std::string item = with(single_item, "\"correct\": false", "\"correct\": true");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "run-bytes", "options"));
+}
+
+TEST_CASE("an answer path the estimate lacks is reported on answer.path", "[quiz][bank]") {
+    const std::string item = with(memory_item, "training.model_states.total\"", "training.model_state.total\"");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "states", "answer.path"));
+}
+
+TEST_CASE("an unknown unit and a missing tolerance are reported", "[quiz][bank]") {
+    const std::string item = with(memory_item, "\"unit\": \"TB\", \"tolerance\": 0.05", "\"unit\": \"parsecs\"");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "states", "answer.unit"));
+    CHECK(has_error(report, "states", "answer.tolerance"));
+}
+
+TEST_CASE("a takeaway outside the bank's list is refused, and an unchecked takeaway is named", "[quiz][bank]") {
+    const std::string item = with(single_item, "\"takeaway\": \"memory\"", "\"takeaway\": \"memroy\"");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "run-bytes", "takeaway"));
+    CHECK(has_error(report, "", "takeaways"));
+}
+
+TEST_CASE("a simulation the engine refuses is reported on simulation", "[quiz][bank]") {
+    const std::string item = with(single_item, "\"preset\": \"llama3-70b\"", "\"preset\": \"llama9\"");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK(has_error(report, "run-bytes", "simulation"));
+}
+
+// ---- Checking a bank over many seeds ----------------------------------------------------------
+
+TEST_CASE("checking a bank computes every numeric item for every seed", "[quiz][bank]") {
+    const json::Value report = parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + time_item + "," + single_item), 20));
+    INFO(json::serialize(report));
+    CHECK(report.find("ok")->boolean);
+    CHECK(number_at(report, "numeric_items") == 2);
+    // Every item once as authored, plus each numeric item for seeds 1…20.
+    CHECK(number_at(report, "instances_checked") == 3 + 2 * 20);
+}
+
+TEST_CASE("a randomised value the engine refuses is reported with its seed", "[quiz][bank]") {
+    const std::string item = with(time_item, "[1024, 2048, 4096]", "[1024, 0]");
+    const json::Value report = parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + item), 30));
+    CHECK_FALSE(report.find("ok")->boolean);
+    bool with_seed = false;
+    for (const auto& e : report.find("errors")->items)
+        with_seed = with_seed || (text_at(e, "item") == "days" && number_at(e, "seed") >= 1);
+    CHECK(with_seed);
+}
+
+TEST_CASE("a misconception that grades as correct is a warning", "[quiz][bank]") {
+    const std::string item = with(memory_item, "\"factor\": 0.5", "\"factor\": 1.01");
+    const json::Value report = parse_json(quiz_check_bank_json(bank(item + "," + time_item), 3));
+    CHECK_FALSE(report.find("warnings")->items.empty());
+}
+
+// ---- Reading while typing ---------------------------------------------------------------------
+
+TEST_CASE("a typed answer can be read without grading", "[quiz]") {
+    const json::Value read = parse_json(quiz_read_quantity_json("1,120 GB"));
+    CHECK(read.find("ok")->boolean);
+    CHECK(number_at(read, "value") == Approx(1.12e12));
+    CHECK(text_at(read, "unit_kind") == "memory");
+    CHECK(text_at(read, "display") == "1,120 GB");
+    CHECK_FALSE(parse_json(quiz_read_quantity_json("NaN")).find("ok")->boolean);
+}
