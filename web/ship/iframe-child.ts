@@ -1,0 +1,44 @@
+// Inside the iframe page: tell the host how tall the widget is, and pass quiz scores on.
+// The host script (iframe-host.js) checks that messages come from its own iframe.
+
+export interface ScoreDetail {
+  score: number;
+  max: number;
+  scaled: number;
+  passed: boolean | null;
+  completed: boolean;
+  answered?: number;
+}
+
+/** Starts reporting; returns a function that stops. A no-op when the page is not framed. */
+export function reportToHost(content: HTMLElement, target: Window = window.parent): () => void {
+  if (target === window) return () => {};
+  // The score is not secret and the host's origin is unknown here: '*' lets any host listen;
+  // the host, not we, decides which frames to trust (by event.source).
+  const post = (message: object) => {
+    try {
+      target.postMessage(message, '*');
+    } catch {
+      // A host that went away mid-navigation.
+    }
+  };
+  let lastHeight = -1;
+  const sendHeight = () => {
+    const height = Math.ceil(content.getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    post({ type: 'trainscope:height', height });
+  };
+  const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(sendHeight) : null;
+  observer?.observe(content);
+  sendHeight();
+  const onScore = (event: Event) => {
+    const detail = (event as CustomEvent<ScoreDetail>).detail;
+    if (detail) post({ type: 'trainscope:score', ...detail });
+  };
+  content.addEventListener('trainscope-score', onScore);
+  return () => {
+    observer?.disconnect();
+    content.removeEventListener('trainscope-score', onScore);
+  };
+}

@@ -1,0 +1,184 @@
+// SCORM 1.2 run-time: finds the LMS's API object, reports the quiz score and status, and keeps
+// the quiz's progress in cmi.suspend_data. Without an LMS every call is a quiet no-op, so the
+// same page runs as a plain page. Reference: ADL SCORM 1.2 Run-Time Environment, §3.2 (API
+// discovery) and §3.4 (cmi.core data model).
+
+/** The SCORM 1.2 API an LMS puts on a parent window as `window.API`. */
+export interface Scorm12Api {
+  LMSInitialize(parameter: ''): string;
+  LMSFinish(parameter: ''): string;
+  LMSGetValue(element: string): string;
+  LMSSetValue(element: string, value: string): string;
+  LMSCommit(parameter: ''): string;
+  LMSGetLastError(): string;
+  LMSGetErrorString(code: string): string;
+  LMSGetDiagnostic(code: string): string;
+}
+
+/** SCORM 1.2 caps cmi.suspend_data at 4,096 characters (RTE §3.4.2). */
+export const SUSPEND_DATA_LIMIT = 4096;
+/** How far up the frame tree to look: the RTE's reference algorithm stops at 500 (§3.2.1). */
+const MAX_PARENT_HOPS = 500;
+
+function apiOf(candidate: Window): Scorm12Api | null {
+  try {
+    const api = (candidate as Window & { API?: unknown }).API;
+    if (api && typeof (api as Scorm12Api).LMSInitialize === 'function') return api as Scorm12Api;
+  } catch {
+    // A cross-origin frame: reading its properties throws. It is not our LMS.
+  }
+  return null;
+}
+
+/** Walks window.parent up to the top, then the opener's chain, as the RTE describes (§3.2.1). */
+export function findScormApi(start: Window): Scorm12Api | null {
+  const searchUp = (from: Window): Scorm12Api | null => {
+    let current: Window = from;
+    for (let hops = 0; hops <= MAX_PARENT_HOPS; hops += 1) {
+      const api = apiOf(current);
+      if (api) return api;
+      let parent: Window | null = null;
+      try {
+        parent = current.parent;
+      } catch {
+        return null;
+      }
+      if (!parent || parent === current) return null;
+      current = parent;
+    }
+    return null;
+  };
+  const found = searchUp(start);
+  if (found) return found;
+  try {
+    const opener = start.top?.opener as Window | null | undefined;
+    if (opener) return searchUp(opener);
+  } catch {
+    // A cross-origin opener.
+  }
+  return null;
+}
+
+export interface QuizScore {
+  score: number;
+  max: number;
+  scaled: number;
+  passed: boolean | null;
+  completed: boolean;
+}
+
+/** Formats elapsed time as SCORM 1.2's CMITimespan, HHHH:MM:SS.SS (RTE §3.4.3). */
+export function formatTimespan(milliseconds: number): string {
+  const totalCentiseconds = Math.max(0, Math.round(milliseconds / 10));
+  const hours = Math.min(9999, Math.floor(totalCentiseconds / 360000));
+  const minutes = Math.floor((totalCentiseconds % 360000) / 6000);
+  const seconds = (totalCentiseconds % 6000) / 100;
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  return `${pad(hours, 4)}:${pad(minutes, 2)}:${seconds.toFixed(2).padStart(5, '0')}`;
+}
+
+/**
+ * One SCO session. Create it once per page; `start()` initialises the LMS connection,
+ * `report()` records a score, `finish()` ends the session (call on pagehide).
+ */
+export class ScormSession {
+  private readonly api: Scorm12Api | null;
+  private readonly startedAt: number;
+  private readonly now: () => number;
+  private active = false;
+  private finished = false;
+  private masteryScore: number | null = null;
+  private lastStatus = '';
+
+  constructor(api: Scorm12Api | null, now: () => number = () => Date.now()) {
+    this.api = api;
+    this.now = now;
+    this.startedAt = now();
+  }
+
+  /** True once LMSInitialize succeeded: the page is running inside an LMS. */
+  get connected(): boolean {
+    return this.active;
+  }
+
+  start(): boolean {
+    if (!this.api || this.active || this.finished) return this.active;
+    this.active = this.api.LMSInitialize('') === 'true';
+    if (!this.active) return false;
+    const status = this.api.LMSGetValue('cmi.core.lesson_status');
+    this.lastStatus = status;
+    if (status === '' || status === 'not attempted') this.set('cmi.core.lesson_status', 'incomplete');
+    // The LMS may carry the manifest's adlcp:masteryscore (RTE §3.4.4: cmi.student_data.mastery_score).
+    const mastery = Number.parseFloat(this.api.LMSGetValue('cmi.student_data.mastery_score'));
+    this.masteryScore = Number.isFinite(mastery) && mastery >= 0 && mastery <= 100 ? mastery : null;
+    return true;
+  }
+
+  /** The pass mark the LMS asks for, as a fraction (0..1), or null. */
+  passMark(): number | null {
+    return this.masteryScore === null ? null : this.masteryScore / 100;
+  }
+
+  /** Reads the saved quiz state; '' when there is none or no LMS. */
+  loadSuspendData(): string {
+    if (!this.active || !this.api) return '';
+    return this.api.LMSGetValue('cmi.suspend_data') ?? '';
+  }
+
+  /** Saves quiz state; refuses (returns false) rather than send more than SCORM 1.2 allows. */
+  saveSuspendData(state: string): boolean {
+    if (!this.active || state.length > SUSPEND_DATA_LIMIT) return false;
+    const saved = this.set('cmi.suspend_data', state);
+    this.commit();
+    return saved;
+  }
+
+  report(score: QuizScore): void {
+    if (!this.active) return;
+    const raw = score.max > 0 ? Math.round((score.score / score.max) * 100) : 0;
+    this.set('cmi.core.score.min', '0');
+    this.set('cmi.core.score.max', '100');
+    this.set('cmi.core.score.raw', String(raw));
+    let status = 'incomplete';
+    if (score.completed) {
+      // With a pass mark (ours or the LMS's), passed/failed; without one, completed (RTE §3.4.4).
+      status = score.passed === null ? 'completed' : score.passed ? 'passed' : 'failed';
+    }
+    // Never step back from a finished status the learner already earned in an earlier session.
+    const earned = ['passed', 'completed'].includes(this.lastStatus);
+    if (!(earned && status === 'incomplete')) {
+      this.set('cmi.core.lesson_status', status);
+      this.lastStatus = status;
+    }
+    this.commit();
+  }
+
+  finish(): void {
+    if (!this.active || this.finished || !this.api) return;
+    this.set('cmi.core.session_time', formatTimespan(this.now() - this.startedAt));
+    this.set('cmi.core.exit', this.lastStatus === 'incomplete' ? 'suspend' : '');
+    this.commit();
+    this.api.LMSFinish('');
+    this.finished = true;
+    this.active = false;
+  }
+
+  /** A storage for the quiz that lives in cmi.suspend_data. */
+  quizStorage(): { load(): string | null; save(state: string): void } {
+    return {
+      load: () => this.loadSuspendData() || null,
+      save: (state: string) => {
+        this.saveSuspendData(state);
+      },
+    };
+  }
+
+  private set(element: string, value: string): boolean {
+    if (!this.api) return false;
+    return this.api.LMSSetValue(element, value) === 'true';
+  }
+
+  private commit(): void {
+    this.api?.LMSCommit('');
+  }
+}
