@@ -692,8 +692,12 @@ struct Grade {
 };
 
 std::string ratio_hint(double answer, double expected) {
+    if (answer < 0.0 && expected > 0.0) return "Not quite: this amount cannot be negative.";
     if (!(answer > 0.0) || !(expected > 0.0)) return "Not quite.";
     const double ratio = answer > expected ? answer / expected : expected / answer;
+    if (ratio >= 1000.0)
+        return std::string("Not quite: your answer is more than 1,000\u00D7 too ") + (answer > expected ? "high" : "low") +
+               ". Check the unit and the powers of ten.";
     return "Not quite: your answer is about " + quantity::format_significant(ratio, 2) + "\u00D7 too " +
            (answer > expected ? "high." : "low.");
 }

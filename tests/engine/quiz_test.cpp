@@ -376,6 +376,11 @@ TEST_CASE("an unexplained wrong answer says how far off it is", "[quiz][grade]")
     CHECK(text_at(graded, "message").find("3\u00D7 too high") != std::string::npos);
 }
 
+TEST_CASE("a wildly wrong answer points at units and powers of ten", "[quiz][grade]") {
+    CHECK(text_at(grade(memory_item, 0, "3.6e25"), "message").find("powers of ten") != std::string::npos);
+    CHECK(text_at(grade(memory_item, 0, "-1 TB"), "message").find("negative") != std::string::npos);
+}
+
 TEST_CASE("grading with another seed grades against that seed's numbers", "[quiz][grade]") {
     const json::Value asked = instance(memory_item, 9);
     const double expected = number_at(asked, "expected");
