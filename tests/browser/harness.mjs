@@ -39,6 +39,8 @@ export async function openPage(browser, address, options = {}) {
     viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: options.reducedMotion ?? 'no-preference',
+    // Only for injecting axe-core as an inline script; the page's own CSP stays on otherwise.
+    bypassCSP: options.bypassCSP ?? false,
   });
   const page = await context.newPage();
   const problems = [];

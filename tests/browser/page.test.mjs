@@ -1,0 +1,261 @@
+// The page in headless Chromium: it loads (http and file://), shows the lesson's figures, every
+// figure equals the engine's own value, bad input gives messages, and nothing logs an error.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { engineEstimate, figure, fileUrl, openPage, repoRoot, startHarness } from './harness.mjs';
+import { formatBytes, formatDuration, formatRatio, formatScientific } from '../../build/web-units/format.mjs';
+
+let harness;
+before(async () => { harness = await startHarness(); });
+after(async () => { await harness?.close(); });
+
+async function withPage(address, options, body) {
+  const { page, context, problems } = await openPage(harness.browser, address, options);
+  try {
+    await body(page);
+    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
+  } finally {
+    await context.close();
+  }
+}
+
+async function figureValue(page, name) {
+  const element = figure(page, name);
+  return { value: Number(await element.getAttribute('data-value')), text: (await element.textContent()).trim() };
+}
+
+test('the default page shows the lesson’s opening for Llama 3 70B without a click', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    const estimate = await engineEstimate(page);
+    assert.equal(estimate.params > 70e9 && estimate.params < 71e9, true, 'the default model is the 70B preset');
+    assert.equal(await page.locator('select.ts-select').first().inputValue(), 'llama3-70b');
+
+    const run = await figureValue(page, 'inference-total');
+    assert.equal(run.value, estimate.inference.total);
+    assert.equal(run.text, formatBytes(estimate.inference.total));
+    const runGpus = await figureValue(page, 'inference-min-gpus');
+    assert.ok(runGpus.value >= 1 && runGpus.value <= 2, 'runs on one or two GPUs');
+
+    const train = await figureValue(page, 'training-total');
+    assert.equal(train.value, estimate.training.per_gpu.total, 'one unsharded copy on one GPU is the whole training footprint');
+    assert.ok(train.value > 1e12, 'training needs over a terabyte');
+    assert.match(train.text, / TB$/);
+
+    assert.equal((await figure(page, 'inference-bytes-per-param').textContent()).trim(), '2 bytes');
+    assert.equal((await figure(page, 'training-bytes-per-param').textContent()).trim(), '16 bytes');
+    const ratio = await figureValue(page, 'ratio');
+    assert.equal(ratio.text, formatRatio(estimate.ratio_training_to_inference));
+    assert.equal(ratio.text, '8×');
+  });
+});
+
+test('moving controls changes the per-GPU memory to exactly the engine’s value', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    const readPerGpu = () => figureValue(page, 'per-gpu-total');
+    const before = await readPerGpu();
+
+    await page.getByRole('radio', { name: /Stage 3/ }).check();
+    await page.getByLabel('GPUs, exact number').first().fill('64');
+    let shown = await readPerGpu();
+    let estimate = await engineEstimate(page);
+    assert.equal(estimate.scenario.parallel.gpus, 64);
+    assert.equal(estimate.scenario.parallel.zero_stage, 3);
+    assert.equal(shown.value, estimate.training.per_gpu.total);
+    assert.equal(shown.text, formatBytes(estimate.training.per_gpu.total));
+    assert.ok(shown.value < before.value, 'sharding over 64 GPUs lowers what each holds');
+
+    // The slider, from the keyboard: two steps up (64 → 256 GPUs).
+    const slider = page.getByRole('slider', { name: 'GPUs' }).first();
+    await slider.focus();
+    await slider.press('ArrowRight');
+    await slider.press('ArrowRight');
+    estimate = await engineEstimate(page);
+    assert.equal(estimate.scenario.parallel.gpus, 256);
+    const afterSlider = await readPerGpu();
+    assert.equal(afterSlider.value, estimate.training.per_gpu.total);
+    assert.ok(afterSlider.value < shown.value);
+    assert.equal(await page.getByLabel('GPUs, exact number').first().inputValue(), '256');
+
+    // Checkpointing: activations and recompute overhead follow the engine.
+    await page.getByRole('radio', { name: /Full/ }).check();
+    estimate = await engineEstimate(page);
+    assert.equal((await figureValue(page, 'activations')).value, estimate.training.per_gpu.activations);
+    assert.equal((await figureValue(page, 'activations-without-recompute')).value, estimate.training.activations_without_recompute);
+    assert.equal((await figureValue(page, 'recompute-overhead')).value, estimate.compute.recompute_overhead);
+    assert.ok(estimate.compute.recompute_overhead > 0);
+  });
+});
+
+test('the Llama 3 405B scenario reproduces the lesson’s compute and time', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.getByRole('button', { name: 'Llama 3 405B as Meta trained it' }).click();
+    const estimate = await engineEstimate(page);
+    assert.equal(estimate.scenario.model.preset, 'llama3-405b');
+    assert.equal(estimate.scenario.training.tokens, 15.6e12);
+    assert.equal(estimate.scenario.parallel.gpus, 16384);
+    assert.equal(estimate.scenario.hardware.gpu, 'h100-sxm');
+    assert.equal(estimate.scenario.hardware.utilization, 0.4);
+
+    const flops = await figureValue(page, 'flops');
+    assert.equal(flops.value, estimate.compute.flops);
+    assert.equal(flops.text, '3.8 × 10²⁵', 'Meta reports about 3.8 × 10²⁵ FLOPs');
+    assert.equal(flops.text, formatScientific(estimate.compute.flops));
+
+    const days = await figureValue(page, 'seconds');
+    assert.equal(days.value, estimate.compute.seconds);
+    assert.equal(days.text, formatDuration(estimate.compute.seconds));
+    assert.ok(Math.abs(days.value / 86400 - 68) < 2, `about 68 days, got ${days.text}`);
+    assert.match(days.text, /days$/);
+
+    const oneGpu = await figureValue(page, 'seconds-on-one-gpu');
+    assert.equal(oneGpu.value, estimate.compute.seconds_on_one_gpu);
+    const years = oneGpu.value / (365.25 * 86400);
+    assert.ok(years > 2900 && years < 3200, `about 3,000 years, got ${oneGpu.text}`);
+    assert.match(oneGpu.text, /years$/);
+    assert.equal((await figureValue(page, 'fits')).text.includes('Fits'), estimate.training.fits);
+  });
+});
+
+test('a broken hash gives a notice and the default scenario', async () => {
+  await withPage(`${harness.url}#s=%7Bthis-is-not-json`, {}, async (page) => {
+    const notice = page.getByRole('alert').filter({ hasText: 'not valid JSON' });
+    await notice.waitFor();
+    assert.match(await notice.textContent(), /default scenario/);
+    const estimate = await engineEstimate(page);
+    assert.equal(estimate.scenario.model.preset, 'llama3-70b');
+    assert.equal((await figureValue(page, 'inference-total')).value, estimate.inference.total);
+  });
+});
+
+test('a hash the engine refuses names the field and falls back to the defaults', async () => {
+  const hash = `#s=${encodeURIComponent(JSON.stringify({ parallel: { gpus: 0 }, training: { recomput: 'full' } }))}`;
+  await withPage(harness.url + hash, {}, async (page) => {
+    const notice = page.getByRole('alert').filter({ hasText: 'problems' });
+    await notice.waitFor();
+    const text = await notice.textContent();
+    assert.match(text, /parallel\.gpus/);
+    assert.match(text, /training\.recomput/);
+    const overrides = await page.evaluate(() => window.trainscope.overrides());
+    assert.deepEqual(overrides, {});
+  });
+});
+
+test('the scenario survives a reload through the URL hash', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.getByRole('radio', { name: /Stage 2/ }).check();
+    await page.getByLabel('GPUs, exact number').first().fill('512');
+    await page.waitForFunction(() => location.hash.startsWith('#s='));
+    const shown = await figureValue(page, 'per-gpu-total');
+    await page.reload();
+    await page.waitForSelector('[data-ts-ready]');
+    assert.equal(await page.getByRole('radio', { name: /Stage 2/ }).isChecked(), true);
+    assert.equal(await page.getByLabel('GPUs, exact number').first().inputValue(), '512');
+    assert.equal((await figureValue(page, 'per-gpu-total')).value, shown.value);
+  });
+});
+
+test('an engine error is shown beside its field and the last good figures stay', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.locator('details.ts-deeper', { hasText: 'tensor and pipeline' }).locator('summary').click();
+    await page.getByLabel('Tensor parallel degree').selectOption('8');
+    const good = await figureValue(page, 'per-gpu-total');
+    await page.getByLabel('GPUs, exact number').first().fill('12');
+    const error = page.locator('[data-field="parallel.gpus"] .ts-field-error').first();
+    await error.waitFor();
+    assert.match(await error.textContent(), /multiple of tensor/);
+    assert.equal(await page.getByLabel('GPUs, exact number').first().getAttribute('aria-invalid'), 'true');
+    assert.equal((await figureValue(page, 'per-gpu-total')).value, good.value, 'figures are not replaced by an invalid scenario');
+    await page.getByLabel('GPUs, exact number').first().fill('16');
+    await page.waitForFunction(() => document.querySelector('[data-field="parallel.gpus"] .ts-field-error').hidden);
+    const estimate = await engineEstimate(page);
+    assert.equal((await figureValue(page, 'per-gpu-total')).value, estimate.training.per_gpu.total);
+  });
+});
+
+test('a typed value the page cannot read is a message beside the field', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.getByLabel(/Training tokens, exact number/).fill('15 bananas');
+    const error = page.locator('[data-field="training.tokens"] .ts-field-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /unknown unit/);
+    await page.getByLabel(/Training tokens, exact number/).fill('2T');
+    assert.equal((await engineEstimate(page)).scenario.training.tokens, 2e12);
+  });
+});
+
+test('a bad pasted config.json lists its problems by field name', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    const before = await figureValue(page, 'params');
+    const textarea = page.getByLabel('config.json');
+    await textarea.fill(JSON.stringify({ hidden_size: 4096, num_attention_heads: 32, hidden_act: 'silu', intermediate_size: 'wide' }));
+    await page.getByRole('button', { name: 'Use this model' }).click();
+    const problems = page.locator('[data-config-field]');
+    await problems.first().waitFor();
+    const fields = await problems.evaluateAll((items) => items.map((item) => item.getAttribute('data-config-field')));
+    assert.ok(fields.includes('num_hidden_layers'));
+    assert.ok(fields.includes('vocab_size'));
+    assert.ok(fields.includes('intermediate_size'));
+    assert.equal(await textarea.getAttribute('aria-invalid'), 'true');
+    assert.equal((await figureValue(page, 'params')).value, before.value, 'the model on screen is unchanged');
+
+    await textarea.fill('{ "hidden_size": 4096, oops }');
+    await page.getByRole('button', { name: 'Use this model' }).click();
+    await page.locator('[data-config-field="config.json"]').waitFor();
+  });
+});
+
+test('a good config.json drives every figure from the engine', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.getByRole('button', { name: /Try GPT-2/ }).click();
+    await page.locator('.ts-config-ok').waitFor();
+    const estimate = await engineEstimate(page);
+    assert.ok(estimate.scenario.model.architecture, 'the scenario carries the architecture');
+    assert.equal((await figureValue(page, 'params')).value, estimate.params);
+    assert.ok(estimate.params > 120e6 && estimate.params < 130e6, 'GPT-2 small has about 124M parameters');
+    assert.equal(await page.locator('select.ts-select').first().inputValue(), '__config');
+  });
+});
+
+test('the page works from file:// too', async () => {
+  await withPage(fileUrl, {}, async (page) => {
+    const estimate = await engineEstimate(page);
+    assert.equal((await figureValue(page, 'training-total')).value, estimate.training.per_gpu.total);
+    await page.getByRole('radio', { name: /Stage 3/ }).check();
+    assert.equal((await figureValue(page, 'per-gpu-total')).value, (await engineEstimate(page)).training.per_gpu.total);
+  });
+});
+
+test('the widget mounts inside a shadow root with its styles', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    const result = await page.evaluate(async () => {
+      const host = document.createElement('div');
+      document.body.appendChild(host);
+      const shadow = host.attachShadow({ mode: 'open' });
+      const handle = await window.mountTrainscope(shadow, { syncHash: false, scenario: { parallel: { gpus: 8, zero_stage: 3 } } });
+      const title = shadow.querySelector('.ts-title');
+      const perGpu = shadow.querySelector('[data-figure="per-gpu-total"]');
+      const expected = JSON.parse(handle.engine.module.estimate(JSON.stringify({ parallel: { gpus: 8, zero_stage: 3 } })));
+      return {
+        ready: shadow.querySelector('[data-ts-ready]') !== null,
+        styled: getComputedStyle(title).fontWeight,
+        container: getComputedStyle(shadow.querySelector('.ts-root')).maxWidth,
+        perGpu: Number(perGpu.getAttribute('data-value')),
+        expected: expected.training.per_gpu.total,
+        hash: location.hash,
+      };
+    });
+    assert.equal(result.ready, true);
+    assert.equal(result.container, '1120px', 'the stylesheet applies inside the shadow root');
+    assert.equal(result.perGpu, result.expected);
+    assert.equal(result.hash, '', 'an embedded widget leaves the page address alone');
+  });
+});
+
+test('nothing reaches the network and the bundle holds no remote URL', () => {
+  const bundle = readFileSync(join(repoRoot, 'dist', 'trainscope.js'), 'utf8') + readFileSync(join(repoRoot, 'dist', 'index.html'), 'utf8');
+  const remote = bundle.match(/https?:\/\/(?!127\.0\.0\.1)[a-z0-9.-]+\.[a-z]{2,}[^\s"'`)]*/gi) ?? [];
+  // Emscripten's glue names its docs in comments only when unminified; the page itself loads nothing remote.
+  assert.deepEqual(remote.filter((url) => !/emscripten|w3\.org/.test(url)), []);
+});

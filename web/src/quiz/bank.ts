@@ -1,0 +1,173 @@
+// Reads a question bank (web/quiz/bank.json, schema in docs/quiz.md) through the engine: which
+// items can be asked, which cannot and why. A broken item is left out with the engine's own
+// message; the rest of the quiz stays usable. No DOM here, so node tests can run it.
+
+import type { BankProblem, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
+
+export interface PreparedItem {
+  id: string;
+  kind: ItemKind;
+  takeaway: string;
+  /** The item as JSON text, exactly what the engine grades. */
+  json: string;
+  /** Option ids in the author's order (empty for numeric and estimate items). */
+  optionIds: string[];
+  /** For choice items: the bank's own verdict and feedback per option, shown with the solution. */
+  options: { id: string; text: string; correct: boolean; feedback: string }[];
+  /** numeric and estimate items draw new numbers for each seed. */
+  numeric: boolean;
+}
+
+export interface PreparedBank {
+  /** Short, stable name for this bank (from its takeaways), used to namespace saved progress. */
+  bankId: string;
+  items: PreparedItem[];
+  takeaways: Takeaway[];
+  /** Every problem the engine reported, bank-level ones included. */
+  problems: BankProblem[];
+  /** Labels ("an-id", "#4") of the items left out. */
+  skipped: string[];
+  /** Items the bank held, usable or not. */
+  total: number;
+}
+
+const KINDS: readonly string[] = ['single_choice', 'multiple_select', 'numeric', 'estimate'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short stable name, not a security measure. */
+export function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Parses engine output; a throw or unreadable text becomes null (the caller reports it). */
+export function callEngine<T>(call: () => string): T | null {
+  try {
+    const parsed: unknown = JSON.parse(call());
+    return isRecord(parsed) ? (parsed as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+function problemKey(problem: BankProblem): string {
+  return `${problem.item}\u0000${problem.field}\u0000${problem.message}`;
+}
+
+function asProblems(value: unknown): BankProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).map((problem) => ({
+    item: typeof problem.item === 'string' ? problem.item : '',
+    field: typeof problem.field === 'string' ? problem.field : '',
+    message: typeof problem.message === 'string' ? problem.message : 'unknown problem',
+  }));
+}
+
+/**
+ * Validates the bank with the engine and keeps every item the engine can ask. `bank` is the
+ * parsed bank.json (a JSON string is accepted too).
+ */
+export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
+  const problems: BankProblem[] = [];
+  const seen = new Set<string>();
+  const report = (list: BankProblem[]) => {
+    for (const problem of list) {
+      const key = problemKey(problem);
+      if (!seen.has(key)) {
+        seen.add(key);
+        problems.push(problem);
+      }
+    }
+  };
+
+  let data: unknown = bank;
+  let bankJson: string;
+  if (typeof bank === 'string') {
+    bankJson = bank;
+    try {
+      data = JSON.parse(bank);
+    } catch {
+      data = null;
+    }
+  } else {
+    try {
+      bankJson = JSON.stringify(bank) ?? 'null';
+    } catch {
+      bankJson = 'null';
+      report([{ item: '', field: '', message: 'the bank cannot be written as JSON (does it refer to itself?)' }]);
+    }
+  }
+
+  const validation = callEngine<{ errors?: unknown }>(() => engine.quizValidateBank(bankJson));
+  if (validation) report(asProblems(validation.errors));
+  else report([{ item: '', field: '', message: 'the quiz engine could not check the bank' }]);
+
+  const takeaways: Takeaway[] = [];
+  const rawTakeaways = isRecord(data) && Array.isArray(data.takeaways) ? data.takeaways : [];
+  for (const takeaway of rawTakeaways) {
+    if (isRecord(takeaway) && typeof takeaway.id === 'string' && typeof takeaway.text === 'string' && takeaway.id && takeaway.text) {
+      takeaways.push({ id: takeaway.id, text: takeaway.text });
+    }
+  }
+
+  const rawItems = isRecord(data) && Array.isArray(data.items) ? data.items : [];
+  const items: PreparedItem[] = [];
+  const skipped: string[] = [];
+  const keptIds = new Set<string>();
+  rawItems.forEach((raw, index) => {
+    const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : '';
+    const label = id || `#${index + 1}`;
+    if (!isRecord(raw)) {
+      skipped.push(label);
+      report([{ item: label, field: '', message: 'is not an object' }]);
+      return;
+    }
+    if (id && keptIds.has(id)) {
+      skipped.push(label);
+      report([{ item: label, field: 'id', message: 'repeats another item\u2019s id' }]);
+      return;
+    }
+    const json = JSON.stringify(raw);
+    const instance = callEngine<QuizInstance>(() => engine.quizInstance(json, 0));
+    const errors = instance ? asProblems(instance.errors) : [{ item: label, field: '', message: 'the quiz engine could not compute it' }];
+    if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
+      skipped.push(label);
+      report(errors.length > 0 ? errors : [{ item: label, field: 'kind', message: 'is not a kind this quiz can ask' }]);
+      return;
+    }
+    keptIds.add(id);
+    const kind = instance.kind as ItemKind;
+    const rawOptions = Array.isArray(raw.options) ? raw.options.filter(isRecord) : [];
+    items.push({
+      id,
+      kind,
+      takeaway: instance.takeaway,
+      json,
+      optionIds: instance.options.map((option) => option.id),
+      options: rawOptions.map((option) => ({
+        id: String(option.id ?? ''),
+        text: String(option.text ?? ''),
+        correct: option.correct === true,
+        feedback: typeof option.feedback === 'string' ? option.feedback : '',
+      })),
+      numeric: kind === 'numeric' || kind === 'estimate',
+    });
+  });
+
+  const bankId = shortHash(takeaways.map((takeaway) => takeaway.id).join(',') || 'trainscope');
+  return { bankId, items, takeaways, problems, skipped, total: rawItems.length };
+}
+
+/** One line per problem, for the author: “Question "zero-stages", options[2].feedback: must say why…”. */
+export function describeProblem(problem: BankProblem): string {
+  const where = problem.item ? `Question \u201C${problem.item}\u201D` : 'The bank';
+  const field = problem.field ? `, ${problem.field}` : '';
+  return `${where}${field}: ${problem.message}`;
+}

@@ -1,0 +1,265 @@
+// The learner's progress through the quiz, as plain data: what each question's seed is, how
+// often it was tried, where it stands, and the last answer (so feedback comes back after a
+// reload). Pure functions only: every change returns a new state. The serialized form is
+// compact (ids, seeds, attempts, statuses, short answers; never prompts) so that it fits a SCORM
+// cmi.suspend_data of 4,096 characters with room to spare.
+
+import type { Answer, ScoreDetail, Takeaway } from './types';
+
+export type ItemStatus = 'new' | 'correct' | 'incorrect' | 'revealed';
+export type QuizMode = 'one' | 'all';
+
+export interface ItemProgress {
+  /** Which numbers the engine draws for this question (0: as authored). */
+  seed: number;
+  /** Answers that were graded (not-a-number and wrong-unit answers do not count). */
+  attempts: number;
+  status: ItemStatus;
+  /** Whether the first graded answer was right; null before any. */
+  firstTry: boolean | null;
+  /** The last graded answer, to show its feedback again after a reload. */
+  answer: Answer | null;
+}
+
+export interface QuizProgress {
+  mode: QuizMode;
+  /** The question shown in one-at-a-time mode, or null for the summary. */
+  current: string | null;
+  items: Record<string, ItemProgress>;
+}
+
+/** What the state needs to know about an item. */
+export interface ItemInfo {
+  id: string;
+  takeaway: string;
+  optionIds: readonly string[];
+}
+
+const STATUS_CODES: Record<ItemStatus, string> = { new: 'n', correct: 'c', incorrect: 'x', revealed: 'r' };
+const CODE_STATUS: Record<string, ItemStatus> = { n: 'new', c: 'correct', x: 'incorrect', r: 'revealed' };
+const SERIAL_VERSION = 1;
+/** Typed answers longer than this are not kept (nobody types a 60-character number). */
+export const MAX_SAVED_TEXT = 40;
+/** Above this the answers are dropped from the saved state; statuses and seeds always fit. */
+export const SAVED_STATE_BUDGET = 3500;
+export const MAX_SEED = 99999;
+
+export function freshItem(seed = 0): ItemProgress {
+  return { seed, attempts: 0, status: 'new', firstTry: null, answer: null };
+}
+
+export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one'): QuizProgress {
+  const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {} };
+  for (const item of items) progress.items[item.id] = freshItem();
+  return progress;
+}
+
+function withItem(progress: QuizProgress, id: string, change: (item: ItemProgress) => ItemProgress): QuizProgress {
+  const item = progress.items[id];
+  if (!item) return progress;
+  return { ...progress, items: { ...progress.items, [id]: change(item) } };
+}
+
+/** Records a graded answer. Answers the engine did not count leave the state as it was. */
+export function recordAnswer(progress: QuizProgress, id: string, answer: Answer, correct: boolean): QuizProgress {
+  return withItem(progress, id, (item) => ({
+    ...item,
+    attempts: item.attempts + 1,
+    status: correct ? 'correct' : 'incorrect',
+    firstTry: item.firstTry ?? correct,
+    answer,
+  }));
+}
+
+/** The learner asked for the solution: the question counts as missed until answered again. */
+export function revealSolution(progress: QuizProgress, id: string): QuizProgress {
+  return withItem(progress, id, (item) => (item.status === 'correct' ? item : { ...item, status: 'revealed' }));
+}
+
+/** Asks the question again, with `seed` (new numbers for numeric items). Attempts are kept. */
+export function retryItem(progress: QuizProgress, id: string, seed: number): QuizProgress {
+  return withItem(progress, id, (item) => ({ ...item, seed, status: 'new', answer: null }));
+}
+
+/** A seed in 1…MAX_SEED that differs from `previous`. */
+export function nextSeed(previous: number, random: () => number): number {
+  for (let tries = 0; tries < 8; tries += 1) {
+    const seed = 1 + Math.floor(random() * MAX_SEED);
+    if (seed !== previous && seed >= 1 && seed <= MAX_SEED) return seed;
+  }
+  return (previous % MAX_SEED) + 1;
+}
+
+export function isAnswered(item: ItemProgress | undefined): boolean {
+  return !!item && item.status !== 'new';
+}
+
+/** Ids of questions answered wrongly or whose solution was shown, in bank order. */
+export function missedIds(progress: QuizProgress, items: readonly ItemInfo[]): string[] {
+  return items.filter((item) => {
+    const status = progress.items[item.id]?.status;
+    return status === 'incorrect' || status === 'revealed';
+  }).map((item) => item.id);
+}
+
+/** Asks every missed question again with new seeds; shows the first of them. */
+export function retryMissed(progress: QuizProgress, items: readonly ItemInfo[], random: () => number): QuizProgress {
+  const missed = missedIds(progress, items);
+  let next = progress;
+  for (const id of missed) next = retryItem(next, id, nextSeed(next.items[id]!.seed, random));
+  return { ...next, current: missed[0] ?? next.current };
+}
+
+/** The question after `from` (wrapping round) that is still unanswered; null when none is. */
+export function nextUnanswered(progress: QuizProgress, items: readonly ItemInfo[], from: string | null): string | null {
+  const start = from === null ? -1 : items.findIndex((item) => item.id === from);
+  for (let step = 1; step <= items.length; step += 1) {
+    const item = items[(start + step + items.length) % items.length]!;
+    if (!isAnswered(progress.items[item.id])) return item.id;
+  }
+  return null;
+}
+
+export function score(progress: QuizProgress, items: readonly ItemInfo[], passMark?: number | null): ScoreDetail {
+  const max = items.length;
+  let correct = 0;
+  let answered = 0;
+  for (const item of items) {
+    const state = progress.items[item.id];
+    if (state?.status === 'correct') correct += 1;
+    if (isAnswered(state)) answered += 1;
+  }
+  const scaled = max > 0 ? correct / max : 0;
+  const completed = max > 0 && answered === max;
+  const mark = validPassMark(passMark);
+  let passed: boolean | null = null;
+  if (mark !== null) {
+    if (scaled >= mark - 1e-12) passed = true;
+    else if (completed) passed = false;
+  }
+  return { score: correct, max, scaled, passed, completed, answered };
+}
+
+export function validPassMark(passMark: unknown): number | null {
+  return typeof passMark === 'number' && Number.isFinite(passMark) && passMark >= 0 && passMark <= 1 ? passMark : null;
+}
+
+export interface TakeawayToRevisit {
+  takeaway: Takeaway;
+  /** Missed questions about it, in bank order. */
+  itemIds: string[];
+}
+
+export interface Summary extends ScoreDetail {
+  /** Questions whose first graded answer was right. */
+  firstTry: number;
+  missed: string[];
+  revisit: TakeawayToRevisit[];
+}
+
+/** Score plus what to revisit: each takeaway with a missed question, in the bank's order. */
+export function summarize(progress: QuizProgress, items: readonly ItemInfo[], takeaways: readonly Takeaway[], passMark?: number | null): Summary {
+  const missed = missedIds(progress, items);
+  const byTakeaway = new Map<string, string[]>();
+  for (const id of missed) {
+    const takeaway = items.find((item) => item.id === id)?.takeaway ?? '';
+    byTakeaway.set(takeaway, [...(byTakeaway.get(takeaway) ?? []), id]);
+  }
+  const revisit: TakeawayToRevisit[] = [];
+  for (const takeaway of takeaways) {
+    const ids = byTakeaway.get(takeaway.id);
+    if (ids) revisit.push({ takeaway, itemIds: ids });
+    byTakeaway.delete(takeaway.id);
+  }
+  // Items naming a takeaway the bank does not list still point somewhere.
+  for (const [id, ids] of byTakeaway) revisit.push({ takeaway: { id, text: id || 'Other questions' }, itemIds: ids });
+  const firstTry = items.filter((item) => progress.items[item.id]?.firstTry === true).length;
+  return { ...score(progress, items, passMark), firstTry, missed, revisit };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saved form: {"v":1,"m":"o","c":"item-id","i":{"item-id":[seed,attempts,"x",first,answer]}}
+// first: 1, 0 or -1 (none); answer: typed text, an array of option indices, or 0 (none).
+
+type SavedItem = [number, number, string, number, string | number[] | 0];
+
+function encodeAnswer(answer: Answer | null, optionIds: readonly string[]): string | number[] | 0 {
+  if (!answer) return 0;
+  if ('text' in answer) return answer.text.length <= MAX_SAVED_TEXT ? answer.text : 0;
+  const indices = answer.choices.map((id) => optionIds.indexOf(id));
+  return indices.every((index) => index >= 0) ? indices : 0;
+}
+
+export function serializeProgress(progress: QuizProgress, items: readonly ItemInfo[]): string {
+  const build = (withAnswers: boolean) => {
+    const saved: Record<string, SavedItem> = {};
+    for (const item of items) {
+      const state = progress.items[item.id];
+      if (!state) continue;
+      saved[item.id] = [
+        state.seed,
+        state.attempts,
+        STATUS_CODES[state.status],
+        state.firstTry === null ? -1 : state.firstTry ? 1 : 0,
+        withAnswers ? encodeAnswer(state.answer, item.optionIds) : 0,
+      ];
+    }
+    return JSON.stringify({ v: SERIAL_VERSION, m: progress.mode === 'all' ? 'a' : 'o', c: progress.current, i: saved });
+  };
+  const full = build(true);
+  return full.length <= SAVED_STATE_BUDGET ? full : build(false);
+}
+
+function isInteger(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+function decodeAnswer(value: unknown, optionIds: readonly string[]): Answer | null {
+  if (typeof value === 'string') return value.length <= MAX_SAVED_TEXT ? { text: value } : null;
+  if (Array.isArray(value) && value.length > 0 && value.every((index) => isInteger(index, 0, optionIds.length - 1))) {
+    return { choices: (value as number[]).map((index) => optionIds[index]!) };
+  }
+  return null;
+}
+
+/**
+ * Reads a saved state against the items the bank has now. Anything unreadable (garbage,
+ * another version, a removed question) falls back to a fresh start for what it concerns;
+ * this never throws.
+ */
+export function deserializeProgress(text: string | null | undefined, items: readonly ItemInfo[]): QuizProgress {
+  const fresh = initialProgress(items);
+  if (typeof text !== 'string' || text.length === 0 || text.length > 100_000) return fresh;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return fresh;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fresh;
+  const record = data as Record<string, unknown>;
+  if (record.v !== SERIAL_VERSION) return fresh;
+  const progress: QuizProgress = { ...fresh, items: { ...fresh.items } };
+  progress.mode = record.m === 'a' ? 'all' : 'one';
+  const saved = typeof record.i === 'object' && record.i !== null && !Array.isArray(record.i) ? (record.i as Record<string, unknown>) : {};
+  for (const item of items) {
+    if (!Object.prototype.hasOwnProperty.call(saved, item.id)) continue;
+    const entry = saved[item.id];
+    if (!Array.isArray(entry)) continue;
+    const [seed, attempts, code, first, answer] = entry as unknown[];
+    const status = typeof code === 'string' ? CODE_STATUS[code] : undefined;
+    if (!isInteger(seed, 0, 0xffffffff) || !isInteger(attempts, 0, 1_000_000) || !status) continue;
+    const decoded = decodeAnswer(answer, item.optionIds);
+    progress.items[item.id] = {
+      seed,
+      attempts,
+      // A graded status needs an attempt behind it; anything else is not trusted.
+      status: (status === 'correct' || status === 'incorrect') && attempts === 0 ? 'new' : status,
+      firstTry: attempts > 0 && (first === 1 || first === 0) ? first === 1 : null,
+      answer: status === 'correct' || status === 'incorrect' || status === 'revealed' ? decoded : null,
+    };
+  }
+  const current = record.c;
+  progress.current = current === null ? null : typeof current === 'string' && current in progress.items ? current : fresh.current;
+  return progress;
+}

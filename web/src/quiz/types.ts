@@ -1,0 +1,98 @@
+// Types for the learner-facing quiz. The engine speaks JSON text (src/engine/quiz.hpp); these
+// describe what it returns, and the one interface the quiz needs from it.
+
+/**
+ * The quiz functions of the wasm module (src/bindings/engine_bindings.cpp). The module itself
+ * satisfies this; tests can pass a stand-in.
+ */
+export interface QuizEngine {
+  quizInstance(itemJson: string, seed: number): string;
+  quizGrade(itemJson: string, seed: number, answerJson: string): string;
+  quizValidateBank(bankJson: string): string;
+  quizReadQuantity(text: string): string;
+}
+
+/** One problem the engine found: `item` is the item's id (or "#3"), empty for the bank itself. */
+export interface BankProblem {
+  item: string;
+  field: string;
+  message: string;
+}
+
+export type ItemKind = 'single_choice' | 'multiple_select' | 'numeric' | 'estimate';
+
+export interface Takeaway {
+  id: string;
+  text: string;
+}
+
+/** quizInstance's answer. */
+export interface QuizInstance {
+  id: string;
+  kind: ItemKind | '';
+  takeaway: string;
+  seed: number;
+  prompt: string;
+  options: { id: string; text: string }[];
+  scenario: Record<string, unknown> | null;
+  simulation: Record<string, unknown> | null;
+  expected: number | null;
+  expected_display: string;
+  unit: string;
+  unit_kind: string;
+  tolerance: number | null;
+  tolerance_factor: number | null;
+  errors: BankProblem[];
+}
+
+export type GradeStatus = 'correct' | 'incorrect' | 'not_a_number' | 'wrong_unit' | 'no_answer' | 'invalid_item';
+
+/** quizGrade's answer. */
+export interface QuizGrade {
+  status: GradeStatus;
+  counts_as_attempt: boolean;
+  message: string;
+  misconception: string | null;
+  expected: number | null;
+  expected_display: string;
+  answer_value: number | null;
+  answer_display: string;
+  explanation: string;
+  options: { id: string; selected: boolean; correct: boolean; feedback: string }[];
+  errors: BankProblem[];
+}
+
+/** quizReadQuantity's answer. */
+export interface QuantityReading {
+  ok: boolean;
+  value: number | null;
+  unit_kind: string;
+  has_unit: boolean;
+  display: string;
+  error: string;
+}
+
+/** What the learner gave: typed text for numeric and estimate items, option ids for choices. */
+export type Answer = { text: string } | { choices: string[] };
+
+/** The detail of the `trainscope-score` event, and of QuizHandle.score(). */
+export interface ScoreDetail {
+  /** Questions answered correctly (solutions shown do not count). */
+  score: number;
+  /** Questions in the quiz (usable items of the bank). */
+  max: number;
+  /** score / max, 0..1 (0 when there are no questions). */
+  scaled: number;
+  /** null without a pass mark; with one: true once scaled ≥ passMark, false once completed below it, else null. */
+  passed: boolean | null;
+  /** Every question has been answered (or its solution shown). */
+  completed: boolean;
+  /** Questions answered so far. */
+  answered: number;
+}
+
+/** Where progress is kept: localStorage by default; a SCORM adapter can use cmi.suspend_data. */
+export interface QuizStorage {
+  load(): string | null;
+  save(state: string): void;
+}
