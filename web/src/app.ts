@@ -559,7 +559,7 @@ class Widget {
           ], this.onValue)).element,
           this.add(checkboxControl('training.flash_attention', 'FlashAttention', this.onValue, 'never stores the attention score matrix')).element),
         h('figure', { className: 'ts-figure' }, figure,
-          h('figcaption', null, 'Left: activation memory on each GPU without and with your checkpointing choice. Right: the arithmetic paid for it.'))),
+          h('figcaption', null, 'Activation memory on each GPU, without and with your checkpointing choice, beside the arithmetic paid for it.'))),
       why('Why does recomputation save so much?', [
         'For each layer, the forward pass produces dozens of intermediate tensors the size of the input, plus attention scores that grow with the square of the sequence. Full checkpointing keeps only each layer’s input and runs the forward pass again during the backward pass: about one extra forward pass, a third more compute. Selective recomputation redoes only the attention core, which is cheap to recompute and expensive to store; FlashAttention never stores those scores in the first place.',
       ], 'per layer, 16-bit: s·b·h·(34 + 5·a·s/h) with nothing recomputed; 34·s·b·h with selective; 2·s·b·h with full (s sequence, b micro-batch, h hidden, a heads)',

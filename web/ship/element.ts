@@ -1,0 +1,180 @@
+// <trainscope-widget>: the whole widget as one custom element for course pages.
+//
+//   <script src="trainscope-widget.js"></script>
+//   <trainscope-widget preset="llama3-405b" sections="memory time quiz" theme="auto" pass-mark="0.7">
+//   </trainscope-widget>
+//
+// Styles live in the element's shadow root, so the host's CSS cannot break it and its CSS cannot
+// leak out. The engine starts only when the element comes near the viewport. Bad attribute values
+// produce a visible message inside the widget and a console warning; nothing throws.
+
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import type { PartialScenario } from '../src/types';
+
+export type Section = 'memory' | 'time' | 'quiz';
+export type Theme = 'light' | 'dark' | 'auto';
+
+const ALL_SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
+const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
+/** Start the engine a little before the widget scrolls into view, so it is ready when seen. */
+const NEAR_VIEWPORT_MARGIN = '300px 0px';
+
+export interface ElementSettings {
+  scenario: PartialScenario;
+  sections: Section[];
+  theme: Theme;
+  passMark: number | null;
+  problems: string[];
+}
+
+/** Reads the element's attributes; every problem becomes a sentence, never an exception. */
+export function readSettings(attributes: {
+  preset: string | null;
+  scenario: string | null;
+  sections: string | null;
+  theme: string | null;
+  passMark: string | null;
+}): ElementSettings {
+  const problems: string[] = [];
+  let scenario: PartialScenario = {};
+  if (attributes.scenario !== null && attributes.scenario.trim() !== '') {
+    try {
+      const parsed: unknown = JSON.parse(attributes.scenario);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) scenario = parsed as PartialScenario;
+      else problems.push('The scenario attribute must be a JSON object, e.g. {"model":{"preset":"llama3-70b"}}.');
+    } catch {
+      problems.push('The scenario attribute is not valid JSON.');
+    }
+  }
+  if (attributes.preset !== null && attributes.preset.trim() !== '') {
+    scenario = { ...scenario, model: { preset: attributes.preset.trim() } };
+  }
+
+  let sections: Section[] = [...ALL_SECTIONS];
+  if (attributes.sections !== null && attributes.sections.trim() !== '') {
+    const words = attributes.sections.toLowerCase().split(/[\s,]+/).filter(Boolean);
+    const known = words.filter((word): word is Section => (ALL_SECTIONS as readonly string[]).includes(word));
+    const unknown = words.filter((word) => !(ALL_SECTIONS as readonly string[]).includes(word));
+    if (unknown.length > 0) problems.push(`The sections attribute has unknown names (${unknown.join(', ')}); use memory, time and quiz.`);
+    if (known.length > 0) sections = known;
+  }
+
+  let theme: Theme = 'auto';
+  if (attributes.theme !== null && attributes.theme.trim() !== '') {
+    const value = attributes.theme.trim().toLowerCase();
+    if ((THEMES as readonly string[]).includes(value)) theme = value as Theme;
+    else problems.push(`The theme attribute must be light, dark or auto, not “${value.slice(0, 20)}”.`);
+  }
+
+  let passMark: number | null = null;
+  if (attributes.passMark !== null && attributes.passMark.trim() !== '') {
+    const text = attributes.passMark.trim();
+    const value = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
+    if (Number.isFinite(value) && value >= 0 && value <= 1) passMark = value;
+    else problems.push('The pass-mark attribute must be a fraction from 0 to 1 (or a percentage such as 70%).');
+  }
+  return { scenario, sections, theme, passMark, problems };
+}
+
+export class TrainscopeWidgetElement extends HTMLElement {
+  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark'];
+
+  private readonly shadow: ShadowRoot;
+  private readonly frame: HTMLDivElement;
+  private handle: TrainscopeHandle | null = null;
+  private mounting = false;
+  private observer: IntersectionObserver | null = null;
+  private settings: ElementSettings | null = null;
+
+  constructor() {
+    super();
+    this.shadow = this.attachShadow({ mode: 'open' });
+    this.frame = document.createElement('div');
+    this.frame.className = 'ts-element';
+    const placeholder = document.createElement('p');
+    placeholder.className = 'ts-element-placeholder';
+    placeholder.textContent = 'The training-vs-running simulation loads when you scroll to it.';
+    this.frame.appendChild(placeholder);
+    this.shadow.appendChild(this.frame);
+  }
+
+  connectedCallback(): void {
+    if (this.handle || this.mounting || this.observer) return;
+    if (typeof IntersectionObserver !== 'function') {
+      void this.mount();
+      return;
+    }
+    this.observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        this.observer?.disconnect();
+        this.observer = null;
+        void this.mount();
+      }
+    }, { rootMargin: NEAR_VIEWPORT_MARGIN });
+    this.observer.observe(this);
+  }
+
+  disconnectedCallback(): void {
+    this.observer?.disconnect();
+    this.observer = null;
+  }
+
+  attributeChangedCallback(): void {
+    if (!this.handle) return;
+    const settings = this.readAttributes();
+    this.applyLook(settings);
+    this.handle.setScenario(settings.scenario);
+  }
+
+  /** The mounted widget, for hosts that script it; null until it has loaded. */
+  get widget(): TrainscopeHandle | null {
+    return this.handle;
+  }
+
+  private readAttributes(): ElementSettings {
+    const settings = readSettings({
+      preset: this.getAttribute('preset'),
+      scenario: this.getAttribute('scenario'),
+      sections: this.getAttribute('sections'),
+      theme: this.getAttribute('theme'),
+      passMark: this.getAttribute('pass-mark'),
+    });
+    for (const problem of settings.problems) console.warn(`<trainscope-widget>: ${problem}`);
+    this.settings = settings;
+    return settings;
+  }
+
+  private applyLook(settings: ElementSettings): void {
+    this.frame.dataset.theme = settings.theme;
+    this.frame.dataset.sections = settings.sections.join(' ');
+  }
+
+  private async mount(): Promise<void> {
+    this.mounting = true;
+    const settings = this.readAttributes();
+    this.applyLook(settings);
+    this.frame.replaceChildren();
+    const options: MountOptions = {
+      scenario: settings.scenario,
+      syncHash: false,
+      injectStyles: true,
+      sections: settings.sections,
+      theme: settings.theme,
+      passMark: settings.passMark ?? undefined,
+      problems: settings.problems,
+    };
+    try {
+      this.handle = await mountTrainscope(this.frame, options);
+    } catch (error) {
+      // mountTrainscope has already put a message in the frame; keep the host page's console readable.
+      console.warn('<trainscope-widget> could not start:', error);
+    } finally {
+      this.mounting = false;
+    }
+  }
+}
+
+export function defineTrainscopeWidget(name = 'trainscope-widget'): void {
+  if (typeof customElements === 'undefined' || customElements.get(name)) return;
+  customElements.define(name, TrainscopeWidgetElement);
+}
