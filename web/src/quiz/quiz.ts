@@ -1,0 +1,664 @@
+// "Check your understanding": the lesson's self-check, for a learner working alone. Every
+// answer is graded by the engine (src/engine/quiz.hpp) and answered with an explanation, the
+// feedback for what was picked or typed, and a way to see the case in the simulation. The quiz
+// renders inside any container, in a document or a shadow root: it never looks outside its own
+// root and gives every id an instance prefix.
+
+import { callEngine, describeProblem, prepareBank, type PreparedBank, type PreparedItem } from './bank';
+import { builder, type Builder } from './dom';
+import {
+  deserializeProgress,
+  initialProgress,
+  isAnswered,
+  nextSeed,
+  nextUnanswered,
+  recordAnswer,
+  retryItem,
+  retryMissed,
+  revealSolution,
+  score,
+  serializeProgress,
+  summarize,
+  validPassMark,
+  type QuizProgress,
+} from './state';
+import { guardStorage, localStorageAdapter, storageKey, type GuardedStorage } from './storage';
+import type { Answer, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
+
+export type { Answer, QuizEngine, QuizStorage, ScoreDetail } from './types';
+
+export interface QuizOptions {
+  /** The wasm module (or anything with its quiz functions). */
+  engine: QuizEngine;
+  /** The parsed bank.json (its JSON text is accepted too). */
+  bank: unknown;
+  /** "Show me in the simulation": receives the item's scenario (docs/scenario.md). Without it, no such button. */
+  onShowInSimulation?(scenario: object): void;
+  /** Where progress is kept. Default: localStorage under "trainscope-quiz:<bank id>[:<instanceKey>]". */
+  storage?: QuizStorage;
+  /** 0..1. Only with a pass mark is `passed` computed (and mentioned, gently). */
+  passMark?: number;
+  /** Tells apart two quizzes on one page (or one origin) that use the same bank. */
+  instanceKey?: string;
+  /** The quiz's heading; null when the host page supplies its own. Default "Check your understanding". */
+  heading?: string | null;
+  /** Level of that heading (2–5). Default 2. */
+  headingLevel?: number;
+  /** For tests: the source of new seeds. Default Math.random. */
+  random?: () => number;
+}
+
+export interface QuizHandle {
+  /** The quiz's root element (inside the container). */
+  readonly element: HTMLElement;
+  /** The score now, as the `trainscope-score` event reports it. */
+  score(): ScoreDetail;
+  /** Forgets every answer and starts again from the first question. */
+  reset(): void;
+  /** Removes the quiz and its timers. */
+  destroy(): void;
+}
+
+export const SCORE_EVENT = 'trainscope-score';
+
+const READ_AS_DELAY_MS = 250;
+let instanceCounter = 0;
+
+interface ItemView {
+  instance: QuizInstance | null;
+  /** The last graded answer's result (correct or incorrect), or the solution's grade. */
+  grade: QuizGrade | null;
+}
+
+const KIND_HINTS: Record<string, string> = {
+  single_choice: 'Choose one answer.',
+  multiple_select: 'Select all that apply.',
+  numeric: 'Type a number with its unit.',
+  estimate: 'An estimate is enough: within a factor of the answer counts.',
+};
+
+function percent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHandle {
+  const doc = container.ownerDocument;
+  const h: Builder = builder(doc);
+  const engine = options.engine;
+  const random = options.random ?? Math.random;
+  const passMark = validPassMark(options.passMark);
+  const prefix = `ts-quiz-${(instanceCounter += 1)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const uid = (name: string) => `${prefix}-${name}`;
+
+  const bank: PreparedBank = prepareBank(engine, options.bank);
+  const items = bank.items;
+  const itemIndex = new Map(items.map((item, index) => [item.id, index]));
+  const storage: GuardedStorage = guardStorage(options.storage ?? localStorageAdapter(storageKey(bank.bankId, options.instanceKey)));
+  let progress: QuizProgress = deserializeProgress(storage.load(), items);
+  const views = new Map<string, ItemView>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let destroyed = false;
+
+  // ── Engine calls ────────────────────────────────────────────────────────────────────────────
+  const instanceFor = (item: PreparedItem): QuizInstance | null => {
+    const seed = progress.items[item.id]!.seed;
+    let instance = callEngine<QuizInstance>(() => engine.quizInstance(item.json, seed));
+    if ((!instance || instance.errors.length > 0) && seed !== 0) {
+      // A seed that draws numbers the engine refuses: fall back to the numbers as authored.
+      progress = retryItem(progress, item.id, 0);
+      instance = callEngine<QuizInstance>(() => engine.quizInstance(item.json, 0));
+    }
+    return instance && instance.errors.length === 0 ? instance : null;
+  };
+  const grade = (item: PreparedItem, answer: Answer | Record<string, never>): QuizGrade | null =>
+    callEngine<QuizGrade>(() => engine.quizGrade(item.json, progress.items[item.id]!.seed, JSON.stringify(answer)));
+
+  const viewOf = (item: PreparedItem): ItemView => {
+    let view = views.get(item.id);
+    if (!view) {
+      view = { instance: instanceFor(item), grade: null };
+      const state = progress.items[item.id]!;
+      if (isAnswered(state)) {
+        // After a reload: grade the kept answer again to bring its feedback back.
+        const regraded = state.answer ? grade(item, state.answer) : null;
+        view.grade = regraded && (regraded.status === 'correct' || regraded.status === 'incorrect') ? regraded : grade(item, {});
+      }
+      views.set(item.id, view);
+    }
+    return view;
+  };
+
+  // ── Saving and telling the host ─────────────────────────────────────────────────────────────
+  const persist = () => {
+    storage.save(serializeProgress(progress, items));
+    storageNote.hidden = storage.persistent;
+  };
+  const currentScore = (): ScoreDetail => score(progress, items, passMark);
+  const emitScore = () => {
+    container.dispatchEvent(new CustomEvent(SCORE_EVENT, { bubbles: true, composed: true, detail: currentScore() }));
+  };
+  const announce = (message: string) => {
+    // Cleared first so that the same words twice are still read twice.
+    live.textContent = '';
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      live.textContent = message;
+    }, 30);
+    timers.add(timer);
+  };
+
+  // ── The frame ───────────────────────────────────────────────────────────────────────────────
+  const headingLevel = Math.min(5, Math.max(2, Math.round(options.headingLevel ?? 2)));
+  const headingTag = `h${headingLevel}` as 'h2';
+  const subheadingTag = `h${headingLevel + 1}` as 'h3';
+  const heading = options.heading === null ? null : h(headingTag, { className: 'ts-quiz-title', id: uid('title') }, options.heading ?? 'Check your understanding');
+  const intro = h('p', { className: 'ts-quiz-intro' },
+    'A self-check, not an exam: answer at your own pace. Every answer comes with an explanation, and you can try again with new numbers.');
+  const progressText = h('p', { className: 'ts-quiz-progress-text', id: uid('progress') });
+  const progressBar = h('ol', { className: 'ts-quiz-progress-bar', 'aria-hidden': 'true' });
+  const modeToggle = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet ts-quiz-mode', 'aria-pressed': 'false' }, 'Show all questions at once');
+  const storageNote = h('p', { className: 'ts-quiz-storage-note', hidden: true }, 'Your answers are kept only while this page stays open.');
+  const notice = problemsNotice();
+  const list = h('ol', { className: 'ts-quiz-items' });
+  const previousButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'previous' }, '← Previous');
+  const nextButton = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'next' }, 'Next question →');
+  const nav = h('div', { className: 'ts-quiz-nav' }, previousButton, nextButton);
+  const summarySection = h('section', { className: 'ts-quiz-summary', 'aria-labelledby': uid('summary-title'), hidden: true });
+  const pending = h('p', { className: 'ts-quiz-pending', hidden: true });
+  const live = h('div', { className: 'ts-quiz-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
+
+  const root = h('div', { className: 'ts-quiz-root', 'data-ts-quiz': '', 'aria-labelledby': heading ? uid('title') : null, role: heading ? 'region' : null },
+    h('header', { className: 'ts-quiz-header' },
+      heading,
+      intro,
+      items.length > 0 ? h('div', { className: 'ts-quiz-toolbar' }, h('div', { className: 'ts-quiz-progress' }, progressText, progressBar), modeToggle) : null,
+      storageNote,
+      notice),
+    list, nav, pending, summarySection, live);
+  container.appendChild(root);
+
+  function problemsNotice(): HTMLElement | null {
+    if (bank.problems.length === 0) return null;
+    const left = bank.skipped.length;
+    const lead = items.length === 0
+      ? 'The questions for this self-check could not be loaded: the question bank has mistakes the quiz cannot work around.'
+      : left > 0
+        ? `${plural(left, 'question was', 'questions were')} left out because ${left === 1 ? 'it has' : 'they have'} mistakes in the question bank. The other ${plural(items.length, 'question works', 'questions work')} as usual.`
+        : 'The question bank has small mistakes; every question can still be asked.';
+    return h('div', { className: `ts-quiz-notice${items.length === 0 ? ' ts-quiz-notice-error' : ''}`, role: items.length === 0 ? 'alert' : null },
+      h('p', null, lead),
+      h('details', { className: 'ts-quiz-notice-details' },
+        h('summary', null, `Details for the course author (${plural(bank.problems.length, 'problem', 'problems')})`),
+        h('ul', null, bank.problems.map((problem) => h('li', null, describeProblem(problem))))));
+  }
+
+  // ── One question ────────────────────────────────────────────────────────────────────────────
+  const itemElements = new Map<string, HTMLLIElement>();
+
+  function renderItem(item: PreparedItem): HTMLLIElement {
+    const index = itemIndex.get(item.id)!;
+    const state = progress.items[item.id]!;
+    const view = viewOf(item);
+    const instance = view.instance;
+    const id = (name: string) => uid(`${index}-${name}`);
+    const answered = state.status !== 'new';
+    const li = h('li', {
+      className: `ts-quiz-item ts-quiz-status-${state.status}`,
+      'data-item-id': item.id,
+      'data-status': state.status,
+      'data-seed': String(state.seed),
+      'data-kind': item.kind,
+    });
+
+    if (!instance) {
+      li.append(h('p', { className: 'ts-quiz-notice ts-quiz-notice-error' }, `Question ${index + 1} could not be prepared by the engine, so it is skipped.`));
+      return li;
+    }
+
+    const legend = h('legend', { className: 'ts-quiz-legend', id: id('legend'), tabindex: '-1' },
+      h('span', { className: 'ts-quiz-number' }, `Question ${index + 1} of ${items.length}`),
+      h('span', { className: 'ts-quiz-prompt' }, instance.prompt));
+    const hint = h('p', { className: 'ts-quiz-hint', id: id('hint') }, KIND_HINTS[item.kind] ?? '');
+    const inputError = h('p', { className: 'ts-quiz-input-error', id: id('error'), hidden: true });
+    const fieldset = h('fieldset', { className: 'ts-quiz-fieldset', 'aria-describedby': id('hint') }, legend, hint);
+
+    const chosen = new Set(view.grade?.options.filter((option) => option.selected).map((option) => option.id) ?? []);
+    if (!item.numeric) {
+      const type = item.kind === 'single_choice' ? 'radio' : 'checkbox';
+      const optionList = h('ul', { className: `ts-quiz-options ts-quiz-options-${type}` });
+      instance.options.forEach((option, optionIndex) => {
+        const inputId = id(`option-${optionIndex}`);
+        const feedbackId = id(`option-${optionIndex}-feedback`);
+        const graded = view.grade?.options.find((entry) => entry.id === option.id);
+        const authored = item.options.find((entry) => entry.id === option.id);
+        const isCorrect = graded?.correct ?? authored?.correct ?? false;
+        const selected = chosen.has(option.id);
+        // Feedback on every option once the question is settled; after a wrong answer only on
+        // what was picked, so that trying again still means thinking (the engine's rule too).
+        const showFeedback = state.status === 'correct' || state.status === 'revealed' || (state.status === 'incorrect' && selected);
+        const showVerdict = showFeedback && (state.status !== 'incorrect' || selected);
+        const input = h('input', {
+          type,
+          id: inputId,
+          name: id('choice'),
+          value: option.id,
+          className: 'ts-quiz-choice-input',
+          disabled: answered,
+          'aria-describedby': showFeedback ? feedbackId : null,
+        });
+        input.checked = selected;
+        const verdictText = !showVerdict ? '' : isCorrect ? (selected ? 'Your choice: right.' : 'A right answer.') : selected ? 'Your choice: not right.' : 'Not right.';
+        const rowClass = ['ts-quiz-option'];
+        if (selected) rowClass.push('ts-quiz-option-selected');
+        if (showVerdict) rowClass.push(isCorrect ? 'ts-quiz-option-right' : 'ts-quiz-option-wrong');
+        optionList.append(h('li', { className: rowClass.join(' '), 'data-option-id': option.id, 'data-verdict': showVerdict ? (isCorrect ? 'right' : 'wrong') : null },
+          h('label', { className: 'ts-quiz-option-label', for: inputId }, input, h('span', { className: 'ts-quiz-option-text' }, option.text)),
+          showFeedback
+            ? h('p', { className: 'ts-quiz-option-feedback', id: feedbackId },
+              h('span', { className: 'ts-quiz-option-verdict' }, h('span', { className: 'ts-quiz-mark', 'aria-hidden': 'true' }, isCorrect ? '✓' : '✗'), ` ${verdictText}`),
+              ' ', graded?.feedback || authored?.feedback || '')
+            : null));
+      });
+      fieldset.append(optionList, inputError);
+    } else {
+      const inputId = id('answer');
+      const readAsId = id('read-as');
+      const input = h('input', {
+        type: 'text',
+        id: inputId,
+        className: 'ts-quiz-text-input',
+        autocomplete: 'off',
+        autocapitalize: 'off',
+        spellcheck: 'false',
+        disabled: answered,
+        'aria-describedby': `${id('hint')} ${readAsId} ${id('error')}`,
+      });
+      const typed = state.answer && 'text' in state.answer ? state.answer.text : '';
+      if (answered) input.value = typed;
+      const readAs = h('p', { className: 'ts-quiz-read-as', id: readAsId });
+      const unitHint = instance.unit ? ` (in ${instance.unit}, or any unit you like)` : '';
+      fieldset.append(h('div', { className: 'ts-quiz-answer' },
+        h('label', { className: 'ts-quiz-answer-label', for: inputId }, 'Your answer', h('span', { className: 'ts-quiz-answer-unit' }, unitHint)),
+        input, readAs, inputError));
+      if (!answered) input.addEventListener('input', () => scheduleReadAs(input, readAs, instance));
+      else if (view.grade?.answer_display) readAs.textContent = `Read as ${view.grade.answer_display}.`;
+    }
+
+    const form = h('form', { className: 'ts-quiz-form', novalidate: true }, fieldset);
+    if (!answered) {
+      const check = h('button', { type: 'submit', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' }, 'Check answer');
+      const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, 'Show solution');
+      reveal.addEventListener('click', () => revealItem(item));
+      form.append(h('div', { className: 'ts-quiz-actions' }, check, reveal));
+    }
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (progress.items[item.id]!.status === 'new') checkItem(item);
+    });
+    li.append(form);
+    if (answered) li.append(renderFeedback(item, index, instance, view));
+    return li;
+  }
+
+  function renderFeedback(item: PreparedItem, index: number, instance: QuizInstance, view: ItemView): HTMLElement {
+    const state = progress.items[item.id]!;
+    const result = view.grade;
+    const verdict = state.status === 'correct' ? 'Correct' : state.status === 'incorrect' ? 'Not quite' : 'The solution';
+    const mark = state.status === 'correct' ? '✓' : state.status === 'incorrect' ? '✗' : 'ⓘ';
+    const feedback = h('div', { className: `ts-quiz-feedback ts-quiz-feedback-${state.status}`, id: uid(`${index}-feedback`), tabindex: '-1' });
+    feedback.append(h('p', { className: 'ts-quiz-verdict' }, h('span', { className: 'ts-quiz-mark', 'aria-hidden': 'true' }, mark), ` ${verdict}`));
+
+    if (state.status === 'correct' || state.status === 'incorrect') {
+      if (result && (result.status === 'correct' || result.status === 'incorrect')) {
+        if (item.numeric && result.answer_display && state.status === 'incorrect') {
+          feedback.append(h('p', { className: 'ts-quiz-your-answer' }, `You answered ${result.answer_display}.`));
+        }
+        feedback.append(h('p', { className: 'ts-quiz-message' }, result.message));
+      }
+    }
+    if (state.status === 'revealed' || (state.status === 'correct' && item.numeric)) {
+      if (item.numeric && instance.expected_display) {
+        feedback.append(h('p', { className: 'ts-quiz-expected' }, 'The answer: ', h('strong', null, instance.expected_display), '.'));
+      } else if (!item.numeric) {
+        const right = item.options.filter((option) => option.correct).map((option) => option.text);
+        if (state.status === 'revealed') {
+          feedback.append(h('p', { className: 'ts-quiz-expected' }, right.length === 1 ? 'The right answer: ' : 'The right answers: ', h('strong', null, right.join('; ')), '.'));
+        }
+      }
+    }
+    const explanation = result?.explanation;
+    if (explanation) {
+      feedback.append(h('div', { className: 'ts-quiz-explanation' }, h('p', null, h('strong', null, 'Why: '), explanation)));
+    }
+
+    const actions = h('div', { className: 'ts-quiz-actions' });
+    const simulation = instance.simulation;
+    if (options.onShowInSimulation && simulation) {
+      const show = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' }, 'Show me in the simulation');
+      show.addEventListener('click', () => {
+        try {
+          options.onShowInSimulation?.(structuredCloneSafe(simulation));
+        } catch (error) {
+          console.warn('[trainscope quiz] onShowInSimulation failed', error);
+        }
+      });
+      actions.append(show);
+    }
+    if (state.status !== 'correct') {
+      const again = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'retry' }, item.numeric ? 'Try again with new numbers' : 'Try again');
+      again.addEventListener('click', () => retry(item));
+      actions.append(again);
+    }
+    if (state.status === 'incorrect') {
+      const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, 'Show solution');
+      reveal.addEventListener('click', () => revealItem(item));
+      actions.append(reveal);
+    }
+    feedback.append(actions);
+    return feedback;
+  }
+
+  function structuredCloneSafe(value: Record<string, unknown>): object {
+    return JSON.parse(JSON.stringify(value)) as object;
+  }
+
+  function scheduleReadAs(input: HTMLInputElement, readAs: HTMLElement, instance: QuizInstance) {
+    const previous = (input as HTMLInputElement & { tsQuizTimer?: ReturnType<typeof setTimeout> }).tsQuizTimer;
+    if (previous) {
+      clearTimeout(previous);
+      timers.delete(previous);
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (destroyed) return;
+      readAs.textContent = readAsText(input.value, instance);
+    }, READ_AS_DELAY_MS);
+    timers.add(timer);
+    (input as HTMLInputElement & { tsQuizTimer?: ReturnType<typeof setTimeout> }).tsQuizTimer = timer;
+  }
+
+  function readAsText(text: string, instance: QuizInstance): string {
+    if (text.trim() === '') return '';
+    const reading = callEngine<QuantityReading>(() => engine.quizReadQuantity(text));
+    if (!reading || !reading.ok || !reading.display) return '';
+    if (!reading.has_unit && instance.unit) return `Read as ${reading.display} ${instance.unit} (a number without a unit is read in ${instance.unit}).`;
+    return `Read as ${reading.display}.`;
+  }
+
+  function readAnswer(item: PreparedItem, li: HTMLElement): Answer {
+    if (item.numeric) {
+      const input = li.querySelector<HTMLInputElement>('.ts-quiz-text-input');
+      return { text: input?.value ?? '' };
+    }
+    const checked = Array.from(li.querySelectorAll<HTMLInputElement>('.ts-quiz-choice-input')).filter((input) => input.checked);
+    return { choices: checked.map((input) => input.value) };
+  }
+
+  function showInputError(li: HTMLElement, message: string) {
+    const error = li.querySelector<HTMLElement>('.ts-quiz-input-error');
+    if (!error) return;
+    error.textContent = message;
+    error.hidden = false;
+    const inputs = li.querySelectorAll<HTMLInputElement>('.ts-quiz-text-input, .ts-quiz-choice-input');
+    inputs.forEach((input) => input.setAttribute('aria-invalid', 'true'));
+    const target = li.querySelector<HTMLInputElement>('.ts-quiz-text-input') ?? li.querySelector<HTMLInputElement>('.ts-quiz-choice-input:checked') ?? inputs[0];
+    // The text field already names the error through aria-describedby; radios get it announced.
+    target?.focus();
+    announce(message);
+  }
+
+  // ── Actions ─────────────────────────────────────────────────────────────────────────────────
+  function checkItem(item: PreparedItem) {
+    const li = itemElements.get(item.id);
+    if (!li) return;
+    const answer = readAnswer(item, li);
+    const result = grade(item, answer);
+    if (!result) {
+      showInputError(li, 'This answer could not be checked just now. Please try once more.');
+      return;
+    }
+    if (!result.counts_as_attempt || (result.status !== 'correct' && result.status !== 'incorrect')) {
+      showInputError(li, result.message || 'Please give an answer first.');
+      return;
+    }
+    progress = recordAnswer(progress, item.id, answer, result.status === 'correct');
+    viewOf(item).grade = result;
+    settle(item, `${result.status === 'correct' ? 'Correct.' : 'Not quite.'} ${result.message}`);
+  }
+
+  function revealItem(item: PreparedItem) {
+    const view = viewOf(item);
+    const state = progress.items[item.id]!;
+    progress = revealSolution(progress, item.id);
+    // Keep the graded answer (its choices are shown beside the solution); otherwise ask the
+    // engine for the explanation alone.
+    if (!view.grade || state.status === 'new') view.grade = grade(item, {});
+    settle(item, 'Here is the solution.');
+  }
+
+  /** After an answer or a solution: save, redraw, tell the host, move focus to the feedback. */
+  function settle(item: PreparedItem, message: string) {
+    persist();
+    const li = replaceItem(item);
+    renderChrome();
+    const completed = currentScore().completed;
+    li.querySelector<HTMLElement>('.ts-quiz-feedback')?.focus();
+    announce(completed && progress.mode === 'all' ? `${message} That was the last question: your results are below.` : message);
+    emitScore();
+  }
+
+  function retry(item: PreparedItem) {
+    const state = progress.items[item.id]!;
+    progress = retryItem(progress, item.id, item.numeric ? nextSeed(state.seed, random) : state.seed);
+    views.delete(item.id);
+    persist();
+    const li = replaceItem(item);
+    renderChrome();
+    li.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
+  }
+
+  function replaceItem(item: PreparedItem): HTMLLIElement {
+    const old = itemElements.get(item.id);
+    const fresh = renderItem(item);
+    fresh.hidden = old ? old.hidden : false;
+    if (old) old.replaceWith(fresh);
+    itemElements.set(item.id, fresh);
+    return fresh;
+  }
+
+  function show(id: string | null, focus: 'legend' | 'summary' | null) {
+    progress = { ...progress, current: id };
+    persist();
+    renderChrome();
+    if (focus === 'legend' && id) {
+      itemElements.get(id)?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
+    } else if (focus === 'summary') {
+      summarySection.querySelector<HTMLElement>('.ts-quiz-summary-title')?.focus();
+    }
+  }
+
+  // ── Progress, navigation, summary ───────────────────────────────────────────────────────────
+  function renderChrome() {
+    const now = currentScore();
+    const single = progress.mode === 'one';
+    const completed = now.completed;
+    root.classList.toggle('ts-quiz-mode-one', single);
+    root.classList.toggle('ts-quiz-mode-all', !single);
+    modeToggle.setAttribute('aria-pressed', String(!single));
+    const summaryShown = single ? progress.current === null : completed;
+
+    const currentIndex = progress.current === null ? -1 : (itemIndex.get(progress.current) ?? -1);
+    progressText.textContent = single && currentIndex >= 0
+      ? `Question ${currentIndex + 1} of ${items.length} · ${now.answered} answered, ${now.score} right`
+      : `${now.answered} of ${items.length} answered, ${now.score} right`;
+    progressBar.replaceChildren(...items.map((item, index) => {
+      const status = progress.items[item.id]!.status;
+      const step = h('li', { className: `ts-quiz-step ts-quiz-step-${status}` });
+      if (single && index === currentIndex) step.classList.add('ts-quiz-step-current');
+      return step;
+    }));
+
+    for (const item of items) {
+      const element = itemElements.get(item.id);
+      if (element) element.hidden = single && item.id !== progress.current;
+    }
+    nav.hidden = !single || items.length === 0;
+    if (single) {
+      previousButton.hidden = progress.current === null || currentIndex <= 0;
+      if (progress.current === null) {
+        nextButton.textContent = '← Back to the questions';
+        nextButton.dataset.action = 'back';
+      } else if (currentIndex === items.length - 1) {
+        nextButton.textContent = 'See your results';
+        nextButton.dataset.action = 'results';
+      } else {
+        nextButton.textContent = 'Next question →';
+        nextButton.dataset.action = 'next';
+      }
+    }
+    pending.hidden = single || completed || items.length === 0;
+    pending.textContent = `Your results appear here once every question is answered (${plural(items.length - now.answered, 'question', 'questions')} to go).`;
+    summarySection.hidden = !summaryShown || items.length === 0;
+    if (!summarySection.hidden) renderSummary();
+  }
+
+  function renderSummary() {
+    const summary = summarize(progress, items, bank.takeaways, passMark);
+    const children: Node[] = [];
+    children.push(h(subheadingTag, { className: 'ts-quiz-summary-title', id: uid('summary-title'), tabindex: '-1' }, summary.completed ? 'Your results' : 'Your results so far'));
+    const score = h('p', { className: 'ts-quiz-score' },
+      h('strong', { className: 'ts-quiz-score-value' }, `${summary.score} of ${summary.max}`), ' questions right',
+      summary.answered > 0 ? h('span', { className: 'ts-quiz-score-detail' }, ` (${summary.firstTry} at the first try)`) : null);
+    children.push(score);
+    const meter = h('div', { className: 'ts-quiz-meter', 'aria-hidden': 'true' }, h('span', { className: 'ts-quiz-meter-fill' }));
+    (meter.firstElementChild as HTMLElement).style.width = percent(summary.scaled);
+    if (passMark !== null) {
+      const markLine = h('span', { className: 'ts-quiz-meter-mark' });
+      markLine.style.left = percent(passMark);
+      meter.append(markLine);
+    }
+    children.push(meter);
+    if (passMark !== null) {
+      children.push(h('p', { className: 'ts-quiz-pass' }, summary.passed
+        ? `That meets the course's pass mark of ${percent(passMark)}.`
+        : `The course's pass mark is ${percent(passMark)}. The ideas below are the ones worth another look on the way there.`));
+    }
+    if (!summary.completed) {
+      const left = summary.max - summary.answered;
+      const go = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'first-unanswered' }, 'Go to the first unanswered question');
+      go.addEventListener('click', () => show(nextUnanswered(progress, items, null), 'legend'));
+      children.push(h('p', { className: 'ts-quiz-unanswered' }, `${plural(left, 'question is', 'questions are')} still unanswered.`), go);
+    }
+    if (summary.revisit.length > 0) {
+      children.push(h(`h${headingLevel + 2}` as 'h4', { className: 'ts-quiz-revisit-title' }, 'Worth revisiting'));
+      children.push(h('ul', { className: 'ts-quiz-revisit' }, summary.revisit.map((entry) =>
+        h('li', { className: 'ts-quiz-revisit-item' },
+          h('p', { className: 'ts-quiz-takeaway' }, entry.takeaway.text),
+          h('ul', { className: 'ts-quiz-revisit-questions' }, entry.itemIds.map((id) => {
+            const index = itemIndex.get(id)!;
+            const prompt = views.get(id)?.instance?.prompt ?? id;
+            const jump = h('button', { type: 'button', className: 'ts-quiz-button-link ts-quiz-jump', 'data-item-id': id },
+              h('span', { className: 'ts-quiz-jump-number' }, `Question ${index + 1}: `), prompt);
+            jump.addEventListener('click', () => goTo(id));
+            return h('li', null, jump);
+          }))))));
+    } else if (summary.completed) {
+      children.push(h('p', { className: 'ts-quiz-all-right' }, 'Every answer right: nothing to revisit. Well done.'));
+    }
+    const actions = h('div', { className: 'ts-quiz-actions' });
+    if (summary.missed.length > 0) {
+      const again = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'retry-missed' },
+        `Retry the ${plural(summary.missed.length, 'missed question', 'missed questions')}`);
+      again.addEventListener('click', retryMissedItems);
+      actions.append(again);
+    }
+    const restart = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'restart' }, 'Start again from scratch');
+    restart.addEventListener('click', () => {
+      reset();
+      itemElements.get(items[0]!.id)?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
+    });
+    actions.append(restart);
+    children.push(actions);
+    summarySection.replaceChildren(...children);
+  }
+
+  function goTo(id: string) {
+    if (progress.mode === 'one') show(id, 'legend');
+    else itemElements.get(id)?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
+  }
+
+  function retryMissedItems() {
+    const missed = summarize(progress, items, bank.takeaways, passMark).missed;
+    progress = retryMissed(progress, items, random);
+    for (const id of missed) {
+      views.delete(id);
+      const item = items[itemIndex.get(id)!]!;
+      replaceItem(item);
+    }
+    persist();
+    renderChrome();
+    if (missed[0]) itemElements.get(missed[0])?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
+    announce(`${plural(missed.length, 'question', 'questions')} to try again, with new numbers where there are numbers.`);
+  }
+
+  function reset() {
+    progress = { ...initialProgress(items, progress.mode) };
+    views.clear();
+    for (const item of items) replaceItem(item);
+    persist();
+    renderChrome();
+  }
+
+  // ── Wiring ──────────────────────────────────────────────────────────────────────────────────
+  modeToggle.addEventListener('click', () => {
+    const single = progress.mode === 'one';
+    progress = { ...progress, mode: single ? 'all' : 'one' };
+    if (!single && progress.current === null && !currentScore().completed) progress.current = nextUnanswered(progress, items, null);
+    persist();
+    renderChrome();
+  });
+  previousButton.addEventListener('click', () => {
+    const index = progress.current === null ? items.length : (itemIndex.get(progress.current) ?? 0);
+    if (index > 0) show(items[index - 1]!.id, 'legend');
+  });
+  nextButton.addEventListener('click', () => {
+    const action = nextButton.dataset.action;
+    if (action === 'back') {
+      show(nextUnanswered(progress, items, null) ?? items[0]!.id, 'legend');
+    } else if (action === 'results') {
+      show(null, 'summary');
+    } else {
+      const index = itemIndex.get(progress.current ?? '') ?? -1;
+      show(items[index + 1]?.id ?? null, items[index + 1] ? 'legend' : 'summary');
+    }
+  });
+
+  for (const item of items) {
+    const li = renderItem(item);
+    itemElements.set(item.id, li);
+    list.append(li);
+  }
+  if (progress.current === null && !currentScore().completed && items.length > 0) {
+    progress = { ...progress, current: nextUnanswered(progress, items, null) };
+  }
+  // Seeds that had to fall back, or a state read from garbage, are written back cleaned.
+  if (items.length > 0) persist();
+  storageNote.hidden = storage.persistent;
+  renderChrome();
+
+  return {
+    element: root,
+    score: currentScore,
+    reset,
+    destroy() {
+      destroyed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      root.remove();
+    },
+  };
+}
