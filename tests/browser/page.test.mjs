@@ -84,6 +84,10 @@ test('moving controls changes the per-GPU memory to exactly the engine’s value
     assert.equal((await figureValue(page, 'activations')).value, estimate.training.per_gpu.activations);
     assert.equal((await figureValue(page, 'activations-without-recompute')).value, estimate.training.activations_without_recompute);
     assert.equal((await figureValue(page, 'recompute-overhead')).value, estimate.compute.recompute_overhead);
+    const saved = await figureValue(page, 'activations-saved');
+    assert.equal(saved.value, estimate.training.activations_saved_by_recompute);
+    assert.equal(saved.text, `${formatBytes(estimate.training.activations_saved_by_recompute)} saved on each GPU`);
+    assert.ok(saved.value > 0, 'full checkpointing saves memory');
     assert.ok(estimate.compute.recompute_overhead > 0);
   });
 });

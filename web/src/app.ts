@@ -9,7 +9,7 @@
 import { checkboxControl, radioControl, rangeControl, selectControl, type Control } from './controls';
 import { h, replace, uniqueId } from './dom';
 import { loadEngine, type Engine } from './engine';
-import { byteAxis, gpuIcons, legend, PART_LABELS, stackedBar, timeAxis, why, type Part } from './figures';
+import { byteAxis, gpuIcons, legend, PART_LABELS, shardBar, stackedBar, timeAxis, why, type Part } from './figures';
 import {
   formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney,
   formatNumber, formatPercent, formatRatio, formatScientific,
@@ -458,7 +458,7 @@ class Widget {
           stackedBar(runParts, max, { markers, label: `Running needs ${formatBytes(inference.total)}: weights ${formatBytes(inference.weights)}, KV cache ${formatBytes(inference.kv_cache)}.` })),
         h('div', { className: 'ts-bar-row' },
           h('p', { className: 'ts-bar-label' }, h('strong', null, 'Train'), ` ${formatBytes(training.per_gpu.total)}`),
-          stackedBar(trainParts, max, { markers, label: `Training one copy needs ${formatBytes(training.per_gpu.total)}: ${trainParts.map((p) => `${p.label} ${formatBytes(p.value)}`).join(', ')}.` })),
+          stackedBar(trainParts, max, { markers, markerLabels: false, label: `Training one copy needs ${formatBytes(training.per_gpu.total)}: ${trainParts.map((p) => `${p.label} ${formatBytes(p.value)}`).join(', ')}.` })),
         byteAxis(max, this.narrow),
         h('div', { className: 'ts-legends' },
           legend(runParts, { caption: 'Running: what is in memory' }),
@@ -524,6 +524,10 @@ class Widget {
           h('div', { className: 'ts-bar-row' },
             h('p', { className: 'ts-bar-label' }, 'Your choice ', h('strong', { 'data-figure': 'activations', 'data-value': String(training.per_gpu.activations) }, formatBytes(training.per_gpu.activations))),
             stackedBar([{ key: 'activations', label: PART_LABELS.activations, value: training.per_gpu.activations }], memoryMax, { label: `With your settings: ${formatBytes(training.per_gpu.activations)}` })),
+          training.activations_saved_by_recompute !== undefined
+            ? h('p', { className: 'ts-big-number', 'data-figure': 'activations-saved', 'data-value': String(training.activations_saved_by_recompute) },
+              formatBytes(training.activations_saved_by_recompute), h('span', null, ' saved on each GPU'))
+            : null,
           h('p', { className: 'ts-card-detail' }, `${formatBytes(training.activations_per_layer)} per layer; logits add ${formatBytes(training.per_gpu.logits)}.`)),
         h('div', { className: 'ts-card' },
           h('h3', null, 'Compute paid'),
@@ -612,7 +616,13 @@ class Widget {
           h('span', { className: 'ts-chip-fill', style: { height: `${Math.min(100, (perGpu.total / gpu.memory_bytes) * 100).toFixed(2)}%` } }),
           h('span', { className: 'ts-chip-name' }, `GPU ${index + 1}`)));
       }
+      const stateKeys = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
+      const wholeMax = states.total;
       replace(figure,
+        h('div', { className: 'ts-bar-row' },
+          h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), ` ${formatBytes(states.total)}, and the slice GPU 1 keeps (outlined)`),
+          shardBar(stateKeys.map((key) => ({ key, label: PART_LABELS[key], whole: states[key], mine: perGpu[key] })), wholeMax,
+            `The model states total ${formatBytes(states.total)}. ${stateKeys.map((key) => perGpu[key] < states[key] ? `${PART_LABELS[key]}: each GPU keeps a slice, ${formatBytes(perGpu[key])} of ${formatBytes(states[key])}` : `${PART_LABELS[key]}: every GPU keeps all ${formatBytes(states[key])}`).join('; ')}.`)),
         h('div', { className: 'ts-bar-row' },
           h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU'), ` ${formatBytes(perGpu.total)} of ${formatBytes(gpu.memory_bytes)}`),
           stackedBar(parts, max, {
@@ -648,7 +658,7 @@ class Widget {
               this.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', [1, 2, 4, 8, 16, 32, 64].map((v) => ({ value: v, label: String(v) })), this.onValue)).element,
               this.add(checkboxControl('training.sequence_parallel', 'Sequence parallelism', this.onValue, 'splits the remaining activations across the tensor-parallel group')).element))),
         h('figure', { className: 'ts-figure' }, status, figure,
-          h('figcaption', null, 'What one GPU holds, against its memory (the vertical line). Every GPU holds the same amount: its own slice of the sharded states and its own micro-batch’s activations.'))),
+          h('figcaption', null, 'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.'))),
       why('Why does sharding cost so little?', [
         'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.',
       ], 'per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; stage 2 2Ψ + 14Ψ/d; stage 3 16Ψ/d (Ψ parameters, mixed-precision Adam)',

@@ -35,16 +35,47 @@ export interface Marker {
 }
 
 /** A horizontal stacked bar on a linear axis from 0 to `max`, with optional vertical markers. */
-export function stackedBar(parts: Part[], max: number, options: { markers?: Marker[]; label: string; overflowAt?: number }): HTMLElement {
+export function stackedBar(parts: Part[], max: number, options: { markers?: Marker[]; label: string; markerLabels?: boolean }): HTMLElement {
   const track = h('div', { className: 'ts-bar-track' },
     parts.filter((part) => part.value > 0).map((part) =>
       h('span', { className: `ts-seg ts-part-${part.key}`, style: { width: percent(part.value, max) }, title: `${part.label}: ${formatBytes(part.value)}` })));
   for (const marker of options.markers ?? []) {
     const flip = max > 0 && marker.value / max > 0.6;
     track.appendChild(h('span', { className: `ts-marker${flip ? ' ts-marker-flip' : ''}`, style: { left: percent(marker.value, max) } },
-      h('span', { className: 'ts-marker-label' }, marker.label)));
+      options.markerLabels === false ? null : h('span', { className: 'ts-marker-label' }, marker.label)));
   }
   return h('div', { className: 'ts-bar', role: 'img', 'aria-label': options.label }, track);
+}
+
+export interface ShardPart {
+  key: PartKey;
+  label: string;
+  /** The whole model's bytes of this component (all GPUs together). */
+  whole: number;
+  /** What one GPU keeps of it. */
+  mine: number;
+}
+
+/**
+ * The whole model's states as one bar, each component showing the share one GPU keeps: a full
+ * copy stays bright; a sharded component fades except for that GPU's own slice (outlined), with
+ * faint lines where the other GPUs' slices begin when there are few enough to draw.
+ */
+export function shardBar(parts: ShardPart[], max: number, label: string): HTMLElement {
+  const track = h('div', { className: 'ts-bar-track ts-shard-track' },
+    parts.filter((part) => part.whole > 0).map((part) => {
+      const share = Math.min(1, part.mine / part.whole);
+      const sharded = share < 0.999;
+      const segment = h('span', { className: `ts-seg ts-part-${part.key}${sharded ? ' ts-seg-sharded' : ''}`, style: { width: percent(part.whole, max) }, title: `${part.label}: ${formatBytes(part.whole)} in all, ${formatBytes(part.mine)} on each GPU` });
+      if (sharded) {
+        const veil = h('span', { className: 'ts-shard-veil' });
+        if (share >= 1 / 64) veil.style.setProperty('--ts-slice', `${(share * 100).toFixed(4)}%`);
+        else veil.classList.add('ts-shard-veil-dense');
+        segment.append(veil, h('span', { className: 'ts-shard-mine', style: { width: `max(3px, ${(share * 100).toFixed(4)}%)` } }));
+      }
+      return segment;
+    }));
+  return h('div', { className: 'ts-bar', role: 'img', 'aria-label': label }, track);
 }
 
 /** Legend rows: swatch (colour and pattern), name, value, and a detail such as bytes per parameter. */

@@ -115,6 +115,8 @@ export interface Estimate {
     per_gpu: PerGpu;
     activations_per_layer: number;
     activations_without_recompute: number;
+    /** activations_without_recompute − per_gpu.activations, as the engine computes it. */
+    activations_saved_by_recompute?: number;
     data_parallel: number;
     fits: boolean;
     /** Fewest GPUs that fit with full sharding at this tensor × pipeline; -1 when none does. */
