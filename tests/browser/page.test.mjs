@@ -282,3 +282,16 @@ test('an input redraws every figure without visible lag', async () => {
     assert.equal((await figureValue(page, 'per-gpu-total')).value, estimate.training.per_gpu.total);
   });
 });
+
+test('editing the hash by hand while the page is open reloads the scenario', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.evaluate(() => { location.hash = `#s=${encodeURIComponent(JSON.stringify({ parallel: { gpus: 32, zero_stage: 2 } }))}`; });
+    await page.waitForFunction(() => window.trainscope.scenario().parallel.gpus === 32);
+    assert.equal(await page.getByRole('radio', { name: /Stage 2/ }).isChecked(), true);
+    const estimate = await engineEstimate(page);
+    assert.equal((await figureValue(page, 'per-gpu-total')).value, estimate.training.per_gpu.total);
+    await page.evaluate(() => { location.hash = '#s=%7Bbroken'; });
+    await page.getByRole('alert').filter({ hasText: 'not valid JSON' }).waitFor();
+    assert.equal(await page.evaluate(() => window.trainscope.scenario().parallel.gpus), 1, 'back to the defaults');
+  });
+});

@@ -598,7 +598,7 @@ class Widget {
         h('p', { className: 'ts-fit-text' },
           minimum > 0
             ? ['Fully sharded (ZeRO-3), training fits from ', h('strong', { 'data-figure': 'min-gpus', 'data-value': String(minimum) }, `${formatInteger(minimum)} GPUs`), '.',
-              (this.resolved.parallel.zero_stage !== 3 || gpus !== minimum) && minimum <= 100000
+              !training.fits && minimum <= 100000
                 ? h('button', { type: 'button', className: 'ts-button', onclick: () => {
                   this.overrides = setField(setField(this.overrides, 'parallel.zero_stage', 3), 'parallel.gpus', minimum);
                   this.commit({ announce: true, writeHash: true });
