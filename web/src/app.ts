@@ -277,7 +277,7 @@ class Widget {
     for (const error of errors) {
       const control = this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS)
         ?? (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
-      if (control) control.setError(error.message);
+      if (control) control.setError(`${error.message}. The figures still show the last valid scenario.`);
       else unplaced.push(error);
     }
     if (unplaced.length === 0) {
