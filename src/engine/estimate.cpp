@@ -14,6 +14,25 @@ double gpus_to_hold(double bytes, double capacity) {
     return std::fmax(1.0, std::ceil(bytes / capacity));
 }
 
+// Names only the remedies the scenario has not used yet, so the advice is always actionable.
+std::string activation_overflow_note(const Scenario& scenario) {
+    const TrainingSettings& training = scenario.training;
+    std::vector<std::string> remedies;
+    if (training.recompute != Recompute::full) remedies.emplace_back("full activation checkpointing");
+    if (!training.flash_attention && training.recompute == Recompute::none) remedies.emplace_back("FlashAttention");
+    if (training.micro_batch > 1) remedies.emplace_back("a smaller micro-batch");
+    remedies.emplace_back("shorter sequences");
+    if (!training.sequence_parallel || scenario.parallel.tensor == 1)
+        remedies.emplace_back("tensor parallelism with sequence parallelism");
+    std::string note = "Activations alone overflow one GPU's memory, so no number of data-parallel GPUs makes "
+                       "training fit. Shrink them with ";
+    for (std::size_t i = 0; i < remedies.size(); ++i) {
+        if (i > 0) note += i + 1 == remedies.size() ? " or " : ", ";
+        note += remedies[i];
+    }
+    return note + ".";
+}
+
 }  // namespace
 
 Estimate estimate(const Scenario& scenario) {
@@ -52,10 +71,7 @@ Estimate estimate(const Scenario& scenario) {
     const double data_parallel_needed = gpus_to_hold(training.model_states.total() / model_parallel, room_for_states);
     training.min_gpus = data_parallel_needed < 0 ? -1 : data_parallel_needed * model_parallel;
     training.min_gpus_for_states = gpus_to_hold(training.model_states.total(), memory_per_gpu);
-    if (training.min_gpus < 0)
-        result.notes.emplace_back("Activations alone exceed one GPU's memory: no number of GPUs fits until "
-                                  "activations shrink (recompute, FlashAttention, a smaller micro-batch or "
-                                  "sequence, or tensor parallelism).");
+    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
 
     result.compute = training_compute(model.architecture, result.params.active, scenario);
     return result;

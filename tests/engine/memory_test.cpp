@@ -167,3 +167,21 @@ TEST_CASE("the first pipeline stage keeps L layers' worth of activations whateve
     CHECK(number_at(four_stages, "training.per_gpu.activations") ==
           Approx(number_at(one_stage, "training.per_gpu.activations")));
 }
+
+TEST_CASE("when activations overflow a GPU, the note suggests only remedies not yet used", "[activations]") {
+    const json::Value flash_on = estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"flash_attention":true}})");
+    REQUIRE(number_at(flash_on, "training.min_gpus") == -1);
+    const std::string note = flash_on.find("notes")->items.at(0).text;
+    CHECK(note.find("checkpointing") != std::string::npos);
+    CHECK(note.find("FlashAttention") == std::string::npos);
+
+    const json::Value flash_off =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"flash_attention":false,"micro_batch":4}})");
+    const std::string advice = flash_off.find("notes")->items.at(0).text;
+    CHECK(advice.find("FlashAttention") != std::string::npos);
+    CHECK(advice.find("micro-batch") != std::string::npos);
+
+    const json::Value full = estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full"}})");
+    CHECK(number_at(full, "training.min_gpus") > 0);
+    CHECK(full.find("notes")->items.empty());
+}
