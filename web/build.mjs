@@ -1,14 +1,20 @@
-// Builds the page: dist/index.html + dist/trainscope.js (one classic script holding the
-// engine's wasm as base64 and the stylesheet as text) + dist/trainscope.css (the same
-// stylesheet, for hosts that prefer a <link>). `--units` instead compiles the pure modules
-// that the unit tests import to build/web-units/.
+// Builds every web output into dist/ (docs/embedding.md):
+//   index.html + trainscope.js + trainscope.css   the page (one classic script holding the engine's
+//                                                 wasm as base64 and the stylesheet as text)
+//   trainscope.html                               the same page as one self-contained file
+//   embed/trainscope-widget.js                    <trainscope-widget> for course pages
+//   embed/trainscope-iframe-host.js, iframe/      the iframe page and its auto-height host script
+//   trainscope-scorm12.zip                        a SCORM 1.2 package
+// `--units` instead compiles the pure modules that the unit tests import to build/web-units/.
 //
 // Usage: node web/build.mjs [--units] [--dev]
 import { build, transform } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { createZip } from './ship/zip.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(webDir, '..');
@@ -17,6 +23,8 @@ const wasmDir = process.env.TRAINSCOPE_WASM_DIR ? resolve(process.env.TRAINSCOPE
 const gluePath = join(wasmDir, 'trainscope_engine.js');
 const wasmPath = join(wasmDir, 'trainscope_engine.wasm');
 const args = new Set(process.argv.slice(2));
+/** Concatenated into the one stylesheet that the page links and that shadow roots adopt. */
+const stylesheets = ['styles.css', 'quiz.css'];
 
 /** Pure modules with unit tests in tests/web/ (no DOM, no engine). */
 const unitModules = ['format', 'parse', 'hf-config', 'hash', 'scenario', 'sliders'];
@@ -61,22 +69,11 @@ const enginePlugin = {
   },
 };
 
-async function buildPage() {
-  for (const required of [gluePath, wasmPath]) {
-    if (!existsSync(required)) {
-      console.error(`web: ${required} is missing. Build the engine first: bash scripts/build.sh (CMake preset "wasm").`);
-      process.exit(1);
-    }
-  }
-  mkdirSync(distDir, { recursive: true });
-  const dev = args.has('--dev');
-  const css = readFileSync(join(webDir, 'styles.css'), 'utf8');
-  const minifiedCss = (await transform(css, { loader: 'css', minify: !dev })).code;
-  writeFileSync(join(distDir, 'trainscope.css'), minifiedCss);
-
-  const result = await build({
-    entryPoints: [join(webDir, 'src', 'main.ts')],
-    outfile: join(distDir, 'trainscope.js'),
+/** One esbuild bundle: a classic script holding the engine (wasm as base64) and the styles. */
+async function bundle(entry, outfile, css, dev) {
+  await build({
+    entryPoints: [join(webDir, entry)],
+    outfile: join(distDir, outfile),
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -85,22 +82,80 @@ async function buildPage() {
     sourcemap: false,
     legalComments: 'none',
     plugins: [enginePlugin],
-    define: { TRAINSCOPE_CSS: JSON.stringify(minifiedCss) },
+    // The quiz bank ships inside the bundle: no fetch, so file:// and strict CSPs work.
+    loader: { '.json': 'json' },
+    define: { TRAINSCOPE_CSS: JSON.stringify(css) },
     logLevel: 'warning',
-    metafile: true,
   });
-  const html = readFileSync(join(webDir, 'index.html'), 'utf8');
-  writeFileSync(join(distDir, 'index.html'), html);
+  return readFileSync(join(distDir, outfile), 'utf8');
+}
 
-  const sizes = ['index.html', 'trainscope.js', 'trainscope.css'].map((name) => {
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * Turns the page's HTML (external trainscope.js and trainscope.css) into one self-contained file:
+ * the script and the stylesheet inline, and the CSP rewritten to allow exactly those two by hash,
+ * so the single file keeps the same strict policy as the served page.
+ */
+export function inlinePage(html, script, css) {
+  // "</script" inside the script would end the element early; esbuild escapes it in strings, and
+  // this check makes sure nothing else slipped through.
+  if (/<\/script/i.test(script)) throw new Error('web: the bundle contains "</script" and cannot be inlined');
+  const withCsp = html.replace(/script-src 'self'/, `script-src ${sha256(script)}`).replace(/style-src 'self'/, `style-src ${sha256(css)}`);
+  return withCsp
+    .replace(/<link rel="stylesheet" href="trainscope\.css">/, () => `<style data-trainscope-styles>${css}</style>`)
+    .replace(/<script src="trainscope\.js"><\/script>/, () => `<script>${script}</script>`);
+}
+
+async function buildPage() {
+  for (const required of [gluePath, wasmPath]) {
+    if (!existsSync(required)) {
+      console.error(`web: ${required} is missing. Build the engine first: bash scripts/build.sh (CMake preset "wasm").`);
+      process.exit(1);
+    }
+  }
+  for (const folder of ['', 'embed', 'iframe']) mkdirSync(join(distDir, folder), { recursive: true });
+  const dev = args.has('--dev');
+  const css = (await transform(stylesheets.map((name) => readFileSync(join(webDir, name), 'utf8')).join('\n'),
+    { loader: 'css', minify: !dev })).code;
+  writeFileSync(join(distDir, 'trainscope.css'), css);
+  const html = readFileSync(join(webDir, 'index.html'), 'utf8');
+
+  // 1. The page, served: dist/index.html + trainscope.js + trainscope.css.
+  const pageScript = await bundle('src/main.ts', 'trainscope.js', css, dev);
+  writeFileSync(join(distDir, 'index.html'), html);
+  // 2. Offline: one file to save and open from disk.
+  writeFileSync(join(distDir, 'trainscope.html'), inlinePage(html, pageScript, css));
+  // 3. Course pages: the custom element (styles in its shadow root), and the iframe page with its host script.
+  await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev);
+  copyFileSync(join(webDir, 'ship', 'iframe-host.js'), join(distDir, 'embed', 'trainscope-iframe-host.js'));
+  copyFileSync(join(webDir, 'ship', 'embed-example.html'), join(distDir, 'embed', 'example.html'));
+  copyFileSync(join(webDir, 'ship', 'iframe-example.html'), join(distDir, 'iframe', 'example.html'));
+  await bundle('ship/iframe-entry.ts', 'iframe/trainscope-iframe.js', css, dev);
+  writeFileSync(join(distDir, 'iframe', 'trainscope.css'), css);
+  writeFileSync(join(distDir, 'iframe', 'index.html'), html
+    .replace('<script src="trainscope.js"></script>', '<script src="trainscope-iframe.js"></script>')
+    .replace('class="ts-page"', 'class="ts-page ts-framed"'));
+  // 4. Learning management systems: a SCORM 1.2 package with the widget as one self-contained SCO.
+  const scormScript = await bundle('ship/scorm-entry.ts', 'scorm-sco.js', css, dev);
+  const masteryScore = process.env.TRAINSCOPE_SCORM_MASTERY_SCORE ?? '';
+  let manifest = readFileSync(join(webDir, 'ship', 'imsmanifest.xml'), 'utf8');
+  manifest = /^\d{1,3}$/.test(masteryScore) && Number(masteryScore) <= 100
+    ? manifest.replace('{{MASTERY_SCORE}}', masteryScore)
+    : manifest.replace(/\s*<adlcp:masteryscore>\{\{MASTERY_SCORE\}\}<\/adlcp:masteryscore>/, '');
+  writeFileSync(join(distDir, 'trainscope-scorm12.zip'), createZip([
+    { name: 'imsmanifest.xml', data: manifest },
+    { name: 'index.html', data: inlinePage(html, scormScript, css) },
+  ]));
+  rmSync(join(distDir, 'scorm-sco.js'));
+
+  const outputs = ['index.html', 'trainscope.js', 'trainscope.css', 'trainscope.html', 'embed/trainscope-widget.js',
+    'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip'];
+  for (const name of outputs) {
     const bytes = readFileSync(join(distDir, name));
-    return { name, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-  });
-  const pageGzip = sizes.filter((s) => s.name !== 'trainscope.css').reduce((sum, s) => sum + s.gzip, 0);
-  for (const s of sizes) console.log(`web: dist/${s.name} ${(s.bytes / 1024).toFixed(1)} KiB (gzip ${(s.gzip / 1024).toFixed(1)} KiB)`);
-  console.log(`web: page (index.html + trainscope.js, styles inside) gzip ${(pageGzip / 1024).toFixed(1)} KiB`);
-  void result;
+    console.log(`web: dist/${name.padEnd(32)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KiB (gzip ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KiB)`);
+  }
 }
 
 if (args.has('--units')) await buildUnits();
-else await buildPage();
+else if (process.argv[1] === fileURLToPath(import.meta.url)) await buildPage();

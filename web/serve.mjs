@@ -16,12 +16,24 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-/** Serves `root` on 127.0.0.1:`port`; resolves to { server, url }. */
-export function serveDirectory(root, port = 0) {
+/**
+ * Serves `root` on 127.0.0.1:`port`; resolves to { server, url }.
+ * options.headers: extra response headers for every file (e.g. a Content-Security-Policy);
+ * options.extra: { '/path': { type, body } } served before the files (test host pages).
+ */
+export function serveDirectory(root, port = 0, options = {}) {
   const base = resolve(root);
+  const extraHeaders = options.headers ?? {};
+  const extra = options.extra ?? {};
   const server = createServer(async (request, response) => {
     try {
       const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+      if (Object.hasOwn(extra, pathname)) {
+        const { type, body } = extra[pathname];
+        response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extraHeaders });
+        response.end(body);
+        return;
+      }
       let path = normalize(join(base, pathname));
       if (path !== base && !path.startsWith(base + sep)) {
         response.writeHead(403).end('forbidden');
@@ -29,7 +41,7 @@ export function serveDirectory(root, port = 0) {
       }
       if ((await stat(path).catch(() => null))?.isDirectory()) path = join(path, 'index.html');
       const body = await readFile(path);
-      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...extraHeaders });
       response.end(body);
     } catch {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

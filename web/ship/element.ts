@@ -8,13 +8,9 @@
 // leak out. The engine starts only when the element comes near the viewport. Bad attribute values
 // produce a visible message inside the widget and a console warning; nothing throws.
 
-import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import { ALL_SECTIONS, mountTrainscope, type MountOptions, type Section, type Theme, type TrainscopeHandle } from '../src/app';
 import type { PartialScenario } from '../src/types';
 
-export type Section = 'memory' | 'time' | 'quiz';
-export type Theme = 'light' | 'dark' | 'auto';
-
-const ALL_SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** Start the engine a little before the widget scrolls into view, so it is ready when seen. */
 const NEAR_VIEWPORT_MARGIN = '300px 0px';
@@ -76,6 +72,24 @@ export function readSettings(attributes: {
   return { scenario, sections, theme, passMark, problems };
 }
 
+/** The element's own box, before the widget's stylesheet arrives (constructed: CSP-safe). */
+const HOST_CSS = `:host { display: block; contain: content; }
+:host([hidden]) { display: none; }
+.ts-element-placeholder { min-height: 12rem; display: grid; place-items: center; margin: 0;
+  padding: 1rem; border: 1px dashed color-mix(in srgb, currentColor 30%, transparent); border-radius: 8px;
+  font: inherit; color: inherit; opacity: 0.75; text-align: center; }`;
+
+function adoptHostStyles(shadow: ShadowRoot): void {
+  if (!('adoptedStyleSheets' in shadow) || typeof CSSStyleSheet !== 'function') return;
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(HOST_CSS);
+    shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
+  } catch {
+    // Older engines: the placeholder is unstyled, the widget still works.
+  }
+}
+
 export class TrainscopeWidgetElement extends HTMLElement {
   static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark'];
 
@@ -84,11 +98,11 @@ export class TrainscopeWidgetElement extends HTMLElement {
   private handle: TrainscopeHandle | null = null;
   private mounting = false;
   private observer: IntersectionObserver | null = null;
-  private settings: ElementSettings | null = null;
 
   constructor() {
     super();
     this.shadow = this.attachShadow({ mode: 'open' });
+    adoptHostStyles(this.shadow);
     this.frame = document.createElement('div');
     this.frame.className = 'ts-element';
     const placeholder = document.createElement('p');
@@ -119,11 +133,18 @@ export class TrainscopeWidgetElement extends HTMLElement {
     this.observer = null;
   }
 
-  attributeChangedCallback(): void {
-    if (!this.handle) return;
+  attributeChangedCallback(name: string, previous: string | null, next: string | null): void {
+    if (!this.handle || previous === next) return;
+    if (name === 'sections' || name === 'pass-mark') {
+      // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
+      this.handle.destroy();
+      this.handle = null;
+      void this.mount();
+      return;
+    }
     const settings = this.readAttributes();
-    this.applyLook(settings);
-    this.handle.setScenario(settings.scenario);
+    this.handle.element.dataset.theme = settings.theme;
+    if (name === 'preset' || name === 'scenario') this.handle.setScenario(settings.scenario);
   }
 
   /** The mounted widget, for hosts that script it; null until it has loaded. */
@@ -140,19 +161,12 @@ export class TrainscopeWidgetElement extends HTMLElement {
       passMark: this.getAttribute('pass-mark'),
     });
     for (const problem of settings.problems) console.warn(`<trainscope-widget>: ${problem}`);
-    this.settings = settings;
     return settings;
-  }
-
-  private applyLook(settings: ElementSettings): void {
-    this.frame.dataset.theme = settings.theme;
-    this.frame.dataset.sections = settings.sections.join(' ');
   }
 
   private async mount(): Promise<void> {
     this.mounting = true;
     const settings = this.readAttributes();
-    this.applyLook(settings);
     this.frame.replaceChildren();
     const options: MountOptions = {
       scenario: settings.scenario,
@@ -162,6 +176,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
       theme: settings.theme,
       passMark: settings.passMark ?? undefined,
       problems: settings.problems,
+      // Two widgets on one page keep their quiz progress apart when the host gives them ids.
+      instanceKey: this.id || undefined,
     };
     try {
       this.handle = await mountTrainscope(this.frame, options);

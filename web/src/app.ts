@@ -21,8 +21,14 @@ import { clone, deleteField, getField, mergeScenario, setField } from './scenari
 import { logScale, powersOfTwoUpTo, stopScale } from './sliders';
 import { EXAMPLE_CONFIG, STORIES } from './stories';
 import type { Estimate, FieldError, PartialScenario, Scenario } from './types';
+import { mountQuiz, type QuizHandle, type QuizStorage } from './quiz/quiz';
+import defaultBank from '../quiz/bank.json';
 
 declare const TRAINSCOPE_CSS: string;
+
+export type Section = 'memory' | 'time' | 'quiz';
+export type Theme = 'light' | 'dark' | 'auto';
+export const ALL_SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
 
 export interface MountOptions {
   /** A starting scenario (over the engine's defaults). The URL hash wins when syncHash is on. */
@@ -31,6 +37,18 @@ export interface MountOptions {
   syncHash?: boolean;
   /** Add the stylesheet to the root's document or shadow root. Default: true. */
   injectStyles?: boolean;
+  /** Which parts to show: memory (run vs train, activations, sharding, your model), time, quiz. Default: all. */
+  sections?: readonly Section[];
+  /** Colour scheme: follow the system (auto, the default) or force light or dark. */
+  theme?: Theme;
+  /** The quiz's pass mark (0..1); without one the quiz is a plain self-check. */
+  passMark?: number;
+  /** Where the quiz keeps progress (default: localStorage, guarded). SCORM passes cmi.suspend_data. */
+  quizStorage?: QuizStorage;
+  /** Tells apart several widgets' quiz progress on one origin. */
+  instanceKey?: string;
+  /** Problems the host found in its own settings (e.g. element attributes), shown as a notice. */
+  problems?: readonly string[];
 }
 
 export interface TrainscopeHandle {
@@ -50,6 +68,11 @@ const MODEL_PARAMS = 'model.params';
 const MODEL_PRESET = 'model.preset';
 const ANY_SIZE = '__params';
 const FROM_CONFIG = '__config';
+
+/** True when the document already carries the widget's stylesheet (the page's <link>, or the single file's <style>). */
+export function documentHasStyles(doc: Document = document): boolean {
+  return doc.querySelector('link[rel="stylesheet"][href$="trainscope.css"], style[data-trainscope-styles]') !== null;
+}
 
 function adoptStyles(root: HTMLElement | ShadowRoot): void {
   const host = root instanceof ShadowRoot ? root : (root.getRootNode() as Document | ShadowRoot);
@@ -72,7 +95,8 @@ function adoptStyles(root: HTMLElement | ShadowRoot): void {
 
 export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: MountOptions = {}): Promise<TrainscopeHandle> {
   if (options.injectStyles !== false) adoptStyles(root);
-  const container = h('div', { className: 'ts-root', 'aria-busy': 'true' }, h('p', { className: 'ts-loading' }, 'Loading the trainscope engine…'));
+  const container = h('div', { className: 'ts-root', 'aria-busy': 'true', 'data-theme': options.theme ?? 'auto' },
+    h('p', { className: 'ts-loading' }, 'Loading the trainscope engine…'));
   root.appendChild(container);
   let engine: Engine;
   try {
@@ -92,6 +116,9 @@ class Widget {
   private readonly engine: Engine;
   private readonly root: HTMLElement;
   private readonly syncHash: boolean;
+  private readonly options: MountOptions;
+  private readonly sections: ReadonlySet<Section>;
+  private quiz: QuizHandle | null = null;
   private readonly defaults: Scenario;
   /** What the learner (or the link) set: the engine fills in everything else. This is the state. */
   private overrides: PartialScenario;
@@ -115,6 +142,8 @@ class Widget {
     this.engine = engine;
     this.root = root;
     this.syncHash = options.syncHash !== false;
+    this.options = options;
+    this.sections = new Set(options.sections && options.sections.length > 0 ? options.sections : ALL_SECTIONS);
     this.defaults = clone(engine.defaultScenario);
     this.overrides = clone(options.scenario ?? {});
     this.resolved = clone(this.defaults);
@@ -148,6 +177,9 @@ class Widget {
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
+    if (options.problems && options.problems.length > 0 && this.notice.hidden) {
+      this.showNotice(`${options.problems.join(' ')} The widget uses its defaults for those settings.`);
+    }
   }
 
   handle(): TrainscopeHandle {
@@ -162,6 +194,7 @@ class Widget {
         this.commit({ announce: true, writeHash: true });
       },
       destroy: () => {
+        this.quiz?.destroy();
         window.removeEventListener('hashchange', this.onHashChange);
         this.resizeObserver?.disconnect();
         clearTimeout(this.announceTimer);
@@ -349,16 +382,40 @@ class Widget {
         h('p', { className: 'ts-units' }, 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).')),
       this.notice,
       this.modelSection(),
-      this.memorySection(),
-      this.activationSection(),
-      this.shardingSection(),
-      this.timeSection(),
-      this.configSection(),
-      h('section', { id: 'quiz', className: 'ts-section ts-quiz', 'data-ts-section': 'quiz', 'aria-label': 'Check your understanding' }),
+      this.sections.has('memory') ? [this.memorySection(), this.activationSection(), this.shardingSection()] : null,
+      this.sections.has('time') ? this.timeSection() : null,
+      this.sections.has('memory') ? this.configSection() : null,
+      this.sections.has('quiz') ? this.quizSection() : null,
       h('footer', { className: 'ts-footer' },
         h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. Activation figures are illustrative. ',
-          'The scenario is in this page’s address, so a link shares exactly what you see.')),
+          this.syncHash ? 'The scenario is in this page’s address, so a link shares exactly what you see.' : '')),
       this.status);
+  }
+
+  /** "Check your understanding": graded by the engine; "show me" loads an item's scenario above. */
+  private quizSection(): HTMLElement {
+    const section = h('section', { className: 'ts-section ts-quiz', 'data-ts-section': 'quiz', 'aria-label': 'Check your understanding' });
+    this.quiz = mountQuiz(section, {
+      engine: this.engine.module,
+      bank: defaultBank,
+      onShowInSimulation: (scenario) => this.showInSimulation(scenario as PartialScenario),
+      storage: this.options.quizStorage,
+      passMark: this.options.passMark,
+      instanceKey: this.options.instanceKey,
+    });
+    return section;
+  }
+
+  private showInSimulation(scenario: PartialScenario): void {
+    this.overrides = clone(scenario);
+    this.commit({ announce: true, writeHash: true });
+    const target = this.root.querySelector<HTMLElement>('.ts-model');
+    if (!target) return;
+    const reduceMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+    // Move focus with the view so keyboard and screen-reader users land where the change is.
+    target.setAttribute('tabindex', '-1');
+    target.focus({ preventScroll: true });
   }
 
   private modelSection(): HTMLElement {

@@ -21,6 +21,18 @@ export interface TrainscopeEngineModule {
   gpus(): string;
   /** The scenario used for any field not given, fully spelled out. */
   defaultScenario(): string;
+
+  // The quiz (src/engine/quiz.hpp, docs/quiz.md): item JSON and a seed in, JSON out; never throws.
+  /** One question ready to ask: prompt filled, numbers drawn from the seed, expected answer. */
+  quizInstance(itemJson: string, seed: number): string;
+  /** Grades {"text": "..."} or {"choices": [...]} for the instance (item, seed) produces. */
+  quizGrade(itemJson: string, seed: number, answerJson: string): string;
+  /** Checks a whole bank against the schema: {ok, items, errors:[{item, field, message}]}. */
+  quizValidateBank(bankJson: string): string;
+  /** The bank check CI runs: every numeric item for seeds 1..seeds. */
+  quizCheckBank(bankJson: string, seeds: number): string;
+  /** Reads a typed quantity without grading: {ok, value, unit_kind, display, error}. */
+  quizReadQuantity(text: string): string;
 }
 
 export type TrainscopeEngineFactory = (moduleArguments?: TrainscopeModuleArguments) => Promise<TrainscopeEngineModule>;

@@ -1,7 +1,7 @@
 // The page's entry point (a classic script, so it runs from file:// too). It exposes
 // mountTrainscope for hosts and mounts the widget into every [data-trainscope] element.
 
-import { mountTrainscope, type MountOptions, type TrainscopeHandle } from './app';
+import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './app';
 
 declare global {
   interface Window {
@@ -17,9 +17,8 @@ window.mountTrainscope = mountTrainscope;
 function autoMount(): Promise<TrainscopeHandle | undefined> {
   const targets = [...document.querySelectorAll<HTMLElement>('[data-trainscope]')];
   const mounts = targets.map((target, index) => {
-    // The page links trainscope.css itself (no flash of unstyled content); other hosts get it adopted.
-    const linked = document.querySelector('link[rel="stylesheet"][href$="trainscope.css"]') !== null;
-    const options: MountOptions = { syncHash: index === 0 && target.dataset.trainscopeHash !== 'off', injectStyles: !linked };
+    // The page carries trainscope.css itself (no flash of unstyled content); other hosts get it adopted.
+    const options: MountOptions = { syncHash: index === 0 && target.dataset.trainscopeHash !== 'off', injectStyles: !documentHasStyles() };
     return mountTrainscope(target, options);
   });
   return Promise.all(mounts).then((handles) => {

@@ -1,0 +1,31 @@
+// The SCO inside dist/trainscope-scorm12.zip: the widget, reporting to the LMS. In an LMS it
+// keeps quiz progress in cmi.suspend_data and reports the score and status; opened on its own
+// it is the plain offline page (progress in localStorage where allowed).
+import { documentHasStyles, mountTrainscope } from '../src/app';
+import type { ScoreDetail } from '../src/quiz/quiz';
+import { findScormApi, ScormSession } from './scorm';
+
+function start(): void {
+  const target = document.querySelector<HTMLElement>('[data-trainscope]');
+  if (!target) return;
+  const session = new ScormSession(findScormApi(window));
+  const inLms = session.start();
+  const passMark = session.passMark();
+  target.addEventListener('trainscope-score', (event) => {
+    const detail = (event as CustomEvent<ScoreDetail>).detail;
+    if (detail) session.report(detail);
+  });
+  // pagehide fires on tab close, navigation and LMS frame teardown; unload does not always.
+  window.addEventListener('pagehide', () => session.finish());
+  void mountTrainscope(target, {
+    syncHash: !inLms,
+    injectStyles: !documentHasStyles(),
+    passMark: passMark ?? undefined,
+    quizStorage: inLms ? session.quizStorage() : undefined,
+  }).catch(() => {
+    // mountTrainscope has already shown its message on the page.
+  });
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
