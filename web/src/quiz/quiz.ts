@@ -73,8 +73,8 @@ interface ItemView {
 const KIND_HINTS: Record<string, string> = {
   single_choice: 'Choose one answer.',
   multiple_select: 'Select all that apply.',
-  numeric: 'Type a number with its unit.',
-  estimate: 'An estimate is enough: within a factor of the answer counts.',
+  numeric: 'Type a number with its unit, for example 1.1 TB or 3 days.',
+  estimate: 'A rough estimate is enough: the right order of magnitude counts.',
 };
 
 function percent(fraction: number): string {
@@ -280,9 +280,12 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       const typed = state.answer && 'text' in state.answer ? state.answer.text : '';
       if (answered) input.value = typed;
       const readAs = h('p', { className: 'ts-quiz-read-as', id: readAsId });
-      const unitHint = instance.unit ? ` (in ${instance.unit}, or any unit you like)` : '';
+      const lead = item.kind === 'estimate' && instance.tolerance_factor
+        ? `An estimate is enough: anything within a factor of ${instance.tolerance_factor} of the answer counts.`
+        : KIND_HINTS[item.kind];
+      hint.textContent = instance.unit ? `${lead} Any unit works; a plain number is read in ${instance.unit}.` : lead ?? '';
       fieldset.append(h('div', { className: 'ts-quiz-answer' },
-        h('label', { className: 'ts-quiz-answer-label', for: inputId }, 'Your answer', h('span', { className: 'ts-quiz-answer-unit' }, unitHint)),
+        h('label', { className: 'ts-quiz-answer-label', for: inputId }, 'Your answer'),
         input, readAs, inputError));
       if (!answered) input.addEventListener('input', () => scheduleReadAs(input, readAs, instance));
       else if (view.grade?.answer_display) readAs.textContent = `Read as ${view.grade.answer_display}.`;
@@ -335,10 +338,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       feedback.append(h('div', { className: 'ts-quiz-explanation' }, h('p', null, h('strong', null, 'Why: '), explanation)));
     }
 
-    const actions = h('div', { className: 'ts-quiz-actions' });
     const simulation = instance.simulation;
     if (options.onShowInSimulation && simulation) {
-      const show = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' }, 'Show me in the simulation');
+      const show = h('button', { type: 'button', className: 'ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' }, 'Show me in the simulation');
       show.addEventListener('click', () => {
         try {
           options.onShowInSimulation?.(structuredCloneSafe(simulation));
@@ -346,8 +348,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
           console.warn('[trainscope quiz] onShowInSimulation failed', error);
         }
       });
-      actions.append(show);
+      feedback.append(h('p', { className: 'ts-quiz-simulation-row' }, show));
     }
+    const actions = h('div', { className: 'ts-quiz-actions' });
     if (state.status !== 'correct') {
       const again = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'retry' }, item.numeric ? 'Try again with new numbers' : 'Try again');
       again.addEventListener('click', () => retry(item));
@@ -358,7 +361,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       reveal.addEventListener('click', () => revealItem(item));
       actions.append(reveal);
     }
-    feedback.append(actions);
+    if (actions.childElementCount > 0) feedback.append(actions);
     return feedback;
   }
 
