@@ -127,8 +127,8 @@ test('a wrong choice shows its own feedback, the misconception and the explanati
   const feedback = element.locator('.ts-quiz-feedback');
   assert.match(await feedback.locator('.ts-quiz-verdict').textContent(), /Not quite/);
   const sixteen = bank.items[0].options.find((option) => option.id === 'sixteen');
-  assert.equal((await feedback.locator('.ts-quiz-message').textContent()).trim(), sixteen.feedback);
-  assert.match(await element.locator('[data-option-id="sixteen"] .ts-quiz-option-feedback').textContent(), /Your choice: not right\./);
+  assert.equal((await element.locator('[data-option-id="sixteen"] .ts-quiz-option-feedback').textContent()).trim(), `✗ Your choice: not right. ${sixteen.feedback}`);
+  assert.equal(await page.evaluate(() => window.quizHarness.events.at(-1).score), 0);
   assert.equal(await element.locator('[data-option-id="two"] .ts-quiz-option-feedback').count(), 0, 'the right option is not given away');
   assert.match(await feedback.locator('.ts-quiz-explanation').textContent(), /^Why: Running needs the weights/);
   assert.equal(await page.evaluate(() => document.getElementById('host').shadowRoot.activeElement?.classList.contains('ts-quiz-feedback')), true, 'focus moves to the feedback');
@@ -351,6 +351,7 @@ test('axe finds no WCAG A/AA violations, light and dark, with feedback and summa
     await page.locator('.ts-quiz-mode').click();
     await give(page, 'run-bytes-per-parameter', { choices: ['four'] });
     await give(page, 'where-the-16-comes-from', { choices: ['weights', 'kv-cache'] });
+    assert.match(await item(page, 'where-the-16-comes-from').locator('.ts-quiz-message').textContent(), /3 right options are still unselected\.$/);
     await item(page, 'train-bytes-per-parameter').locator('input.ts-quiz-text-input').fill('2 bytes');
     await item(page, 'train-bytes-per-parameter').getByRole('button', { name: 'Show solution' }).click();
     assert.deepEqual(await runAxe(page), [], `${colorScheme}: answered`);
@@ -375,6 +376,7 @@ test('screenshots: desktop and 360 px, light and dark', async () => {
     // A wrong number, with its misconception, after the "read as" hint.
     await page.locator('.ts-quiz-nav [data-action="next"]').click();
     await item(page, 'train-bytes-per-parameter').locator('input.ts-quiz-text-input').fill('12 bytes');
+    await item(page, 'train-bytes-per-parameter').locator('.ts-quiz-read-as').filter({ hasText: 'Read as' }).waitFor();
     await page.screenshot({ path: join(artifactsDir, `${shot.name}-typing.png`), fullPage: true });
     await item(page, 'train-bytes-per-parameter').getByRole('button', { name: 'Check answer' }).click();
     await page.screenshot({ path: join(artifactsDir, `${shot.name}-numeric.png`), fullPage: true });

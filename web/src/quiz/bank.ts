@@ -14,8 +14,10 @@ export interface PreparedItem {
   optionIds: string[];
   /** For choice items: the bank's own verdict and feedback per option, shown with the solution. */
   options: { id: string; text: string; correct: boolean; feedback: string }[];
-  /** numeric and estimate items draw new numbers for each seed. */
+  /** numeric and estimate items: a typed answer. */
   numeric: boolean;
+  /** The item draws new numbers for each seed (it has a `randomize` list). */
+  randomized: boolean;
 }
 
 export interface PreparedBank {
@@ -158,6 +160,7 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
         feedback: typeof option.feedback === 'string' ? option.feedback : '',
       })),
       numeric: kind === 'numeric' || kind === 'estimate',
+      randomized: Array.isArray(raw.randomize) && raw.randomize.length > 0,
     });
   });
 

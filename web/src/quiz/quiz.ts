@@ -73,7 +73,7 @@ interface ItemView {
 const KIND_HINTS: Record<string, string> = {
   single_choice: 'Choose one answer.',
   multiple_select: 'Select all that apply.',
-  numeric: 'Type a number with its unit, for example 1.1 TB or 3 days.',
+  numeric: 'Type a number with its unit.',
   estimate: 'A rough estimate is enough: the right order of magnitude counts.',
 };
 
@@ -171,7 +171,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const pending = h('p', { className: 'ts-quiz-pending', hidden: true });
   const live = h('div', { className: 'ts-quiz-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
 
-  const root = h('div', { className: 'ts-quiz-root', 'data-ts-quiz': '', 'aria-labelledby': heading ? uid('title') : null, role: heading ? 'region' : null },
+  // No landmark role here: the host's container (a <section> with its own label) is the landmark.
+  const root = h('div', { className: 'ts-quiz-root', 'data-ts-quiz': '' },
     h('header', { className: 'ts-quiz-header' },
       heading,
       intro,
@@ -320,7 +321,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
         if (item.numeric && result.answer_display && state.status === 'incorrect') {
           feedback.append(h('p', { className: 'ts-quiz-your-answer' }, `You answered ${result.answer_display}.`));
         }
-        feedback.append(h('p', { className: 'ts-quiz-message' }, result.message));
+        // A single choice's message is the picked option's feedback, already shown beside it.
+        if (item.kind !== 'single_choice') feedback.append(h('p', { className: 'ts-quiz-message' }, result.message));
       }
     }
     if (state.status === 'revealed' || (state.status === 'correct' && item.numeric)) {
@@ -352,7 +354,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     }
     const actions = h('div', { className: 'ts-quiz-actions' });
     if (state.status !== 'correct') {
-      const again = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'retry' }, item.numeric ? 'Try again with new numbers' : 'Try again');
+      const again = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'retry' }, item.randomized ? 'Try again with new numbers' : 'Try again');
       again.addEventListener('click', () => retry(item));
       actions.append(again);
     }
@@ -456,7 +458,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
 
   function retry(item: PreparedItem) {
     const state = progress.items[item.id]!;
-    progress = retryItem(progress, item.id, item.numeric ? nextSeed(state.seed, random) : state.seed);
+    progress = retryItem(progress, item.id, item.randomized ? nextSeed(state.seed, random) : state.seed);
     views.delete(item.id);
     persist();
     const li = replaceItem(item);
