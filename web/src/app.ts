@@ -394,7 +394,8 @@ class Widget {
 
   /** "Check your understanding": graded by the engine; "show me" loads an item's scenario above. */
   private quizSection(): HTMLElement {
-    const section = h('section', { className: 'ts-section ts-quiz', 'data-ts-section': 'quiz', 'aria-label': 'Check your understanding' });
+    // A plain box: the quiz brings its own labelled region.
+    const section = h('div', { className: 'ts-section ts-quiz', 'data-ts-section': 'quiz' });
     this.quiz = mountQuiz(section, {
       engine: this.engine.module,
       bank: defaultBank,
