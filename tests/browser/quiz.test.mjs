@@ -104,7 +104,7 @@ test('answering every question right gives full marks, a passed result and a com
     assert.equal(await current(page).getAttribute('data-item-id'), raw.id, `question ${index + 1} is shown`);
     await give(page, raw.id, await rightAnswer(page, raw.id));
     assert.equal(await item(page, raw.id).getAttribute('data-status'), 'correct', `${raw.id} graded right`);
-    await page.locator('.ts-quiz-nav [data-action="next"], .ts-quiz-nav [data-action="results"]').click();
+    await page.locator('.ts-quiz-nav [data-action="next"]:visible, .ts-quiz-nav [data-action="results"]:visible').last().click();
   }
   const summary = page.locator('.ts-quiz-summary');
   await summary.waitFor();
@@ -317,6 +317,24 @@ test('the whole quiz can be taken from the keyboard alone, focus moving to feedb
   assert.match(await page.locator('.ts-quiz-summary').textContent(), /3 of 3\s*questions right/);
   assert.equal(await page.evaluate(() => window.quizHarness.events.at(-1).completed), true);
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('answering the last open question out of order offers the results right there', async () => {
+  const { page, context } = await openQuiz('?items=run-bytes-per-parameter,why-fp32-master-copy,what-are-activations');
+  await page.locator('.ts-quiz-nav [data-action="next"]').click();
+  await give(page, 'why-fp32-master-copy', await rightAnswer(page, 'why-fp32-master-copy'));
+  await page.locator('.ts-quiz-nav [data-action="next"]').click();
+  await give(page, 'what-are-activations', { choices: ['logs'] });
+  await page.locator('.ts-quiz-nav [data-action="previous"]').click();
+  await page.locator('.ts-quiz-nav [data-action="previous"]').click();
+  assert.equal(await page.locator('.ts-quiz-nav [data-action="results"]').isVisible(), false);
+  await give(page, 'run-bytes-per-parameter', { choices: ['two'] });
+  const results = page.locator('.ts-quiz-nav [data-action="results"]');
+  assert.equal(await results.isVisible(), true);
+  await results.click();
+  assert.match(await page.locator('.ts-quiz-summary').textContent(), /2 of 3\s*questions right/);
+  assert.equal(await page.evaluate(() => document.getElementById('host').shadowRoot.activeElement?.classList.contains('ts-quiz-summary-title')), true);
   await context.close();
 });
 

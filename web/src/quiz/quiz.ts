@@ -166,7 +166,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const list = h('ol', { className: 'ts-quiz-items' });
   const previousButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'previous' }, '← Previous');
   const nextButton = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'next' }, 'Next question →');
-  const nav = h('div', { className: 'ts-quiz-nav' }, previousButton, nextButton);
+  // Once every question is answered, the results are one step away from wherever the learner is.
+  const resultsButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'results' }, 'See your results');
+  const nav = h('div', { className: 'ts-quiz-nav' }, previousButton, resultsButton, nextButton);
   const summarySection = h('section', { className: 'ts-quiz-summary', 'aria-labelledby': uid('summary-title'), hidden: true });
   const pending = h('p', { className: 'ts-quiz-pending', hidden: true });
   const live = h('div', { className: 'ts-quiz-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
@@ -512,6 +514,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       if (element) element.hidden = single && item.id !== progress.current;
     }
     nav.hidden = !single || items.length === 0;
+    resultsButton.hidden = !completed || progress.current === null || currentIndex === items.length - 1;
     if (single) {
       previousButton.hidden = progress.current === null || currentIndex <= 0;
       if (progress.current === null) {
@@ -630,6 +633,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     const index = progress.current === null ? items.length : (itemIndex.get(progress.current) ?? 0);
     if (index > 0) show(items[index - 1]!.id, 'legend');
   });
+  resultsButton.addEventListener('click', () => show(null, 'summary'));
   nextButton.addEventListener('click', () => {
     const action = nextButton.dataset.action;
     if (action === 'back') {
