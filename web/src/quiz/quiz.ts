@@ -173,8 +173,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const pending = h('p', { className: 'ts-quiz-pending', hidden: true });
   const live = h('div', { className: 'ts-quiz-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
 
-  // No landmark role here: the host's container (a <section> with its own label) is the landmark.
-  const root = h('div', { className: 'ts-quiz-root', 'data-ts-quiz': '' },
+  // With a heading the quiz is a region landmark named by it, so the host's container should be
+  // a plain box (two landmarks with one name is an axe failure); with heading: null, a plain box.
+  const root = h(heading ? 'section' : 'div', { className: 'ts-quiz-root', 'data-ts-quiz': '', 'aria-labelledby': heading ? uid('title') : null },
     h('header', { className: 'ts-quiz-header' },
       heading,
       intro,
