@@ -135,7 +135,9 @@ async function buildPage() {
   writeFileSync(join(distDir, 'iframe', 'trainscope.css'), css);
   writeFileSync(join(distDir, 'iframe', 'index.html'), html
     .replace('<script src="trainscope.js"></script>', '<script src="trainscope-iframe.js"></script>')
-    .replace('class="ts-page"', 'class="ts-page ts-framed"'));
+    .replace('class="ts-page"', 'class="ts-page ts-framed"')
+    // Frames get no favicon, and a data: icon would trip a host server's img-src policy.
+    .replace(/<link rel="icon"[^>]*>\n?/, ''));
   // 4. Learning management systems: a SCORM 1.2 package with the widget as one self-contained SCO.
   const scormScript = await bundle('ship/scorm-entry.ts', 'scorm-sco.js', css, dev);
   const masteryScore = process.env.TRAINSCOPE_SCORM_MASTERY_SCORE ?? '';

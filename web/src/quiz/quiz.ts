@@ -295,17 +295,24 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       else if (view.grade?.answer_display) readAs.textContent = `Read as ${view.grade.answer_display}.`;
     }
 
-    const form = h('form', { className: 'ts-quiz-form', novalidate: true }, fieldset);
+    // Not a <form>: a sandboxed iframe without allow-forms blocks form submission outright (the
+    // submit event never fires), so checking is a button click, and Enter in the answer field.
+    const form = h('div', { className: 'ts-quiz-form' }, fieldset);
+    const checkOnce = () => {
+      if (progress.items[item.id]!.status === 'new') checkItem(item);
+    };
     if (!answered) {
-      const check = h('button', { type: 'submit', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' }, 'Check answer');
+      const check = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' }, 'Check answer');
+      check.addEventListener('click', checkOnce);
       const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, 'Show solution');
       reveal.addEventListener('click', () => revealItem(item));
       form.append(h('div', { className: 'ts-quiz-actions' }, check, reveal));
+      form.querySelector<HTMLInputElement>('.ts-quiz-text-input')?.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' || event.isComposing) return;
+        event.preventDefault();
+        checkOnce();
+      });
     }
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      if (progress.items[item.id]!.status === 'new') checkItem(item);
-    });
     li.append(form);
     if (answered) li.append(renderFeedback(item, index, instance, view));
     return li;
