@@ -124,6 +124,8 @@ test('the element works under a strict CSP, lazily, in its own shadow root, and 
   // Styles do not cross the shadow boundary either way.
   const heading = await first.locator('.ts-title').evaluate((element) => getComputedStyle(element).color);
   assert.notEqual(heading, 'rgb(255, 0, 0)', 'the host’s h1 rule does not reach the widget');
+  const spacing = await first.locator('.ts-lede').evaluate((element) => getComputedStyle(element).letterSpacing);
+  assert.equal(spacing, 'normal', 'inherited host text styles are reset at the widget’s root');
   const hostButton = await page.locator('#host-button').evaluate((element) => getComputedStyle(element).borderRadius);
   assert.equal(hostButton, '0px', 'the widget’s .ts-button rule does not reach the host');
 
