@@ -178,6 +178,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
       problems: settings.problems,
       // Two widgets on one page keep their quiz progress apart when the host gives them ids.
       instanceKey: this.id || undefined,
+      // A course page has its own h1; the widget's title sits under it.
+      headingLevel: 2,
     };
     try {
       this.handle = await mountTrainscope(this.frame, options);

@@ -47,6 +47,9 @@ export interface MountOptions {
   quizStorage?: QuizStorage;
   /** Tells apart several widgets' quiz progress on one origin. */
   instanceKey?: string;
+  /** Level of the widget's title (1–4; sections and the quiz sit one and two below). Default 1;
+   *  embedded in a course page, 2, under the page's own h1. */
+  headingLevel?: number;
   /** Problems the host found in its own settings (e.g. element attributes), shown as a notice. */
   problems?: readonly string[];
 }
@@ -375,7 +378,7 @@ class Widget {
     replace(this.root,
       h('header', { className: 'ts-header' },
         h('p', { className: 'ts-kicker' }, 'Interactive · trainscope'),
-        h('h1', { className: 'ts-title' }, 'Why training needs far more hardware than running a model'),
+        h(this.headingTag(0), { className: 'ts-title' }, 'Why training needs far more hardware than running a model'),
         h('p', { className: 'ts-lede' },
           'A model that answers questions fits on a GPU or two; training the same model took thousands. ',
           'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.'),
@@ -392,6 +395,12 @@ class Widget {
       this.status);
   }
 
+  /** h1…h6 for a heading `depth` levels below the widget's title. */
+  private headingTag(depth: number): 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6' {
+    const top = Math.min(4, Math.max(1, Math.round(this.options.headingLevel ?? 1)));
+    return `h${Math.min(6, top + depth)}` as 'h1';
+  }
+
   /** "Check your understanding": graded by the engine; "show me" loads an item's scenario above. */
   private quizSection(): HTMLElement {
     // A plain box: the quiz brings its own labelled region.
@@ -403,6 +412,7 @@ class Widget {
       storage: this.options.quizStorage,
       passMark: this.options.passMark,
       instanceKey: this.options.instanceKey,
+      headingLevel: Number(this.headingTag(1).slice(1)),
     });
     return section;
   }
@@ -548,7 +558,7 @@ class Widget {
         ], this.onValue)).element));
 
     return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-      h('h2', { id: headingId }, '1. Running vs training: what must sit in memory'),
+      h(this.headingTag(1), { className: 'ts-section-title', id: headingId }, '1. Running vs training: what must sit in memory'),
       h('div', { className: 'ts-prose' },
         h('p', null, 'To run a model, a GPU holds its weights — 2 bytes for each parameter at 16-bit precision — and a key/value cache of the text it is reading. ',
           'To train it, every weight brings company: a gradient saying which way to nudge it, a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s two running averages. ',
@@ -574,7 +584,7 @@ class Widget {
       const computeMax = Math.max(compute.flops, compute.hardware_flops);
       replace(figure,
         h('div', { className: 'ts-card' },
-          h('h3', null, 'Memory saved'),
+          h(this.headingTag(2), { className: 'ts-subsection-title' }, 'Memory saved'),
           h('p', { className: 'ts-card-detail' }, 'Activations held by each GPU'),
           h('div', { className: 'ts-bar-row' },
             h('p', { className: 'ts-bar-label' }, 'Keep everything ', h('strong', { 'data-figure': 'activations-without-recompute', 'data-value': String(training.activations_without_recompute) }, formatBytes(training.activations_without_recompute))),
@@ -588,7 +598,7 @@ class Widget {
             : null,
           h('p', { className: 'ts-card-detail' }, `${formatBytes(training.activations_per_layer)} per layer; logits add ${formatBytes(training.per_gpu.logits)}.`)),
         h('div', { className: 'ts-card' },
-          h('h3', null, 'Compute paid'),
+          h(this.headingTag(2), { className: 'ts-subsection-title' }, 'Compute paid'),
           h('p', { className: 'ts-card-detail' }, 'Arithmetic for the whole run'),
           h('div', { className: 'ts-bar-row' },
             h('p', { className: 'ts-bar-label' }, 'Model FLOPs ', h('strong', null, formatScientific(compute.flops))),
@@ -600,7 +610,7 @@ class Widget {
             compute.recompute_overhead > 0 ? `+${formatPercent(compute.recompute_overhead)}` : '+0%', h('span', null, ' extra compute'))));
     });
     return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-      h('h2', { id: headingId }, '2. Activations: remember, or recompute'),
+      h(this.headingTag(1), { className: 'ts-section-title', id: headingId }, '2. Activations: remember, or recompute'),
       h('div', { className: 'ts-prose' },
         h('p', null, 'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. ',
           'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.')),
@@ -695,7 +705,7 @@ class Widget {
     });
 
     return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-      h('h2', { id: headingId }, '3. Sharding: every GPU keeps only its slice'),
+      h(this.headingTag(1), { className: 'ts-section-title', id: headingId }, '3. Sharding: every GPU keeps only its slice'),
       h('div', { className: 'ts-prose' },
         h('p', null, 'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
           'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.')),
@@ -778,7 +788,7 @@ class Widget {
 
     const gpuChoices = this.engine.gpus.map((gpu) => ({ value: gpu.id, label: `${gpu.name} — ${formatBytes(gpu.memory_bytes)}, ${formatFlopsRate(gpu.peak_flops)}` }));
     return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-      h('h2', { id: headingId }, '4. Time: staggering amounts of simple arithmetic'),
+      h(this.headingTag(1), { className: 'ts-section-title', id: headingId }, '4. Time: staggering amounts of simple arithmetic'),
       h('div', { className: 'ts-prose' },
         h('p', null, 'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
           'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.')),
@@ -862,7 +872,7 @@ class Widget {
       }
     });
     return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-      h('h2', { id: headingId }, '5. Your own model'),
+      h(this.headingTag(1), { className: 'ts-section-title', id: headingId }, '5. Your own model'),
       h('div', { className: 'ts-prose' },
         h('p', null, 'Paste a model’s config.json from Hugging Face (its “Files” tab). The page reads the shape — layers, hidden size, heads, MLP size, vocabulary, experts — and the engine counts the parameters and redoes every figure above.')),
       h('div', { className: 'ts-control' },
