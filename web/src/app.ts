@@ -112,6 +112,8 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   const widget = new Widget(engine, container, options);
   container.removeAttribute('aria-busy');
   container.setAttribute('data-ts-ready', 'true');
+  // The first computed figure is on screen: a mark for benchmarks (bench/page_bench.mjs) and tools.
+  performance.mark?.('trainscope-first-figure');
   return widget.handle();
 }
 
