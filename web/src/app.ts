@@ -71,6 +71,7 @@ const MODEL_PARAMS = 'model.params';
 const MODEL_PRESET = 'model.preset';
 const ANY_SIZE = '__params';
 const FROM_CONFIG = '__config';
+const CUSTOM_GPU = 'custom';
 
 /** True when the document already carries the widget's stylesheet (the page's <link>, or the single file's <style>). */
 export function documentHasStyles(doc: Document = document): boolean {
@@ -241,6 +242,20 @@ class Widget {
       // keeps what is on screen, so that only one thing changes at a time.
       next = fromPreset ? deleteField(next, path) : setField(next, path, getField(next, path) ?? getField(this.resolved, path));
     }
+    if (fromPreset) for (const field of ['memory_bytes', 'peak_flops', 'watts']) next = deleteField(next, `hardware.${field}`);
+    this.overrides = next;
+  }
+
+  /** A catalogue GPU brings its datasheet figures; "custom" starts from the GPU on screen. */
+  private setGpu(id: string): void {
+    let next = setField(this.overrides, 'hardware.gpu', id);
+    for (const field of ['memory_bytes', 'peak_flops', 'watts']) next = deleteField(next, `hardware.${field}`);
+    if (id === CUSTOM_GPU) {
+      const gpu = this.good.estimate.gpu;
+      next = setField(next, 'hardware.memory_bytes', gpu.memory_bytes);
+      next = setField(next, 'hardware.peak_flops', gpu.peak_flops);
+      next = setField(next, 'hardware.watts', gpu.watts);
+    }
     this.overrides = next;
   }
 
@@ -252,6 +267,12 @@ class Widget {
       else this.setModel({ preset: String(value) }, true);
     } else if (path === MODEL_PARAMS) {
       this.setModel({ params: Number(value) }, false);
+    } else if (path === 'hardware.gpu') {
+      this.setGpu(String(value));
+    } else if (path === 'hardware.memory_bytes' || path === 'hardware.peak_flops') {
+      // Editing a GPU's memory or peak makes it the learner's own GPU, starting from the one on screen.
+      if (getField(this.overrides, 'hardware.gpu') !== CUSTOM_GPU) this.setGpu(CUSTOM_GPU);
+      this.overrides = setField(this.overrides, path, value);
     } else {
       this.overrides = setField(this.overrides, path, value);
     }
@@ -285,6 +306,9 @@ class Widget {
     for (const control of this.controls) {
       if (control.path === MODEL_PRESET) control.sync(this.modelChoice());
       else if (control.path === MODEL_PARAMS) control.sync(shown.model.params ?? this.good?.estimate.params);
+      // A catalogue GPU's memory and peak are not scenario fields: show the datasheet values.
+      else if (control.path === 'hardware.memory_bytes') control.sync(getField(shown, control.path) ?? this.good?.estimate.gpu.memory_bytes);
+      else if (control.path === 'hardware.peak_flops') control.sync(getField(shown, control.path) ?? this.good?.estimate.gpu.peak_flops);
       else control.sync(getField(shown, control.path));
     }
   }
@@ -788,7 +812,10 @@ class Widget {
           cost));
     });
 
-    const gpuChoices = this.engine.gpus.map((gpu) => ({ value: gpu.id, label: `${gpu.name} — ${formatBytes(gpu.memory_bytes)}, ${formatFlopsRate(gpu.peak_flops)}` }));
+    const gpuChoices = [
+      ...this.engine.gpus.map((gpu) => ({ value: gpu.id, label: `${gpu.name} — ${formatBytes(gpu.memory_bytes)}, ${formatFlopsRate(gpu.peak_flops)}` })),
+      { value: CUSTOM_GPU, label: 'Your own GPU: set its memory and peak below' },
+    ];
     return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
       h(this.headingTag(1), { className: 'ts-section-title', id: headingId }, '4. Time: staggering amounts of simple arithmetic'),
       h('div', { className: 'ts-prose' },
@@ -812,8 +839,20 @@ class Widget {
             fieldLabel: 'Utilisation, exact (e.g. 40% or 0.4)',
           }, this.onValue)).element,
           h('details', { className: 'ts-deeper' },
-            h('summary', null, 'Go deeper: attention FLOPs, price'),
+            h('summary', null, 'Go deeper: your own GPU, attention FLOPs, price'),
             h('div', { className: 'ts-deeper-body' },
+              this.add(rangeControl({
+                path: 'hardware.memory_bytes', label: 'GPU memory', scale: logScale(8e9, 1e12, 20),
+                parse: (text) => bounded(parseQuantity(text, 'bytes'), 1e9, 1e13, (n) => formatBytes(n)),
+                formatField: (v) => formatBytes(v), describe: (v) => `${formatBytes(v)} of memory per GPU`,
+                fieldLabel: 'GPU memory, exact (e.g. 96 GB)',
+              }, this.onValue)).element,
+              this.add(rangeControl({
+                path: 'hardware.peak_flops', label: 'GPU peak (dense 16-bit)', scale: logScale(1e13, 1e16, 20),
+                parse: (text) => bounded(parseQuantity(text, 'flops_rate'), 1e12, 1e17, (n) => formatFlopsRate(n)),
+                formatField: (v) => formatFlopsRate(v), describe: (v) => `${formatFlopsRate(v)} peak per GPU`,
+                fieldLabel: 'GPU peak, exact (e.g. 1,200 TFLOP/s)',
+              }, this.onValue)).element,
               this.add(checkboxControl('training.attention_flops', 'Count attention FLOPs', this.onValue, 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N')).element,
               this.add(rangeControl({
                 path: 'hardware.price_per_gpu_hour', label: 'Price per GPU-hour (US$)', scale: linearScale(0, 10, 0.1),
