@@ -23,6 +23,14 @@ if [ ${#missing_packages[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_prefix apt-get install -y -qq --no-install-recommends "${missing_packages[@]}"
 fi
 
+# playwright-core needs Node.js 20 or later; Debian 12's own nodejs is 18. This machine kind
+# ships Node 20; say so plainly anywhere it does not.
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js $(node --version) is too old: the web tests need Node.js 20 or later" >&2
+  exit 1
+fi
+
 # Web tooling, pinned by the committed lock file.
 if [ -f "$repo_root/package-lock.json" ]; then
   if [ ! -d "$repo_root/node_modules" ] || [ "$repo_root/package-lock.json" -nt "$repo_root/node_modules/.package-lock.json" ]; then
