@@ -133,6 +133,10 @@ class Widget {
   private good!: { estimate: Estimate; single: Estimate };
   private readonly controls: Control[] = [];
   private readonly renderers: Array<(estimate: Estimate, single: Estimate) => void> = [];
+  /** Renderers that read only the one-GPU, unsharded estimate: parallel settings never change them. */
+  private readonly singleRenderers = new Set<(estimate: Estimate, single: Estimate) => void>();
+  /** The scenario behind `good.single`, so an input that changes only parallel settings reuses it. */
+  private singleKey = '';
   private readonly generalErrors: HTMLElement;
   private readonly notice: HTMLElement;
   private readonly status: HTMLElement;
@@ -290,9 +294,18 @@ class Widget {
       this.root.classList.remove('ts-stale');
       if (estimate.scenario) this.resolved = estimate.scenario;
       // Section 1 compares one whole copy of the model: the same scenario on one GPU, unsharded.
-      const single = this.engine.estimate({ ...this.overrides, parallel: { gpus: 1, tensor: 1, pipeline: 1, zero_stage: 0 } });
-      this.good = { estimate, single: single.errors.length === 0 ? single : estimate };
-      for (const render of this.renderers) render(this.good.estimate, this.good.single);
+      // Dragging a parallelism control leaves that copy as it was: reuse it and skip its figures.
+      const singleScenario = { ...this.overrides, parallel: { gpus: 1, tensor: 1, pipeline: 1, zero_stage: 0 } };
+      const singleKey = JSON.stringify(singleScenario);
+      const singleUnchanged = this.good !== undefined && singleKey === this.singleKey;
+      let single = singleUnchanged ? this.good.single : this.engine.estimate(singleScenario);
+      if (single.errors.length > 0) single = estimate;
+      this.singleKey = single === estimate ? '' : singleKey;
+      this.good = { estimate, single };
+      for (const render of this.renderers) {
+        if (singleUnchanged && this.singleRenderers.has(render)) continue;
+        render(this.good.estimate, this.good.single);
+      }
       this.renderNotes(estimate.notes);
       if (options.writeHash) this.writeHash();
       if (options.announce) this.scheduleAnnouncement();
@@ -504,7 +517,7 @@ class Widget {
     const headingId = uniqueId('heading');
     const headline = h('div', { className: 'ts-headline' });
     const figure = h('div', { className: 'ts-figure-body' });
-    this.renderers.push((estimate, single) => {
+    const renderMemory = (_estimate: Estimate, single: Estimate) => {
       const inference = single.inference;
       const training = single.training;
       const gpu = single.gpu;
@@ -536,7 +549,7 @@ class Widget {
           h('p', { className: 'ts-stat-gpus' }, gpuIcons(inference.min_gpus, 40, `${formatInteger(inference.min_gpus)} GPUs`),
             h('span', { 'data-figure': 'inference-min-gpus', 'data-value': String(inference.min_gpus) }, `${formatInteger(inference.min_gpus)} × ${shortGpu(gpu.name)}`))),
         h('div', { className: 'ts-stat ts-stat-ratio' },
-          h('p', { className: 'ts-stat-value', 'data-figure': 'ratio', 'data-value': String(estimate.ratio_training_to_inference) }, formatRatio(estimate.ratio_training_to_inference)),
+          h('p', { className: 'ts-stat-value', 'data-figure': 'ratio', 'data-value': String(single.ratio_training_to_inference) }, formatRatio(single.ratio_training_to_inference)),
           h('p', { className: 'ts-stat-detail' }, 'more bytes per parameter to train')),
         h('div', { className: 'ts-stat ts-stat-train' },
           h('p', { className: 'ts-stat-label' }, 'To train it'),
@@ -557,7 +570,9 @@ class Widget {
         h('div', { className: 'ts-legends' },
           legend(runParts, { caption: 'Running: what is in memory' }),
           legend(trainParts, { caption: 'Training: what is in memory' })));
-    });
+    };
+    this.renderers.push(renderMemory);
+    this.singleRenderers.add(renderMemory);
 
     const precisionChoices = ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'int4'].map((value) => ({ value, label: precisionLabel(value) }));
     const deeper = h('details', { className: 'ts-deeper' },
