@@ -26,6 +26,8 @@ value_within() {
 value_within '{"model":{"preset":"llama3-405b"}}' compute.flops 3.8e25 0.02; check "Llama 3 405B FLOPs" $?
 value_within '{"model":{"preset":"llama3-405b"}}' compute.seconds 68 0.02 86400; check "Llama 3 405B days" $?
 value_within '{"model":{"preset":"llama3-405b"}}' compute.seconds_on_one_gpu 3000 0.03 31557600; check "Llama 3 405B years on one GPU" $?
+# Brown et al. 2020, Table D.1: GPT-3 175B used 3.14e23 training FLOPs.
+value_within '{"model":{"preset":"gpt3-175b"}}' compute.flops 3.14e23 0.02; check "GPT-3 FLOPs" $?
 # Narayanan et al. 2021, Eq. 4: GPT-3 on 1024 A100 at 140 TFLOP/s with full recompute ≈ 34 days.
 value_within '{"model":{"preset":"gpt3-175b"},"training":{"recompute":"full"},"parallel":{"gpus":1024},"hardware":{"gpu":"a100-sxm-80","utilization":0.44871794871794873}}' \
   compute.seconds 34 0.02 86400; check "GPT-3 days" $?

@@ -70,3 +70,9 @@ TEST_CASE("cost and energy follow GPU-hours", "[compute]") {
     CHECK(number_at(estimate, "compute.cost") == Approx(2.5 * gpu_hours));
     CHECK(number_at(estimate, "compute.energy_joules") == Approx(700 * gpu_hours * 3600));  // H100 SXM: 700 W
 }
+
+TEST_CASE("GPT-3 175B on 300B tokens takes about 3.14e23 FLOPs", "[compute][published]") {
+    // Brown et al. 2020 (GPT-3), Appendix D, Table D.1: 3.14E+23 training FLOPs for GPT-3 175B.
+    const auto estimate = estimate_of(R"({"model":{"preset":"gpt3-175b"}})");
+    CHECK(number_at(estimate, "compute.flops") == Approx(3.14e23).epsilon(0.01));
+}

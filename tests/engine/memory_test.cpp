@@ -185,3 +185,11 @@ TEST_CASE("when activations overflow a GPU, the note suggests only remedies not 
     CHECK(number_at(full, "training.min_gpus") > 0);
     CHECK(full.find("notes")->items.empty());
 }
+
+TEST_CASE("GPT-2 1.5B needs 3 GB for 16-bit weights but 24 GB of model states to train", "[memory][published]") {
+    // Rajbhandari et al. 2019 (ZeRO), §3.1: "a GPT-2 model with 1.5B parameters ... 3GB" of
+    // 16-bit weights, yet at least 24 GB of model states with mixed-precision Adam.
+    const json::Value estimate = estimate_of(R"({"model":{"params":1.5e9}})");
+    CHECK(number_at(estimate, "inference.weights") == Approx(3e9));
+    CHECK(number_at(estimate, "training.model_states.total") == Approx(24e9));
+}
