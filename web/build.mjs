@@ -41,6 +41,17 @@ async function buildUnits() {
     target: 'node20',
     logLevel: 'warning',
   });
+  // The shipping code's pure parts: embed settings, the SCORM session.
+  await build({
+    entryPoints: ['settings', 'scorm'].map((name) => join(webDir, 'ship', `${name}.ts`)),
+    outdir: join(outdir, 'ship'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   console.log(`web: unit modules → ${outdir}`);
 }
 

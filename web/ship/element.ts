@@ -8,69 +8,11 @@
 // leak out. The engine starts only when the element comes near the viewport. Bad attribute values
 // produce a visible message inside the widget and a console warning; nothing throws.
 
-import { ALL_SECTIONS, mountTrainscope, type MountOptions, type Section, type Theme, type TrainscopeHandle } from '../src/app';
-import type { PartialScenario } from '../src/types';
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import { readSettings, type ElementSettings } from './settings';
 
-const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** Start the engine a little before the widget scrolls into view, so it is ready when seen. */
 const NEAR_VIEWPORT_MARGIN = '300px 0px';
-
-export interface ElementSettings {
-  scenario: PartialScenario;
-  sections: Section[];
-  theme: Theme;
-  passMark: number | null;
-  problems: string[];
-}
-
-/** Reads the element's attributes; every problem becomes a sentence, never an exception. */
-export function readSettings(attributes: {
-  preset: string | null;
-  scenario: string | null;
-  sections: string | null;
-  theme: string | null;
-  passMark: string | null;
-}): ElementSettings {
-  const problems: string[] = [];
-  let scenario: PartialScenario = {};
-  if (attributes.scenario !== null && attributes.scenario.trim() !== '') {
-    try {
-      const parsed: unknown = JSON.parse(attributes.scenario);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) scenario = parsed as PartialScenario;
-      else problems.push('The scenario attribute must be a JSON object, e.g. {"model":{"preset":"llama3-70b"}}.');
-    } catch {
-      problems.push('The scenario attribute is not valid JSON.');
-    }
-  }
-  if (attributes.preset !== null && attributes.preset.trim() !== '') {
-    scenario = { ...scenario, model: { preset: attributes.preset.trim() } };
-  }
-
-  let sections: Section[] = [...ALL_SECTIONS];
-  if (attributes.sections !== null && attributes.sections.trim() !== '') {
-    const words = attributes.sections.toLowerCase().split(/[\s,]+/).filter(Boolean);
-    const known = words.filter((word): word is Section => (ALL_SECTIONS as readonly string[]).includes(word));
-    const unknown = words.filter((word) => !(ALL_SECTIONS as readonly string[]).includes(word));
-    if (unknown.length > 0) problems.push(`The sections attribute has unknown names (${unknown.join(', ')}); use memory, time and quiz.`);
-    if (known.length > 0) sections = known;
-  }
-
-  let theme: Theme = 'auto';
-  if (attributes.theme !== null && attributes.theme.trim() !== '') {
-    const value = attributes.theme.trim().toLowerCase();
-    if ((THEMES as readonly string[]).includes(value)) theme = value as Theme;
-    else problems.push(`The theme attribute must be light, dark or auto, not “${value.slice(0, 20)}”.`);
-  }
-
-  let passMark: number | null = null;
-  if (attributes.passMark !== null && attributes.passMark.trim() !== '') {
-    const text = attributes.passMark.trim();
-    const value = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
-    if (Number.isFinite(value) && value >= 0 && value <= 1) passMark = value;
-    else problems.push('The pass-mark attribute must be a fraction from 0 to 1 (or a percentage such as 70%).');
-  }
-  return { scenario, sections, theme, passMark, problems };
-}
 
 /** The element's own box, before the widget's stylesheet arrives (constructed: CSP-safe). */
 const HOST_CSS = `:host { display: block; contain: content; }

@@ -2,7 +2,7 @@
 // string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…),
 // reports its height and quiz scores to the host page (iframe-host.js), and keeps no URL state.
 import { documentHasStyles, mountTrainscope } from '../src/app';
-import { readSettings } from './element';
+import { readSettings } from './settings';
 import { reportToHost } from './iframe-child';
 
 function start(): void {

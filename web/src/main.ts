@@ -1,6 +1,7 @@
 // The page's entry point (a classic script, so it runs from file:// too). It exposes
 // mountTrainscope for hosts and mounts the widget into every [data-trainscope] element.
 
+import { reportToHost } from '../ship/iframe-child';
 import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './app';
 
 declare global {
@@ -19,6 +20,8 @@ function autoMount(): Promise<TrainscopeHandle | undefined> {
   const mounts = targets.map((target, index) => {
     // The page carries trainscope.css itself (no flash of unstyled content); other hosts get it adopted.
     const options: MountOptions = { syncHash: index === 0 && target.dataset.trainscopeHash !== 'off', injectStyles: !documentHasStyles() };
+    // Framed by a host (an LMS page, a course site): tell it our height and pass quiz scores on.
+    if (index === 0 && window.parent !== window) reportToHost(target);
     return mountTrainscope(target, options);
   });
   return Promise.all(mounts).then((handles) => {

@@ -1,0 +1,157 @@
+// The shipping code's pure parts: embed settings, the SCORM 1.2 session against a recording
+// API, the ZIP writer, and turning the page into one self-contained file.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSettings } from '../../build/web-units/ship/settings.mjs';
+import { findScormApi, formatTimespan, ScormSession, SUSPEND_DATA_LIMIT } from '../../build/web-units/ship/scorm.mjs';
+import { crc32, createZip } from '../../web/ship/zip.mjs';
+import { inlinePage } from '../../web/build.mjs';
+
+const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
+
+test('no attributes mean every section, the system theme and no pass mark', () => {
+  assert.deepEqual(readSettings(none), { scenario: {}, sections: ['memory', 'time', 'quiz'], theme: 'auto', passMark: null, problems: [] });
+});
+
+test('attributes become options; preset wins over the scenario’s model', () => {
+  const settings = readSettings({ preset: 'llama3-405b', scenario: '{"model":{"preset":"gpt2-124m"},"parallel":{"gpus":64}}',
+    sections: 'Time, quiz', theme: 'DARK', passMark: '70%' });
+  assert.deepEqual(settings.scenario, { model: { preset: 'llama3-405b' }, parallel: { gpus: 64 } });
+  assert.deepEqual(settings.sections, ['time', 'quiz']);
+  assert.equal(settings.theme, 'dark');
+  assert.equal(settings.passMark, 0.7);
+  assert.deepEqual(settings.problems, []);
+});
+
+test('each bad attribute is named in a problem and its default is used', () => {
+  const settings = readSettings({ preset: null, scenario: '{oops', sections: 'memory charts', theme: 'purple', passMark: '2' });
+  assert.deepEqual(settings.scenario, {});
+  assert.deepEqual(settings.sections, ['memory']);
+  assert.equal(settings.theme, 'auto');
+  assert.equal(settings.passMark, null);
+  assert.equal(settings.problems.length, 4);
+  for (const name of ['scenario', 'sections', 'theme', 'pass-mark']) assert.ok(settings.problems.some((p) => p.includes(name)), name);
+  assert.equal(readSettings({ ...none, scenario: '[1,2]' }).problems.length, 1, 'an array is not a scenario');
+  assert.equal(readSettings({ ...none, passMark: 'NaN' }).passMark, null);
+});
+
+/** A SCORM 1.2 API that records every call (RTE §3.2), like an LMS with some data already. */
+function recordingApi(initial = {}) {
+  const data = { 'cmi.core.lesson_status': 'not attempted', 'cmi.suspend_data': '', ...initial };
+  const calls = [];
+  const api = {
+    LMSInitialize: (p) => (calls.push(['LMSInitialize', p]), 'true'),
+    LMSFinish: (p) => (calls.push(['LMSFinish', p]), 'true'),
+    LMSGetValue: (e) => (calls.push(['LMSGetValue', e]), data[e] ?? ''),
+    LMSSetValue: (e, v) => (calls.push(['LMSSetValue', e, v]), (data[e] = v), 'true'),
+    LMSCommit: (p) => (calls.push(['LMSCommit', p]), 'true'),
+    LMSGetLastError: () => '0',
+    LMSGetErrorString: () => '',
+    LMSGetDiagnostic: () => '',
+  };
+  return { api, calls, data };
+}
+
+test('the API is found on an ancestor frame, and a cross-origin frame on the way is skipped', () => {
+  const { api } = recordingApi();
+  const top = { API: api };
+  top.parent = top;
+  const crossOrigin = { parent: top };
+  Object.defineProperty(crossOrigin, 'API', { get() { throw new Error('SecurityError'); } });
+  const sco = { parent: crossOrigin };
+  assert.equal(findScormApi(sco), api);
+  const alone = {};
+  alone.parent = alone;
+  assert.equal(findScormApi(alone), null);
+});
+
+test('a session reports score, status and suspend data, then finishes with the session time', () => {
+  const { api, calls, data } = recordingApi({ 'cmi.student_data.mastery_score': '80' });
+  let now = 1_000;
+  const session = new ScormSession(api, () => now);
+  assert.equal(session.start(), true);
+  assert.deepEqual(calls[0], ['LMSInitialize', '']);
+  assert.equal(data['cmi.core.lesson_status'], 'incomplete');
+  assert.equal(session.passMark(), 0.8);
+
+  session.report({ score: 3, max: 21, scaled: 3 / 21, passed: null, completed: false });
+  assert.equal(data['cmi.core.score.raw'], '14');
+  assert.equal(data['cmi.core.score.min'], '0');
+  assert.equal(data['cmi.core.score.max'], '100');
+  assert.equal(data['cmi.core.lesson_status'], 'incomplete');
+  session.report({ score: 17, max: 21, scaled: 17 / 21, passed: true, completed: true });
+  assert.equal(data['cmi.core.lesson_status'], 'passed');
+  assert.ok(calls.filter((call) => call[0] === 'LMSCommit').length >= 2, 'each report is committed');
+
+  assert.equal(session.saveSuspendData('x'.repeat(SUSPEND_DATA_LIMIT)), true);
+  assert.equal(session.saveSuspendData('x'.repeat(SUSPEND_DATA_LIMIT + 1)), false, 'never more than SCORM 1.2 allows');
+  assert.equal(data['cmi.suspend_data'].length, SUSPEND_DATA_LIMIT);
+
+  now += 3_723_450;  // 1 h 2 min 3.45 s
+  session.finish();
+  assert.equal(data['cmi.core.session_time'], '0001:02:03.45');
+  assert.equal(data['cmi.core.exit'], '');
+  assert.deepEqual(calls.at(-1), ['LMSFinish', '']);
+  session.finish();
+  assert.equal(calls.filter((call) => call[0] === 'LMSFinish').length, 1, 'finishes once');
+});
+
+test('without a pass mark completion is "completed", and an earned status is never taken back', () => {
+  const { api, data } = recordingApi({ 'cmi.core.lesson_status': 'completed' });
+  const session = new ScormSession(api);
+  session.start();
+  assert.equal(session.passMark(), null);
+  session.report({ score: 1, max: 21, scaled: 1 / 21, passed: null, completed: false });
+  assert.equal(data['cmi.core.lesson_status'], 'completed', 'a retake does not reset completion');
+  session.finish();
+  assert.equal(data['cmi.core.exit'], '');
+});
+
+test('without an LMS every call is a quiet no-op', () => {
+  const session = new ScormSession(null);
+  assert.equal(session.start(), false);
+  session.report({ score: 1, max: 2, scaled: 0.5, passed: null, completed: false });
+  assert.equal(session.loadSuspendData(), '');
+  assert.equal(session.saveSuspendData('state'), false);
+  session.finish();
+  assert.equal(session.connected, false);
+});
+
+test('SCORM time spans are HHHH:MM:SS.SS', () => {
+  assert.equal(formatTimespan(0), '0000:00:00.00');
+  assert.equal(formatTimespan(59_990), '0000:00:59.99');
+  assert.equal(formatTimespan(59_999), '0000:01:00.00', 'rounded to hundredths, carrying into minutes');
+  assert.equal(formatTimespan(-5), '0000:00:00.00');
+  assert.equal(formatTimespan(1e12), '9999:46:40.00', 'capped at 9999 hours');
+});
+
+test('the ZIP writer makes archives that unzip reads back byte for byte', () => {
+  assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926, 'the CRC-32 check value (ISO-HDLC)');
+  const folder = mkdtempSync(join(tmpdir(), 'trainscope-zip-'));
+  const big = Buffer.alloc(100_000, 7);
+  writeFileSync(join(folder, 'test.zip'), createZip([{ name: 'imsmanifest.xml', data: '<manifest/>' }, { name: 'dir/data.bin', data: big }]));
+  execFileSync('unzip', ['-q', join(folder, 'test.zip'), '-d', join(folder, 'out')]);
+  assert.equal(readFileSync(join(folder, 'out', 'imsmanifest.xml'), 'utf8'), '<manifest/>');
+  assert.deepEqual(readFileSync(join(folder, 'out', 'dir', 'data.bin')), big);
+  assert.deepEqual(createZip([{ name: 'a', data: 'b' }]), createZip([{ name: 'a', data: 'b' }]), 'reproducible');
+});
+
+test('the single file inlines script and styles and allows exactly them by hash', () => {
+  const html = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'">
+<link rel="stylesheet" href="trainscope.css">
+<script src="trainscope.js"></script>`;
+  const script = 'console.log("$& $1 a replacement pattern stays literal")';
+  const css = '.a{color:red}';
+  const page = inlinePage(html, script, css);
+  const hash = (text) => createHash('sha256').update(text).digest('base64');
+  assert.ok(page.includes(`<script>${script}</script>`));
+  assert.ok(page.includes(`<style data-trainscope-styles>${css}</style>`));
+  assert.ok(page.includes(`script-src 'sha256-${hash(script)}' 'wasm-unsafe-eval'`));
+  assert.ok(page.includes(`style-src 'sha256-${hash(css)}'`));
+  assert.throws(() => inlinePage(html, 'x = "</script>"', css), /cannot be inlined/);
+});
