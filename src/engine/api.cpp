@@ -4,6 +4,7 @@
 #include "engine/hardware.hpp"
 #include "engine/json.hpp"
 #include "engine/model.hpp"
+#include "engine/scenario.hpp"
 
 namespace trainscope {
 
@@ -23,7 +24,6 @@ std::string presets_json() {
     w.begin_array();
     for (const auto& preset : model_presets()) {
         const ParameterCount count = count_parameters(preset.architecture);
-        const Architecture& a = preset.architecture;
         w.begin_object();
         w.field("id", preset.id).field("name", preset.name);
         w.field("params", count.total).field("active_params", count.active);
@@ -31,11 +31,7 @@ std::string presets_json() {
         w.field("training_tokens", preset.training_tokens).field("training_gpus", preset.training_gpus);
         w.field("training_gpu", preset.training_gpu).field("source", preset.source);
         w.key("architecture").begin_object();
-        w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
-        w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
-        w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
-        w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
-        w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+        write_architecture_fields(w, preset.architecture);
         w.end_object();
         w.end_object();
     }

@@ -81,11 +81,7 @@ namespace {
 
 void write_architecture(json::Writer& w, const Architecture& a, bool assumed) {
     w.key("architecture").begin_object();
-    w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
-    w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
-    w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
-    w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
-    w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+    write_architecture_fields(w, a);
     w.field_bool("assumed", assumed);
     w.end_object();
 }

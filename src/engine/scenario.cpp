@@ -359,6 +359,14 @@ ScenarioReading read_scenario_text(std::string_view json_text) {
     return read_scenario(parsed.value);
 }
 
+void write_architecture_fields(json::Writer& w, const Architecture& a) {
+    w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
+    w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
+    w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
+    w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
+    w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+}
+
 std::string write_scenario(const Scenario& scenario) {
     json::Writer w;
     w.begin_object();
@@ -370,14 +378,8 @@ std::string write_scenario(const Scenario& scenario) {
     } else {
         if (!model.preset_id.empty()) w.field("preset", model.preset_id);
         if (model.preset_id.empty() || model.architecture_overridden) {
-            const Architecture& a = model.architecture;
             w.key("architecture").begin_object();
-            w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
-            w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
-            w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
-            w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
-            w.field_bool("dropout", a.dropout).field("experts", a.experts);
-            w.field("experts_per_token", a.experts_per_token);
+            write_architecture_fields(w, model.architecture);
             w.end_object();
         }
     }

@@ -86,4 +86,7 @@ ScenarioReading read_scenario_text(std::string_view json_text);
 // The scenario fully spelled out, in the same schema.
 std::string write_scenario(const Scenario& scenario);
 
+// The architecture's fields, as members of the JSON object the writer is in.
+void write_architecture_fields(json::Writer& writer, const Architecture& architecture);
+
 }  // namespace trainscope

@@ -1,14 +1,7 @@
 // Inside the iframe page: tell the host how tall the widget is, and pass quiz scores on.
 // The host script (iframe-host.js) checks that messages come from its own iframe.
 
-export interface ScoreDetail {
-  score: number;
-  max: number;
-  scaled: number;
-  passed: boolean | null;
-  completed: boolean;
-  answered?: number;
-}
+import type { ScoreDetail } from '../src/quiz/types';
 
 /** Starts reporting; returns a function that stops. A no-op when the page is not framed. */
 export function reportToHost(content: HTMLElement, target: Window = window.parent): () => void {
