@@ -29,10 +29,10 @@ const stylesheets = ['styles.css', 'quiz.css'];
 /** Pure modules with unit tests in tests/web/ (no DOM, no engine). */
 const unitModules = ['format', 'parse', 'hf-config', 'hash', 'scenario', 'sliders'];
 
-async function buildUnits() {
-  const outdir = join(repoRoot, 'build', 'web-units');
+/** Compiles DOM-free modules to ES modules that node's test runner can import. */
+async function buildUnitModules(folder, names, outdir) {
   await build({
-    entryPoints: unitModules.map((name) => join(webDir, 'src', `${name}.ts`)),
+    entryPoints: names.map((name) => join(webDir, folder, `${name}.ts`)),
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -41,17 +41,13 @@ async function buildUnits() {
     target: 'node20',
     logLevel: 'warning',
   });
+}
+
+async function buildUnits() {
+  const outdir = join(repoRoot, 'build', 'web-units');
+  await buildUnitModules('src', unitModules, outdir);
   // The shipping code's pure parts: embed settings, the SCORM session.
-  await build({
-    entryPoints: ['settings', 'scorm'].map((name) => join(webDir, 'ship', `${name}.ts`)),
-    outdir: join(outdir, 'ship'),
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'node20',
-    logLevel: 'warning',
-  });
+  await buildUnitModules('ship', ['settings', 'scorm'], join(outdir, 'ship'));
   console.log(`web: unit modules → ${outdir}`);
 }
 

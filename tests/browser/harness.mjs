@@ -35,7 +35,7 @@ export async function startHarness() {
  * Waits until the widget says it is ready.
  */
 export async function openPage(browser, address, options = {}) {
-  const context = await browser.newContext({
+  const context = options.context ?? await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: options.reducedMotion ?? 'no-preference',
@@ -55,7 +55,7 @@ export async function openPage(browser, address, options = {}) {
     }
   });
   await page.goto(address);
-  await page.waitForSelector('[data-ts-ready]', { timeout: 15000 });
+  await page.waitForSelector(options.readySelector ?? '[data-ts-ready]', { timeout: options.readyTimeout ?? 15000 });
   return { page, context, problems };
 }
 

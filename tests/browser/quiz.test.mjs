@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
 import { buildHarness } from './fixtures/quiz-harness/build.mjs';
 import { repoRoot } from '../web/quiz-build.mjs';
+import { openPage } from './harness.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -28,25 +29,12 @@ test.after(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function openQuiz(query = '', options = {}) {
-  const context = options.context ?? await browser.newContext({
-    viewport: options.viewport ?? { width: 1100, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    reducedMotion: options.reducedMotion ?? 'reduce',
-    bypassCSP: options.bypassCSP ?? false,
+/** The quiz harness page, with console errors, page errors and outside requests recorded. */
+function openQuiz(query = '', options = {}) {
+  return openPage(browser, `${url}${query}`, {
+    viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce', ...options,
+    readySelector: 'body[data-quiz-ready]', readyTimeout: 60000,
   });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('request', (request) => {
-    if (!request.url().startsWith('http://127.0.0.1:') && !request.url().startsWith('data:')) problems.push(`network request to ${request.url()}`);
-  });
-  await page.goto(`${url}${query}`);
-  await page.waitForSelector('body[data-quiz-ready]', { timeout: 60000 });
-  return { page, context, problems };
 }
 
 const current = (page) => page.locator('.ts-quiz-item:not([hidden])');
