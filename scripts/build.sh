@@ -12,6 +12,13 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 cmake --preset native >/dev/null
 cmake --build --preset native -j "$jobs"
 
+# A malformed quiz bank stops the build with the engine's item- and field-named errors.
+if ! bank_report="$(build/native/trainscope quiz-check web/quiz/bank.json 20)"; then
+  echo "build: web/quiz/bank.json has problems:" >&2
+  echo "$bank_report" >&2
+  exit 1
+fi
+
 # Debian's emscripten runs its JS tools with this machine's node, which must find Debian's modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 cmake --preset wasm >/dev/null
