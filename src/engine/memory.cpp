@@ -95,7 +95,9 @@ LayerActivationTerms layer_activation_terms(const Architecture& a, double sequen
     const double attention_split = sbh * (2 + 4 * kv_ratio + 2);
     // MLP: GeLU keeps its input and the second matmul's input (2·sbf each);
     // SwiGLU keeps gate and up outputs and their product (2·sbf each).
-    const double mlp_split = sbf * (a.gated_mlp ? 6.0 : 4.0);
+    // A mixture of experts sends each token through k expert MLPs (Jiang et al. 2024, §2.1),
+    // so each token leaves k sets of MLP activations.
+    const double mlp_split = sbf * (a.gated_mlp ? 6.0 : 4.0) * a.experts_per_token;
     terms.split = attention_split + mlp_split;
     // Scores: softmax output (2), with dropout its mask (1) and output (2): 5·a·s²·b for GPT.
     terms.scores = a.heads * sequence * sequence * micro_batch * (2 + 3 * dropout_mask);

@@ -193,3 +193,15 @@ TEST_CASE("GPT-2 1.5B needs 3 GB for 16-bit weights but 24 GB of model states to
     CHECK(number_at(estimate, "inference.weights") == Approx(3e9));
     CHECK(number_at(estimate, "training.model_states.total") == Approx(24e9));
 }
+
+TEST_CASE("a mixture of experts keeps MLP activations for each of the k experts a token visits", "[activations]") {
+    // Jiang et al. 2024 (Mixtral), §2.1: every token is processed by k = 2 of the 8 experts.
+    const Architecture mixtral = find_model_preset("mixtral-8x7b")->architecture;
+    Architecture one_expert = mixtral;
+    one_expert.experts_per_token = 1;
+    const TrainingSettings training = gpt_training(4096, 1, Recompute::selective, false);
+    const double s = 4096, f = mixtral.mlp;
+    CHECK(training_activations(mixtral, training, tensor_parallel(1)).per_layer -
+              training_activations(one_expert, training, tensor_parallel(1)).per_layer ==
+          Approx(6 * s * f));
+}
