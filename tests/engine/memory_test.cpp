@@ -205,3 +205,10 @@ TEST_CASE("a mixture of experts keeps MLP activations for each of the k experts 
               training_activations(one_expert, training, tensor_parallel(1)).per_layer ==
           Approx(6 * s * f));
 }
+
+TEST_CASE("a trillion parameters fully sharded over 1024 GPUs leave about 16 GB of states on each", "[memory][published]") {
+    // Rajbhandari et al. 2019 (ZeRO), §1: 16 TB of model states for 1T parameters, ~16 GB per GPU on 1024.
+    const json::Value estimate = estimate_of(R"({"model":{"params":1e12},"parallel":{"gpus":1024,"zero_stage":3}})");
+    CHECK(number_at(estimate, "training.model_states.total") == Approx(16e12));
+    CHECK(per_gpu_model_states_bytes(estimate) == Approx(16e9).epsilon(0.025));
+}
