@@ -343,22 +343,32 @@ void validate_options(const Value& item, const std::string& label, const std::st
         problems.push_back({label, "options", "a multiple_select item needs at least one correct option"});
 }
 
-void validate_randomize(const Value& item, const std::string& label, std::vector<Problem>& problems) {
-    const Value* randomize = item.find("randomize");
-    if (!randomize) return;
-    if (randomize->kind != Kind::array) {
-        problems.push_back({label, "randomize", "must be an array of {path, distribution, …}"});
+// Calls check(element, "name[i].") for each object in the array `name`; reports a missing-array
+// shape or a non-object element under the item's label. Absent arrays are fine.
+template <typename Check>
+void for_each_object_in(const Value& item, const char* name, const std::string& label, std::vector<Problem>& problems,
+                        const char* array_hint, Check check) {
+    const Value* array = item.find(name);
+    if (!array) return;
+    if (array->kind != Kind::array) {
+        problems.push_back({label, name, array_hint});
         return;
     }
-    for (std::size_t i = 0; i < randomize->items.size(); ++i) {
-        const Value& draw = randomize->items[i];
-        char prefix[48];
-        std::snprintf(prefix, sizeof prefix, "randomize[%zu].", i);
+    for (std::size_t i = 0; i < array->items.size(); ++i) {
+        char prefix[64];
+        std::snprintf(prefix, sizeof prefix, "%s[%zu].", name, i);
         const std::string p(prefix);
-        if (!draw.is_object()) {
+        if (!array->items[i].is_object()) {
             problems.push_back({label, p.substr(0, p.size() - 1), "must be an object"});
             continue;
         }
+        check(array->items[i], p);
+    }
+}
+
+void validate_randomize(const Value& item, const std::string& label, std::vector<Problem>& problems) {
+    for_each_object_in(item, "randomize", label, problems, "must be an array of {path, distribution, …}",
+                       [&](const Value& draw, const std::string& p) {
         check_unknown_fields(draw, randomize_fields, label, p, problems);
         if (text_of(draw.find("path")).empty())
             problems.push_back({label, p + "path", "must name a scenario field, e.g. \"model.params\""});
@@ -383,7 +393,7 @@ void validate_randomize(const Value& item, const std::string& label, std::vector
             if (r != "nice" && r != "integer" && r != "power_of_two" && r != "none")
                 problems.push_back({label, p + "round", "must be \"nice\", \"integer\", \"power_of_two\" or \"none\""});
         }
-    }
+    });
 }
 
 void validate_numeric(const Value& item, const std::string& label, const std::string& kind,
@@ -416,38 +426,24 @@ void validate_numeric(const Value& item, const std::string& label, const std::st
         }
     }
     validate_randomize(item, label, problems);
-    const Value* misconceptions = item.find("misconceptions");
-    if (misconceptions) {
-        if (misconceptions->kind != Kind::array) {
-            problems.push_back({label, "misconceptions", "must be an array"});
-        } else {
-            for (std::size_t i = 0; i < misconceptions->items.size(); ++i) {
-                const Value& m = misconceptions->items[i];
-                char prefix[40];
-                std::snprintf(prefix, sizeof prefix, "misconceptions[%zu].", i);
-                const std::string p(prefix);
-                if (!m.is_object()) {
-                    problems.push_back({label, p.substr(0, p.size() - 1), "must be an object"});
-                    continue;
-                }
-                check_unknown_fields(m, misconception_fields, label, p, problems);
-                if (!valid_id(text_of(m.find("id"))))
-                    problems.push_back({label, p + "id", "must be a short id: a-z, 0-9, - or _"});
-                if (text_of(m.find("feedback")).empty())
-                    problems.push_back({label, p + "feedback", "must say what the learner probably did"});
-                double factor = 1.0;
-                if (m.find("factor") && (!number_of(m.find("factor"), factor) || !(factor > 0.0)))
-                    problems.push_back({label, p + "factor", "must be a positive number"});
-                if (!m.find("factor") && !m.find("path") && !m.find("overrides") && !m.find("multiply_by") &&
-                    !m.find("divide_by"))
-                    problems.push_back({label, p.substr(0, p.size() - 1),
-                                        "needs at least one of factor, path, overrides, multiply_by, divide_by"});
-                const Value* overrides = m.find("overrides");
-                if (overrides && !overrides->is_object())
-                    problems.push_back({label, p + "overrides", "must be a scenario object to merge"});
-            }
-        }
-    }
+    for_each_object_in(item, "misconceptions", label, problems, "must be an array",
+                       [&](const Value& m, const std::string& p) {
+        check_unknown_fields(m, misconception_fields, label, p, problems);
+        if (!valid_id(text_of(m.find("id"))))
+            problems.push_back({label, p + "id", "must be a short id: a-z, 0-9, - or _"});
+        if (text_of(m.find("feedback")).empty())
+            problems.push_back({label, p + "feedback", "must say what the learner probably did"});
+        double factor = 1.0;
+        if (m.find("factor") && (!number_of(m.find("factor"), factor) || !(factor > 0.0)))
+            problems.push_back({label, p + "factor", "must be a positive number"});
+        if (!m.find("factor") && !m.find("path") && !m.find("overrides") && !m.find("multiply_by") &&
+            !m.find("divide_by"))
+            problems.push_back({label, p.substr(0, p.size() - 1),
+                                "needs at least one of factor, path, overrides, multiply_by, divide_by"});
+        const Value* overrides = m.find("overrides");
+        if (overrides && !overrides->is_object())
+            problems.push_back({label, p + "overrides", "must be a scenario object to merge"});
+    });
     if (item.find("options")) problems.push_back({label, "options", "only choice items have options"});
 }
 
