@@ -157,6 +157,25 @@ test('the element works under a strict CSP, lazily, in its own shadow root, and 
   await page.screenshot({ path: join(artifactsDir, 'embed-element.png'), fullPage: false });
 });
 
+test('two widgets on one page keep their own quiz progress, across a reload', async (t) => {
+  const { url } = await serveHost(t, { '/host/two.html': { type: 'text/html; charset=utf-8', body: fixture('two.html') } });
+  const context = await newContext(t, { viewport: { width: 1000, height: 2400 } });
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}host/two.html`);
+  const widgets = page.locator('trainscope-widget');
+  await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await widgets.nth(1).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  const status = (index) => widgets.nth(index).locator(`.ts-quiz-item[data-item-id="${firstChoiceItem.id}"]`).getAttribute('data-status');
+  await answerFirstChoiceQuestion(widgets.nth(0));
+  assert.equal(await status(1), 'new', 'answering in one widget leaves the other alone');
+  await page.reload();
+  await widgets.nth(1).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  assert.equal(await status(0), 'correct');
+  assert.equal(await status(1), 'new');
+  assert.deepEqual(problems, []);
+});
+
 test('bad attribute values give a message inside the widget and nothing uncaught', async (t) => {
   const { url } = await serveHost(t, {
     '/host/bad.html': { type: 'text/html; charset=utf-8', body: fixture('bad-attributes.html') },

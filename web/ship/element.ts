@@ -94,6 +94,13 @@ export class TrainscopeWidgetElement extends HTMLElement {
     return this.handle;
   }
 
+  /** Keeps quiz progress apart when a page has several widgets: by id, else by position. */
+  private instanceKey(): string | undefined {
+    if (this.id) return this.id;
+    const widgets = [...document.querySelectorAll(this.localName)];
+    return widgets.length > 1 ? `position-${widgets.indexOf(this)}` : undefined;
+  }
+
   private readAttributes(): ElementSettings {
     const settings = readSettings({
       preset: this.getAttribute('preset'),
@@ -118,8 +125,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       theme: settings.theme,
       passMark: settings.passMark ?? undefined,
       problems: settings.problems,
-      // Two widgets on one page keep their quiz progress apart when the host gives them ids.
-      instanceKey: this.id || undefined,
+      instanceKey: this.instanceKey(),
       // A course page has its own h1; the widget's title sits under it.
       headingLevel: 2,
     };
