@@ -2,7 +2,8 @@
 //   index.html + trainscope.js + trainscope.css   the page (one classic script holding the engine's
 //                                                 wasm as base64 and the stylesheet as text)
 //   trainscope.html                               the same page as one self-contained file
-//   embed/trainscope-widget.js                    <trainscope-widget> for course pages
+//   embed/trainscope-widget.js (+ trainscope-engine.js, loaded when a widget is near the viewport)
+//                                                 <trainscope-widget> for course pages
 //   embed/trainscope-iframe-host.js, iframe/      the iframe page and its auto-height host script
 //   trainscope-scorm12.zip                        a SCORM 1.2 package
 // `--units` instead compiles the pure modules that the unit tests import to build/web-units/.
@@ -51,33 +52,50 @@ async function buildUnits() {
   console.log(`web: unit modules → ${outdir}`);
 }
 
-/** Resolves the two virtual modules that engine.ts imports: the Emscripten glue and the wasm bytes. */
-const enginePlugin = {
-  name: 'trainscope-engine',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^trainscope:engine-(glue|wasm)$/ }, (resolveArgs) => ({
-      path: resolveArgs.path,
-      namespace: 'trainscope-engine',
-    }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'trainscope-engine' }, (loadArgs) => {
-      if (loadArgs.path === 'trainscope:engine-wasm') {
-        return { contents: `export default ${JSON.stringify(readFileSync(wasmPath).toString('base64'))};`, loader: 'js' };
-      }
-      // The glue is CommonJS-shaped (module.exports = createTrainscopeEngine) and also carries
-      // node-only branches that require('fs') etc.; those modules are marked external below
-      // and are never reached in a browser.
-      return { contents: readFileSync(gluePath, 'utf8'), loader: 'js', resolveDir: wasmDir };
-    });
-    // Node built-ins named by the glue's node branch: leave them alone.
-    pluginBuild.onResolve({ filter: /^(node:)?(fs|path|crypto|url|module|worker_threads|perf_hooks|child_process)$/ }, (resolveArgs) => ({
-      path: resolveArgs.path,
-      external: true,
-    }));
-  },
-};
+/**
+ * esbuild plugin for the engine's virtual modules (web/src/virtual-modules.d.ts):
+ *   trainscope:engine-glue    Emscripten's factory (build/wasm/trainscope_engine.js)
+ *   trainscope:engine-wasm    the .wasm bytes, base64
+ *   trainscope:engine-source  what engine.ts awaits: the two above, bundled in ("inline"), or,
+ *                             with `remote`, a loader for dist/embed/trainscope-engine.js beside
+ *                             the script, fetched when a widget first comes near the viewport.
+ */
+export function enginePlugin({ remote = false } = {}) {
+  return {
+    name: 'trainscope-engine',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^trainscope:engine-(glue|wasm|source)$/ }, (resolveArgs) => ({
+        path: resolveArgs.path,
+        namespace: 'trainscope-engine',
+      }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'trainscope-engine' }, (loadArgs) => {
+        if (loadArgs.path === 'trainscope:engine-source') {
+          const contents = remote
+            ? "export { default } from './ship/engine-remote.ts';"
+            : "import createTrainscopeEngine from 'trainscope:engine-glue';\n"
+              + "import wasmBase64 from 'trainscope:engine-wasm';\n"
+              + 'export default () => Promise.resolve({ createTrainscopeEngine, wasmBase64 });';
+          return { contents, loader: 'js', resolveDir: webDir };
+        }
+        if (loadArgs.path === 'trainscope:engine-wasm') {
+          return { contents: `export default ${JSON.stringify(readFileSync(wasmPath).toString('base64'))};`, loader: 'js' };
+        }
+        // The glue is CommonJS-shaped (module.exports = createTrainscopeEngine) and also carries
+        // node-only branches that require('fs') etc.; those modules are marked external below
+        // and are never reached in a browser.
+        return { contents: readFileSync(gluePath, 'utf8'), loader: 'js', resolveDir: wasmDir };
+      });
+      // Node built-ins named by the glue's node branch: leave them alone.
+      pluginBuild.onResolve({ filter: /^(node:)?(fs|path|crypto|url|module|worker_threads|perf_hooks|child_process)$/ }, (resolveArgs) => ({
+        path: resolveArgs.path,
+        external: true,
+      }));
+    },
+  };
+}
 
 /** One esbuild bundle: a classic script holding the engine (wasm as base64) and the styles. */
-async function bundle(entry, outfile, css, dev) {
+async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
   await build({
     entryPoints: [join(webDir, entry)],
     outfile: join(distDir, outfile),
@@ -88,7 +106,7 @@ async function bundle(entry, outfile, css, dev) {
     minify: !dev,
     sourcemap: false,
     legalComments: 'none',
-    plugins: [enginePlugin],
+    plugins: [enginePlugin({ remote: remoteEngine })],
     // The quiz bank ships inside the bundle: no fetch, so file:// and strict CSPs work.
     loader: { '.json': 'json' },
     define: { TRAINSCOPE_CSS: JSON.stringify(css) },
@@ -134,7 +152,9 @@ async function buildPage() {
   // 2. Offline: one file to save and open from disk.
   writeFileSync(join(distDir, 'trainscope.html'), inlinePage(html, pageScript, css));
   // 3. Course pages: the custom element (styles in its shadow root), and the iframe page with its host script.
-  await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev);
+  // The element's script carries no engine: it loads embed/trainscope-engine.js when needed.
+  await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev, { remoteEngine: true });
+  await bundle('ship/engine-entry.ts', 'embed/trainscope-engine.js', css, dev);
   copyFileSync(join(webDir, 'ship', 'iframe-host.js'), join(distDir, 'embed', 'trainscope-iframe-host.js'));
   copyFileSync(join(webDir, 'ship', 'embed-example.html'), join(distDir, 'embed', 'example.html'));
   copyFileSync(join(webDir, 'ship', 'iframe-example.html'), join(distDir, 'iframe', 'example.html'));
@@ -158,7 +178,7 @@ async function buildPage() {
   ]));
   rmSync(join(distDir, 'scorm-sco.js'));
 
-  const outputs = ['index.html', 'trainscope.js', 'trainscope.css', 'trainscope.html', 'embed/trainscope-widget.js',
+  const outputs = ['index.html', 'trainscope.js', 'trainscope.css', 'trainscope.html', 'embed/trainscope-widget.js', 'embed/trainscope-engine.js',
     'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip'];
   for (const name of outputs) {
     const bytes = readFileSync(join(distDir, name));

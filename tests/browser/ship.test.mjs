@@ -157,6 +157,21 @@ test('the element works under a strict CSP, lazily, in its own shadow root, and 
   await page.screenshot({ path: join(artifactsDir, 'embed-element.png'), fullPage: false });
 });
 
+test('the element fetches its engine only when it comes near the viewport', async (t) => {
+  const { url } = await serveHost(t, { '/host/lazy.html': { type: 'text/html; charset=utf-8', body: fixture('lazy.html') } });
+  const context = await newContext(t);
+  const { page, problems, requests } = await watchedPage(context);
+  await page.goto(`${url}host/lazy.html`);
+  await page.waitForFunction(() => customElements.get('trainscope-widget') !== undefined);
+  await page.waitForTimeout(500);
+  const engineRequests = () => requests.filter((address) => address.endsWith('/embed/trainscope-engine.js'));
+  assert.deepEqual(engineRequests(), [], 'nothing heavy is fetched for a widget far below the fold');
+  await page.locator('#below').scrollIntoViewIfNeeded();
+  await page.locator('#below [data-ts-ready]').waitFor({ timeout: 20000 });
+  assert.equal(engineRequests().length, 1, 'the engine script is fetched once, on approach');
+  assert.deepEqual(problems, [], 'the engine script loads under the strict CSP');
+});
+
 test('two widgets on one page keep their own quiz progress, across a reload', async (t) => {
   const { url } = await serveHost(t, { '/host/two.html': { type: 'text/html; charset=utf-8', body: fixture('two.html') } });
   const context = await newContext(t, { viewport: { width: 1000, height: 2400 } });

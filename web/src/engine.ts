@@ -2,8 +2,7 @@
 // The .wasm bytes travel inside the bundle (base64), so loading needs no fetch: it works over
 // http, from file:// and under a CSP that forbids connect-src.
 
-import createTrainscopeEngine from 'trainscope:engine-glue';
-import wasmBase64 from 'trainscope:engine-wasm';
+import loadEngineSource from 'trainscope:engine-source';
 import type { TrainscopeEngineModule } from './engine-module';
 import type { Estimate, Gpu, PartialScenario, Preset, Scenario } from './types';
 
@@ -26,13 +25,17 @@ export function decodeBase64(base64: string): Uint8Array {
 
 let loading: Promise<Engine> | null = null;
 
-/** Loads the engine once per page; later calls share the same instance. */
+/** Loads the engine once per page; later calls share the same instance. A failed load may be retried. */
 export function loadEngine(): Promise<Engine> {
-  loading ??= instantiate();
+  loading ??= instantiate().catch((error: unknown) => {
+    loading = null;
+    throw error;
+  });
   return loading;
 }
 
 async function instantiate(): Promise<Engine> {
+  const { createTrainscopeEngine, wasmBase64 } = await loadEngineSource();
   const engineModule = await createTrainscopeEngine({
     wasmBinary: decodeBase64(wasmBase64),
     // The engine prints nothing in normal use; anything it does print is a bug worth seeing.

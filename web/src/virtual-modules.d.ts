@@ -1,4 +1,4 @@
-// The two modules web/build.mjs provides at bundle time (see its enginePlugin). Ambient
+// The modules web/build.mjs provides at bundle time (see its enginePlugin). Ambient
 // declarations live in their own file: a .d.ts with top-level exports would make them augmentations.
 
 declare module 'trainscope:engine-glue' {
@@ -11,4 +11,14 @@ declare module 'trainscope:engine-wasm' {
   /** build/wasm/trainscope_engine.wasm, base64-encoded. */
   const wasmBase64: string;
   export default wasmBase64;
+}
+
+declare module 'trainscope:engine-source' {
+  /** The engine's factory and bytes: bundled in, or loaded from a sibling script (the element). */
+  export interface EngineSource {
+    createTrainscopeEngine: import('./engine-module').TrainscopeEngineFactory;
+    wasmBase64: string;
+  }
+  const loadEngineSource: () => Promise<EngineSource>;
+  export default loadEngineSource;
 }
