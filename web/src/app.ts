@@ -447,7 +447,10 @@ class Widget {
     this.quiz = mountQuiz(section, {
       engine: this.engine.module,
       bank: defaultBank,
-      onShowInSimulation: (scenario) => this.showInSimulation(scenario as PartialScenario),
+      // "Show me in the simulation" only where a simulation is shown.
+      onShowInSimulation: this.sections.has('memory') || this.sections.has('time')
+        ? (scenario) => this.showInSimulation(scenario as PartialScenario)
+        : undefined,
       storage: this.options.quizStorage,
       passMark: this.options.passMark,
       instanceKey: this.options.instanceKey,
