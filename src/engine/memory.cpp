@@ -134,7 +134,11 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     // Pipeline 1F1B (Korthikanti §4.2.3): the first stage keeps p micro-batches of L/p layers in
     // flight, L layers' worth whatever p. The last stage holds one micro-batch of its L/p layers
     // plus the logits: 4 bytes each in FP32 for the loss (MODEL.md §4), split by t (vocab-parallel).
-    const double layers_first_stage = a.layers * per_layer;
+    // With m virtual stages per GPU (interleaved schedule, Korthikanti §4.2.3) the first stage
+    // holds L·(1 + (p−1)/(p·m)) layers' worth instead.
+    const double p = parallel.pipeline, m = parallel.interleave;
+    const double interleaving = p > 1 && m > 1 ? 1 + (p - 1) / (p * m) : 1.0;
+    const double layers_first_stage = a.layers * per_layer * interleaving;
     const double layers_last_stage = a.layers / parallel.pipeline * per_layer;
     const double logits = 4.0 * s * b * a.vocab / t;
 

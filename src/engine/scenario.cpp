@@ -291,6 +291,7 @@ ScenarioReading read_scenario(const json::Value& document) {
     const bool gpus_given = parallel_reader.number("gpus", parallel.gpus, 1, 1e7, true);
     parallel_reader.number("tensor", parallel.tensor, 1, 1e5, true);
     parallel_reader.number("pipeline", parallel.pipeline, 1, 1e5, true);
+    parallel_reader.number("interleave", parallel.interleave, 1, 1e3, true);
     double zero_stage = 0;
     if (parallel_reader.number("zero_stage", zero_stage, 0, 3, true)) parallel.zero_stage = static_cast<int>(zero_stage);
     parallel_reader.finish();
@@ -344,6 +345,9 @@ ScenarioReading read_scenario(const json::Value& document) {
     const Architecture& a = scenario.model.architecture;
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", "cannot exceed the number of layers (" + format_limit(a.layers) + ")"});
+    else if (parallel.pipeline * parallel.interleave > a.layers)
+        errors.push_back({"parallel.interleave", "needs at least one layer per virtual stage: pipeline × interleave "
+                                                 "cannot exceed the layers (" + format_limit(a.layers) + ")"});
     if (std::fmod(a.heads, parallel.tensor) != 0)
         errors.push_back({"parallel.tensor", "must divide the attention heads (" + format_limit(a.heads) + ") evenly"});
     return reading;
@@ -404,6 +408,7 @@ std::string write_scenario(const Scenario& scenario) {
     const ParallelSettings& parallel = scenario.parallel;
     w.key("parallel").begin_object();
     w.field("gpus", parallel.gpus).field("tensor", parallel.tensor).field("pipeline", parallel.pipeline);
+    w.field("interleave", parallel.interleave);
     w.key("zero_stage").integer(parallel.zero_stage);
     w.end_object();
 

@@ -50,6 +50,7 @@ struct ParallelSettings {
     double gpus = 1;
     double tensor = 1;
     double pipeline = 1;
+    double interleave = 1;  // virtual pipeline stages per GPU (Megatron's interleaved 1F1B); 1: plain 1F1B
     int zero_stage = 0;
 };
 

@@ -212,3 +212,15 @@ TEST_CASE("a trillion parameters fully sharded over 1024 GPUs leave about 16 GB 
     CHECK(number_at(estimate, "training.model_states.total") == Approx(16e12));
     CHECK(per_gpu_model_states_bytes(estimate) == Approx(16e9).epsilon(0.025));
 }
+
+TEST_CASE("an interleaved pipeline keeps L·(1 + (p−1)/(p·m)) layers on its first stage", "[activations][published]") {
+    // Korthikanti et al. 2022, §4.2.3: interleaving with m virtual stages per GPU raises the first
+    // stage's in-flight activations by (p−1)/(p·m) over the plain 1F1B schedule's L layers.
+    const json::Value plain = estimate_of(R"({"model":{"preset":"gpt3-175b"},"parallel":{"gpus":8,"pipeline":8}})");
+    const json::Value interleaved =
+        estimate_of(R"({"model":{"preset":"gpt3-175b"},"parallel":{"gpus":8,"pipeline":8,"interleave":3}})");
+    CHECK(number_at(interleaved, "training.per_gpu.activations") ==
+          Approx(number_at(plain, "training.per_gpu.activations") * (1 + 7.0 / (8 * 3))));
+    const json::Value too_many = estimate_of(R"({"model":{"preset":"gpt2-124m"},"parallel":{"gpus":4,"pipeline":4,"interleave":4}})");
+    CHECK(trainscope::testing::has_error_for(too_many, "parallel.interleave"));
+}

@@ -768,6 +768,8 @@ class Widget {
               h('p', { className: 'ts-hint' }, 'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.'),
               this.add(selectControl('parallel.tensor', 'Tensor parallel degree', [1, 2, 4, 8, 16].map((v) => ({ value: v, label: String(v) })), this.onValue)).element,
               this.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', [1, 2, 4, 8, 16, 32, 64].map((v) => ({ value: v, label: String(v) })), this.onValue)).element,
+              this.add(selectControl('parallel.interleave', 'Interleaved stages per GPU', [1, 2, 3, 4, 8].map((v) => ({ value: v, label: v === 1 ? '1 (plain 1F1B)' : String(v) })), this.onValue,
+                'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.')).element,
               this.add(checkboxControl('training.sequence_parallel', 'Sequence parallelism', this.onValue, 'splits the remaining activations across the tensor-parallel group')).element))),
         h('figure', { className: 'ts-figure' }, status, figure,
           h('figcaption', null, 'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.'))),

@@ -44,7 +44,7 @@ export interface Scenario {
     tokens: number;
     attention_flops: boolean;
   };
-  parallel: { gpus: number; tensor: number; pipeline: number; zero_stage: number };
+  parallel: { gpus: number; tensor: number; pipeline: number; interleave: number; zero_stage: number };
   hardware: {
     gpu: string;
     memory_bytes?: number;
