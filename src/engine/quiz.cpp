@@ -893,18 +893,33 @@ Grade grade_choice(const Value& item, const Value& answer, json::Writer& options
     return grade;
 }
 
+// An item read from its JSON and instantiated for a seed, with every problem found on the way.
+struct LoadedItem {
+    json::ParseResult parsed;
+    Instance instance;
+    std::vector<Problem> problems;
+    bool usable() const { return parsed.ok && problems.empty(); }
+};
+
+LoadedItem load_item(std::string_view item_json, std::uint32_t seed) {
+    LoadedItem item;
+    item.parsed = parse_item(item_json, item.problems);
+    if (item.parsed.ok) {
+        item.instance = build_instance(item.parsed.value, seed);
+        item.problems = item.instance.problems;
+    }
+    return item;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
 
 std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
-    std::vector<Problem> problems;
-    const json::ParseResult parsed = parse_item(item_json, problems);
-    Instance instance;
-    if (parsed.ok) {
-        instance = build_instance(parsed.value, seed);
-        problems = instance.problems;
-    }
+    LoadedItem loaded = load_item(item_json, seed);
+    const json::ParseResult& parsed = loaded.parsed;
+    Instance& instance = loaded.instance;
+    const std::vector<Problem>& problems = loaded.problems;
     json::Writer w;
     w.begin_object();
     w.field("id", instance.label).field("kind", instance.kind).field("takeaway", instance.takeaway);
@@ -917,7 +932,7 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
         }
     }
     w.end_array();
-    const bool usable = parsed.ok && problems.empty();
+    const bool usable = loaded.usable();
     w.key("scenario");
     if (usable && instance.numeric) w.raw(json::serialize(instance.scenario));
     else w.null();
@@ -942,17 +957,14 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
 }
 
 std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std::string_view answer_json) {
-    std::vector<Problem> problems;
-    const json::ParseResult parsed = parse_item(item_json, problems);
-    Instance instance;
-    if (parsed.ok) {
-        instance = build_instance(parsed.value, seed);
-        problems = instance.problems;
-    }
+    LoadedItem loaded = load_item(item_json, seed);
+    const json::ParseResult& parsed = loaded.parsed;
+    Instance& instance = loaded.instance;
+    const std::vector<Problem>& problems = loaded.problems;
     Grade grade;
     json::Writer options;
     std::string expected_text;
-    const bool usable = parsed.ok && problems.empty();
+    const bool usable = loaded.usable();
     if (!usable) {
         grade.message = "This question is broken: " +
                         (problems.empty() ? std::string("unknown problem")
