@@ -31,7 +31,7 @@ const stylesheets = ['styles.css', 'quiz.css'];
 const unitModules = ['format', 'parse', 'hf-config', 'hash', 'scenario', 'sliders'];
 
 /** Compiles DOM-free modules to ES modules that node's test runner can import. */
-async function buildUnitModules(folder, names, outdir) {
+export async function buildUnitModules(folder, names, outdir) {
   await build({
     entryPoints: names.map((name) => join(webDir, folder, `${name}.ts`)),
     outdir,

@@ -3,27 +3,18 @@
 // under build/quiz-units/, so files that node --test runs side by side never race.
 // Usage from a test: const units = await buildQuizUnits('state'); const { score } = await import(units.state);
 // By hand:           node tests/web/quiz-build.mjs   (→ build/quiz-units/manual/)
-import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildUnitModules } from '../../web/build.mjs';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const modules = ['state', 'storage', 'bank'];
 
 export async function buildQuizUnits(name) {
   const outdir = join(repoRoot, 'build', 'quiz-units', name);
-  await build({
-    entryPoints: modules.map((module) => join(repoRoot, 'web', 'src', 'quiz', `${module}.ts`)),
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'node20',
-    logLevel: 'warning',
-  });
+  await buildUnitModules(join('src', 'quiz'), modules, outdir);
   return Object.fromEntries(modules.map((module) => [module, pathToFileURL(join(outdir, `${module}.mjs`)).href]));
 }
 
