@@ -31,7 +31,7 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
             break;
     }
 
-    // MODEL.md §6: time = hardware FLOPs / (GPUs × peak × fraction of peak sustained).
+    // docs/model.md §6: time = hardware FLOPs / (GPUs × peak × fraction of peak sustained).
     const HardwareSettings& hardware = scenario.hardware;
     const double sustained_flops_per_gpu = hardware.gpu.peak_flops * hardware.utilization;
     const double gpus = scenario.parallel.gpus;

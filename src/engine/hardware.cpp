@@ -3,7 +3,7 @@
 namespace trainscope {
 
 const std::vector<Gpu>& gpu_catalogue() {
-    // Dense 16-bit tensor peak (no sparsity), memory in decimal bytes, board power (MODEL.md §7).
+    // Dense 16-bit tensor peak (no sparsity), memory in decimal bytes, board power (docs/model.md §7).
     static const std::vector<Gpu> catalogue = {
         {"h100-sxm", "NVIDIA H100 SXM", 80e9, 989e12, 700, "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"},
         {"h200-sxm", "NVIDIA H200 SXM", 141e9, 989e12, 700, "NVIDIA H200 Tensor Core GPU datasheet (SXM)"},

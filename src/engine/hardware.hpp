@@ -1,4 +1,4 @@
-// Accelerators: memory, dense 16-bit peak and power, from vendor datasheets (MODEL.md §7).
+// Accelerators: memory, dense 16-bit peak and power, from vendor datasheets (docs/model.md §7).
 #pragma once
 
 #include <string>

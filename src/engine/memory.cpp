@@ -59,7 +59,7 @@ ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, doubl
     const double local_parameters = parameters / model_parallel_degree;
     const double d = data_parallel_degree;
     ModelStateBytes bytes;
-    // ZeRO §5.1–5.3 / MODEL.md §3: each stage shards one more kind of state over d.
+    // ZeRO §5.1–5.3 / docs/model.md §3: each stage shards one more kind of state over d.
     bytes.optimizer_states = local_parameters * bytes_per_param.optimizer_states / (zero_stage >= 1 ? d : 1.0);
     bytes.master_weights = local_parameters * bytes_per_param.master_weights / (zero_stage >= 1 ? d : 1.0);
     bytes.gradients = local_parameters * bytes_per_param.gradients / (zero_stage >= 2 ? d : 1.0);
@@ -133,7 +133,7 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
 
     // Pipeline 1F1B (Korthikanti §4.2.3): the first stage keeps p micro-batches of L/p layers in
     // flight, L layers' worth whatever p. The last stage holds one micro-batch of its L/p layers
-    // plus the logits: 4 bytes each in FP32 for the loss (MODEL.md §4), split by t (vocab-parallel).
+    // plus the logits: 4 bytes each in FP32 for the loss (docs/model.md §4), split by t (vocab-parallel).
     // With m virtual stages per GPU (interleaved schedule, Korthikanti §4.2.3) the first stage
     // holds L·(1 + (p−1)/(p·m)) layers' worth instead.
     const double p = parallel.pipeline, m = parallel.interleave;
@@ -158,7 +158,7 @@ InferenceBytes inference_memory(const Architecture& a, double parameters, const 
     InferenceBytes bytes;
     bytes.bytes_per_param = bytes_per_value(inference.weights);
     bytes.weights = parameters * bytes.bytes_per_param;
-    // One K and one V vector of a_kv·(h/a) values per layer per token (MODEL.md §5).
+    // One K and one V vector of a_kv·(h/a) values per layer per token (docs/model.md §5).
     const double head_size = a.hidden / a.heads;
     bytes.kv_cache = 2 * a.layers * inference.batch * inference.context * a.kv_heads * head_size *
                      bytes_per_value(inference.kv_cache);

@@ -41,7 +41,7 @@ struct ActivationBytes {
     double total() const { return layers + logits; }
 };
 
-// Korthikanti et al. 2022, Table 2 (MODEL.md §4), for the scenario's block, parallelism and recompute.
+// Korthikanti et al. 2022, Table 2 (docs/model.md §4), for the scenario's block, parallelism and recompute.
 ActivationBytes training_activations(const Architecture& architecture, const TrainingSettings& training,
                                      const ParallelSettings& parallel);
 
@@ -52,7 +52,7 @@ struct InferenceBytes {
     double total() const { return weights + kv_cache; }
 };
 
-// MODEL.md §5: weights N·bytes + KV cache 2·L·b·s·a_kv·(h/a)·bytes.
+// docs/model.md §5: weights N·bytes + KV cache 2·L·b·s·a_kv·(h/a)·bytes.
 InferenceBytes inference_memory(const Architecture& architecture, double parameters, const InferenceSettings& inference);
 
 }  // namespace trainscope

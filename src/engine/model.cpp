@@ -8,9 +8,9 @@ ParameterCount count_parameters(const Architecture& a) {
     const double h = a.hidden;
     const double kv_width = h * a.kv_heads / a.heads;  // K and V project to a_kv heads of size h/a
 
-    // MODEL.md §1 (attention): Q and O are h×h, K and V are h×(h·a_kv/a).
+    // docs/model.md §1 (attention): Q and O are h×h, K and V are h×(h·a_kv/a).
     double attention = 2 * h * h + 2 * h * kv_width;
-    // MODEL.md §1 (MLP): SwiGLU has gate, up and down matrices; GeLU has up and down.
+    // docs/model.md §1 (MLP): SwiGLU has gate, up and down matrices; GeLU has up and down.
     double mlp_per_expert = (a.gated_mlp ? 3.0 : 2.0) * h * a.mlp;
     // Two norms per layer (before attention, before the MLP), h weights each.
     double norms = 2 * h;

@@ -29,7 +29,7 @@ struct ParameterCount {
     double active = 0;  // what one token uses: the compute side of a mixture of experts
 };
 
-// MODEL.md §1: Q, O are h×h; K, V are h×(h·a_kv/a); MLP 3·h·f gated or 2·h·f plain;
+// docs/model.md §1: Q, O are h×h; K, V are h×(h·a_kv/a); MLP 3·h·f gated or 2·h·f plain;
 // two norms per layer and a final one; embeddings V·h, an untied head another V·h.
 ParameterCount count_parameters(const Architecture& architecture);
 

@@ -481,7 +481,7 @@ struct UnitSpelling {
     const char* symbol;
 };
 
-// Decimal prefixes for memory (MODEL.md: decimal GB = 10^9 B), binary ones named as such.
+// Decimal prefixes for memory (docs/model.md: decimal GB = 10^9 B), binary ones named as such.
 // A year is the Julian year, 365.25 days; a month is a twelfth of it.
 const UnitSpelling unit_spellings[] = {
     {"", UnitKind::number, 1.0, ""},

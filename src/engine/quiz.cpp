@@ -701,7 +701,7 @@ std::string ratio_hint(double answer, double expected) {
 // Slips that any numeric question can reveal, whatever its topic.
 bool built_in_misconception(const Instance& instance, const quantity::Parsed& parsed, double value, Grade& grade) {
     const UnitKind kind = instance.unit.kind;
-    // GB vs GiB: bytes divided by 2^30 and labelled GB (MODEL.md: some tools print GiB as "GB").
+    // GB vs GiB: bytes divided by 2^30 and labelled GB (docs/model.md: some tools print GiB as "GB").
     if (kind == UnitKind::memory && parsed.has_unit && !parsed.unit.binary && parsed.unit.factor >= 1e3) {
         const double k = std::round(std::log10(parsed.unit.factor) / 3.0);
         const double binary_factor = std::exp2(10.0 * k);

@@ -17,7 +17,7 @@ TEST_CASE("Llama 3 405B on 15.6T tokens takes about 3.8e25 FLOPs", "[compute][pu
 
 TEST_CASE("Llama 3 405B at 40% of an H100's peak: about 68 days on 16,384 GPUs, 3,000 years on one",
           "[compute][published]") {
-    // MODEL.md §6 and the lesson: 989 TFLOP/s BF16 (NVIDIA H100 datasheet), 40% utilisation.
+    // docs/model.md §6 and the lesson: 989 TFLOP/s BF16 (NVIDIA H100 datasheet), 40% utilisation.
     const auto cluster = estimate_of(R"({"model":{"preset":"llama3-405b"},"training":{"tokens":15.6e12},
         "parallel":{"gpus":16384},"hardware":{"gpu":"h100-sxm","utilization":0.4}})");
     CHECK(number_at(cluster, "compute.seconds") / seconds_per_day == Approx(68).epsilon(0.02));
@@ -56,7 +56,7 @@ TEST_CASE("PaLM's attention term adds 12·L·h·s FLOPs per token", "[compute][p
 }
 
 TEST_CASE("a mixture of experts pays compute only for its active parameters", "[compute]") {
-    // MODEL.md §1 and §6: compute uses active parameters, memory uses total.
+    // docs/model.md §1 and §6: compute uses active parameters, memory uses total.
     const auto estimate = estimate_of(R"({"model":{"preset":"mixtral-8x7b"},"training":{"tokens":1e12}})");
     CHECK(number_at(estimate, "compute.flops") == Approx(6 * number_at(estimate, "active_params") * 1e12));
     CHECK(number_at(estimate, "training.model_states.total") == Approx(16 * number_at(estimate, "params")));

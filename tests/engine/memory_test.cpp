@@ -42,8 +42,8 @@ TEST_CASE("mixed-precision Adam costs 2 + 2 + 4 + 8 = 16 bytes per parameter", "
     CHECK(number_at(estimate, "ratio_training_to_inference") == 8);
 }
 
-TEST_CASE("bytes per parameter follow MODEL.md's table for every optimizer and precision", "[memory][published]") {
-    // MODEL.md §2 (ZeRO §3.1; Dettmers et al. 2021; Shazeer & Stern 2018).
+TEST_CASE("bytes per parameter follow docs/model.md's table for every optimizer and precision", "[memory][published]") {
+    // docs/model.md §2 (ZeRO §3.1; Dettmers et al. 2021; Shazeer & Stern 2018).
     struct Row { const char* precision; const char* optimizer; double total; double tolerance; };
     const Row rows[] = {
         {"bf16", "adamw", 16, 0}, {"fp16", "adam", 16, 0}, {"fp32", "adam", 16, 0},
@@ -62,7 +62,7 @@ TEST_CASE("bytes per parameter follow MODEL.md's table for every optimizer and p
 }
 
 TEST_CASE("running a 70B model takes about 141 GB: two 80 GB GPUs", "[memory][published]") {
-    // MODEL.md §5 and the lesson's opening: 70.6e9 × 2 B ≈ 141 GB.
+    // docs/model.md §5 and the lesson's opening: 70.6e9 × 2 B ≈ 141 GB.
     const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-70b"},"hardware":{"gpu":"h100-sxm"}})");
     CHECK(number_at(estimate, "inference.weights") == Approx(141e9).epsilon(0.005));
     CHECK(number_at(estimate, "inference.min_gpus") == 2);
@@ -77,7 +77,7 @@ TEST_CASE("training a 70B model needs over a terabyte before activations", "[mem
 }
 
 TEST_CASE("the KV cache follows 2·L·b·s·a_kv·(h/a)·bytes", "[memory]") {
-    // MODEL.md §5 for Llama 3 70B: L 80, a_kv 8, head size 128, batch 4, 8192 tokens, bf16.
+    // docs/model.md §5 for Llama 3 70B: L 80, a_kv 8, head size 128, batch 4, 8192 tokens, bf16.
     const json::Value estimate =
         estimate_of(R"({"model":{"preset":"llama3-70b"},"inference":{"batch":4,"context":8192}})");
     CHECK(number_at(estimate, "inference.kv_cache") == Approx(2.0 * 80 * 4 * 8192 * 8 * 128 * 2));
@@ -155,7 +155,7 @@ TEST_CASE("a Llama block without dropout keeps (12 + 4·a_kv/a)·sbh + 6·sbf + 
 }
 
 TEST_CASE("logits for the loss are kept in FP32: 4·s·b·V bytes", "[activations]") {
-    // MODEL.md §4 (output layer).
+    // docs/model.md §4 (output layer).
     const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-8b"},"training":{"sequence":8192,"micro_batch":2}})");
     CHECK(number_at(estimate, "training.per_gpu.logits") == Approx(4.0 * 8192 * 2 * 128256));
 }

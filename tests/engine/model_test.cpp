@@ -14,8 +14,8 @@ TEST_CASE("every preset is within 1% of the size its authors publish", "[model][
     }
 }
 
-TEST_CASE("Llama 3 sizes match MODEL.md's architecture checks", "[model][published]") {
-    // MODEL.md §1: 8B → 8.03B, 70B → 70.6B, 405B → 405.9B (Llama 3 Herd of Models, Table 3).
+TEST_CASE("Llama 3 sizes match docs/model.md's architecture checks", "[model][published]") {
+    // docs/model.md §1: 8B → 8.03B, 70B → 70.6B, 405B → 405.9B (Llama 3 Herd of Models, Table 3).
     CHECK(count_parameters(find_model_preset("llama3-8b")->architecture).total == Approx(8.03e9).epsilon(0.001));
     CHECK(count_parameters(find_model_preset("llama3-70b")->architecture).total == Approx(70.6e9).epsilon(0.002));
     CHECK(count_parameters(find_model_preset("llama3-405b")->architecture).total == Approx(405.9e9).epsilon(0.001));
@@ -42,7 +42,7 @@ TEST_CASE("grouped-query attention shrinks only the K and V projections", "[mode
     Architecture grouped = multi_head;
     grouped.kv_heads = 8;
     const double h = multi_head.hidden;
-    // K and V go from h×h to h×(h·8/32) in each of the 32 layers (MODEL.md §1).
+    // K and V go from h×h to h×(h·8/32) in each of the 32 layers (docs/model.md §1).
     const double saved = multi_head.layers * 2 * (h * h - h * h * 8 / 32);
     CHECK(count_parameters(multi_head).total - count_parameters(grouped).total == Approx(saved));
 }

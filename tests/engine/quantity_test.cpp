@@ -17,7 +17,7 @@ using trainscope::quantity::Unit;
 using trainscope::quantity::UnitKind;
 
 namespace {
-// Decimal prefixes (MODEL.md: memory is shown in decimal GB = 10^9 bytes).
+// Decimal prefixes (docs/model.md: memory is shown in decimal GB = 10^9 bytes).
 constexpr double giga = 1e9;
 constexpr double tera = 1e12;
 constexpr double gibi = 1073741824.0;  // 2^30

@@ -205,7 +205,7 @@ TEST_CASE("the show-me scenario carries the drawn numbers", "[quiz]") {
 }
 
 TEST_CASE("training time is 6·N·D over GPUs × peak × utilisation", "[quiz]") {
-    // MODEL.md §6: time = 6·N·D / (G × peak × utilisation).
+    // docs/model.md §6: time = 6·N·D / (G × peak × utilisation).
     const double expected_seconds = 6.0 * 405e9 * 15e12 / (16384 * h100_peak_flops * lesson_utilization);
     CHECK(number_at(instance(time_item, 0), "expected") == Approx(expected_seconds));
     char days[32];
@@ -320,12 +320,12 @@ TEST_CASE("a misconception given as a factor is recognised", "[quiz][grade]") {
 }
 
 TEST_CASE("a misconception given as another estimate path is recognised", "[quiz][grade]") {
-    // Running needs 2 bytes × 70e9 = 140 GB (MODEL.md §2).
+    // Running needs 2 bytes × 70e9 = 140 GB (docs/model.md §2).
     CHECK(text_at(grade(memory_item, 0, "140 GB"), "misconception") == "weights-only");
 }
 
 TEST_CASE("a misconception given as scenario overrides is recognised", "[quiz][grade]") {
-    // At 100% utilisation the time is 40% of the real one (MODEL.md §6).
+    // At 100% utilisation the time is 40% of the real one (docs/model.md §6).
     const double at_full_peak = 6.0 * 405e9 * 15e12 / (16384 * h100_peak_flops) / seconds_per_day;
     char text[32];
     std::snprintf(text, sizeof text, "%.2f days", at_full_peak);
