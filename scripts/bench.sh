@@ -5,6 +5,7 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 bash scripts/build.sh >/dev/null
+source scripts/env.sh
 
 echo "== native"
 build/native/engine_bench

@@ -6,6 +6,7 @@ repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
 bash scripts/setup.sh
+source scripts/env.sh
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 
@@ -19,9 +20,10 @@ if ! bank_report="$(build/native/trainscope quiz-check web/quiz/bank.json 20)"; 
   exit 1
 fi
 
-# Debian's emscripten runs its JS tools with this machine's node, which must find Debian's modules.
+# Debian's emscripten runs its JS tools with the project's node (EM_NODE_JS, from env.sh), which
+# must find Debian's JS modules; the wasm tests run under that same node.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-cmake --preset wasm >/dev/null
+cmake --preset wasm -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
 cmake --build --preset wasm -j "$jobs"
 
 if [ -f package.json ]; then

@@ -5,4 +5,5 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 bash scripts/build.sh
+source scripts/env.sh
 exec npm run --silent serve -- "$@"

@@ -6,6 +6,7 @@ repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
 bash scripts/build.sh
+source scripts/env.sh
 
 echo "== engine and CLI tests (native)"
 ctest --preset native
