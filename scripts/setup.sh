@@ -12,6 +12,7 @@ debian_packages=(
   nodejs npm              # JS tools; also what installs the project's own Node where this one is too old
   chromium                # browser tests
   gzip zip unzip          # output sizes, SCORM package
+  ca-certificates         # npm registry over HTTPS
 )
 
 missing_packages=()
