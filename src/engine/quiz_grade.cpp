@@ -1,0 +1,311 @@
+#include "engine/quiz.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "engine/api.hpp"
+#include "engine/json.hpp"
+#include "engine/quantity.hpp"
+#include "engine/quiz_internal.hpp"
+
+namespace trainscope {
+namespace quiz_detail {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Grading
+
+struct Grade {
+    std::string status = "invalid_item";
+    bool counts_as_attempt = false;
+    std::string message;
+    std::string misconception;  // empty: null
+    double answer_value = 0.0;
+    bool has_answer_value = false;
+    std::string answer_display;
+};
+
+std::string ratio_hint(double answer, double expected) {
+    if (answer < 0.0 && expected > 0.0) return "Not quite: this amount cannot be negative.";
+    if (!(answer > 0.0) || !(expected > 0.0)) return "Not quite.";
+    const double ratio = answer > expected ? answer / expected : expected / answer;
+    if (ratio >= 1000.0)
+        return std::string("Not quite: your answer is more than 1,000\u00D7 too ") + (answer > expected ? "high" : "low") +
+               ". Check the unit and the powers of ten.";
+    return "Not quite: your answer is about " + quantity::format_significant(ratio, 2) + "\u00D7 too " +
+           (answer > expected ? "high." : "low.");
+}
+
+// Slips that any numeric question can reveal, whatever its topic.
+bool built_in_misconception(const Instance& instance, const quantity::Parsed& parsed, double value, Grade& grade) {
+    const UnitKind kind = instance.unit.kind;
+    // GB vs GiB: bytes divided by 2^30 and labelled GB (docs/model.md: some tools print GiB as "GB").
+    if (kind == UnitKind::memory && parsed.has_unit && !parsed.unit.binary && parsed.unit.factor >= 1e3) {
+        const double k = std::round(std::log10(parsed.unit.factor) / 3.0);
+        const double binary_factor = std::exp2(10.0 * k);
+        if (close_enough(instance, value * binary_factor / parsed.unit.factor, instance.expected)) {
+            grade.misconception = "gib_vs_gb";
+            grade.message = "Close, but that number is in binary units (1 GiB = 2^30 bytes) labelled with a decimal "
+                            "unit (1 GB = 10^9 bytes). Divide the bytes by 10^9 for GB, or write GiB.";
+            return true;
+        }
+    }
+    if (kind == UnitKind::memory && parsed.has_unit && parsed.unit.binary) {
+        const double k = std::round(std::log2(parsed.unit.factor) / 10.0);
+        const double decimal_factor = power_of_ten(static_cast<int>(3.0 * k));
+        if (close_enough(instance, value * decimal_factor / parsed.unit.factor, instance.expected)) {
+            grade.misconception = "gb_vs_gib";
+            grade.message = "Close, but that number is in decimal units (GB = 10^9 bytes) labelled with a binary "
+                            "unit (GiB = 2^30 bytes). Write GB, or divide the bytes by 2^30.";
+            return true;
+        }
+    }
+    // A prefix slip: GB for TB, seconds for days and so on.
+    if (parsed.has_unit && (kind == UnitKind::memory || kind == UnitKind::compute || kind == UnitKind::rate)) {
+        for (const double step : {1e3, 1e6, 1e-3, 1e-6}) {
+            if (close_enough(instance, value * step, instance.expected)) {
+                grade.misconception = "unit_prefix";
+                grade.message = "Your digits are right but the size is off by a factor of " +
+                                quantity::format_count(step >= 1.0 ? step : 1.0 / step) +
+                                ": check the unit prefix (k, M, G, T, P).";
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) {
+    Grade grade;
+    const Value* text = answer.find("text");
+    if (!text || text->kind != Kind::string) {
+        grade.status = "not_a_number";
+        grade.message = "Type an answer, for example 1.1 TB.";
+        return grade;
+    }
+    const quantity::Parsed parsed = quantity::parse(text->text);
+    if (!parsed.ok) {
+        grade.status = "not_a_number";
+        grade.message = parsed.error;
+        return grade;
+    }
+    const Unit& unit = instance.unit;
+    // A bare number is read in the question's unit; "8x" and "8" are the same plain number.
+    if (parsed.has_unit && parsed.kind != unit.kind) {
+        grade.status = "wrong_unit";
+        grade.message = std::string("That is ") + quantity::unit_kind_phrase(parsed.kind) + "; the question asks for " +
+                        quantity::unit_kind_phrase(unit.kind) + ".";
+        return grade;
+    }
+    const double scale = parsed.has_unit ? 1.0 : unit.factor;
+    const double value = parsed.value * scale;
+    grade.has_answer_value = true;
+    grade.answer_value = value;
+    grade.answer_display = quantity::format_in_unit(value, unit);
+    grade.counts_as_attempt = true;
+    if (close_enough(instance, value, instance.expected)) {
+        grade.status = "correct";
+        grade.message = "Correct: " + expected_display(instance) + ".";
+        return grade;
+    }
+    if (parsed.has_alternative && close_enough(instance, parsed.alternative_value * scale, instance.expected)) {
+        grade.status = "correct";
+        grade.answer_value = parsed.alternative_value * scale;
+        grade.answer_display = quantity::format_in_unit(grade.answer_value, unit);
+        grade.message = "Correct: " + expected_display(instance) + " (I read your number as " + grade.answer_display + ").";
+        return grade;
+    }
+    grade.status = "incorrect";
+    // A binary unit written on decimal digits ("1.12 TiB" for 1.12 TB) explains the gap better
+    // than any coincidence with an item's misconception, so it is checked first.
+    if (parsed.has_unit && parsed.unit.binary && built_in_misconception(instance, parsed, value, grade)) return grade;
+    compute_misconceptions(item, instance);
+    for (const auto& m : instance.misconceptions) {
+        if (m.computed && close_enough(instance, value, m.value)) {
+            grade.misconception = m.id;
+            grade.message = m.feedback;
+            return grade;
+        }
+    }
+    if (!parsed.has_unit && unit.kind != UnitKind::number && unit.kind != UnitKind::gpus) {
+        // Right digits in another unit of the same kind: ask for the unit, don't count the attempt.
+        static const char* const spellings[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "seconds", "minutes", "hours",
+                                                "days", "weeks", "months", "years", "FLOPs", "%"};
+        for (const char* spelling : spellings) {
+            Unit other;
+            quantity::find_unit(spelling, other);
+            if (other.kind != unit.kind || other.factor == unit.factor) continue;
+            if (close_enough(instance, parsed.value * other.factor, instance.expected)) {
+                grade.status = "wrong_unit";
+                grade.counts_as_attempt = false;
+                grade.misconception = "missing_unit";
+                grade.message = "Which unit? The question asks in " + instance.unit_spelling +
+                                ", and a bare number is read in " + instance.unit_spelling + ". Type the unit you used.";
+                return grade;
+            }
+        }
+    }
+    if (!parsed.has_unit && unit.kind == UnitKind::percent && close_enough(instance, parsed.value, instance.expected)) {
+        grade.status = "wrong_unit";
+        grade.counts_as_attempt = false;
+        grade.misconception = "fraction_for_percent";
+        grade.message = "A bare number is read as a percentage here, so that is " + grade.answer_display +
+                        ". If you meant a fraction of one, write it as a percentage with %.";
+        return grade;
+    }
+    if (built_in_misconception(instance, parsed, value, grade)) return grade;
+    grade.message = ratio_hint(value, instance.expected);
+    return grade;
+}
+
+Grade grade_choice(const Value& item, const Value& answer, json::Writer& options_out, std::string& expected_text) {
+    Grade grade;
+    const Value* choices = answer.find("choices");
+    const Value& options = *item.find("options");
+    const bool single = text_of(item.find("kind")) == kind_single;
+    std::vector<std::string> selected;
+    bool well_formed = choices && choices->kind == Kind::array;
+    if (well_formed) {
+        for (const auto& c : choices->items) {
+            bool known = false;
+            for (const auto& option : options.items) known = known || (c.kind == Kind::string && text_of(option.find("id")) == c.text);
+            if (!known) well_formed = false;
+            else selected.push_back(c.text);
+        }
+    }
+    for (const auto& option : options.items) {
+        const Value* correct = option.find("correct");
+        if (correct && correct->boolean) {
+            if (!expected_text.empty()) expected_text += "; ";
+            expected_text += text_of(option.find("text"));
+        }
+    }
+    options_out.begin_array();
+    if (!well_formed || selected.empty() || (single && selected.size() > 1)) {
+        options_out.end_array();
+        grade.status = "no_answer";
+        grade.message = !well_formed ? "That answer names an option this question does not have."
+                        : selected.empty() ? "Pick an option first."
+                                           : "Pick just one option.";
+        return grade;
+    }
+    bool all_right = true;
+    int missed = 0;
+    std::string wrong_feedback;
+    for (const auto& option : options.items) {
+        const std::string id = text_of(option.find("id"));
+        bool is_selected = false;
+        for (const auto& s : selected) is_selected = is_selected || s == id;
+        const bool is_correct = option.find("correct")->boolean;
+        const std::string feedback = text_of(option.find("feedback"));
+        options_out.begin_object();
+        options_out.field("id", id).field_bool("selected", is_selected).field_bool("correct", is_correct);
+        options_out.field("feedback", feedback);
+        options_out.end_object();
+        if (is_selected != is_correct) {
+            all_right = false;
+            if (grade.misconception.empty() && is_selected && option.find("misconception"))
+                grade.misconception = text_of(option.find("misconception"));
+            if (is_selected) {
+                // Feedback on what was picked; missed options are only counted, so a retry
+                // still asks the learner to think (the options array tells all, for afterwards).
+                if (!wrong_feedback.empty()) wrong_feedback += " ";
+                wrong_feedback += single ? feedback : "\u201C" + text_of(option.find("text")) + "\u201D: " + feedback;
+            } else {
+                ++missed;
+            }
+        } else if (single && is_selected) {
+            grade.message = feedback;
+        }
+    }
+    options_out.end_array();
+    grade.counts_as_attempt = true;
+    grade.status = all_right ? "correct" : "incorrect";
+    if (all_right) grade.message = single ? "Correct: " + grade.message : "Correct: you found every right option.";
+    else grade.message = wrong_feedback;
+    if (!all_right && !single && missed > 0) {
+        if (!grade.message.empty()) grade.message += " ";
+        grade.message += missed == 1 ? std::string("One right option is still unselected.")
+                                     : std::to_string(missed) + " right options are still unselected.";
+    }
+    return grade;
+}
+
+}  // namespace
+
+}  // namespace quiz_detail
+
+using namespace quiz_detail;
+
+std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std::string_view answer_json) {
+    LoadedItem loaded = load_item(item_json, seed);
+    const json::ParseResult& parsed = loaded.parsed;
+    Instance& instance = loaded.instance;
+    const std::vector<Problem>& problems = loaded.problems;
+    Grade grade;
+    json::Writer options;
+    std::string expected_text;
+    const bool usable = loaded.usable();
+    if (!usable) {
+        grade.message = "This question is broken: " +
+                        (problems.empty() ? std::string("unknown problem")
+                                          : problems.front().field + " " + problems.front().message);
+        options.begin_array().end_array();
+    } else {
+        const json::ParseResult answer = json::parse(answer_json);
+        const Value empty = object_value();
+        const Value& answer_value = answer.ok && answer.value.is_object() ? answer.value : empty;
+        if (instance.numeric) {
+            grade = grade_numeric(parsed.value, instance, answer_value);
+            options.begin_array().end_array();
+            expected_text = expected_display(instance);
+        } else {
+            grade = grade_choice(parsed.value, answer_value, options, expected_text);
+        }
+    }
+    json::Writer w;
+    w.begin_object();
+    w.field("status", grade.status).field_bool("counts_as_attempt", grade.counts_as_attempt);
+    w.field("message", grade.message);
+    w.key("misconception");
+    if (grade.misconception.empty()) w.null();
+    else w.string(grade.misconception);
+    w.key("expected");
+    if (usable && instance.numeric) w.number(instance.expected);
+    else w.null();
+    w.field("expected_display", expected_text);
+    w.key("answer_value");
+    if (grade.has_answer_value) w.number(grade.answer_value);
+    else w.null();
+    w.field("answer_display", grade.answer_display);
+    w.field("explanation", usable ? instance.explanation : std::string());
+    w.key("options").raw(options.text());
+    w.key("errors");
+    write_problems(w, problems);
+    w.end_object();
+    return w.take();
+}
+
+std::string quiz_read_quantity_json(std::string_view text) {
+    const quantity::Parsed parsed = quantity::parse(text);
+    json::Writer w;
+    w.begin_object();
+    w.field_bool("ok", parsed.ok);
+    w.key("value");
+    if (parsed.ok) w.number(parsed.value);
+    else w.null();
+    w.field("unit_kind", parsed.ok ? quantity::unit_kind_name(parsed.kind) : "");
+    w.field_bool("has_unit", parsed.ok && parsed.has_unit);
+    w.field("display", parsed.ok ? (parsed.has_unit ? quantity::format_in_unit(parsed.value, parsed.unit)
+                                                    : quantity::format_significant(parsed.value))
+                                 : std::string());
+    w.field("error", parsed.error);
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace trainscope

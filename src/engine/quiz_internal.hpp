@@ -1,0 +1,89 @@
+// Internals shared by the quiz's three files: schema validation (quiz_schema.cpp), one question
+// computed for a seed (quiz_instance.cpp) and grading (quiz_grade.cpp). Not part of the API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/json.hpp"
+#include "engine/quantity.hpp"
+
+namespace trainscope::quiz_detail {
+
+using json::Kind;
+using json::Value;
+using quantity::Unit;
+using quantity::UnitKind;
+
+struct Problem {
+    std::string item;
+    std::string field;
+    std::string message;
+    long long seed = -1;  // only for quiz_check_bank_json; -1: not tied to a seed
+};
+
+inline const char* const kind_single = "single_choice";
+inline const char* const kind_multiple = "multiple_select";
+inline const char* const kind_numeric = "numeric";
+inline const char* const kind_estimate = "estimate";
+
+inline bool is_choice_kind(const std::string& kind) { return kind == kind_single || kind == kind_multiple; }
+inline bool is_numeric_kind(const std::string& kind) { return kind == kind_numeric || kind == kind_estimate; }
+
+std::string text_of(const Value* value);
+bool number_of(const Value* value, double& out);
+Value object_value();
+double power_of_ten(int exponent);
+
+// Schema (quiz_schema.cpp)
+std::string item_label(const Value& item, std::size_t index);
+bool valid_id(const std::string& id);
+void validate_item(const Value& item, const std::string& label, std::vector<Problem>& problems);
+
+// One question, computed (quiz_instance.cpp)
+struct Misconception {
+    std::string id;
+    std::string feedback;
+    double value = 0.0;
+    bool computed = false;
+};
+
+struct Instance {
+    std::vector<Problem> problems;
+    std::string label, kind, takeaway;
+    std::string prompt, explanation;
+    Value scenario, simulation, estimate;
+    bool numeric = false;
+    double expected = 0.0;
+    Unit unit;
+    std::string unit_spelling;
+    double tolerance = 0.0;         // numeric: relative
+    double tolerance_factor = 0.0;  // estimate: geometric
+    std::vector<Misconception> misconceptions;
+    bool ok() const { return problems.empty(); }
+};
+
+const Value* lookup(const Value& estimate, std::string_view path);
+bool run_estimate(const Value& scenario, Value& estimate, std::string& error);
+Instance build_instance(const Value& item, std::uint32_t seed);
+// Misconceptions are computed only when grading a wrong answer (each may need its own estimate).
+void compute_misconceptions(const Value& item, Instance& instance);
+bool close_enough(const Instance& instance, double answer, double target);
+std::string expected_display(const Instance& instance);
+void write_problems(json::Writer& w, const std::vector<Problem>& problems);
+
+// An item read from its JSON and instantiated for a seed, with every problem found on the way.
+struct LoadedItem {
+    json::ParseResult parsed;
+    Instance instance;
+    std::vector<Problem> problems;
+    bool usable() const { return parsed.ok && problems.empty(); }
+};
+
+LoadedItem load_item(std::string_view item_json, std::uint32_t seed);
+
+}  // namespace trainscope::quiz_detail
