@@ -68,8 +68,8 @@ debootstrap --variant=minbase "$suite" "$fresh_root" "$mirror" 2>&1 | stamp
 debootstrap_seconds="$(seconds_since "$phase_start")"
 
 # The machine's own network settings, as any user's machine has them: resolver, hosts, apt's
-# mirror and options, and the certificate authorities it trusts beyond Debian's (picked up when
-# set-up installs ca-certificates) with npm told to use the system's bundle.
+# mirror and options, the certificate authorities it trusts beyond Debian's (picked up when set-up
+# installs ca-certificates), and its npm settings (which may point npm at the system's bundle).
 cp /etc/resolv.conf /etc/hosts "$fresh_root/etc/"
 rm -f "$fresh_root/etc/apt/sources.list"
 cp /etc/apt/sources.list.d/*.sources "$fresh_root/etc/apt/sources.list.d/" 2>/dev/null || true
@@ -81,7 +81,12 @@ if [ -d /usr/local/share/ca-certificates ]; then
   mkdir -p "$fresh_root/usr/local/share/ca-certificates"
   cp -r /usr/local/share/ca-certificates/. "$fresh_root/usr/local/share/ca-certificates/"
 fi
-[ -f /etc/npmrc ] && cp /etc/npmrc "$fresh_root/etc/npmrc"
+# npm reads /etc/npmrc only as Debian's npm; the npm set-up installs into .tools/node reads the
+# user's ~/.npmrc, so the machine-wide settings go there too.
+if [ -f /etc/npmrc ]; then
+  cp /etc/npmrc "$fresh_root/etc/npmrc"
+  cp /etc/npmrc "$fresh_root/root/.npmrc"
+fi
 
 # Chromium needs /proc, /sys, /dev and a /dev/shm; private mounts so nothing propagates back.
 mount -t proc proc "$fresh_root/proc" && mounted+=("$fresh_root/proc")

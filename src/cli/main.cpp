@@ -73,6 +73,21 @@ int run_estimate(int argc, char** argv) {
     return exit_ok;
 }
 
+constexpr int max_seeds = 100000;
+
+// Digits only, at most max_seeds: atoi would read "12abc" as 12 and overflow on "99999999999".
+bool read_seed_count(const char* text, int& out) {
+    if (*text == '\0' || std::strlen(text) > 6) return false;
+    long value = 0;
+    for (const char* c = text; *c; ++c) {
+        if (*c < '0' || *c > '9') return false;
+        value = value * 10 + (*c - '0');
+    }
+    if (value > max_seeds) return false;
+    out = static_cast<int>(value);
+    return true;
+}
+
 int run_quiz_check(int argc, char** argv) {
     if (argc < 3 || argc > 4) { print_usage(stderr); return exit_usage; }
     std::string bank;
@@ -80,8 +95,11 @@ int run_quiz_check(int argc, char** argv) {
         std::fprintf(stderr, "trainscope: cannot read %s\n", argv[2]);
         return exit_invalid_input;
     }
-    const int seeds = argc == 4 ? std::atoi(argv[3]) : 200;
-    if (seeds < 0 || seeds > 100000) { print_usage(stderr); return exit_usage; }
+    int seeds = 200;
+    if (argc == 4 && !read_seed_count(argv[3], seeds)) {
+        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds, argv[3]);
+        return exit_usage;
+    }
     const std::string report = trainscope::quiz_check_bank_json(bank, seeds);
     std::puts(report.c_str());
     const trainscope::json::ParseResult parsed = trainscope::json::parse(report);

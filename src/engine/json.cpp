@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_set>
+
+#include "engine/utf8.hpp"
 
 namespace trainscope::json {
 
@@ -26,6 +29,10 @@ const Value* Value::find_path(std::string_view dotted_path) const {
 namespace {
 
 constexpr int max_depth = 64;
+// Member names longer than this are cut in paths, so an error never echoes megabytes back.
+constexpr std::size_t max_name_in_path = 60;
+// Objects with more members than this check duplicates with a hash set instead of a scan.
+constexpr std::size_t linear_duplicate_scan = 16;
 
 class Parser {
 public:
@@ -33,9 +40,17 @@ public:
 
     ParseResult run() {
         ParseResult result;
+        const std::size_t bad_byte = utf8::first_invalid_byte(text_);
+        if (bad_byte != utf8::valid) {
+            char buffer[96];
+            std::snprintf(buffer, sizeof buffer, "the text is not valid UTF-8 (byte %zu); save it as UTF-8", bad_byte);
+            result.error = buffer;
+            return result;
+        }
         skip_space();
         if (!parse_value(result.value, 0)) {
             result.error = where() + error_;
+            result.path = error_path_;
             return result;
         }
         skip_space();
@@ -60,6 +75,16 @@ private:
 
     bool fail(const char* message) { error_ = message; return false; }
 
+    // The dotted field path of the value being read: "parallel.gpus", "items[2].id".
+    std::string path() const {
+        std::string out;
+        for (const auto& segment : path_) {
+            if (!segment.empty() && segment[0] == '[') out += segment;
+            else out += (out.empty() ? "" : ".") + segment;
+        }
+        return out;
+    }
+
     void skip_space() {
         while (pos_ < text_.size() &&
                (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
@@ -73,7 +98,13 @@ private:
     }
 
     bool parse_value(Value& out, int depth) {
-        if (depth > max_depth) return fail("nested too deeply");
+        if (depth > max_depth) {
+            char message[64];
+            std::snprintf(message, sizeof message, "nested more than %d levels deep", max_depth);
+            error_ = message;
+            error_path_ = path();
+            return false;
+        }
         if (pos_ >= text_.size()) return fail("unexpected end of text");
         const char c = text_[pos_];
         if (c == '{') return parse_object(out, depth);
@@ -86,7 +117,21 @@ private:
         return fail("expected a value (object, array, string, number, true, false or null)");
     }
 
+    // JSON.parse keeps the last copy of a member and other readers the first, so one text
+    // could mean two scenarios (RFC 8259 §4: names "SHOULD be unique"). We refuse it.
+    static bool is_duplicate(const Value& object, std::unordered_set<std::string>& names, const std::string& name) {
+        if (object.members.size() < linear_duplicate_scan) {
+            for (const auto& member : object.members)
+                if (member.first == name) return true;
+            return false;
+        }
+        if (names.empty())
+            for (const auto& member : object.members) names.insert(member.first);
+        return !names.insert(name).second;
+    }
+
     bool parse_object(Value& out, int depth) {
+        std::unordered_set<std::string> names;  // filled only for large objects
         out.kind = Kind::object;
         ++pos_;  // '{'
         skip_space();
@@ -100,8 +145,15 @@ private:
             if (pos_ >= text_.size() || text_[pos_] != ':') return fail("expected ':' after the member name");
             ++pos_;
             skip_space();
+            path_.push_back(utf8::truncate(name, max_name_in_path));
+            if (is_duplicate(out, names, name)) {
+                error_path_ = path();
+                error_ = error_path_ + ": appears twice; give each member once (readers disagree on which copy counts)";
+                return false;
+            }
             Value member;
             if (!parse_value(member, depth + 1)) return false;
+            path_.pop_back();
             out.members.emplace_back(std::move(name), std::move(member));
             skip_space();
             if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
@@ -117,8 +169,12 @@ private:
         if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
         while (true) {
             skip_space();
+            char index[24];
+            std::snprintf(index, sizeof index, "[%zu]", out.items.size());
+            path_.emplace_back(index);
             Value item;
             if (!parse_value(item, depth + 1)) return false;
+            path_.pop_back();
             out.items.push_back(std::move(item));
             skip_space();
             if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
@@ -229,6 +285,8 @@ private:
     std::string_view text_;
     std::size_t pos_ = 0;
     std::string error_;
+    std::string error_path_;
+    std::vector<std::string> path_;  // member names and "[i]" indices down to the current value
 };
 
 void write_escaped(std::string& out, std::string_view value) {

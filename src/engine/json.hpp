@@ -33,6 +33,9 @@ struct ParseResult {
     Value value;
     bool ok = false;
     std::string error;  // "line 3, column 7: expected ':'" when !ok
+    // For a member given twice or nesting too deep: the field path ("parallel.gpus", "items[2].id"),
+    // so callers can name the field. Empty for syntax errors, which the line and column place.
+    std::string path;
 };
 
 // Parses one JSON document (RFC 8259). Depth is limited so hostile input cannot exhaust the stack.

@@ -284,7 +284,7 @@ void draw(const Value& item, std::uint32_t seed, std::vector<std::pair<std::stri
 
 json::ParseResult parse_item(std::string_view item_json, std::vector<Problem>& problems) {
     json::ParseResult parsed = json::parse(item_json);
-    if (!parsed.ok) problems.push_back({"", "", "the item is not valid JSON: " + parsed.error});
+    if (!parsed.ok) problems.push_back({"", parsed.path, "the item is not valid JSON: " + parsed.error});
     return parsed;
 }
 

@@ -10,6 +10,7 @@
 #include "engine/json.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz_internal.hpp"
+#include "engine/utf8.hpp"
 
 namespace trainscope {
 namespace quiz_detail {
@@ -42,7 +43,7 @@ void check_unknown_fields(const Value& object, const char* const (&allowed)[N], 
 
 std::string item_label(const Value& item, std::size_t index) {
     const std::string id = text_of(item.find("id"));
-    if (!id.empty()) return id;
+    if (!id.empty()) return utf8::truncate(id, 64);  // a broken id is echoed in every message: keep it short
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "#%zu", index + 1);
     return buffer;
@@ -373,7 +374,7 @@ std::string quiz_validate_bank_json(std::string_view bank_json) {
     BankReport report;
     const json::ParseResult parsed = json::parse(bank_json);
     if (!parsed.ok) {
-        report.errors.push_back({"", "", "the bank is not valid JSON: " + parsed.error});
+        report.errors.push_back({"", parsed.path, "the bank is not valid JSON: " + parsed.error});
         return write_report(report, false, 0);
     }
     if (const Value* items = bank_items(parsed.value, report)) {
@@ -387,7 +388,7 @@ std::string quiz_check_bank_json(std::string_view bank_json, int seeds) {
     if (seeds < 0) seeds = 0;
     const json::ParseResult parsed = json::parse(bank_json);
     if (!parsed.ok) {
-        report.errors.push_back({"", "", "the bank is not valid JSON: " + parsed.error});
+        report.errors.push_back({"", parsed.path, "the bank is not valid JSON: " + parsed.error});
         return write_report(report, true, seeds);
     }
     if (const Value* items = bank_items(parsed.value, report)) {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <initializer_list>
 
+#include "engine/utf8.hpp"
+
 namespace trainscope {
 
 std::string_view optimizer_name(Optimizer optimizer) {
@@ -118,7 +120,7 @@ public:
             if (!allowed.empty()) allowed += ", ";
             allowed += std::string(name_of(option));
         }
-        error(name, "'" + given.substr(0, 40) + "' is not one of: " + allowed);
+        error(name, "'" + utf8::truncate(given, 40) + "' is not one of: " + allowed);
     }
 
     void finish() {
@@ -126,7 +128,7 @@ public:
         for (const auto& member : object_->members) {
             bool is_known = false;
             for (const auto& known : known_) is_known = is_known || member.first == known;
-            if (!is_known) error_at(path(member.first.substr(0, 60)), "is not a scenario field");
+            if (!is_known) error_at(path(utf8::truncate(member.first, 60)), "is not a scenario field");
         }
     }
 
@@ -213,7 +215,7 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
         if (!preset) {
             std::string known;
             for (const auto& candidate : model_presets()) known += (known.empty() ? "" : ", ") + std::string(candidate.id);
-            reader.error("preset", "unknown preset '" + preset_id.substr(0, 40) + "'; known presets: " + known);
+            reader.error("preset", "unknown preset '" + utf8::truncate(preset_id, 40) + "'; known presets: " + known);
             return;
         }
     } else if (!architecture_json) {
@@ -309,7 +311,7 @@ ScenarioReading read_scenario(const json::Value& document) {
     } else {
         std::string known;
         for (const auto& candidate : gpu_catalogue()) known += (known.empty() ? "" : ", ") + candidate.id;
-        hardware_reader.error("gpu", "unknown GPU '" + gpu_id.substr(0, 40) + "'; known: " + known + ", custom");
+        hardware_reader.error("gpu", "unknown GPU '" + utf8::truncate(gpu_id, 40) + "'; known: " + known + ", custom");
         hardware.gpu = *find_gpu("h100-sxm");
     }
     (void)gpu_given;
@@ -357,7 +359,8 @@ ScenarioReading read_scenario_text(std::string_view json_text) {
     const json::ParseResult parsed = json::parse(json_text);
     if (!parsed.ok) {
         ScenarioReading reading;
-        reading.errors.push_back({"scenario", "is not valid JSON: " + parsed.error});
+        // A member given twice or nested too deep is named by its path, like any other field error.
+        reading.errors.push_back({parsed.path.empty() ? "scenario" : parsed.path, "is not valid JSON: " + parsed.error});
         return reading;
     }
     return read_scenario(parsed.value);

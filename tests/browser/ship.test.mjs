@@ -1,6 +1,8 @@
 // The three ways trainscope ships (docs/embedding.md), each in Debian's Chromium:
 // the offline single file, the <trainscope-widget> element under a strict CSP, the iframe page
-// with its auto-height host script, and the SCORM 1.2 package against a fake LMS.
+// with its auto-height host script, and the SCORM 1.2 package in a real SCORM 1.2 run-time
+// (scorm-again, served from node_modules as LMSs embed it). Then issue 10: a learner's progress
+// and score are never lost or corrupted, whatever the tabs, the host page or the input do.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,6 +19,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 const firstChoiceItem = bank.items.find((item) => item.kind === 'single_choice');
+const secondChoiceItem = bank.items.filter((item) => item.kind === 'single_choice')[1];
+const scormAgain = readFileSync(join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm12.js'));
 const fixture = (name) => readFileSync(join(repoRoot, 'tests', 'browser', 'fixtures-ship', name), 'utf8');
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -50,11 +54,22 @@ async function eventually(read, expected, timeout = 5000) {
 
 /** Answers the bank's first single-choice question right, inside `scope` (a locator; shadow roots are pierced). */
 async function answerFirstChoiceQuestion(scope) {
-  const question = scope.locator(`.ts-quiz-item[data-item-id="${firstChoiceItem.id}"]`);
-  const correct = firstChoiceItem.options.find((option) => option.correct).id;
+  await answerChoiceQuestion(scope, firstChoiceItem);
+}
+
+/** Answers `item` (a single-choice item) right, showing every question first if it is hidden. */
+async function answerChoiceQuestion(scope, item) {
+  const question = scope.locator(`.ts-quiz-item[data-item-id="${item.id}"]`);
+  if (await question.isHidden()) await scope.locator('.ts-quiz-mode').click();
+  const correct = item.options.find((option) => option.correct).id;
   await question.locator(`input[value="${correct}"]`).check();
   await question.getByRole('button', { name: 'Check answer' }).click();
   await eventually(() => question.getAttribute('data-status'), 'correct');
+}
+
+/** data-status of the question `item` inside `scope`. */
+function statusOf(scope, item) {
+  return scope.locator(`.ts-quiz-item[data-item-id="${item.id}"]`).getAttribute('data-status');
 }
 
 test('the offline file opens from disk in a fresh profile and makes no request but itself', async (t) => {
@@ -172,22 +187,21 @@ test('the element fetches its engine only when it comes near the viewport', asyn
   assert.deepEqual(problems, [], 'the engine script loads under the strict CSP');
 });
 
-test('two widgets on one page keep their own quiz progress, across a reload', async (t) => {
-  const { url } = await serveHost(t, { '/host/two.html': { type: 'text/html; charset=utf-8', body: fixture('two.html') } });
+test('two widgets with ids keep their own quiz progress, across a reload', async (t) => {
+  const { url } = await serveHost(t, { '/host/ids.html': { type: 'text/html; charset=utf-8', body: fixture('ids.html') } });
   const context = await newContext(t, { viewport: { width: 1000, height: 2400 } });
   const { page, problems } = await watchedPage(context);
-  await page.goto(`${url}host/two.html`);
+  await page.goto(`${url}host/ids.html`);
   const widgets = page.locator('trainscope-widget');
   await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
   await widgets.nth(1).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
-  const status = (index) => widgets.nth(index).locator(`.ts-quiz-item[data-item-id="${firstChoiceItem.id}"]`).getAttribute('data-status');
   await answerFirstChoiceQuestion(widgets.nth(0));
-  assert.equal(await status(1), 'new', 'answering in one widget leaves the other alone');
+  assert.equal(await statusOf(widgets.nth(1), firstChoiceItem), 'new', 'answering in one widget leaves the other alone');
   await page.reload();
   await widgets.nth(1).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
   await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
-  assert.equal(await status(0), 'correct');
-  assert.equal(await status(1), 'new');
+  assert.equal(await statusOf(widgets.nth(0), firstChoiceItem), 'correct');
+  assert.equal(await statusOf(widgets.nth(1), firstChoiceItem), 'new');
   assert.deepEqual(problems, []);
 });
 
@@ -211,9 +225,10 @@ test('bad attribute values give a message inside the widget and nothing uncaught
 
 test('the iframe page sizes its frame and sends the score; messages from elsewhere are ignored', async (t) => {
   // The same strict policy, plus the one thing an iframe host must allow: frames from itself.
-  const { url } = await serveHost(t, {
-    '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') },
-  }, `${STRICT_CSP}; frame-src 'self'`);
+  const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
+  const { url } = await serveHost(t, extra, `${STRICT_CSP}; frame-src 'self'`);
+  // The documented snippet names the frame's origin (docs/embedding.md): here, the test server's.
+  extra['/host/frames.html'].body = fixture('frames.html').replace('__ORIGIN__', new URL(url).origin);
   const context = await newContext(t, { viewport: { width: 1000, height: 800 } });
   const { page, problems } = await watchedPage(context);
   await page.goto(`${url}host/frames.html`);
@@ -303,42 +318,91 @@ test('the SCORM package has a valid SCORM 1.2 manifest at its root', async (t) =
   for (const file of report.files) assert.ok(files.includes(file), `${file} is in the package`);
 });
 
-test('the SCO reports to a fake LMS: initialise, score, status, suspend data, commit, finish', async (t) => {
+/** Serves the unzipped SCO under /sco/ and an LMS page running scorm-again under /lms/. */
+async function serveLms(t) {
   const folder = unzip(join(distDir, 'trainscope-scorm12.zip'));
-  const { url } = await serveWithCleanup(t, {
+  return serveWithCleanup(t, {
     extra: {
-      '/lms/index.html': { type: 'text/html; charset=utf-8', body: fixture('lms.html') },
-      '/lms/fake-lms.js': { type: 'text/javascript', body: fixture('fake-lms.js') },
+      '/lms/index.html': { type: 'text/html; charset=utf-8', body: fixture('scorm-again-lms.html') },
+      '/lms/scorm-again-lms.js': { type: 'text/javascript', body: fixture('scorm-again-lms.js') },
+      '/lms/scorm12.js': { type: 'text/javascript', body: scormAgain },
       '/sco/index.html': { type: 'text/html; charset=utf-8', body: readFileSync(join(folder, 'index.html')) },
     },
   });
+}
+
+/** Opens the LMS page and launches the SCO with `record` (the learner's LMS data so far). */
+async function launchSco(t, record) {
+  const { url } = await serveLms(t);
   const context = await newContext(t);
-  const { page, problems } = await watchedPage(context);
-  await page.goto(`${url}lms/index.html`);
-  const sco = page.frameLocator('#sco');
+  const watched = await watchedPage(context);
+  await watched.page.goto(`${url}lms/index.html`);
+  await watched.page.evaluate((start) => window.launch(start), record);
+  const sco = watched.page.frameLocator('#sco');
   await sco.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  return { ...watched, sco };
+}
+
+/** A saved quiz state with every question's solution shown except `open`'s. */
+function everythingRevealedBut(open) {
+  const items = Object.fromEntries(bank.items.filter((item) => item.id !== open.id).map((item) => [item.id, [0, 0, 'r', -1, 0, 1]]));
+  return JSON.stringify({ v: 1, m: 'o', c: open.id, i: items });
+}
+
+test('the SCO reports to a real SCORM 1.2 run-time: score, status, suspend data, one commit per answer, finish', async (t) => {
+  const { page, problems, sco } = await launchSco(t, {});
+  const record = () => page.evaluate(() => window.lmsRecord);
+  assert.equal((await record()).core.lesson_status, 'incomplete', 'a launch marks the lesson incomplete');
+  const commitsBefore = await page.evaluate(() => window.lmsCommits);
   await answerFirstChoiceQuestion(sco.locator('body'));
+  assert.equal(await page.evaluate(() => window.lmsCommits) - commitsBefore, 1, 'one answer, one commit');
+  const afterAnswer = await record();
+  assert.equal(afterAnswer.core.score.min, '0');
+  assert.equal(afterAnswer.core.score.max, '100');
+  assert.equal(afterAnswer.core.score.raw, String(Math.round(100 / bank.items.length)));
+  assert.equal(afterAnswer.core.lesson_status, 'incomplete');
+  assert.ok(afterAnswer.suspend_data.length > 0 && afterAnswer.suspend_data.length <= 4096, 'quiz state fits SCORM 1.2’s 4,096 characters');
 
-  const calls = await page.evaluate(() => window.lmsCalls);
-  assert.deepEqual(calls[0], ['LMSInitialize', '']);
-  const set = (element) => calls.filter((call) => call[0] === 'LMSSetValue' && call[1] === element).map((call) => call[2]);
-  assert.deepEqual(set('cmi.core.lesson_status')[0], 'incomplete');
-  assert.equal(set('cmi.core.score.min').at(-1), '0');
-  assert.equal(set('cmi.core.score.max').at(-1), '100');
-  assert.equal(set('cmi.core.score.raw').at(-1), String(Math.round(100 / bank.items.length)));
-  const suspended = set('cmi.suspend_data').at(-1);
-  assert.ok(suspended && suspended.length <= 4096, 'quiz state fits SCORM 1.2’s 4,096 characters');
-  assert.ok(calls.some((call) => call[0] === 'LMSCommit'), 'the LMS is asked to commit');
-
-  // A new session in the same LMS picks the progress up from cmi.suspend_data.
-  await page.evaluate(() => { document.getElementById('sco').src = '/sco/index.html'; });
-  await page.waitForFunction(() => window.lmsCalls.some((call) => call[0] === 'LMSFinish'));
+  // The learner leaves; the LMS launches the SCO again with the record it kept.
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.lmsFinished === 1);
+  const finished = await record();
+  assert.match(finished.core.session_time, /^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/);
+  assert.equal(finished.core.exit, 'suspend', 'an unfinished quiz is suspended, to be resumed');
+  await page.evaluate(() => window.launch());
   await sco.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
-  assert.equal(await sco.locator(`.ts-quiz-item[data-item-id="${firstChoiceItem.id}"]`).getAttribute('data-status'), 'correct');
-  const all = await page.evaluate(() => window.lmsCalls);
-  const finishAt = all.findIndex((call) => call[0] === 'LMSFinish');
-  const sessionTime = all.slice(0, finishAt).filter((call) => call[1] === 'cmi.core.session_time').at(-1)?.[2];
-  assert.match(sessionTime, /^\d{4}:\d{2}:\d{2}\.\d{2}$/);
+  assert.equal(await statusOf(sco.locator('body'), firstChoiceItem), 'correct', 'progress comes back from cmi.suspend_data');
+  assert.deepEqual(problems, [], 'scorm-again logged no error: every call was a valid SCORM 1.2 call');
+});
+
+test('a passed lesson stays passed with its best score when a later session finishes low (scorm-again)', async (t) => {
+  // The first launch ended passed with 95; this one has every other solution shown (nothing right).
+  const wrong = firstChoiceItem.options.find((option) => !option.correct).id;
+  const { page, problems, sco } = await launchSco(t, {
+    core: { lesson_status: 'passed', score: { raw: '95', min: '0', max: '100' } },
+    student_data: { mastery_score: '80' },
+    suspend_data: everythingRevealedBut(firstChoiceItem),
+  });
+  const question = sco.locator(`.ts-quiz-item[data-item-id="${firstChoiceItem.id}"]`);
+  await question.locator(`input[value="${wrong}"]`).check();
+  await question.getByRole('button', { name: 'Check answer' }).click();
+  await eventually(() => question.getAttribute('data-status'), 'incorrect');
+  await page.waitForFunction(() => window.lmsCommits > 0);
+  const record = await page.evaluate(() => window.lmsRecord);
+  assert.equal(record.core.lesson_status, 'passed', 'never failed after passed');
+  assert.equal(record.core.score.raw, '95', 'the best score stays');
+  const statusSets = await page.evaluate(() => window.lmsSets.filter(([element]) => element === 'cmi.core.lesson_status'));
+  assert.deepEqual(statusSets, [], 'the SCO did not even try to set a lower status');
+  assert.deepEqual(problems, []);
+});
+
+test('a saved state naming Object.prototype members in cmi.suspend_data still shows every question', async (t) => {
+  const { problems, sco } = await launchSco(t, {
+    suspend_data: '{"v":1,"m":"o","c":"toString","i":{"run-bytes-per-parameter":[0,0,"constructor",-1,0]}}',
+  });
+  const first = sco.locator(`.ts-quiz-item[data-item-id="${bank.items[0].id}"]`);
+  assert.equal(await first.getAttribute('data-status'), 'new');
+  assert.equal(await first.isVisible(), true, 'the first question is shown');
   assert.deepEqual(problems, []);
 });
 
@@ -349,5 +413,168 @@ test('without an LMS the SCO runs as a plain page', async (t) => {
   await page.goto(pathToFileURL(join(folder, 'index.html')).href);
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
   await answerFirstChoiceQuestion(page.locator('body'));
+  assert.deepEqual(problems, []);
+});
+
+// ── Issue 10: progress and score are never lost or corrupted ──────────────────────────────────
+
+test('two tabs of the page merge their answers: each keeps the other’s, live and after a reload', async (t) => {
+  const { url } = await serveWithCleanup(t);
+  const context = await newContext(t, { viewport: { width: 1000, height: 1200 } });
+  const tabA = await watchedPage(context);
+  const tabB = await watchedPage(context);
+  for (const tab of [tabA, tabB]) {
+    await tab.page.goto(`${url}index.html`);
+    await tab.page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  }
+  const a = tabA.page.locator('body');
+  const b = tabB.page.locator('body');
+  await answerChoiceQuestion(a, firstChoiceItem);
+  await answerChoiceQuestion(b, secondChoiceItem);
+  assert.equal(await statusOf(b, firstChoiceItem), 'correct', 'B kept A’s answer when it saved its own');
+  await eventually(() => statusOf(a, secondChoiceItem), 'correct');
+  await tabA.page.reload();
+  await tabA.page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  assert.equal(await statusOf(a, firstChoiceItem), 'correct', 'A’s own answer survives B’s save');
+  assert.equal(await statusOf(a, secondChoiceItem), 'correct');
+  assert.deepEqual([...tabA.problems, ...tabB.problems], []);
+});
+
+test('adding a second widget to a page keeps the first one’s progress', async (t) => {
+  const { url } = await serveHost(t, {
+    '/host/one.html': { type: 'text/html; charset=utf-8', body: fixture('one.html') },
+    '/host/two.html': { type: 'text/html; charset=utf-8', body: fixture('two.html') },
+  });
+  const context = await newContext(t, { viewport: { width: 1000, height: 2400 } });
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}host/one.html`);
+  await page.locator('trainscope-widget [data-ts-ready]').waitFor({ timeout: 20000 });
+  await answerFirstChoiceQuestion(page.locator('trainscope-widget'));
+  // The course author adds a widget; the learner comes back.
+  await page.goto(`${url}host/two.html`);
+  const widgets = page.locator('trainscope-widget');
+  await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await widgets.nth(1).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  assert.equal(await statusOf(widgets.nth(0), firstChoiceItem), 'correct');
+  // Id-less widgets share the bank's progress, merged: an answer in one shows in the other.
+  await answerChoiceQuestion(widgets.nth(1), secondChoiceItem);
+  await eventually(() => statusOf(widgets.nth(0), secondChoiceItem), 'correct');
+  assert.equal(await statusOf(widgets.nth(1), firstChoiceItem), 'correct');
+  assert.deepEqual(problems, []);
+});
+
+test('progress an earlier version kept under a position key is read, and moved to the stable key', async (t) => {
+  const { url } = await serveHost(t, { '/host/two.html': { type: 'text/html; charset=utf-8', body: fixture('two.html') } });
+  const context = await newContext(t, { viewport: { width: 1000, height: 2400 } });
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}host/two.html`);
+  const widgets = page.locator('trainscope-widget');
+  await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  const key = await page.evaluate(() => Object.keys(localStorage).find((name) => name.startsWith('trainscope-quiz:')));
+  assert.ok(key, 'the quiz saved under its key');
+  // What the previous version wrote for the second of two id-less widgets.
+  const legacy = JSON.stringify({ v: 1, m: 'o', c: firstChoiceItem.id, i: { [firstChoiceItem.id]: [0, 1, 'c', 1, 0] } });
+  await page.evaluate(([name, value]) => { localStorage.clear(); localStorage.setItem(name, value); }, [`${key.split(':').slice(0, 2).join(':')}:position-1`, legacy]);
+  await page.reload();
+  await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await widgets.nth(1).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  assert.equal(await statusOf(widgets.nth(0), firstChoiceItem), 'correct');
+  assert.equal(await statusOf(widgets.nth(1), firstChoiceItem), 'correct');
+  const keys = await page.evaluate(() => Object.keys(localStorage).filter((name) => name.startsWith('trainscope-quiz:')));
+  assert.deepEqual(keys, [key.split(':').slice(0, 2).join(':')], 'the position key is gone once merged');
+  assert.deepEqual(problems, []);
+});
+
+/** Opens attributes.html: one widget, #scripted, with every section; returns what the tests read. */
+async function scriptedWidget(t) {
+  const { url } = await serveHost(t, { '/host/attributes.html': { type: 'text/html; charset=utf-8', body: fixture('attributes.html') } });
+  const context = await newContext(t, { viewport: { width: 1000, height: 1200 } });
+  const watched = await watchedPage(context);
+  const { page } = watched;
+  await page.goto(`${url}host/attributes.html`);
+  const widget = page.locator('#scripted');
+  await widget.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  const timeHeading = widget.locator('.ts-section-title', { hasText: 'Time' });
+  assert.equal(await timeHeading.count(), 1);
+  /** The widget is mounted and ready (not in the middle of a rebuild). */
+  const settled = () => page.evaluate(() => {
+    const element = document.getElementById('scripted');
+    return element.widget !== null && element.shadowRoot.querySelector('[data-ts-ready]') !== null;
+  });
+  return { ...watched, widget, timeHeading, settled };
+}
+
+test('sections set while a pass-mark rebuild is under way is applied', async (t) => {
+  const { page, problems, widget, timeHeading, settled } = await scriptedWidget(t);
+  await page.evaluate(() => {
+    const element = document.getElementById('scripted');
+    element.setAttribute('pass-mark', '0.5');
+    element.setAttribute('sections', 'memory');
+  });
+  await eventually(async () => (await settled()) && (await widget.locator('[data-ts-quiz]').count()) === 0 && (await timeHeading.count()) === 0, true, 10000);
+  assert.deepEqual(problems, []);
+});
+
+test('a preset set while a sections rebuild is under way is applied', async (t) => {
+  const { page, problems, timeHeading, settled } = await scriptedWidget(t);
+  const expected = await page.evaluate(() => JSON.parse(document.getElementById('scripted').widget.engine.module.estimate('{"model":{"preset":"llama3-8b"}}')).params);
+  await page.evaluate(() => {
+    const element = document.getElementById('scripted');
+    element.setAttribute('sections', 'memory time');
+    element.setAttribute('preset', 'llama3-8b');
+  });
+  await eventually(async () => (await settled()) && (await timeHeading.count()) === 1
+    && (await page.evaluate(() => document.getElementById('scripted').widget.estimate().params)) === expected, true, 10000);
+  assert.deepEqual(problems, []);
+});
+
+test('a saved state naming Object.prototype members in localStorage still shows every question', async (t) => {
+  const { url } = await serveWithCleanup(t);
+  const context = await newContext(t);
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}index.html`);
+  await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  const key = await page.evaluate(() => Object.keys(localStorage).find((name) => name.startsWith('trainscope-quiz:')));
+  await page.evaluate((name) => localStorage.setItem(name,
+    '{"v":1,"m":"o","c":"toString","i":{"run-bytes-per-parameter":[0,0,"constructor",-1,0]}}'), key);
+  await page.reload();
+  await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  const first = page.locator(`.ts-quiz-item[data-item-id="${bank.items[0].id}"]`);
+  assert.equal(await first.getAttribute('data-status'), 'new');
+  assert.equal(await first.isVisible(), true, 'the first question is shown');
+  assert.deepEqual(problems, []);
+});
+
+test('the iframe host relays only well-formed scores: forged or garbled ones are dropped', async (t) => {
+  const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
+  const { url } = await serveHost(t, extra, `${STRICT_CSP}; frame-src 'self'`);
+  extra['/host/frames.html'].body = fixture('frames.html').replace('__ORIGIN__', new URL(url).origin);
+  const context = await newContext(t, { viewport: { width: 1000, height: 800 } });
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}host/frames.html`);
+  await page.frameLocator('#framed').locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await page.evaluate(() => {
+    window.scores = [];
+    document.getElementById('framed').addEventListener('trainscope-score', (event) => window.scores.push(event.detail));
+  });
+  const frame = page.frames().find((candidate) => candidate.url().includes('/iframe/index.html?preset='));
+  const forged = [
+    { score: 999, max: 1, scaled: -5 },
+    { score: 1, max: 2, scaled: 0.9, passed: null, completed: false, answered: 1 },
+    { score: 1.5, max: 2, scaled: 0.75, passed: null, completed: false, answered: 2 },
+    { score: 1, max: 2, scaled: 0.5, passed: 'yes', completed: false, answered: 1 },
+    { score: 1, max: 2, scaled: 0.5, passed: null, completed: true, answered: 1 },
+    { score: 2, max: 2, scaled: 1, passed: null, completed: false, answered: 1 },
+    { score: 1, max: 1e9, scaled: 1e-9, passed: null, completed: false, answered: 1 },
+    { score: '1', max: 2, scaled: 0.5, passed: null, completed: false, answered: 1 },
+  ];
+  await frame.evaluate((messages) => {
+    for (const message of messages) window.parent.postMessage({ type: 'trainscope:score', ...message }, '*');
+    window.parent.postMessage({ type: 'trainscope:score', score: 1, max: 2, scaled: 0.5, passed: null, completed: false, answered: 1 }, '*');
+  }, forged);
+  await page.waitForFunction(() => window.scores.length > 0);
+  await page.waitForTimeout(200);
+  assert.deepEqual(await page.evaluate(() => window.scores), [{ score: 1, max: 2, scaled: 0.5, passed: null, completed: false, answered: 1 }],
+    'only the well-formed score is relayed');
   assert.deepEqual(problems, []);
 });

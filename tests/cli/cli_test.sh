@@ -49,6 +49,15 @@ bad_input_names_field '{"model":{"preset":"nope"}}' model.preset; check "unknown
 bad_input_names_field '{"model":' scenario; check "malformed JSON" $?
 bad_input_names_field '{"model":{"params":1e30}}' model.params; check "absurd magnitude" $?
 
+bad_input_names_field '{"parallel":{"gpus":8,"gpus":16}}' 'parallel.gpus: appears twice'; check "duplicate member" $?
+bad_input_names_field "$(printf '{"model":{"preset":"caf\xe9"}}')" 'not valid UTF-8'; check "invalid UTF-8 input" $?
+# An unknown field of 40 "é" is cut for the message on a character boundary: the output is UTF-8.
+long_name="$(printf '\xc3\xa9%.0s' $(seq 40))"
+{ printf '{"model":{"%sx":1}}' "$long_name" | "$cli" estimate - 2>/dev/null || true; } | node -e '
+  const bytes = require("fs").readFileSync(0);
+  new TextDecoder("utf-8", { fatal: true }).decode(bytes);' 2>/dev/null
+check "cut names stay valid UTF-8" $?
+
 # The table is readable and says which GB it means.
 table="$(printf '{}' | "$cli" estimate - --table)"; check "table exit code" $?
 grep -q "10^9 bytes" <<<"$table"; check "table states decimal GB" $?
@@ -63,6 +72,18 @@ check "GPU catalogue has the H100" $?
 # Usage errors are not input errors.
 "$cli" frobnicate >/dev/null 2>&1; [ $? -eq 64 ]; check "unknown command exits 64" $?
 "$cli" estimate /nonexistent/file >/dev/null 2>&1; [ $? -eq 2 ]; check "unreadable file exits 2" $?
+
+# quiz-check: the seed count is read strictly; a bank with a duplicate member fails naming it.
+seeds_text="$("$cli" quiz-check /dev/null 99999999999 2>&1 >/dev/null)"; status=$?
+[ "$status" -eq 64 ] && grep -q "99999999999" <<<"$seeds_text"; check "huge seed count is a usage error" $?
+"$cli" quiz-check /dev/null 12abc >/dev/null 2>&1; [ $? -eq 64 ]; check "seed count with trailing text is a usage error" $?
+"$cli" quiz-check /dev/null -1 >/dev/null 2>&1; [ $? -eq 64 ]; check "negative seed count is a usage error" $?
+duplicate_bank="$(mktemp)"
+printf '{"version":1,"items":[],"items":[]}' >"$duplicate_bank"
+bank_report="$("$cli" quiz-check "$duplicate_bank" 1 2>/dev/null)"; status=$?
+rm -f "$duplicate_bank"
+[ "$status" -eq 2 ] && grep -q '"field":"items"' <<<"$bank_report" && grep -q 'appears twice' <<<"$bank_report"
+check "quiz-check names a duplicate member" $?
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

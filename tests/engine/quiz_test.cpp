@@ -491,6 +491,29 @@ TEST_CASE("a bank that is not JSON is one clear error", "[quiz][bank]") {
     CHECK(text_at(report.find("errors")->items[0], "message").find("not valid JSON") != std::string::npos);
 }
 
+TEST_CASE("a member given twice in a bank is an error naming its path", "[quiz][bank]") {
+    // esbuild's bundle (JSON.parse rules) would keep the second "kind", a first-wins reader the first.
+    const std::string item = with(single_item, "{", "{\"kind\": \"numeric\",");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(time_item) + "," + item)));
+    CHECK_FALSE(report.find("ok")->boolean);
+    CHECK(has_error(report, "", "items[1].kind"));
+}
+
+TEST_CASE("checking a bank with a member given twice fails naming its path", "[quiz][bank]") {
+    const json::Value report = parse_json(quiz_check_bank_json(R"({"version": 1, "version": 1})", 1));
+    CHECK_FALSE(report.find("ok")->boolean);
+    CHECK(has_error(report, "", "version"));
+}
+
+TEST_CASE("an item with a member given twice is unusable, naming the member", "[quiz]") {
+    const std::string item = with(single_item, "{", "{\"kind\": \"numeric\",");
+    const json::Value asked = parse_json(quiz_instance_json(item, 0));
+    REQUIRE(asked.find("errors")->items.size() == 1);
+    CHECK(text_at(asked.find("errors")->items[0], "field") == "kind");
+    const json::Value graded = parse_json(quiz_grade_json(item, 0, R"({"choices":["a"]})"));
+    CHECK(text_at(graded, "status") == "invalid_item");
+}
+
 TEST_CASE("repeated item ids are named", "[quiz][bank]") {
     const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(single_item) + "," + single_item + "," + time_item)));
     CHECK(has_error(report, "run-bytes", "id"));

@@ -3,6 +3,7 @@
 
 #include "catch_include.hpp"
 #include "engine/scenario.hpp"
+#include "engine/utf8.hpp"
 #include "estimate_support.hpp"
 
 using trainscope::testing::error_count;
@@ -108,4 +109,36 @@ TEST_CASE("a written scenario reads back to the same estimate", "[scenario]") {
         const auto second = estimate_of(written);
         CHECK(trainscope::json::serialize(second) == trainscope::json::serialize(first));
     }
+}
+
+TEST_CASE("a member given twice is an error naming its path, not a silent choice", "[scenario][errors]") {
+    // JSON.parse would read 16 GPUs here and a first-wins reader 8: neither is guessed.
+    const auto estimate = estimate_of(R"({"parallel":{"gpus":8,"gpus":16}})");
+    CHECK(has_error_for(estimate, "parallel.gpus"));
+    CHECK(estimate.find("errors")->items[0].find("message")->text.find("appears twice") != std::string::npos);
+}
+
+TEST_CASE("a scenario that is not UTF-8 is refused with a message", "[scenario][errors]") {
+    const auto estimate = estimate_of("{\"model\":{\"preset\":\"caf\xE9\"}}");
+    REQUIRE(has_error_for(estimate, "scenario"));
+    CHECK(estimate.find("errors")->items[0].find("message")->text.find("UTF-8") != std::string::npos);
+}
+
+TEST_CASE("a long unknown field name is cut on a character boundary", "[scenario][errors]") {
+    std::string name;
+    for (int i = 0; i < 40; ++i) name += "\xC3\xA9";  // 40 × é, 80 bytes: a cut at byte 60 is mid-way
+    const auto estimate = estimate_of("{\"model\":{\"" + name + "x\":1}}");
+    REQUIRE(error_count(estimate) == 1);
+    const std::string& field = estimate.find("errors")->items[0].find("field")->text;
+    CHECK(trainscope::utf8::first_invalid_byte(field) == trainscope::utf8::valid);
+    CHECK(field.size() < 80);
+}
+
+TEST_CASE("a long unknown preset is echoed cut on a character boundary", "[scenario][errors]") {
+    std::string name;
+    for (int i = 0; i < 40; ++i) name += "\xC3\xA9";
+    const auto estimate = estimate_of("{\"model\":{\"preset\":\"x" + name + "\"}}");
+    REQUIRE(has_error_for(estimate, "model.preset"));
+    const std::string& message = estimate.find("errors")->items[0].find("message")->text;
+    CHECK(trainscope::utf8::first_invalid_byte(message) == trainscope::utf8::valid);
 }

@@ -7,7 +7,7 @@ import { buildQuizUnits } from './quiz-build.mjs';
 const units = await buildQuizUnits('state');
 const {
   initialProgress, recordAnswer, revealSolution, retryItem, retryMissed, nextSeed, nextUnanswered, score, summarize,
-  serializeProgress, deserializeProgress, missedIds, MAX_SEED, MAX_SAVED_TEXT,
+  serializeProgress, deserializeProgress, missedIds, mergeProgress, changedItemIds, MAX_SEED, MAX_SAVED_TEXT,
 } = await import(units.state);
 
 const items = [
@@ -27,14 +27,14 @@ test('a new quiz has every question unanswered, seed 0, and shows the first', ()
   const progress = initialProgress(items);
   assert.equal(progress.current, 'run-bytes');
   assert.equal(progress.mode, 'one');
-  for (const item of items) assert.deepEqual(progress.items[item.id], { seed: 0, attempts: 0, status: 'new', firstTry: null, answer: null });
+  for (const item of items) assert.deepEqual(progress.items[item.id], { seed: 0, attempts: 0, status: 'new', firstTry: null, answer: null, changedAt: 0 });
 });
 
 test('a graded answer counts an attempt, and only the first one sets firstTry', () => {
   let progress = initialProgress(items);
-  progress = recordAnswer(progress, 'train-bytes', { text: '8 bytes' }, false);
-  progress = recordAnswer(progress, 'train-bytes', { text: '16 bytes' }, true);
-  assert.deepEqual(progress.items['train-bytes'], { seed: 0, attempts: 2, status: 'correct', firstTry: false, answer: { text: '16 bytes' } });
+  progress = recordAnswer(progress, 'train-bytes', { text: '8 bytes' }, false, 5_000);
+  progress = recordAnswer(progress, 'train-bytes', { text: '16 bytes' }, true, 6_000);
+  assert.deepEqual(progress.items['train-bytes'], { seed: 0, attempts: 2, status: 'correct', firstTry: false, answer: { text: '16 bytes' }, changedAt: 6_000 });
 });
 
 test('changes return a new state and leave the old one untouched', () => {
@@ -54,9 +54,9 @@ test('showing the solution marks a question missed, but never a question already
 });
 
 test('trying again asks with the given seed, clears the answer and keeps the attempt count', () => {
-  let progress = recordAnswer(initialProgress(items), 'flops', { text: '3 days' }, false);
-  progress = retryItem(progress, 'flops', 4242);
-  assert.deepEqual(progress.items.flops, { seed: 4242, attempts: 1, status: 'new', firstTry: false, answer: null });
+  let progress = recordAnswer(initialProgress(items), 'flops', { text: '3 days' }, false, 5_000);
+  progress = retryItem(progress, 'flops', 4242, 7_000);
+  assert.deepEqual(progress.items.flops, { seed: 4242, attempts: 1, status: 'new', firstTry: false, answer: null, changedAt: 7_000 });
 });
 
 test('a new seed differs from the previous one and stays in 1…MAX_SEED', () => {
@@ -194,7 +194,7 @@ test('saved answers that do not fit the bank now are dropped, the rest kept', ()
   const progress = deserializeProgress(saved, items);
   assert.equal(progress.current, 'run-bytes', 'an unknown current question falls back to the first');
   assert.equal('gone' in progress.items, false);
-  assert.deepEqual(progress.items['run-bytes'], { seed: 0, attempts: 1, status: 'incorrect', firstTry: false, answer: null });
+  assert.deepEqual(progress.items['run-bytes'], { seed: 0, attempts: 1, status: 'incorrect', firstTry: false, answer: null, changedAt: 0 });
   assert.deepEqual(progress.items.extras.answer, { choices: ['weights', 'gradients'] });
   assert.equal(progress.items.flops.status, 'new', 'a right answer with no attempt behind it is not trusted');
   assert.equal(progress.items['train-bytes'].status, 'new', 'a question the save does not know starts fresh');
@@ -220,4 +220,85 @@ test('a whole bank of 40 long-named questions, all answered at length, saves in 
   assert.ok(saved.length < 4000, `${saved.length} characters`);
   const back = deserializeProgress(saved, many);
   for (const item of many) assert.equal(back.items[item.id].status, progress.items[item.id].status);
+});
+
+// ── Saved state read with own properties only (issue 10, case 5) ─────────────────────────────
+
+test('a saved state naming Object.prototype members ("constructor", "toString") is dropped item by item', () => {
+  const saved = JSON.stringify({ v: 1, m: 'o', c: 'toString', i: {
+    'run-bytes': [0, 0, 'constructor', -1, 0],
+    extras: [0, 1, 'c', 1, [0]],
+    flops: [0, 1, 'toString', 1, 0],
+  } });
+  const progress = deserializeProgress(saved, items);
+  assert.equal(progress.items['run-bytes'].status, 'new', 'an unknown status code is not found on the prototype');
+  assert.equal(progress.items.flops.status, 'new');
+  assert.equal(progress.items.extras.status, 'correct', 'the readable item is kept');
+  assert.equal(progress.current, 'run-bytes', 'an unknown current question falls back to the first');
+  for (const item of items) assert.ok(['new', 'correct', 'incorrect', 'revealed'].includes(progress.items[item.id].status));
+});
+
+// ── Merging two saved states: two tabs, or two widgets with one key (issue 10, case 1) ───────
+
+test('states saved before merging existed (five fields) are read with no change time', () => {
+  const progress = deserializeProgress('{"v":1,"m":"o","c":"flops","i":{"flops":[3,1,"c",1,"3e25 FLOP"]}}', items);
+  assert.equal(progress.items.flops.status, 'correct');
+  assert.equal(progress.items.flops.changedAt, 0);
+});
+
+test('a change time that is not a whole non-negative number drops that item only', () => {
+  const progress = deserializeProgress('{"v":1,"i":{"flops":[3,1,"c",1,0,-4],"extras":[0,1,"c",1,0,"x"],"train-bytes":[0,1,"c",1,0,1700000000000]}}', items);
+  assert.equal(progress.items.flops.status, 'new');
+  assert.equal(progress.items.extras.status, 'new');
+  assert.equal(progress.items['train-bytes'].status, 'correct');
+  assert.equal(progress.items['train-bytes'].changedAt, 1700000000000);
+});
+
+test('two tabs that answered different questions merge into both answers, whichever saves last', () => {
+  const tabA = recordAnswer(initialProgress(items), 'run-bytes', { choices: ['two'] }, true, 1_000);
+  const tabB = recordAnswer(initialProgress(items), 'flops', { text: '3.6e25 FLOP' }, true, 2_000);
+  for (const merged of [mergeProgress(tabA, tabB), mergeProgress(tabB, tabA)]) {
+    assert.equal(merged.items['run-bytes'].status, 'correct');
+    assert.equal(merged.items.flops.status, 'correct');
+    assert.equal(merged.items.extras.status, 'new');
+  }
+});
+
+test('for one question answered in both tabs, the later answer wins, right or wrong', () => {
+  const right = recordAnswer(initialProgress(items), 'flops', { text: '3.6e25 FLOP' }, true, 1_000);
+  const laterWrong = recordAnswer(initialProgress(items), 'flops', { text: '1 FLOP' }, false, 2_000);
+  assert.equal(mergeProgress(right, laterWrong).items.flops.status, 'incorrect');
+  assert.equal(mergeProgress(laterWrong, right).items.flops.status, 'incorrect');
+});
+
+test('starting again from scratch wins over older answers kept by another tab, not over newer ones', () => {
+  const older = recordAnswer(initialProgress(items), 'flops', { text: '3.6e25 FLOP' }, true, 1_000);
+  const restarted = initialProgress(items, 'one', 5_000);
+  assert.equal(mergeProgress(restarted, older).items.flops.status, 'new');
+  const newer = recordAnswer(older, 'extras', { choices: ['weights'] }, false, 9_000);
+  assert.equal(mergeProgress(restarted, newer).items.extras.status, 'incorrect');
+  assert.equal(mergeProgress(restarted, newer).items.flops.status, 'new');
+});
+
+test('a change always moves an item’s time forward, even with a clock behind the saved one', () => {
+  const saved = recordAnswer(initialProgress(items), 'flops', { text: '1 FLOP' }, false, 10_000);
+  const retried = retryItem(saved, 'flops', 5, 3_000);
+  assert.ok(retried.items.flops.changedAt > saved.items.flops.changedAt);
+  assert.equal(mergeProgress(saved, retried).items.flops.status, 'new');
+});
+
+test('an earlier version’s state (no times) fills questions a fresh state has not touched', () => {
+  const fresh = initialProgress(items);
+  const old = deserializeProgress('{"v":1,"m":"o","c":"flops","i":{"flops":[3,1,"c",1,0]}}', items);
+  const merged = mergeProgress(fresh, old);
+  assert.equal(merged.items.flops.status, 'correct', 'equal times: the one with more attempts');
+  assert.deepEqual(changedItemIds(fresh, merged), ['flops']);
+  assert.equal(merged.current, fresh.current, 'the page’s own question stays shown');
+});
+
+test('merged states round-trip through the saved form with their change times', () => {
+  const tabA = recordAnswer(initialProgress(items), 'run-bytes', { choices: ['two'] }, true, 1_000);
+  const back = deserializeProgress(serializeProgress(tabA, items), items);
+  assert.equal(back.items['run-bytes'].changedAt, 1_000);
+  assert.deepEqual(back, tabA);
 });

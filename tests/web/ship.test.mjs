@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { readSettings } from '../../build/web-units/ship/settings.mjs';
 import { findScormApi, formatTimespan, ScormSession, SUSPEND_DATA_LIMIT } from '../../build/web-units/ship/scorm.mjs';
 import { crc32, createZip } from '../../web/ship/zip.mjs';
+import { Scorm12API } from 'scorm-again/scorm12';
 import { inlinePage } from '../../web/build.mjs';
 
 const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
@@ -110,6 +111,57 @@ test('without a pass mark completion is "completed", and an earned status is nev
   assert.equal(data['cmi.core.lesson_status'], 'completed', 'a retake does not reset completion');
   session.finish();
   assert.equal(data['cmi.core.exit'], '');
+});
+
+/**
+ * A real SCORM 1.2 run-time (scorm-again, as LMSs embed it) holding `record` from earlier
+ * sessions, counting commits. Its log stays quiet unless a call is wrong.
+ */
+function realLms(record = {}) {
+  const api = new Scorm12API({ logLevel: 4 });
+  api.loadFromJSON(record);
+  const lms = { api, commits: 0, errors: [] };
+  api.on('LMSCommit', () => { lms.commits += 1; });
+  lms.value = (element) => api.getCMIValue(element);
+  return lms;
+}
+
+test('once passed with 95, a later session that restarts and finishes low leaves passed and 95 (real run-time)', () => {
+  const lms = realLms({ core: { lesson_status: 'passed', score: { raw: '95', min: '0', max: '100' } }, student_data: { mastery_score: '80' } });
+  const session = new ScormSession(lms.api);
+  assert.equal(session.start(), true);
+  session.report({ score: 1, max: 21, scaled: 1 / 21, passed: null, completed: false });
+  session.report({ score: 5, max: 21, scaled: 5 / 21, passed: false, completed: true });
+  assert.equal(lms.value('cmi.core.lesson_status'), 'passed', 'a pass is never taken back');
+  assert.equal(lms.value('cmi.core.score.raw'), '95', 'the best score is the one reported');
+  session.finish();
+  assert.equal(lms.value('cmi.core.lesson_status'), 'passed');
+});
+
+test('a failed learner who passes later is passed, with the better score (real run-time)', () => {
+  const lms = realLms({ core: { lesson_status: 'failed', score: { raw: '24', min: '0', max: '100' } }, student_data: { mastery_score: '80' } });
+  const session = new ScormSession(lms.api);
+  session.start();
+  session.report({ score: 2, max: 21, scaled: 2 / 21, passed: null, completed: false });
+  assert.equal(lms.value('cmi.core.lesson_status'), 'failed', 'a retake in progress does not turn failed into incomplete');
+  assert.equal(lms.value('cmi.core.score.raw'), '24');
+  session.report({ score: 18, max: 21, scaled: 18 / 21, passed: true, completed: true });
+  assert.equal(lms.value('cmi.core.lesson_status'), 'passed');
+  assert.equal(lms.value('cmi.core.score.raw'), '86');
+});
+
+test('an answer (its saved state, then its score) is committed to the LMS once (real run-time)', () => {
+  const lms = realLms();
+  const session = new ScormSession(lms.api);
+  session.start();
+  const before = lms.commits;
+  session.quizStorage().save('{"v":1,"i":{}}');
+  session.report({ score: 1, max: 21, scaled: 1 / 21, passed: null, completed: false });
+  assert.equal(lms.commits - before, 1);
+  assert.equal(lms.value('cmi.suspend_data'), '{"v":1,"i":{}}');
+  session.quizStorage().save('{"v":1,"i":{}}');
+  session.report({ score: 1, max: 21, scaled: 1 / 21, passed: null, completed: false });
+  assert.equal(lms.commits - before, 1, 'nothing changed, nothing committed');
 });
 
 test('without an LMS every call is a quiet no-op', () => {

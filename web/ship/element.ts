@@ -39,6 +39,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
   private readonly frame: HTMLDivElement;
   private handle: TrainscopeHandle | null = null;
   private mounting = false;
+  /** Attributes changed while a mount was under way, applied in order once it ends. */
+  private pendingChanges: string[] = [];
   private observer: IntersectionObserver | null = null;
 
   constructor() {
@@ -76,7 +78,18 @@ export class TrainscopeWidgetElement extends HTMLElement {
   }
 
   attributeChangedCallback(name: string, previous: string | null, next: string | null): void {
-    if (!this.handle || previous === next) return;
+    if (previous === next) return;
+    if (this.mounting) {
+      // The mount read the attributes before this change: apply it when the mount is done.
+      this.pendingChanges.push(name);
+      return;
+    }
+    if (!this.handle) return; // Not mounted yet: the mount reads every attribute as it is then.
+    this.applyChange(name);
+  }
+
+  private applyChange(name: string): void {
+    if (!this.handle) return;
     if (name === 'sections' || name === 'pass-mark') {
       // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
       this.handle.destroy();
@@ -94,11 +107,13 @@ export class TrainscopeWidgetElement extends HTMLElement {
     return this.handle;
   }
 
-  /** Keeps quiz progress apart when a page has several widgets: by id, else by position. */
+  /**
+   * Which quiz progress this widget keeps: its id's own, else the bank's, shared (and merged
+   * item by item) with every id-less widget of the origin. Never the widget's position: adding
+   * a widget to a page must not move anyone's progress (docs/quiz.md).
+   */
   private instanceKey(): string | undefined {
-    if (this.id) return this.id;
-    const widgets = [...document.querySelectorAll(this.localName)];
-    return widgets.length > 1 ? `position-${widgets.indexOf(this)}` : undefined;
+    return this.id || undefined;
   }
 
   private readAttributes(): ElementSettings {
@@ -136,6 +151,24 @@ export class TrainscopeWidgetElement extends HTMLElement {
       console.warn('<trainscope-widget> could not start:', error);
     } finally {
       this.mounting = false;
+    }
+    this.applyPendingChanges();
+  }
+
+  /** Replays, in order, what changed during the mount; a rebuild makes the rest moot. */
+  private applyPendingChanges(): void {
+    const changes = this.pendingChanges;
+    this.pendingChanges = [];
+    if (changes.length === 0) return;
+    if (!this.handle) {
+      // The mount failed: try again with the attributes as they are now.
+      if (this.isConnected) void this.mount();
+      return;
+    }
+    for (const name of changes) {
+      this.applyChange(name);
+      // A rebuild reads every attribute afresh: the changes after it are in it.
+      if (this.mounting) return;
     }
   }
 }

@@ -5,11 +5,14 @@
  * scaled, passed, completed, answered}).
  *
  * Messages are accepted only from the window of a marked iframe (event.source), and, when the
- * iframe has data-trainscope-origin="https://…", only from that origin. No third-party code.
+ * iframe has data-trainscope-origin="https://…" (the documented snippet always sets it), only
+ * from that origin; a score whose fields are out of shape or range is dropped. No third-party code.
  */
 (function () {
   'use strict';
   var MAX_HEIGHT = 100000;
+  /** More questions than any quiz has: a larger max is not a trainscope score. */
+  var MAX_QUESTIONS = 1000;
 
   function frameFor(source) {
     var frames = document.querySelectorAll('iframe[data-trainscope-frame]');
@@ -21,6 +24,26 @@
 
   function isFiniteNumber(value) {
     return typeof value === 'number' && isFinite(value);
+  }
+
+  function isCount(value, max) {
+    return typeof value === 'number' && Math.floor(value) === value && value >= 0 && value <= max;
+  }
+
+  /**
+   * A score message as the widget sends it, or null. Every field is checked for type and range
+   * and against the others (score and answered within max, scaled = score / max, passed only
+   * with a boolean or null, completed only when every question is answered): a frame that
+   * forges or garbles a score is not relayed.
+   */
+  function checkedScore(data) {
+    if (!isCount(data.max, MAX_QUESTIONS) || !isCount(data.score, data.max)) return null;
+    if (!isCount(data.answered, data.max) || data.score > data.answered) return null;
+    var scaled = data.max > 0 ? data.score / data.max : 0;
+    if (!isFiniteNumber(data.scaled) || Math.abs(data.scaled - scaled) > 1e-9) return null;
+    if (data.passed !== null && typeof data.passed !== 'boolean') return null;
+    if (typeof data.completed !== 'boolean' || data.completed !== (data.max > 0 && data.answered === data.max)) return null;
+    return { score: data.score, max: data.max, scaled: scaled, passed: data.passed, completed: data.completed, answered: data.answered };
   }
 
   window.addEventListener('message', function (event) {
@@ -37,18 +60,8 @@
         frame.style.height = Math.ceil(data.height) + 'px';
       }
     } else if (data.type === 'trainscope:score') {
-      if (!isFiniteNumber(data.score) || !isFiniteNumber(data.max)) return;
-      frame.dispatchEvent(new CustomEvent('trainscope-score', {
-        bubbles: true,
-        detail: {
-          score: data.score,
-          max: data.max,
-          scaled: isFiniteNumber(data.scaled) ? data.scaled : (data.max > 0 ? data.score / data.max : 0),
-          passed: typeof data.passed === 'boolean' ? data.passed : null,
-          completed: data.completed === true,
-          answered: isFiniteNumber(data.answered) ? data.answered : null
-        }
-      }));
+      var detail = checkedScore(data);
+      if (detail) frame.dispatchEvent(new CustomEvent('trainscope-score', { bubbles: true, detail: detail }));
     }
   });
 })();

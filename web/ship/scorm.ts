@@ -59,6 +59,30 @@ export function findScormApi(start: Window): Scorm12Api | null {
   return null;
 }
 
+/**
+ * How far a lesson_status is along: a report may only move it up. failed sits below completed
+ * and passed (a learner who failed may still pass later; one who passed keeps it), and a status
+ * this SCO does not know (an LMS's own) is treated as finished: left alone.
+ */
+function statusRank(status: string): number {
+  switch (status) {
+    case '':
+    case 'not attempted':
+      return 0;
+    case 'incomplete':
+    case 'browsed':
+      return 1;
+    case 'failed':
+      return 2;
+    case 'completed':
+      return 3;
+    case 'passed':
+      return 4;
+    default:
+      return 5;
+  }
+}
+
 export interface QuizScore {
   score: number;
   max: number;
@@ -89,6 +113,12 @@ export class ScormSession {
   private finished = false;
   private masteryScore: number | null = null;
   private lastStatus = '';
+  /** The best raw score the LMS holds (from earlier sessions or this one); null before any. */
+  private bestRaw: number | null = null;
+  /** Values set since the last commit. */
+  private dirty = false;
+  /** What cmi.suspend_data holds, so an unchanged state is not sent again. */
+  private suspendData = '';
 
   constructor(api: Scorm12Api | null, now: () => number = () => Date.now()) {
     this.api = api;
@@ -107,7 +137,15 @@ export class ScormSession {
     if (!this.active) return false;
     const status = this.api.LMSGetValue('cmi.core.lesson_status');
     this.lastStatus = status;
-    if (status === '' || status === 'not attempted') this.set('cmi.core.lesson_status', 'incomplete');
+    if (status === '' || status === 'not attempted') {
+      this.set('cmi.core.lesson_status', 'incomplete');
+      this.lastStatus = 'incomplete';
+    }
+    const raw = Number.parseFloat(this.api.LMSGetValue('cmi.core.score.raw'));
+    this.bestRaw = Number.isFinite(raw) && raw >= 0 && raw <= 100 ? raw : null;
+    this.suspendData = this.api.LMSGetValue('cmi.suspend_data') ?? '';
+    // The LMS learns at once that the lesson was opened.
+    this.commit();
     // The LMS may carry the manifest's adlcp:masteryscore (RTE §3.4.4: cmi.student_data.mastery_score).
     const mastery = Number.parseFloat(this.api.LMSGetValue('cmi.student_data.mastery_score'));
     this.masteryScore = Number.isFinite(mastery) && mastery >= 0 && mastery <= 100 ? mastery : null;
@@ -125,28 +163,38 @@ export class ScormSession {
     return this.api.LMSGetValue('cmi.suspend_data') ?? '';
   }
 
-  /** Saves quiz state; refuses (returns false) rather than send more than SCORM 1.2 allows. */
+  /**
+   * Saves quiz state; refuses (returns false) rather than send more than SCORM 1.2 allows.
+   * Not committed here: the answer's report() commits once for state, score and status.
+   */
   saveSuspendData(state: string): boolean {
     if (!this.active || state.length > SUSPEND_DATA_LIMIT) return false;
+    if (state === this.suspendData) return true;
     const saved = this.set('cmi.suspend_data', state);
-    this.commit();
+    if (saved) this.suspendData = state;
     return saved;
   }
 
+  /**
+   * Reports the quiz's score after an answer: one commit at most. The LMS record only moves
+   * forward (docs/quiz.md, "In an LMS"): the status climbs incomplete → failed → completed →
+   * passed and never goes back, and score.raw is the best this learner has had.
+   */
   report(score: QuizScore): void {
     if (!this.active) return;
     const raw = score.max > 0 ? Math.round((score.score / score.max) * 100) : 0;
-    this.set('cmi.core.score.min', '0');
-    this.set('cmi.core.score.max', '100');
-    this.set('cmi.core.score.raw', String(raw));
+    if (this.bestRaw === null || raw > this.bestRaw) {
+      this.set('cmi.core.score.min', '0');
+      this.set('cmi.core.score.max', '100');
+      this.set('cmi.core.score.raw', String(raw));
+      this.bestRaw = raw;
+    }
     let status = 'incomplete';
     if (score.completed) {
       // With a pass mark (ours or the LMS's), passed/failed; without one, completed (RTE §3.4.4).
       status = score.passed === null ? 'completed' : score.passed ? 'passed' : 'failed';
     }
-    // Never step back from a finished status the learner already earned in an earlier session.
-    const earned = ['passed', 'completed'].includes(this.lastStatus);
-    if (!(earned && status === 'incomplete')) {
+    if (statusRank(status) > statusRank(this.lastStatus)) {
       this.set('cmi.core.lesson_status', status);
       this.lastStatus = status;
     }
@@ -175,10 +223,14 @@ export class ScormSession {
 
   private set(element: string, value: string): boolean {
     if (!this.api) return false;
+    this.dirty = true;
     return this.api.LMSSetValue(element, value) === 'true';
   }
 
+  /** Commits what was set since the last commit; nothing set, nothing sent. */
   private commit(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
     this.api?.LMSCommit('');
   }
 }

@@ -7,9 +7,11 @@
 import { callEngine, describeProblem, prepareBank, type PreparedBank, type PreparedItem } from './bank';
 import { builder, type Builder } from './dom';
 import {
+  changedItemIds,
   deserializeProgress,
   initialProgress,
   isAnswered,
+  mergeProgress,
   nextSeed,
   nextUnanswered,
   recordAnswer,
@@ -22,7 +24,7 @@ import {
   validPassMark,
   type QuizProgress,
 } from './state';
-import { guardStorage, localStorageAdapter, storageKey, type GuardedStorage } from './storage';
+import { defaultQuizStorage, guardStorage, type GuardedStorage } from './storage';
 import type { Answer, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
 
 export type { Answer, QuizEngine, QuizStorage, ScoreDetail } from './types';
@@ -97,8 +99,10 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const bank: PreparedBank = prepareBank(engine, options.bank);
   const items = bank.items;
   const itemIndex = new Map(items.map((item, index) => [item.id, index]));
-  const storage: GuardedStorage = guardStorage(options.storage ?? localStorageAdapter(storageKey(bank.bankId, options.instanceKey)));
+  const storage: GuardedStorage = guardStorage(options.storage ?? defaultQuizStorage(bank.bankId, options.instanceKey));
   let progress: QuizProgress = deserializeProgress(storage.load(), items);
+  // States an earlier version kept under other keys for this quiz (storage.ts) join in.
+  for (const legacy of storage.loadLegacy()) progress = mergeProgress(progress, deserializeProgress(legacy, items));
   const views = new Map<string, ItemView>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let destroyed = false;
@@ -133,7 +137,22 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   };
 
   // ── Saving and telling the host ─────────────────────────────────────────────────────────────
+  /** Takes in what another tab or widget saved under the same key: item by item, latest wins. */
+  const absorbSaved = (): boolean => {
+    const saved = storage.load();
+    if (saved === null) return false;
+    const before = progress;
+    progress = mergeProgress(progress, deserializeProgress(saved, items));
+    const changed = changedItemIds(before, progress);
+    for (const id of changed) {
+      views.delete(id);
+      const item = items[itemIndex.get(id)!];
+      if (item && itemElements.has(id)) replaceItem(item);
+    }
+    return changed.length > 0;
+  };
   const persist = () => {
+    absorbSaved();
     storage.save(serializeProgress(progress, items));
     storageNote.hidden = storage.persistent;
   };
@@ -622,7 +641,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   }
 
   function reset() {
-    progress = { ...initialProgress(items, progress.mode) };
+    // Stamped now, so the restart wins over older answers saved by another tab.
+    progress = { ...initialProgress(items, progress.mode, Date.now()) };
     views.clear();
     for (const item of items) replaceItem(item);
     persist();
@@ -666,6 +686,11 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   if (items.length > 0) persist();
   storageNote.hidden = storage.persistent;
   renderChrome();
+  // Another tab (or widget with the same key) saved: show its answers here too.
+  const stopListening = storage.subscribe(() => {
+    if (destroyed) return;
+    if (absorbSaved()) renderChrome();
+  });
 
   return {
     element: root,
@@ -673,6 +698,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     reset,
     destroy() {
       destroyed = true;
+      stopListening();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       root.remove();

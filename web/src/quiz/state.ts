@@ -19,6 +19,11 @@ export interface ItemProgress {
   firstTry: boolean | null;
   /** The last graded answer, to show its feedback again after a reload. */
   answer: Answer | null;
+  /**
+   * When the learner last changed this item (ms since 1970; 0: never). Two tabs, or two widgets
+   * sharing a key, merge their saved states item by item: the later change wins (mergeProgress).
+   */
+  changedAt: number;
 }
 
 export interface QuizProgress {
@@ -44,41 +49,71 @@ export const MAX_SAVED_TEXT = 40;
 export const SAVED_STATE_BUDGET = 3500;
 export const MAX_SEED = 99999;
 
-export function freshItem(seed = 0): ItemProgress {
-  return { seed, attempts: 0, status: 'new', firstTry: null, answer: null };
+export function freshItem(seed = 0, changedAt = 0): ItemProgress {
+  return { seed, attempts: 0, status: 'new', firstTry: null, answer: null, changedAt };
 }
 
-export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one'): QuizProgress {
+/** A fresh start; `changedAt` > 0 makes it a deliberate restart that wins over older answers elsewhere. */
+export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one', changedAt = 0): QuizProgress {
   const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {} };
-  for (const item of items) progress.items[item.id] = freshItem();
+  for (const item of items) progress.items[item.id] = freshItem(0, changedAt);
   return progress;
 }
 
 function withItem(progress: QuizProgress, id: string, change: (item: ItemProgress) => ItemProgress): QuizProgress {
-  const item = progress.items[id];
-  if (!item) return progress;
+  if (!Object.prototype.hasOwnProperty.call(progress.items, id)) return progress;
+  const item = progress.items[id]!;
   return { ...progress, items: { ...progress.items, [id]: change(item) } };
 }
 
+/** Later than both `now` and the item's last change, so a change always moves its time forward. */
+function stamp(item: ItemProgress, now: number): number {
+  return Math.max(Math.floor(now), item.changedAt + 1);
+}
+
 /** Records a graded answer. Answers the engine did not count leave the state as it was. */
-export function recordAnswer(progress: QuizProgress, id: string, answer: Answer, correct: boolean): QuizProgress {
+export function recordAnswer(progress: QuizProgress, id: string, answer: Answer, correct: boolean, now = Date.now()): QuizProgress {
   return withItem(progress, id, (item) => ({
     ...item,
     attempts: item.attempts + 1,
     status: correct ? 'correct' : 'incorrect',
     firstTry: item.firstTry ?? correct,
     answer,
+    changedAt: stamp(item, now),
   }));
 }
 
 /** The learner asked for the solution: the question counts as missed until answered again. */
-export function revealSolution(progress: QuizProgress, id: string): QuizProgress {
-  return withItem(progress, id, (item) => (item.status === 'correct' ? item : { ...item, status: 'revealed' }));
+export function revealSolution(progress: QuizProgress, id: string, now = Date.now()): QuizProgress {
+  return withItem(progress, id, (item) => (item.status === 'correct' ? item : { ...item, status: 'revealed', changedAt: stamp(item, now) }));
 }
 
 /** Asks the question again, with `seed` (new numbers for numeric items). Attempts are kept. */
-export function retryItem(progress: QuizProgress, id: string, seed: number): QuizProgress {
-  return withItem(progress, id, (item) => ({ ...item, seed, status: 'new', answer: null }));
+export function retryItem(progress: QuizProgress, id: string, seed: number, now = Date.now()): QuizProgress {
+  return withItem(progress, id, (item) => ({ ...item, seed, status: 'new', answer: null, changedAt: stamp(item, now) }));
+}
+
+/**
+ * Merges two saved states of the same quiz (another tab's, or another widget's with the same
+ * key) item by item: each item keeps its latest change (changedAt); on a tie, the one with more
+ * graded attempts, then `mine`. Latest rather than best: a deliberate "Try again" or "Start again
+ * from scratch" in one tab must not be undone by an older right answer in another. Page-level
+ * choices (mode, current question) stay `mine`'s: they belong to the page the learner is looking at.
+ */
+export function mergeProgress(mine: QuizProgress, theirs: QuizProgress): QuizProgress {
+  const items: Record<string, ItemProgress> = { ...mine.items };
+  for (const id of Object.keys(mine.items)) {
+    if (!Object.prototype.hasOwnProperty.call(theirs.items, id)) continue;
+    const own = mine.items[id]!;
+    const other = theirs.items[id]!;
+    if (other.changedAt > own.changedAt || (other.changedAt === own.changedAt && other.attempts > own.attempts)) items[id] = other;
+  }
+  return { ...mine, items };
+}
+
+/** Whether `merged` differs from `before` in any item (so a page knows what to redraw). */
+export function changedItemIds(before: QuizProgress, after: QuizProgress): string[] {
+  return Object.keys(after.items).filter((id) => before.items[id] !== after.items[id]);
 }
 
 /** A seed in 1…MAX_SEED that differs from `previous`. */
@@ -178,10 +213,11 @@ export function summarize(progress: QuizProgress, items: readonly ItemInfo[], ta
 }
 
 // ---------------------------------------------------------------------------------------------
-// Saved form: {"v":1,"m":"o","c":"item-id","i":{"item-id":[seed,attempts,"x",first,answer]}}
-// first: 1, 0 or -1 (none); answer: typed text, an array of option indices, or 0 (none).
+// Saved form: {"v":1,"m":"o","c":"item-id","i":{"item-id":[seed,attempts,"x",first,answer,changedAt]}}
+// first: 1, 0 or -1 (none); answer: typed text, an array of option indices, or 0 (none);
+// changedAt: ms since 1970 (absent in states written before merging existed: read as 0).
 
-type SavedItem = [number, number, string, number, string | number[] | 0];
+type SavedItem = [number, number, string, number, string | number[] | 0, number];
 
 function encodeAnswer(answer: Answer | null, optionIds: readonly string[]): string | number[] | 0 {
   if (!answer) return 0;
@@ -202,6 +238,7 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
         STATUS_CODES[state.status],
         state.firstTry === null ? -1 : state.firstTry ? 1 : 0,
         withAnswers ? encodeAnswer(state.answer, item.optionIds) : 0,
+        state.changedAt,
       ];
     }
     return JSON.stringify({ v: SERIAL_VERSION, m: progress.mode === 'all' ? 'a' : 'o', c: progress.current, i: saved });
@@ -246,9 +283,11 @@ export function deserializeProgress(text: string | null | undefined, items: read
     if (!Object.prototype.hasOwnProperty.call(saved, item.id)) continue;
     const entry = saved[item.id];
     if (!Array.isArray(entry)) continue;
-    const [seed, attempts, code, first, answer] = entry as unknown[];
-    const status = typeof code === 'string' ? CODE_STATUS[code] : undefined;
+    const [seed, attempts, code, first, answer, changedAt] = entry as unknown[];
+    // Own properties only: "constructor" or "toString" must not find Object.prototype's.
+    const status = typeof code === 'string' && Object.prototype.hasOwnProperty.call(CODE_STATUS, code) ? CODE_STATUS[code] : undefined;
     if (!isInteger(seed, 0, 0xffffffff) || !isInteger(attempts, 0, 1_000_000) || !status) continue;
+    if (changedAt !== undefined && !isInteger(changedAt, 0, Number.MAX_SAFE_INTEGER)) continue;
     const decoded = decodeAnswer(answer, item.optionIds);
     progress.items[item.id] = {
       seed,
@@ -257,9 +296,11 @@ export function deserializeProgress(text: string | null | undefined, items: read
       status: (status === 'correct' || status === 'incorrect') && attempts === 0 ? 'new' : status,
       firstTry: attempts > 0 && (first === 1 || first === 0) ? first === 1 : null,
       answer: status === 'correct' || status === 'incorrect' || status === 'revealed' ? decoded : null,
+      changedAt: (changedAt as number | undefined) ?? 0,
     };
   }
   const current = record.c;
-  progress.current = current === null ? null : typeof current === 'string' && current in progress.items ? current : fresh.current;
+  progress.current = current === null ? null
+    : typeof current === 'string' && Object.prototype.hasOwnProperty.call(progress.items, current) ? current : fresh.current;
   return progress;
 }

@@ -95,4 +95,8 @@ export interface ScoreDetail {
 export interface QuizStorage {
   load(): string | null;
   save(state: string): void;
+  /** States kept under keys of earlier versions, merged in at the start (see storage.ts). */
+  loadLegacy?(): string[];
+  /** Calls `listener` when another tab or widget saved under the same key; returns how to stop. */
+  subscribe?(listener: () => void): () => void;
 }
