@@ -1,20 +1,117 @@
-// The engine's JavaScript surface. Only mapping lives here: every function takes and returns
-// JSON text in the schemas of docs/scenario.md and docs/quiz.md, so the page, the URL, the quiz
-// bank and the CLI share one format.
+// The engine's JavaScript surface. Only mapping lives here: embind passes JavaScript strings as
+// std::string and numbers as double/unsigned/int, so each adapter below only converts types and
+// calls the engine. Scenario, estimate and quiz calls take and return JSON text in the schemas of
+// docs/scenario.md and docs/quiz.md; the quantity calls, made on every keystroke and slider step,
+// take and return plain numbers and strings (docs/numbers.md).
 #include <emscripten/bind.h>
 
+#include <string>
+
 #include "engine/api.hpp"
+#include "engine/field_limits.hpp"
+#include "engine/quantity.hpp"
 #include "engine/quiz.hpp"
 
+namespace {
+
+using trainscope::quantity::Figure;
+using trainscope::quantity::Reading;
+using trainscope::quantity::UnitKind;
+
+// What readQuantity and readField return to JavaScript, as a plain object.
+struct QuantityReading {
+    bool ok = false;
+    double value = 0;
+    std::string kind;
+    std::string display;
+    std::string error;
+};
+
+QuantityReading to_javascript(const Reading& reading) {
+    QuantityReading out;
+    out.ok = reading.ok;
+    out.value = reading.ok ? reading.value : 0.0;
+    out.kind = trainscope::quantity::unit_kind_name(reading.kind);
+    out.display = reading.display;
+    out.error = reading.error;
+    return out;
+}
+
+std::string estimate(const std::string& scenario_json) { return trainscope::estimate_json(scenario_json); }
+
+std::string quiz_instance(const std::string& item_json, unsigned seed) {
+    return trainscope::quiz_instance_json(item_json, seed);
+}
+std::string quiz_grade(const std::string& item_json, unsigned seed, const std::string& answer_json) {
+    return trainscope::quiz_grade_json(item_json, seed, answer_json);
+}
+std::string quiz_validate_bank(const std::string& bank_json) { return trainscope::quiz_validate_bank_json(bank_json); }
+std::string quiz_check_bank(const std::string& bank_json, int seeds) {
+    return trainscope::quiz_check_bank_json(bank_json, seeds);
+}
+std::string quiz_read_quantity(const std::string& text) { return trainscope::quiz_read_quantity_json(text); }
+
+QuantityReading read_quantity(const std::string& text, const std::string& kind_name) {
+    UnitKind kind = UnitKind::number;
+    if (!trainscope::quantity::unit_kind_from_name(kind_name, kind)) {
+        QuantityReading out;
+        out.error = "unknown quantity kind '" + kind_name.substr(0, 40) + "'";
+        return out;
+    }
+    return to_javascript(trainscope::quantity::read_quantity(text, kind));
+}
+
+QuantityReading read_field(const std::string& field, const std::string& text) {
+    return to_javascript(trainscope::read_field(field, text));
+}
+
+// An unknown figure name is a programming error in the page; "?" makes it visible, not fatal.
+std::string format_quantity(double value, const std::string& figure_name, int significant_figures) {
+    Figure figure = Figure::plain;
+    if (!trainscope::quantity::figure_from_name(figure_name, figure)) return "?";
+    return trainscope::quantity::format(value, figure, significant_figures);
+}
+
+std::string format_tick(double value, const std::string& figure_name) {
+    Figure figure = Figure::plain;
+    if (!trainscope::quantity::figure_from_name(figure_name, figure)) return "?";
+    return trainscope::quantity::format_tick(value, figure);
+}
+
+std::string format_count(double value) { return trainscope::quantity::format_count(value); }
+
+std::string field_error(const std::string& field, double value) {
+    const trainscope::FieldLimit* limit = trainscope::find_field_limit(field);
+    if (!limit) return "is not a numeric scenario field";
+    return trainscope::field_limit_error(*limit, value);
+}
+
+}  // namespace
+
 EMSCRIPTEN_BINDINGS(trainscope_engine) {
-    emscripten::function("estimate", &trainscope::estimate_json_string);
+    emscripten::value_object<QuantityReading>("QuantityReading")
+        .field("ok", &QuantityReading::ok)
+        .field("value", &QuantityReading::value)
+        .field("kind", &QuantityReading::kind)
+        .field("display", &QuantityReading::display)
+        .field("error", &QuantityReading::error);
+
+    emscripten::function("estimate", &estimate);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);
 
-    emscripten::function("quizInstance", &trainscope::quiz_instance_json_string);
-    emscripten::function("quizGrade", &trainscope::quiz_grade_json_string);
-    emscripten::function("quizValidateBank", &trainscope::quiz_validate_bank_json_string);
-    emscripten::function("quizCheckBank", &trainscope::quiz_check_bank_json_string);
-    emscripten::function("quizReadQuantity", &trainscope::quiz_read_quantity_json_string);
+    emscripten::function("readQuantity", &read_quantity);
+    emscripten::function("readField", &read_field);
+    emscripten::function("formatQuantity", &format_quantity);
+    emscripten::function("formatTick", &format_tick);
+    emscripten::function("formatCount", &format_count);
+    emscripten::function("fieldLimits", &trainscope::field_limits_json);
+    emscripten::function("fieldError", &field_error);
+
+    emscripten::function("quizInstance", &quiz_instance);
+    emscripten::function("quizGrade", &quiz_grade);
+    emscripten::function("quizValidateBank", &quiz_validate_bank);
+    emscripten::function("quizCheckBank", &quiz_check_bank);
+    emscripten::function("quizReadQuantity", &quiz_read_quantity);
 }

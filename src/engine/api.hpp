@@ -10,8 +10,6 @@ namespace trainscope {
 // Scenario JSON → estimate JSON. Malformed or invalid input yields an estimate whose
 // "errors" list names each bad field; the numbers are then absent.
 std::string estimate_json(std::string_view scenario_json);
-// The same for callers that hold a std::string (embind maps JavaScript strings to std::string).
-inline std::string estimate_json_string(const std::string& scenario_json) { return estimate_json(scenario_json); }
 
 // The model presets, as a JSON array of {id, name, params, active_params, source, architecture}.
 std::string presets_json();

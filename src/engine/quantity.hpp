@@ -1,6 +1,7 @@
-// Reading a learner's typed quantity ("1.1 TB", "1,120 GB", "3.6 × 10^25 FLOPs", "68 days")
-// into a value in base units, and writing values back in the same notation.
-// The rules (decimal comma, thousands separators, ambiguity) are documented in docs/quiz.md.
+// Quantities: reading what a person types ("1.1 TB", "70B", "3.6 × 10^25 FLOPs", "68 days") into
+// a value in base units, and writing every figure the page, the quiz and the CLI show.
+// Three parts: the unit table (quantity_units.cpp), the reader (quantity_read.cpp) and the
+// formatter (quantity_format.cpp). The rules are documented in docs/numbers.md.
 // Like fastfloat: no locale, no exceptions, no iostream; every failure is a message.
 #pragma once
 
@@ -9,9 +10,10 @@
 
 namespace trainscope::quantity {
 
-// What a quantity measures. A quiz answer must have the kind its question asks for.
+// What a quantity measures. A quiz answer must have the kind its question asks for, and a typed
+// field reads its text as its kind (a count reads "70B" as 70 billion, memory as 70 bytes).
 enum class UnitKind {
-    number,   // a plain count or ratio ("8", "8x", "8 times")
+    number,   // a plain count or ratio ("8", "8x", "70B" = 70 billion)
     memory,   // bytes
     compute,  // FLOPs (a count of operations)
     rate,     // FLOP/s
@@ -24,6 +26,9 @@ enum class UnitKind {
 const char* unit_kind_name(UnitKind kind);
 // What a learner reads in "that is a time, the question asks for memory": "a time", "memory", …
 const char* unit_kind_phrase(UnitKind kind);
+// The names above and their aliases: count → number, bytes → memory, flops → compute,
+// flop_rate → rate, duration and seconds → time, fraction → percent. False when unknown.
+bool unit_kind_from_name(std::string_view name, UnitKind& out);
 
 struct Unit {
     UnitKind kind = UnitKind::number;
@@ -33,8 +38,13 @@ struct Unit {
 };
 
 // Looks up a unit by any accepted spelling, case-insensitively ("TB", "terabytes", "days", "%").
-// The empty string is the plain number. False when unknown.
+// The empty string is the plain number. False when unknown; names are compared as whole
+// strings, so no spelling can reach anything but the table.
 bool find_unit(std::string_view spelling, Unit& out);
+
+// The unit a bare number is read in for a field of `kind`: bytes, FLOPs, FLOP/s, seconds, GPUs,
+// percent (a field showing "40%" reads a typed "45" as 45%), or the plain number.
+Unit base_unit(UnitKind kind);
 
 struct Parsed {
     bool ok = false;
@@ -51,15 +61,65 @@ struct Parsed {
 };
 
 // Never throws; value is always finite when ok. The error never repeats the learner's text
-// beyond a short run of letters, so it is safe to show.
+// beyond a short run of letters, so it is safe to show. "B" is bytes.
 Parsed parse(std::string_view text);
+// The same, for text typed where a quantity of `expected` kind is asked for: a count or a GPU
+// number also takes the letters K, M, B and T as thousand, million, billion and trillion
+// ("70B" = 7e10). Other kinds read as parse(text). The kind is not checked here.
+Parsed parse(std::string_view text, UnitKind expected);
 
-// Writes value (base units) in `unit` with three significant figures, thousands separated by
-// commas: "1.13 TB", "1,130 GB", "68 days", "3.65 × 10²⁵ FLOPs", "40%". Parsing the result gives
-// back the value to within 0.5%.
+// What a typed field holds: `text` read as `kind`, checked to be of that kind.
+struct Reading {
+    bool ok = false;
+    double value = 0.0;       // in the kind's base unit (bytes, FLOPs, FLOP/s, seconds, fraction)
+    UnitKind kind = UnitKind::number;
+    std::string display;      // the value as the engine writes it ("70 billion", "1.1 TB")
+    std::string error;        // when !ok: a sentence to show next to the field
+};
+Reading read_quantity(std::string_view text, UnitKind kind);
+
+// ── Writing ───────────────────────────────────────────────────────────────────────────────────
+// One rule everywhere: round to the significant figures first (3 unless asked), then pick the
+// largest unit in which the rounded value is at least 1, drop trailing zeros, separate
+// thousands with commas, and write |x| ≥ 10¹⁵ or < 10⁻³ as "3.8 × 10²⁵". Anything not finite is
+// "–". Memory is decimal (1 GB = 10⁹ bytes, docs/model.md), "kB" with a small k.
+
+// What a figure is, for writing. The reading kinds plus those only ever shown.
+enum class Figure {
+    count,        // 13e9 → "13 billion", 16384 → "16,384"
+    count_short,  // 70.55e9 → "70.6B" (labels where a word does not fit)
+    integer,      // 16384 → "16,384", rounded to a whole number, every digit kept
+    plain,        // 8.25 → "8.25" (significant figures, no unit)
+    scientific,   // 3.79e25 → "3.79 × 10²⁵"; magnitudes in [10⁻³, 10⁶) stay plain
+    bytes,        // 1.1288e12 → "1.13 TB"
+    flops,        // 3.8e25 → "3.8 × 10²⁵ FLOPs"
+    flop_rate,    // 989e12 → "989 TFLOP/s"
+    duration,     // seconds → "42 seconds", "5.5 hours", "68 days", "1.1 years"
+    gpus,         // 2048 → "2,048 GPUs", 1 → "1 GPU"
+    percent,      // 0.4 → "40%"
+    ratio,        // 8.25 → "8.25×"
+    energy,       // joules → "1.23 GWh"
+    money,        // US dollars → "$1,234", "$1.23 million"
+};
+// "count", "count_short", "integer", "plain", "scientific", "bytes", "flops", "flop_rate",
+// "duration", "gpus", "percent", "ratio", "energy", "money"; the reading kinds' names and
+// aliases ("memory", "time", …) name the matching figure. False when unknown.
+bool figure_from_name(std::string_view name, Figure& out);
+Figure figure_of(UnitKind kind);
+
+// `significant_figures` 0 means the default, 3. Never throws; "–" for a value not finite.
+std::string format(double value, Figure figure, int significant_figures = 0);
+
+// An axis tick: the value as written on a scale, exact (up to six figures) so that ticks
+// never read alike: 2e11 bytes → "200 GB", 1e24 FLOPs → "10²⁴ FLOPs", a week of seconds →
+// "1 week", 1e6 years → "1 million years".
+std::string format_tick(double value, Figure figure);
+
+// Writes value (base units) in `unit` with three significant figures: "1.13 TB", "1,130 GB",
+// "68 days", "3.65 × 10²⁵ FLOPs", "40%". Parsing the result gives back the value within 0.5%.
 std::string format_in_unit(double base_value, const Unit& unit);
 
-// Picks a readable unit of the kind: bytes → "1.13 TB", seconds → "68 days" or "2,920 years".
+// format(base_value, figure_of(kind)).
 std::string format_auto(double base_value, UnitKind kind);
 
 // Plain numbers with words for the large ones: 13e9 → "13 billion", 16384 → "16,384".

@@ -40,19 +40,4 @@ std::string quiz_check_bank_json(std::string_view bank_json, int seeds);
 // Returns {ok, value, unit_kind, has_unit, display, error}.
 std::string quiz_read_quantity_json(std::string_view text);
 
-// For embind, which passes JavaScript strings as std::string and numbers as unsigned/int.
-inline std::string quiz_instance_json_string(const std::string& item_json, unsigned seed) {
-    return quiz_instance_json(item_json, seed);
-}
-inline std::string quiz_grade_json_string(const std::string& item_json, unsigned seed, const std::string& answer_json) {
-    return quiz_grade_json(item_json, seed, answer_json);
-}
-inline std::string quiz_validate_bank_json_string(const std::string& bank_json) {
-    return quiz_validate_bank_json(bank_json);
-}
-inline std::string quiz_check_bank_json_string(const std::string& bank_json, int seeds) {
-    return quiz_check_bank_json(bank_json, seeds);
-}
-inline std::string quiz_read_quantity_json_string(const std::string& text) { return quiz_read_quantity_json(text); }
-
 }  // namespace trainscope

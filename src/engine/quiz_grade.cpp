@@ -87,7 +87,8 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
         grade.message = "Type an answer, for example 1.1 TB.";
         return grade;
     }
-    const quantity::Parsed parsed = quantity::parse(text->text);
+    // Read as the question's kind: where a count is asked for, "70B" is 70 billion.
+    const quantity::Parsed parsed = quantity::parse(text->text, instance.unit.kind);
     if (!parsed.ok) {
         grade.status = "not_a_number";
         grade.message = parsed.error;

@@ -1,7 +1,9 @@
 #include "engine/scenario.hpp"
 
+#include "engine/field_limits.hpp"
+#include "engine/quantity.hpp"
+
 #include <cmath>
-#include <cstdio>
 #include <initializer_list>
 
 #include "engine/utf8.hpp"
@@ -31,11 +33,8 @@ std::string_view recompute_name(Recompute recompute) {
 
 namespace {
 
-std::string format_limit(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
-    return buffer;
-}
+// Sizes in messages, written for people: "8,192", "10 million".
+std::string format_limit(double value) { return quantity::format_count(value); }
 
 // Reads the members of one JSON object, records errors under its dotted prefix, and at the end
 // reports members nobody asked for: in a hand-written scenario those are nearly always typos.
@@ -59,28 +58,23 @@ public:
 
     bool has(std::string_view name) const { return object_ && object_->find(name) != nullptr; }
 
-    // Returns true when the field was given and valid. `whole` asks for an integer.
-    bool number(std::string_view name, double& out, double minimum, double maximum, bool whole) {
+    // Returns true when the field was given and valid; its range is in the one limits table
+    // (field_limits.cpp), which the page reads too.
+    bool number(std::string_view name, double& out) {
         const json::Value* value = get(name);
         if (!value) return false;
         if (value->kind != json::Kind::number) {
             error(name, "must be a number");
             return false;
         }
-        const double given = value->number;
-        if (!std::isfinite(given)) {
-            error(name, "must be a finite number");
+        const FieldLimit* limit = find_field_limit(path(name));
+        const std::string problem = limit ? field_limit_error(*limit, value->number)
+                                          : (std::isfinite(value->number) ? "" : "must be a finite number");
+        if (!problem.empty()) {
+            error(name, problem);
             return false;
         }
-        if (whole && given != std::floor(given)) {
-            error(name, "must be a whole number");
-            return false;
-        }
-        if (given < minimum || given > maximum) {
-            error(name, "must be between " + format_limit(minimum) + " and " + format_limit(maximum));
-            return false;
-        }
-        out = given;
+        out = value->number;
         return true;
     }
 
@@ -143,24 +137,20 @@ private:
     std::vector<std::string> known_;
 };
 
-// Limits that keep every product finite while allowing any model anyone has trained or imagined.
-constexpr double max_parameters = 1e15;
-constexpr double min_parameters = 1e5;
-
 void read_architecture_fields(ObjectReader& reader, Architecture& a) {
-    reader.number("layers", a.layers, 1, 10000, true);
-    reader.number("hidden", a.hidden, 1, 1e6, true);
-    reader.number("heads", a.heads, 1, 1e5, true);
-    reader.number("kv_heads", a.kv_heads, 1, 1e5, true);
-    reader.number("mlp", a.mlp, 1, 1e7, true);
-    reader.number("vocab", a.vocab, 1, 1e8, true);
+    reader.number("layers", a.layers);
+    reader.number("hidden", a.hidden);
+    reader.number("heads", a.heads);
+    reader.number("kv_heads", a.kv_heads);
+    reader.number("mlp", a.mlp);
+    reader.number("vocab", a.vocab);
     reader.boolean("gated_mlp", a.gated_mlp);
     reader.boolean("tied_embeddings", a.tied_embeddings);
-    reader.number("learned_positions", a.learned_positions, 0, 1e8, true);
+    reader.number("learned_positions", a.learned_positions);
     reader.boolean("biases", a.biases);
     reader.boolean("dropout", a.dropout);
-    reader.number("experts", a.experts, 1, 10000, true);
-    reader.number("experts_per_token", a.experts_per_token, 1, 10000, true);
+    reader.number("experts", a.experts);
+    reader.number("experts_per_token", a.experts_per_token);
 }
 
 void check_architecture(const Architecture& a, std::vector<FieldError>& errors) {
@@ -191,7 +181,7 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
     std::string preset_id;
     const bool preset_given = reader.text("preset", preset_id);
     double params = 0;
-    const bool params_given = reader.number("params", params, min_parameters, max_parameters, false);
+    const bool params_given = reader.number("params", params);
     const bool params_present = reader.has("params");
     const json::Value* architecture_json = reader.get("architecture");
     reader.finish();
@@ -266,8 +256,8 @@ ScenarioReading read_scenario(const json::Value& document) {
     inference.choice("kv_precision", scenario.inference.kv_cache,
                      {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8},
                      format_name);
-    inference.number("batch", scenario.inference.batch, 1, 1e6, true);
-    inference.number("context", scenario.inference.context, 1, 1e8, true);
+    inference.number("batch", scenario.inference.batch);
+    inference.number("context", scenario.inference.context);
     inference.finish();
 
     TrainingSettings& training = scenario.training;
@@ -278,24 +268,24 @@ ScenarioReading read_scenario(const json::Value& document) {
                            {Optimizer::adamw, Optimizer::adam, Optimizer::sgd_momentum, Optimizer::sgd,
                             Optimizer::adam_8bit, Optimizer::adafactor},
                            optimizer_name);
-    training_reader.number("micro_batch", training.micro_batch, 1, 1e5, true);
-    training_reader.number("sequence", training.sequence, 1, 1e7, true);
+    training_reader.number("micro_batch", training.micro_batch);
+    training_reader.number("sequence", training.sequence);
     training_reader.choice("recompute", training.recompute, {Recompute::none, Recompute::selective, Recompute::full},
                            recompute_name);
     training_reader.boolean("flash_attention", training.flash_attention);
     training_reader.boolean("sequence_parallel", training.sequence_parallel);
-    const bool tokens_given = training_reader.number("tokens", training.tokens, 1, 1e17, false);
+    const bool tokens_given = training_reader.number("tokens", training.tokens);
     training_reader.boolean("attention_flops", training.attention_flops);
     training_reader.finish();
 
     ParallelSettings& parallel = scenario.parallel;
     ObjectReader parallel_reader(root.get("parallel"), "parallel.", errors);
-    const bool gpus_given = parallel_reader.number("gpus", parallel.gpus, 1, 1e7, true);
-    parallel_reader.number("tensor", parallel.tensor, 1, 1e5, true);
-    parallel_reader.number("pipeline", parallel.pipeline, 1, 1e5, true);
-    parallel_reader.number("interleave", parallel.interleave, 1, 1e3, true);
+    const bool gpus_given = parallel_reader.number("gpus", parallel.gpus);
+    parallel_reader.number("tensor", parallel.tensor);
+    parallel_reader.number("pipeline", parallel.pipeline);
+    parallel_reader.number("interleave", parallel.interleave);
     double zero_stage = 0;
-    if (parallel_reader.number("zero_stage", zero_stage, 0, 3, true)) parallel.zero_stage = static_cast<int>(zero_stage);
+    if (parallel_reader.number("zero_stage", zero_stage)) parallel.zero_stage = static_cast<int>(zero_stage);
     parallel_reader.finish();
 
     HardwareSettings& hardware = scenario.hardware;
@@ -315,11 +305,11 @@ ScenarioReading read_scenario(const json::Value& document) {
         hardware.gpu = *find_gpu("h100-sxm");
     }
     (void)gpu_given;
-    hardware_reader.number("memory_bytes", hardware.gpu.memory_bytes, 1e6, 1e13, false);
-    hardware_reader.number("peak_flops", hardware.gpu.peak_flops, 1e6, 1e18, false);
-    hardware_reader.number("watts", hardware.gpu.watts, 0, 1e5, false);
-    hardware_reader.number("utilization", hardware.utilization, 0.001, 1, false);
-    hardware_reader.number("price_per_gpu_hour", hardware.price_per_gpu_hour, 0, 1e6, false);
+    hardware_reader.number("memory_bytes", hardware.gpu.memory_bytes);
+    hardware_reader.number("peak_flops", hardware.gpu.peak_flops);
+    hardware_reader.number("watts", hardware.gpu.watts);
+    hardware_reader.number("utilization", hardware.utilization);
+    hardware_reader.number("price_per_gpu_hour", hardware.price_per_gpu_hour);
     hardware_reader.finish();
     root.get("$schema");  // allowed, ignored: editors use it
     root.finish();
@@ -335,6 +325,7 @@ ScenarioReading read_scenario(const json::Value& document) {
         // Chinchilla (Hoffmann et al. 2022, §3): compute-optimal data is about 20 tokens per parameter.
         training.tokens = preset && preset->training_tokens > 0 ? preset->training_tokens : 20 * total_params;
     }
+    const double max_parameters = find_field_limit("model.params")->max;
     if (total_params > max_parameters)
         errors.push_back({"model.architecture", "describes " + format_limit(total_params) +
                                                     " parameters; the limit is " + format_limit(max_parameters)});

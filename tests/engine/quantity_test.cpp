@@ -337,3 +337,75 @@ TEST_CASE("every formatted value reads back to within half a percent", "[quantit
         }
     }
 }
+
+// ── Issue 10, item 9: each of these read wrongly or silently before ────────────────────────────
+
+TEST_CASE("a power written after an e exponent is refused rather than applied to the digits", "[quantity]") {
+    // 1e5^2 used to read as 100,000 and 2e3^2 as 4,000.
+    for (const char* text : {"1e5^2", "2e3^2", "1.5E3**2"}) {
+        const Parsed parsed = parse(text);
+        INFO(text);
+        CHECK_FALSE(parsed.ok);
+        CHECK(parsed.error.find("one power") != std::string::npos);
+    }
+}
+
+TEST_CASE("a number too small for a double is refused, not read as zero", "[quantity]") {
+    // 1e-400 used to read as 0 without a word, while 2^-1074 was "too small".
+    for (const char* text : {"1e-400", "2^-1074", "1e-310", "3 × 10^-350"}) {
+        const Parsed parsed = parse(text);
+        INFO(text << ": " << parsed.error);
+        CHECK_FALSE(parsed.ok);
+        CHECK(parsed.error.find("too small") != std::string::npos);
+    }
+    CHECK(must_parse("0").value == 0.0);
+    CHECK(must_parse("0e-400").value == 0.0);
+}
+
+TEST_CASE("trailing spaces do not count towards the length limit", "[quantity]") {
+    const std::string padded = "1.88 GB" + std::string(300, ' ');
+    CHECK(must_parse(padded).value == Approx(1.88 * giga));
+    CHECK(must_parse(std::string(300, ' ') + "1.88 GB\t\n").value == Approx(1.88 * giga));
+    CHECK_FALSE(parse(std::string(300, '1')).ok);
+}
+
+TEST_CASE("a number written in words is answered with its digits", "[quantity]") {
+    // "eight" used to get the same message as any other text, with no hint of what to type.
+    CHECK(parse("eight").error == "Please type the number in digits: 8 for \"eight\".");
+    CHECK(parse("Eight GB").error == "Please type the number in digits: 8 for \"eight\".");
+    CHECK(parse("a million").error == "Please type the number in digits, for example 1000000 or 1e6.");
+    CHECK(parse("eighteen").error.find("8 for") == std::string::npos);
+}
+
+// ── Reading as a kind ──────────────────────────────────────────────────────────────────────────
+
+TEST_CASE("where a count is asked for, B is billion; elsewhere it is bytes", "[quantity]") {
+    CHECK(parse("70B", UnitKind::number).value == Approx(70e9));
+    CHECK(parse("70B", UnitKind::gpus).value == Approx(70e9));
+    const Parsed bytes = parse("70B", UnitKind::memory);
+    CHECK(bytes.kind == UnitKind::memory);
+    CHECK(bytes.value == Approx(70));
+    CHECK(parse("70B").kind == UnitKind::memory);
+}
+
+TEST_CASE("a bare number in a percent field is a percentage, as the field shows it", "[quantity]") {
+    const trainscope::quantity::Reading reading = trainscope::quantity::read_quantity("45", UnitKind::percent);
+    REQUIRE(reading.ok);
+    CHECK(reading.value == Approx(0.45));
+    CHECK(reading.display == "45%");
+}
+
+TEST_CASE("a quantity of another kind is refused with both kinds named", "[quantity]") {
+    const trainscope::quantity::Reading reading = trainscope::quantity::read_quantity("68 days", UnitKind::memory);
+    CHECK_FALSE(reading.ok);
+    CHECK(reading.error == "That is a time; this field takes an amount of memory.");
+}
+
+TEST_CASE("no unit spelling reaches anything but the unit table", "[quantity]") {
+    for (const char* text : {"5 constructor", "5 __proto__", "5 toString", "5 hasOwnProperty"}) {
+        const Parsed parsed = parse(text, UnitKind::number);
+        INFO(text);
+        CHECK_FALSE(parsed.ok);
+        CHECK(parsed.error.find("unit") != std::string::npos);
+    }
+}

@@ -1,6 +1,8 @@
 // Hand-written types for the Emscripten module built from src/bindings/engine_bindings.cpp
-// (MODULARIZE, EXPORT_NAME=createTrainscopeEngine). Every function takes and returns JSON
-// text, so the one scenario schema (docs/scenario.md) is the only interface.
+// (MODULARIZE, EXPORT_NAME=createTrainscopeEngine). Scenario, estimate and quiz calls take and
+// return JSON text, so the one scenario schema (docs/scenario.md) is the only interface; the
+// quantity calls (docs/numbers.md), made on every keystroke and slider step, take and return
+// plain numbers, strings and one small object.
 
 /** What the factory accepts (the build allows exactly these: INCOMING_MODULE_JS_API). */
 export interface TrainscopeModuleArguments {
@@ -12,6 +14,19 @@ export interface TrainscopeModuleArguments {
   onAbort?: (reason: unknown) => void;
 }
 
+/** What a typed quantity was read as. When !ok, value is 0 and error says why. */
+export interface QuantityReading {
+  ok: boolean;
+  /** In the kind's base unit: bytes, FLOPs, FLOP/s, seconds, GPUs, a fraction (40% → 0.4), a count. */
+  value: number;
+  /** The kind it was read as: "number" | "memory" | "compute" | "rate" | "time" | "gpus" | "percent". */
+  kind: string;
+  /** The value as the engine writes it: "70 billion", "1.1 TB". */
+  display: string;
+  /** A sentence to show next to the field; "" when ok. */
+  error: string;
+}
+
 export interface TrainscopeEngineModule {
   /** Scenario JSON → estimate JSON. Never throws: problems come back in "errors". */
   estimate(scenarioJson: string): string;
@@ -21,6 +36,22 @@ export interface TrainscopeEngineModule {
   gpus(): string;
   /** The scenario used for any field not given, fully spelled out. */
   defaultScenario(): string;
+
+  // Quantities (src/engine/quantity.hpp, docs/numbers.md): the one reader, formatter and limits table.
+  /** Reads typed text as a quantity of `kind` (a QuantityKind name): "70B" as a count is 7e10, as memory 70 bytes. */
+  readQuantity(text: string, kind: string): QuantityReading;
+  /** Reads typed text for a scenario field ("parallel.gpus") in the field's kind and checks its limits. */
+  readField(field: string, text: string): QuantityReading;
+  /** Writes a value as a figure (a FigureName); significantFigures 0 is the default (3). "–" when not finite, "?" for an unknown figure. */
+  formatQuantity(value: number, figure: string, significantFigures: number): string;
+  /** An axis tick, exact to six figures: "200 GB", "10²⁴ FLOPs", "1 week". */
+  formatTick(value: number, figure: string): string;
+  /** 13e9 → "13 billion", 16384 → "16,384". */
+  formatCount(value: number): string;
+  /** JSON object {field: {min, max, kind, integer}} for every numeric scenario field. */
+  fieldLimits(): string;
+  /** Why `value` cannot go in `field` ("must be between 1 and 10 million GPUs"), or "" when it can. */
+  fieldError(field: string, value: number): string;
 
   // The quiz (src/engine/quiz.hpp, docs/quiz.md): item JSON and a seed in, JSON out; never throws.
   /** One question ready to ask: prompt filled, numbers drawn from the seed, expected answer. */

@@ -3,8 +3,10 @@
 // http, from file:// and under a CSP that forbids connect-src.
 
 import loadEngineSource from 'trainscope:engine-source';
-import type { TrainscopeEngineModule } from './engine-module';
-import type { Estimate, Gpu, PartialScenario, Preset, Scenario } from './types';
+import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
+import type { Estimate, FieldLimits, FigureName, Gpu, PartialScenario, Preset, QuantityKind, Scenario } from './types';
+
+export type { QuantityReading } from './engine-module';
 
 export interface Engine {
   /** The engine's estimate for a (partial) scenario; errors come back in `errors`. */
@@ -12,6 +14,20 @@ export interface Engine {
   readonly presets: readonly Preset[];
   readonly gpus: readonly Gpu[];
   readonly defaultScenario: Scenario;
+  /** Every numeric scenario field's range, kind and integrality: the page's only limits. */
+  readonly fieldLimits: FieldLimits;
+  /** Typed text read as a quantity of `kind` ("70B" as a count: 7e10; as memory: 70 bytes). */
+  readQuantity(text: string, kind: QuantityKind): QuantityReading;
+  /** Typed text for a scenario field, read in its kind and checked against its limits. */
+  readField(field: string, text: string): QuantityReading;
+  /** The engine's writing of a figure: format(1.1288e12, 'bytes') → "1.13 TB". */
+  format(value: number, figure: FigureName, significantFigures?: number): string;
+  /** An axis tick, exact to six figures: "200 GB", "10²⁴ FLOPs", "1 week". */
+  formatTick(value: number, figure: FigureName): string;
+  /** 13e9 → "13 billion", 16384 → "16,384". */
+  formatCount(value: number): string;
+  /** Why `value` cannot go in `field`, or "" when it can. */
+  fieldError(field: string, value: number): string;
   /** The raw module, for tests that check the page against the engine directly. */
   readonly module: TrainscopeEngineModule;
 }
@@ -49,11 +65,19 @@ export function wrap(engineModule: TrainscopeEngineModule): Engine {
   const presets = JSON.parse(engineModule.presets()) as Preset[];
   const gpus = JSON.parse(engineModule.gpus()) as Gpu[];
   const defaultScenario = JSON.parse(engineModule.defaultScenario()) as Scenario;
+  const fieldLimits = JSON.parse(engineModule.fieldLimits()) as FieldLimits;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     presets,
     gpus,
     defaultScenario,
+    fieldLimits,
+    readQuantity: (text, kind) => engineModule.readQuantity(text, kind),
+    readField: (field, text) => engineModule.readField(field, text),
+    format: (value, figure, significantFigures = 0) => engineModule.formatQuantity(value, figure, significantFigures),
+    formatTick: (value, figure) => engineModule.formatTick(value, figure),
+    formatCount: (value) => engineModule.formatCount(value),
+    fieldError: (field, value) => engineModule.fieldError(field, value),
     module: engineModule,
   };
 }

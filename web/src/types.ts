@@ -137,3 +137,26 @@ export interface Estimate {
     energy_joules: number;
   };
 }
+
+/** What a typed quantity measures (docs/numbers.md); the second name of each pair is an alias. */
+export type QuantityKind =
+  | 'number' | 'count' | 'memory' | 'bytes' | 'compute' | 'flops' | 'rate' | 'flop_rate'
+  | 'time' | 'duration' | 'seconds' | 'gpus' | 'percent' | 'fraction';
+
+/** How the engine writes a figure (docs/numbers.md). The QuantityKind names work too. */
+export type FigureName =
+  | 'count' | 'count_short' | 'integer' | 'plain' | 'scientific' | 'bytes' | 'flops' | 'flop_rate'
+  | 'duration' | 'gpus' | 'percent' | 'ratio' | 'energy' | 'money'
+  | 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'seconds' | 'fraction';
+
+/** One numeric scenario field's range, as the engine validates it. */
+export interface FieldLimit {
+  min: number;
+  max: number;
+  /** The kind its typed text is read as and its limits are written in. */
+  kind: 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'gpus' | 'percent';
+  integer: boolean;
+}
+
+/** Keyed by dotted field path: "parallel.gpus", "hardware.memory_bytes", … */
+export type FieldLimits = Readonly<Record<string, FieldLimit>>;

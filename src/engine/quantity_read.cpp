@@ -1,65 +1,39 @@
-#include "engine/quantity.hpp"
-
+// The reader: what a person typed ("1,120 GB", "70B", "3.6 × 10^25 FLOPs") into a value in base
+// units. The rules are in docs/numbers.md; each has a test in tests/engine/quantity_test.cpp.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "engine/quantity.hpp"
+#include "engine/quantity_text.hpp"
+
 namespace trainscope::quantity {
 
-const char* unit_kind_name(UnitKind kind) {
-    switch (kind) {
-        case UnitKind::number: return "number";
-        case UnitKind::memory: return "memory";
-        case UnitKind::compute: return "compute";
-        case UnitKind::rate: return "rate";
-        case UnitKind::time: return "time";
-        case UnitKind::gpus: return "gpus";
-        case UnitKind::percent: return "percent";
-    }
-    return "number";
-}
-
-const char* unit_kind_phrase(UnitKind kind) {
-    switch (kind) {
-        case UnitKind::number: return "a plain number";
-        case UnitKind::memory: return "an amount of memory";
-        case UnitKind::compute: return "an amount of compute (FLOPs)";
-        case UnitKind::rate: return "a speed (FLOP/s)";
-        case UnitKind::time: return "a time";
-        case UnitKind::gpus: return "a number of GPUs";
-        case UnitKind::percent: return "a percentage";
-    }
-    return "a plain number";
-}
+using text::ends_with;
+using text::is_digit;
+using text::is_letter;
+using text::lowercase;
+using text::to_lower;
+using text::trim;
 
 namespace {
 
-// Longer input is not a number anyone typed by hand; refusing it keeps every step cheap.
+// Longer input is not a number anyone typed by hand; refusing it keeps every step cheap. The
+// limit applies after spaces are trimmed and collapsed, so trailing blanks never count; the raw
+// limit only bounds the work of trimming.
 constexpr std::size_t max_answer_length = 200;
+constexpr std::size_t max_raw_length = 100000;
+// Magnitudes beyond these are far outside any quantity in the lesson. Both ends give a message:
+// 1e-400 must not silently become 0 (double underflow) when 2^-1074 is "too small".
+constexpr double smallest_magnitude = 1e-300;
+constexpr double largest_magnitude = 1e300;
+const char* const too_large = "That number is too large to be an answer here.";
+const char* const too_small = "That number is too small to be an answer here.";
 // Decimal exponents beyond this are far outside any quantity in the lesson (and beyond double).
 constexpr long max_exponent = 400;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-char to_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowercase(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) c = to_lower(c);
-    return out;
-}
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-    return text;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 // Superscript digits, minus and plus (U+2070–U+207B, ¹²³ in Latin-1). Returns 0–9 for a digit,
 // 10 for minus, 11 for plus, -1 for none; `length` is the UTF-8 byte count.
@@ -135,7 +109,7 @@ struct Mantissa {
 
 class Reader {
 public:
-    explicit Reader(std::string_view text) : s_(text) {}
+    Reader(std::string_view text, bool count_letters) : s_(text), count_letters_(count_letters) {}
 
     Parsed run() {
         Parsed result;
@@ -159,10 +133,16 @@ public:
             (is_digit(s_[pos_ + 1]) ||
              ((s_[pos_ + 1] == '-' || s_[pos_ + 1] == '+') && pos_ + 2 < s_.size() && is_digit(s_[pos_ + 2])))) {
             ++pos_;
+            has_e_ = true;
             if (!read_exponent(exponent)) return fail(result);
         }
         // 10^25, 2^30, 10**25 (superscripts were rewritten as ^ by normalize)
         if (read_power_sign()) {
+            if (exponent != 0 || has_e_) {
+                // "1e5^2": does the power apply to 1 or to 1e5? Neither reading is safe to guess.
+                result.error = "Write one power: 1e10 or 10^10, not 1e5^2.";
+                return result;
+            }
             if (!read_exponent(caret_exponent)) return fail(result);
             caret_power = true;
         }
@@ -215,8 +195,12 @@ public:
         const double scale = sign * multiplier * (rest.empty() ? 1.0 : unit.factor);
         value *= scale;
         alternative *= scale;
-        if (!std::isfinite(value)) {
-            result.error = "That number is too large to be an answer here.";
+        if (!std::isfinite(value) || std::fabs(value) > largest_magnitude) {
+            result.error = too_large;
+            return result;
+        }
+        if (value != 0.0 && std::fabs(value) < smallest_magnitude) {
+            result.error = too_small;
             return result;
         }
         result.has_alternative = result.has_alternative && std::isfinite(alternative);
@@ -281,8 +265,7 @@ private:
             ++pos_;
         }
         if (value > max_exponent) {
-            error_ = sign > 0 ? "That number is too large to be an answer here."
-                              : "That number is too small to be an answer here.";
+            error_ = sign > 0 ? too_large : too_small;
             return false;
         }
         out = sign * value;
@@ -405,11 +388,23 @@ private:
         static const Word words[] = {{"k", 1e3},         {"thousand", 1e3}, {"million", 1e6},
                                      {"mn", 1e6},        {"billion", 1e9},  {"bn", 1e9},
                                      {"trillion", 1e12}, {"tn", 1e12},      {"quadrillion", 1e15}};
+        // Where a count is asked for, "70B" is 70 billion (as model sizes are written); where
+        // anything else is, B is bytes and M, T are prefixes of units.
+        static const Word count_letters[] = {{"m", 1e6}, {"b", 1e9}, {"t", 1e12}};
         for (const auto& w : words) {
             if (word == w.spelling) {
                 pos_ = end;
                 skip_space();
                 return w.factor;
+            }
+        }
+        if (count_letters_) {
+            for (const auto& w : count_letters) {
+                if (word == w.spelling) {
+                    pos_ = end;
+                    skip_space();
+                    return w.factor;
+                }
             }
         }
         return 1.0;
@@ -427,6 +422,22 @@ private:
 
     std::string not_a_number_message() const {
         const std::string lower = lowercase(s_.substr(pos_));
+        // "eight", "a million": numbers in words get an answer too, not silence.
+        struct NumberWord { const char* word; const char* digits; };
+        static const NumberWord number_words[] = {
+            {"zero", "0"},      {"one", "1"},        {"two", "2"},         {"three", "3"},      {"four", "4"},
+            {"five", "5"},      {"six", "6"},        {"seven", "7"},       {"eight", "8"},      {"nine", "9"},
+            {"ten", "10"},      {"eleven", "11"},    {"twelve", "12"},     {"twenty", "20"},    {"thirty", "30"},
+            {"forty", "40"},    {"fifty", "50"},     {"sixty", "60"},      {"seventy", "70"},   {"eighty", "80"},
+            {"ninety", "90"},   {"hundred", "100"},  {"thousand", "1000"}, {"million", "1e6"},  {"billion", "1e9"},
+            {"trillion", "1e12"}, {"a ", nullptr},   {"an ", nullptr},     {"half", "0.5"}};
+        for (const auto& n : number_words) {
+            const std::size_t length = std::strlen(n.word);
+            const bool whole_word = n.word[length - 1] == ' ' || lower.size() == length || !is_letter(lower[length]);
+            if (lower.compare(0, length, n.word) != 0 || !whole_word) continue;
+            if (!n.digits) return "Please type the number in digits, for example 1000000 or 1e6.";
+            return "Please type the number in digits: " + std::string(n.digits) + " for \"" + n.word + "\".";
+        }
         if (lower.rfind("nan", 0) == 0 || lower.rfind("inf", 0) == 0 || lower.rfind("\u221E", 0) == 0)
             return "That is not a finite number: type digits, for example 1.1 TB.";
         return "That is not a number: type digits, for example 1.1 TB or 3.6e25.";
@@ -454,8 +465,7 @@ private:
             if (caret_power) exponent += caret_exponent;  // 10^25
             const std::string mantissa = caret_power ? std::string("1") : digits;
             if (exponent > max_exponent || exponent < -max_exponent) {
-                error_ = exponent > 0 ? "That number is too large to be an answer here."
-                                      : "That number is too small to be an answer here.";
+                error_ = exponent > 0 ? too_large : too_small;
                 return false;
             }
             char suffix[16];
@@ -463,254 +473,83 @@ private:
             out = std::strtod((mantissa + suffix).c_str(), nullptr);
         }
         if (!std::isfinite(out)) {
-            error_ = "That number is too large to be an answer here.";
+            error_ = too_large;
+            return false;
+        }
+        // strtod underflows to 0 without a word: 1e-400 is not zero, it is too small to use.
+        if (out == 0.0 && digits.find_first_of("123456789") != std::string::npos) {
+            error_ = too_small;
             return false;
         }
         return true;
     }
 
     std::string_view s_;
+    bool count_letters_ = false;
+    bool has_e_ = false;
     std::size_t pos_ = 0;
     std::string error_;
 };
 
-struct UnitSpelling {
-    const char* spelling;
-    UnitKind kind;
-    double factor;
-    const char* symbol;
-};
-
-// Decimal prefixes for memory (docs/model.md: decimal GB = 10^9 B), binary ones named as such.
-// A year is the Julian year, 365.25 days; a month is a twelfth of it.
-const UnitSpelling unit_spellings[] = {
-    {"", UnitKind::number, 1.0, ""},
-    {"x", UnitKind::number, 1.0, "\u00D7"}, {"*", UnitKind::number, 1.0, "\u00D7"},
-    {"times", UnitKind::number, 1.0, "\u00D7"},
-    {"b", UnitKind::memory, 1.0, "bytes"}, {"byte", UnitKind::memory, 1.0, "bytes"},
-    {"bytes", UnitKind::memory, 1.0, "bytes"},
-    {"kb", UnitKind::memory, 1e3, "KB"}, {"kilobyte", UnitKind::memory, 1e3, "KB"},
-    {"kilobytes", UnitKind::memory, 1e3, "KB"},
-    {"mb", UnitKind::memory, 1e6, "MB"}, {"megabyte", UnitKind::memory, 1e6, "MB"},
-    {"megabytes", UnitKind::memory, 1e6, "MB"},
-    {"gb", UnitKind::memory, 1e9, "GB"}, {"gigabyte", UnitKind::memory, 1e9, "GB"},
-    {"gigabytes", UnitKind::memory, 1e9, "GB"},
-    {"tb", UnitKind::memory, 1e12, "TB"}, {"terabyte", UnitKind::memory, 1e12, "TB"},
-    {"terabytes", UnitKind::memory, 1e12, "TB"},
-    {"pb", UnitKind::memory, 1e15, "PB"}, {"petabyte", UnitKind::memory, 1e15, "PB"},
-    {"petabytes", UnitKind::memory, 1e15, "PB"},
-    {"eb", UnitKind::memory, 1e18, "EB"}, {"exabyte", UnitKind::memory, 1e18, "EB"},
-    {"exabytes", UnitKind::memory, 1e18, "EB"},
-    {"kib", UnitKind::memory, 1024.0, "KiB"},
-    {"mib", UnitKind::memory, 1048576.0, "MiB"}, {"mebibytes", UnitKind::memory, 1048576.0, "MiB"},
-    {"gib", UnitKind::memory, 1073741824.0, "GiB"},
-    {"gibibytes", UnitKind::memory, 1073741824.0, "GiB"},
-    {"tib", UnitKind::memory, 1099511627776.0, "TiB"},
-    {"tebibytes", UnitKind::memory, 1099511627776.0, "TiB"},
-    {"pib", UnitKind::memory, 1125899906842624.0, "PiB"},
-    {"operations", UnitKind::compute, 1.0, "FLOPs"}, {"ops", UnitKind::compute, 1.0, "FLOPs"},
-    {"s", UnitKind::time, 1.0, "seconds"}, {"sec", UnitKind::time, 1.0, "seconds"},
-    {"secs", UnitKind::time, 1.0, "seconds"}, {"second", UnitKind::time, 1.0, "seconds"},
-    {"seconds", UnitKind::time, 1.0, "seconds"},
-    {"min", UnitKind::time, 60.0, "minutes"}, {"mins", UnitKind::time, 60.0, "minutes"},
-    {"minute", UnitKind::time, 60.0, "minutes"}, {"minutes", UnitKind::time, 60.0, "minutes"},
-    {"h", UnitKind::time, 3600.0, "hours"}, {"hr", UnitKind::time, 3600.0, "hours"},
-    {"hrs", UnitKind::time, 3600.0, "hours"}, {"hour", UnitKind::time, 3600.0, "hours"},
-    {"hours", UnitKind::time, 3600.0, "hours"},
-    {"d", UnitKind::time, 86400.0, "days"}, {"day", UnitKind::time, 86400.0, "days"},
-    {"days", UnitKind::time, 86400.0, "days"},
-    {"wk", UnitKind::time, 604800.0, "weeks"}, {"week", UnitKind::time, 604800.0, "weeks"},
-    {"weeks", UnitKind::time, 604800.0, "weeks"},
-    {"mo", UnitKind::time, 2629800.0, "months"}, {"month", UnitKind::time, 2629800.0, "months"},
-    {"months", UnitKind::time, 2629800.0, "months"},
-    {"y", UnitKind::time, 31557600.0, "years"}, {"yr", UnitKind::time, 31557600.0, "years"},
-    {"yrs", UnitKind::time, 31557600.0, "years"}, {"year", UnitKind::time, 31557600.0, "years"},
-    {"years", UnitKind::time, 31557600.0, "years"},
-    {"gpu", UnitKind::gpus, 1.0, "GPUs"}, {"gpus", UnitKind::gpus, 1.0, "GPUs"},
-    {"gpu(s)", UnitKind::gpus, 1.0, "GPUs"}, {"accelerators", UnitKind::gpus, 1.0, "GPUs"},
-    {"%", UnitKind::percent, 0.01, "%"}, {"percent", UnitKind::percent, 0.01, "%"},
-    {"per cent", UnitKind::percent, 0.01, "%"}, {"pct", UnitKind::percent, 0.01, "%"},
-};
-
-// FLOP counts and rates with SI prefixes: "FLOPs", "PFLOPs", "petaFLOPs", "TFLOP/s".
-bool find_flop_unit(const std::string& spelling, Unit& out) {
-    struct Base { const char* text; UnitKind kind; };
-    static const Base bases[] = {{"flops/s", UnitKind::rate}, {"flop/s", UnitKind::rate},
-                                 {"flop/sec", UnitKind::rate}, {"flops", UnitKind::compute},
-                                 {"flop", UnitKind::compute}, {"flop(s)", UnitKind::compute}};
-    struct Prefix { const char* text; double factor; const char* symbol; };
-    static const Prefix prefixes[] = {
-        {"", 1.0, ""},      {"k", 1e3, "k"},     {"kilo", 1e3, "k"},   {"m", 1e6, "M"},
-        {"mega", 1e6, "M"}, {"g", 1e9, "G"},     {"giga", 1e9, "G"},   {"t", 1e12, "T"},
-        {"tera", 1e12, "T"}, {"p", 1e15, "P"},   {"peta", 1e15, "P"},  {"e", 1e18, "E"},
-        {"exa", 1e18, "E"}, {"z", 1e21, "Z"},    {"zetta", 1e21, "Z"}, {"y", 1e24, "Y"},
-        {"yotta", 1e24, "Y"}};
-    for (const auto& base : bases) {
-        if (!ends_with(spelling, base.text)) continue;
-        std::string prefix = spelling.substr(0, spelling.size() - std::strlen(base.text));
-        while (!prefix.empty() && (prefix.back() == ' ' || prefix.back() == '-')) prefix.pop_back();
-        for (const auto& p : prefixes) {
-            if (prefix != p.text) continue;
-            out.kind = base.kind;
-            out.factor = p.factor;
-            out.binary = false;
-            out.symbol = std::string(p.symbol) + (base.kind == UnitKind::rate ? "FLOP/s" : "FLOPs");
-            return true;
-        }
-    }
-    return false;
-}
-
 }  // namespace
 
-bool find_unit(std::string_view spelling, Unit& out) {
-    const std::string lower = lowercase(trim(spelling));
-    for (const auto& u : unit_spellings) {
-        if (lower == u.spelling) {
-            out.kind = u.kind;
-            out.factor = u.factor;
-            out.symbol = u.symbol;
-            out.binary = out.symbol.size() == 3 && out.symbol[1] == 'i';  // KiB … PiB
-            return true;
-        }
-    }
-    return find_flop_unit(lower, out);
-}
+namespace {
 
-Parsed parse(std::string_view text) {
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+Parsed parse_text(std::string_view text, bool count_letters) {
     Parsed result;
-    if (text.size() > max_answer_length) {
+    while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
+    while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+    if (text.size() > max_raw_length) {
         result.error = "That is too long to be one number.";
         return result;
     }
     const std::string normalized = normalize(text);
+    if (normalized.size() > max_answer_length) {
+        result.error = "That is too long to be one number.";
+        return result;
+    }
     if (normalized.empty()) {
         result.error = "Type a number, for example 1.1 TB.";
         return result;
     }
-    return Reader(normalized).run();
-}
-
-namespace {
-
-std::string superscript(long exponent) {
-    static const char* const digits[] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",
-                                         "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "%ld", exponent);
-    std::string out;
-    for (const char* c = buffer; *c; ++c) out += *c == '-' ? "\u207B" : digits[*c - '0'];
-    return out;
-}
-
-// "1130.5" → "1,130.5"
-std::string group_thousands(const std::string& plain) {
-    std::size_t start = plain[0] == '-' ? 1 : 0;
-    std::size_t end = plain.find('.');
-    if (end == std::string::npos) end = plain.size();
-    std::string out = plain.substr(0, start);
-    for (std::size_t i = start; i < end; ++i) {
-        out += plain[i];
-        const std::size_t left = end - i - 1;
-        if (left > 0 && left % 3 == 0) out += ',';
-    }
-    out += plain.substr(end);
-    return out;
-}
-
-std::string trim_zeros(std::string text) {
-    if (text.find('.') == std::string::npos) return text;
-    while (!text.empty() && text.back() == '0') text.pop_back();
-    if (!text.empty() && text.back() == '.') text.pop_back();
-    return text;
-}
-
-std::string scientific(double value, int significant_figures) {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%.*e", significant_figures - 1, value);
-    const char* e = std::strchr(buffer, 'e');
-    if (!e) return buffer;
-    const long exponent = std::strtol(e + 1, nullptr, 10);
-    std::string mantissa = trim_zeros(std::string(buffer, static_cast<std::size_t>(e - buffer)));
-    return mantissa + " \u00D7 10" + superscript(exponent);
+    return Reader(normalized, count_letters).run();
 }
 
 }  // namespace
 
-std::string format_significant(double value, int significant_figures) {
-    if (!std::isfinite(value)) return "?";
-    if (value == 0.0) return "0";
-    const double magnitude = std::fabs(value);
-    if (magnitude >= 1e15 || magnitude < 1e-3) return scientific(value, significant_figures);
-    const int order = static_cast<int>(std::floor(std::log10(magnitude)));
-    int decimals = significant_figures - 1 - order;
-    if (decimals < 0) decimals = 0;
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string plain(buffer);
-    if (decimals == 0 && order >= significant_figures) {
-        // Keep only the significant digits: 1234567 → 1,230,000.
-        const double step = std::pow(10.0, order - significant_figures + 1);
-        std::snprintf(buffer, sizeof buffer, "%.0f", std::round(value / step) * step);
-        plain = buffer;
-    }
-    return group_thousands(trim_zeros(plain));
+Parsed parse(std::string_view text) { return parse_text(text, false); }
+
+Parsed parse(std::string_view text, UnitKind expected) {
+    return parse_text(text, expected == UnitKind::number || expected == UnitKind::gpus);
 }
 
-std::string format_count(double value) {
-    if (!std::isfinite(value)) return "?";
-    const double magnitude = std::fabs(value);
-    struct Word { double size; const char* name; };
-    static const Word words[] = {{1e12, " trillion"}, {1e9, " billion"}, {1e6, " million"}};
-    if (magnitude >= 1e15) return format_significant(value);
-    for (const auto& w : words) {
-        if (magnitude >= w.size) return format_significant(value / w.size) + w.name;
+Reading read_quantity(std::string_view text, UnitKind kind) {
+    Reading reading;
+    reading.kind = kind;
+    const Parsed parsed = parse(text, kind);
+    if (!parsed.ok) {
+        reading.error = parsed.error;
+        return reading;
     }
-    if (value == std::round(value)) {
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%.0f", value);
-        return group_thousands(buffer);
+    // GPUs are a count: "16 GPUs" and "16" are the same field value.
+    const bool same_kind = parsed.kind == kind || (kind == UnitKind::gpus && parsed.kind == UnitKind::number &&
+                                                   parsed.unit.symbol.empty());
+    if (parsed.has_unit && !same_kind) {
+        reading.error = std::string("That is ") + unit_kind_phrase(parsed.kind) + "; this field takes " +
+                        unit_kind_phrase(kind) + ".";
+        return reading;
     }
-    return format_significant(value);
-}
-
-std::string format_in_unit(double base_value, const Unit& unit) {
-    if (!std::isfinite(base_value)) return "?";
-    const double value = base_value / unit.factor;
-    if (unit.kind == UnitKind::compute && std::fabs(value) >= 1e6)
-        return scientific(value, 3) + " " + unit.symbol;
-    if (unit.kind == UnitKind::gpus && value == std::round(value) && value != 1.0)
-        return format_count(value) + " " + unit.symbol;
-    const std::string number = format_significant(value);
-    if (unit.symbol.empty()) return number;
-    if (number == "1" && unit.symbol.back() == 's' && unit.symbol.find('/') == std::string::npos) return "1 " + unit.symbol.substr(0, unit.symbol.size() - 1);
-    if (unit.symbol == "%" || unit.symbol == "\u00D7") return number + unit.symbol;
-    return number + " " + unit.symbol;
-}
-
-std::string format_auto(double base_value, UnitKind kind) {
-    const double magnitude = std::fabs(base_value);
-    const char* spelling = "";
-    switch (kind) {
-        case UnitKind::memory:
-            spelling = magnitude >= 1e15 ? "PB" : magnitude >= 1e12 ? "TB" : magnitude >= 1e9 ? "GB"
-                     : magnitude >= 1e6 ? "MB" : magnitude >= 1e3 ? "KB" : "bytes";
-            break;
-        case UnitKind::time:
-            spelling = magnitude >= 2.0 * 31557600.0 ? "years" : magnitude >= 2.0 * 86400.0 ? "days"
-                     : magnitude >= 2.0 * 3600.0 ? "hours" : magnitude >= 120.0 ? "minutes" : "seconds";
-            break;
-        case UnitKind::compute: spelling = "FLOPs"; break;
-        case UnitKind::rate:
-            spelling = magnitude >= 1e15 ? "PFLOP/s" : magnitude >= 1e12 ? "TFLOP/s" : "GFLOP/s";
-            break;
-        case UnitKind::gpus: spelling = "GPUs"; break;
-        case UnitKind::percent: spelling = "%"; break;
-        case UnitKind::number: return format_count(base_value);
+    const double value = parsed.has_unit ? parsed.value : parsed.value * base_unit(kind).factor;
+    if (value != 0.0 && std::fabs(value) < smallest_magnitude) {
+        reading.error = too_small;
+        return reading;
     }
-    Unit unit;
-    find_unit(spelling, unit);
-    return format_in_unit(base_value, unit);
+    reading.ok = true;
+    reading.value = value;
+    reading.display = format_auto(value, kind);
+    return reading;
 }
 
 }  // namespace trainscope::quantity

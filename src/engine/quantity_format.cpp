@@ -1,0 +1,295 @@
+// The formatter: every figure the page, the quiz and the CLI write. The rules are in
+// docs/numbers.md and quantity.hpp; the expected outputs are in tests/engine/format_cases.inc.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "engine/quantity.hpp"
+
+namespace trainscope::quantity {
+
+namespace {
+
+constexpr int default_figures = 3;
+constexpr int tick_figures = 6;
+const char* const not_finite = "\u2013";  // an en dash: "–"
+
+// A Julian year, 365.25 days, as astronomers and back-of-envelope estimates use (docs/model.md).
+constexpr double minute = 60.0, hour = 3600.0, day = 86400.0, week = 7 * day, year = 365.25 * day;
+constexpr double month = year / 12;
+
+std::string superscript(long exponent) {
+    static const char* const digits[] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",
+                                         "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "%ld", exponent);
+    std::string out;
+    for (const char* c = buffer; *c; ++c) out += *c == '-' ? "\u207B" : digits[*c - '0'];
+    return out;
+}
+
+// "1130.5" → "1,130.5"
+std::string group_thousands(const std::string& plain) {
+    std::size_t start = plain[0] == '-' ? 1 : 0;
+    std::size_t end = plain.find('.');
+    if (end == std::string::npos) end = plain.size();
+    std::string out = plain.substr(0, start);
+    for (std::size_t i = start; i < end; ++i) {
+        out += plain[i];
+        const std::size_t left = end - i - 1;
+        if (left > 0 && left % 3 == 0) out += ',';
+    }
+    out += plain.substr(end);
+    return out;
+}
+
+std::string trim_zeros(std::string text) {
+    if (text.find('.') == std::string::npos) return text;
+    while (!text.empty() && text.back() == '0') text.pop_back();
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    return text;
+}
+
+int clamp_figures(int significant_figures) {
+    if (significant_figures <= 0) return default_figures;
+    return significant_figures > 15 ? 15 : significant_figures;
+}
+
+// The value rounded to `figures` significant figures, by decimal text so that 999.6 → 1000.
+double round_significant(double value, int figures) {
+    if (value == 0.0 || !std::isfinite(value)) return value;
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*e", figures - 1, value);
+    return std::strtod(buffer, nullptr);
+}
+
+std::string scientific(double value, int figures) {
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*e", figures - 1, value);
+    const char* e = std::strchr(buffer, 'e');
+    if (!e) return buffer;
+    const long exponent = std::strtol(e + 1, nullptr, 10);
+    std::string mantissa = trim_zeros(std::string(buffer, static_cast<std::size_t>(e - buffer)));
+    if (mantissa == "1") return "10" + superscript(exponent);
+    if (mantissa == "-1") return "-10" + superscript(exponent);
+    return mantissa + " \u00D7 10" + superscript(exponent);
+}
+
+// Every digit of a whole number, grouped: 16384 → "16,384".
+std::string whole(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.0f", std::round(value));
+    if (std::strcmp(buffer, "-0") == 0) return "0";
+    return group_thousands(buffer);
+}
+
+struct Scale {
+    double size;
+    const char* unit;
+};
+
+// The largest scale in which the rounded magnitude is at least 1; `scales` is largest first
+// and ends with the smallest, taken when nothing else fits.
+const Scale& pick_scale(double value, const Scale* scales, std::size_t count, int figures) {
+    const double rounded = std::fabs(round_significant(value, figures));
+    for (std::size_t i = 0; i + 1 < count; ++i) {
+        if (rounded >= scales[i].size * (1 - 1e-12)) return scales[i];
+    }
+    return scales[count - 1];
+}
+
+template <std::size_t N>
+std::string scaled(double value, const Scale (&scales)[N], int figures) {
+    const Scale& scale = pick_scale(value, scales, N, figures);
+    // Dividing the rounded value keeps the rounding decimal: 70.55e9 is "70.6", not 70.549999….
+    return format_significant(round_significant(value, figures) / scale.size, figures) + " " + scale.unit;
+}
+
+std::string count_text(double value, int figures, bool short_form) {
+    static const Scale words[] = {{1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}};
+    static const char* const letters[] = {"T", "B", "M"};
+    const double rounded = std::fabs(round_significant(value, figures));
+    if (rounded >= 1e15) return scientific(value, figures);
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (rounded >= words[i].size * (1 - 1e-12)) {
+            const std::string number = format_significant(round_significant(value, figures) / words[i].size, figures);
+            return short_form ? number + letters[i] : number + " " + words[i].unit;
+        }
+    }
+    if (value == std::round(value)) return whole(value);
+    return format_significant(value, figures);
+}
+
+// "1 day" but "1.5 days", "0 days": the singular only for exactly one.
+std::string with_unit(const std::string& number, const char* singular) {
+    return number + " " + singular + (number == "1" ? "" : "s");
+}
+
+std::string duration_text(double seconds, int figures) {
+    static const Scale units[] = {{year, "year"}, {day, "day"}, {hour, "hour"}, {minute, "minute"}, {1.0, "second"}};
+    const Scale& unit = pick_scale(seconds, units, 5, figures);
+    const double value = seconds / unit.size;
+    if (unit.size == year && std::fabs(round_significant(value, figures)) >= 1e6)
+        return scientific(value, figures) + " years";
+    return with_unit(format_significant(value, figures), unit.unit);
+}
+
+std::string money_text(double dollars, int figures) {
+    const std::string sign = dollars < 0 ? "-" : "";
+    const double magnitude = std::fabs(dollars);
+    if (std::fabs(round_significant(magnitude, figures)) >= 1e6) return sign + "$" + count_text(magnitude, figures, false);
+    return sign + "$" + whole(magnitude);
+}
+
+bool is_whole_multiple(double value, double unit) {
+    const double ratio = value / unit;
+    return ratio >= 1 && std::fabs(ratio - std::round(ratio)) <= 1e-9 * ratio;
+}
+
+std::string duration_tick(double seconds) {
+    static const Scale units[] = {{year, "year"}, {month, "month"}, {week, "week"}, {day, "day"},
+                                  {hour, "hour"}, {minute, "minute"}, {1.0, "second"}};
+    for (const auto& unit : units) {
+        if (!is_whole_multiple(seconds, unit.size)) continue;
+        const double count = std::round(seconds / unit.size);
+        const std::string number = count_text(count, tick_figures, false);
+        return number + " " + unit.unit + (count == 1 ? "" : "s");
+    }
+    return duration_text(seconds, tick_figures);
+}
+
+}  // namespace
+
+std::string format_significant(double value, int significant_figures) {
+    if (!std::isfinite(value)) return not_finite;
+    if (value == 0.0) return "0";
+    const int figures = clamp_figures(significant_figures);
+    const double rounded = round_significant(value, figures);
+    const double magnitude = std::fabs(rounded);
+    if (magnitude >= 1e15 || magnitude < 1e-3) return scientific(value, figures);
+    const int order = static_cast<int>(std::floor(std::log10(magnitude)));
+    int decimals = figures - 1 - order;
+    if (decimals < 0) decimals = 0;
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, rounded);
+    return group_thousands(trim_zeros(buffer));
+}
+
+std::string format_count(double value) {
+    if (!std::isfinite(value)) return not_finite;
+    return count_text(value, default_figures, false);
+}
+
+bool figure_from_name(std::string_view name, Figure& out) {
+    struct Name { const char* text; Figure figure; };
+    static const Name names[] = {
+        {"count", Figure::count},       {"number", Figure::count},        {"count_short", Figure::count_short},
+        {"integer", Figure::integer},   {"plain", Figure::plain},         {"scientific", Figure::scientific},
+        {"bytes", Figure::bytes},       {"memory", Figure::bytes},        {"flops", Figure::flops},
+        {"compute", Figure::flops},     {"flop_rate", Figure::flop_rate}, {"rate", Figure::flop_rate},
+        {"duration", Figure::duration}, {"time", Figure::duration},       {"seconds", Figure::duration},
+        {"gpus", Figure::gpus},         {"percent", Figure::percent},     {"fraction", Figure::percent},
+        {"ratio", Figure::ratio},       {"energy", Figure::energy},       {"money", Figure::money},
+    };
+    for (const auto& n : names) {
+        if (name == n.text) {
+            out = n.figure;
+            return true;
+        }
+    }
+    return false;
+}
+
+Figure figure_of(UnitKind kind) {
+    switch (kind) {
+        case UnitKind::number: return Figure::count;
+        case UnitKind::memory: return Figure::bytes;
+        case UnitKind::compute: return Figure::flops;
+        case UnitKind::rate: return Figure::flop_rate;
+        case UnitKind::time: return Figure::duration;
+        case UnitKind::gpus: return Figure::gpus;
+        case UnitKind::percent: return Figure::percent;
+    }
+    return Figure::count;
+}
+
+std::string format(double value, Figure figure, int significant_figures) {
+    if (!std::isfinite(value)) return not_finite;
+    const int figures = clamp_figures(significant_figures);
+    switch (figure) {
+        case Figure::count: return count_text(value, figures, false);
+        case Figure::count_short: return count_text(value, figures, true);
+        case Figure::integer:
+            return std::fabs(value) >= 1e21 ? scientific(value, figures) : whole(value);
+        case Figure::plain: return format_significant(value, figures);
+        case Figure::scientific: {
+            const double magnitude = std::fabs(round_significant(value, figures));
+            if (value == 0.0 || (magnitude >= 1e-3 && magnitude < 1e6)) return format_significant(value, figures);
+            return scientific(value, figures);
+        }
+        case Figure::bytes: {
+            static const Scale units[] = {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1, "bytes"}};
+            const std::string text = scaled(value, units, figures);
+            return text == "1 bytes" ? "1 byte" : text;
+        }
+        case Figure::flops: {
+            const double magnitude = std::fabs(round_significant(value, figures));
+            return (magnitude >= 1e6 ? scientific(value, figures) : format_significant(value, figures)) + " FLOPs";
+        }
+        case Figure::flop_rate: {
+            static const Scale units[] = {{1e18, "EFLOP/s"}, {1e15, "PFLOP/s"}, {1e12, "TFLOP/s"},
+                                          {1e9, "GFLOP/s"},  {1e6, "MFLOP/s"}, {1, "FLOP/s"}};
+            return scaled(value, units, figures);
+        }
+        case Figure::duration:
+            return value < 0 ? std::string(not_finite) : duration_text(value, figures);
+        case Figure::gpus: {
+            const std::string number = count_text(value, figures, false);
+            return number + (number == "1" ? " GPU" : " GPUs");
+        }
+        case Figure::percent: return format_significant(value * 100, figures) + "%";
+        case Figure::ratio: return format_significant(value, figures) + "\u00D7";
+        case Figure::energy: {
+            static const Scale units[] = {{1e12, "TWh"}, {1e9, "GWh"}, {1e6, "MWh"}, {1e3, "kWh"}, {1, "Wh"}};
+            return scaled(value / hour, units, figures);
+        }
+        case Figure::money: return money_text(value, figures);
+    }
+    return format_significant(value, figures);
+}
+
+std::string format_tick(double value, Figure figure) {
+    if (!std::isfinite(value)) return not_finite;
+    if (value == 0.0) return "0";
+    switch (figure) {
+        case Figure::duration: return value < 0 ? std::string(not_finite) : duration_tick(value);
+        case Figure::flops:
+        case Figure::scientific: {
+            const std::string number = std::fabs(value) >= 1e6 || std::fabs(value) < 1e-3
+                                           ? scientific(value, tick_figures)
+                                           : format_significant(value, tick_figures);
+            return figure == Figure::flops ? number + " FLOPs" : number;
+        }
+        default: return format(value, figure, tick_figures);
+    }
+}
+
+std::string format_in_unit(double base_value, const Unit& unit) {
+    if (!std::isfinite(base_value)) return not_finite;
+    const double value = base_value / unit.factor;
+    if (unit.kind == UnitKind::compute && std::fabs(round_significant(value, default_figures)) >= 1e6)
+        return scientific(value, default_figures) + " " + unit.symbol;
+    if (unit.kind == UnitKind::gpus && value == std::round(value) && value != 1.0)
+        return format_count(value) + " " + unit.symbol;
+    const std::string number = format_significant(value);
+    if (unit.symbol.empty()) return number;
+    if (number == "1" && unit.symbol.back() == 's' && unit.symbol.find('/') == std::string::npos)
+        return "1 " + unit.symbol.substr(0, unit.symbol.size() - 1);
+    if (unit.symbol == "%" || unit.symbol == "\u00D7") return number + unit.symbol;
+    return number + " " + unit.symbol;
+}
+
+std::string format_auto(double base_value, UnitKind kind) { return format(base_value, figure_of(kind)); }
+
+}  // namespace trainscope::quantity

@@ -1,0 +1,82 @@
+// The one limits table: the scenario reader validates with it and the page reads it
+// (docs/scenario.md, "Limits"; docs/numbers.md).
+#include "catch_include.hpp"
+
+#include <string>
+
+#include "engine/api.hpp"
+#include "engine/field_limits.hpp"
+#include "engine/json.hpp"
+#include "engine/scenario.hpp"
+
+using namespace trainscope;
+
+namespace {
+
+// Every numeric member of `object`, by dotted path.
+void numeric_paths(const json::Value& object, const std::string& prefix, std::vector<std::string>& out) {
+    for (const auto& member : object.members) {
+        const std::string path = prefix + member.first;
+        if (member.second.kind == json::Kind::number) out.push_back(path);
+        if (member.second.is_object()) numeric_paths(member.second, path + ".", out);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every numeric field of a scenario has a limit in the table", "[limits]") {
+    // A custom architecture and GPU spell out every numeric field the schema has.
+    const ScenarioReading reading = read_scenario_text(
+        R"({"model":{"architecture":{"layers":2,"hidden":64,"heads":4,"mlp":256,"vocab":1000}},
+            "hardware":{"gpu":"custom","memory_bytes":80e9,"peak_flops":1e15,"watts":700}})");
+    REQUIRE(reading.ok());
+    std::vector<std::string> paths;
+    numeric_paths(json::parse(write_scenario(reading.scenario)).value, "", paths);
+    paths.push_back("model.params");
+    REQUIRE(paths.size() > 20);
+    for (const auto& path : paths) {
+        INFO(path);
+        CHECK(find_field_limit(path) != nullptr);
+    }
+}
+
+TEST_CASE("a value outside its field's limits is refused with the limits written for people", "[limits]") {
+    const std::string text = estimate_json(R"({"parallel":{"gpus":2e7}})");
+    CHECK(text.find(R"("field":"parallel.gpus","message":"must be between 1 and 10 million GPUs")") != std::string::npos);
+    const FieldLimit* memory = find_field_limit("hardware.memory_bytes");
+    REQUIRE(memory);
+    CHECK(field_limit_error(*memory, 1e3) == "must be between 1 MB and 10 TB");
+    const FieldLimit* utilization = find_field_limit("hardware.utilization");
+    REQUIRE(utilization);
+    CHECK(field_limit_error(*utilization, 2) == "must be between 0.1% and 100%");
+}
+
+TEST_CASE("a fraction in a whole-number field is refused as such", "[limits]") {
+    const FieldLimit* gpus = find_field_limit("parallel.gpus");
+    REQUIRE(gpus);
+    CHECK(field_limit_error(*gpus, 2.5) == "must be a whole number");
+    CHECK(field_limit_error(*gpus, 2048).empty());
+}
+
+TEST_CASE("the limits the page reads are the ones the reader checks", "[limits]") {
+    const json::ParseResult parsed = json::parse(field_limits_json());
+    REQUIRE(parsed.ok);
+    const json::Value* gpus = parsed.value.find("parallel.gpus");
+    REQUIRE(gpus);
+    CHECK(gpus->find("max")->number == find_field_limit("parallel.gpus")->max);
+    CHECK(gpus->find("kind")->text == "gpus");
+    CHECK(gpus->find("integer")->boolean);
+    for (const FieldLimit* limit = field_limits_begin(); limit != field_limits_end(); ++limit) {
+        INFO(limit->field);
+        CHECK(limit->min < limit->max);
+    }
+}
+
+TEST_CASE("a typed field is read in its kind and checked against its limits", "[limits]") {
+    const quantity::Reading memory = read_field("hardware.memory_bytes", "80 GB");
+    REQUIRE(memory.ok);
+    CHECK(memory.value == 80e9);
+    CHECK(read_field("parallel.gpus", "20 million").error == "Must be between 1 and 10 million GPUs.");
+    CHECK(read_field("model.params", "70B").value == 70e9);
+    CHECK_FALSE(read_field("parallel.nothing", "5").ok);
+}

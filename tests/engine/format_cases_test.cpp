@@ -1,0 +1,100 @@
+// The shared table of expected outputs (format_cases.inc), checked natively and in wasm. The same
+// table is checked through the wasm module the page loads by tests/web/engine-format.test.mjs.
+#include "catch_include.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "engine/quantity.hpp"
+
+namespace q = trainscope::quantity;
+
+namespace {
+
+std::string formatted(const char* figure_name, double value, int significant_figures) {
+    q::Figure figure = q::Figure::plain;
+    REQUIRE(q::figure_from_name(figure_name, figure));
+    return q::format(value, figure, significant_figures);
+}
+
+std::string tick(const char* figure_name, double value) {
+    q::Figure figure = q::Figure::plain;
+    REQUIRE(q::figure_from_name(figure_name, figure));
+    return q::format_tick(value, figure);
+}
+
+q::Reading reading(const char* kind_name, const char* text) {
+    q::UnitKind kind = q::UnitKind::number;
+    REQUIRE(q::unit_kind_from_name(kind_name, kind));
+    return q::read_quantity(text, kind);
+}
+
+}  // namespace
+
+TEST_CASE("every figure in the shared table is written as the table says", "[quantity][format]") {
+#define FORMAT_CASE(figure, value, significant, expected)                  \
+    {                                                                       \
+        INFO(figure << " " << #value);                                      \
+        CHECK(formatted(figure, value, significant) == std::string(expected)); \
+    }
+#define TICK_CASE(figure, value, expected)
+#define READ_CASE(kind, text, value)
+#define READ_ERROR(kind, text, words)
+#include "format_cases.inc"
+#undef FORMAT_CASE
+#undef TICK_CASE
+#undef READ_CASE
+#undef READ_ERROR
+}
+
+TEST_CASE("every axis tick in the shared table is written as the table says", "[quantity][format]") {
+#define FORMAT_CASE(figure, value, significant, expected)
+#define TICK_CASE(figure, value, expected)                       \
+    {                                                             \
+        INFO(figure << " " << #value);                            \
+        CHECK(tick(figure, value) == std::string(expected));      \
+    }
+#define READ_CASE(kind, text, value)
+#define READ_ERROR(kind, text, words)
+#include "format_cases.inc"
+#undef FORMAT_CASE
+#undef TICK_CASE
+#undef READ_CASE
+#undef READ_ERROR
+}
+
+TEST_CASE("every typed text in the shared table reads as the value it gives", "[quantity][read]") {
+#define FORMAT_CASE(figure, value, significant, expected)
+#define TICK_CASE(figure, value, expected)
+#define READ_CASE(kind, text, expected_value)                         \
+    {                                                                 \
+        const q::Reading r = reading(kind, text);                     \
+        INFO(kind << " '" << text << "': " << r.error);               \
+        CHECK(r.ok);                                                  \
+        CHECK(r.value == Approx(expected_value).epsilon(1e-12));      \
+    }
+#define READ_ERROR(kind, text, words)
+#include "format_cases.inc"
+#undef FORMAT_CASE
+#undef TICK_CASE
+#undef READ_CASE
+#undef READ_ERROR
+}
+
+TEST_CASE("every refused text in the shared table gets a message with the table's words", "[quantity][read]") {
+#define FORMAT_CASE(figure, value, significant, expected)
+#define TICK_CASE(figure, value, expected)
+#define READ_CASE(kind, text, value)
+#define READ_ERROR(kind, text, words)                                 \
+    {                                                                 \
+        const q::Reading r = reading(kind, text);                     \
+        INFO(kind << " '" << text << "': " << r.error);               \
+        CHECK_FALSE(r.ok);                                            \
+        CHECK(r.error.find(words) != std::string::npos);              \
+    }
+#include "format_cases.inc"
+#undef FORMAT_CASE
+#undef TICK_CASE
+#undef READ_CASE
+#undef READ_ERROR
+}

@@ -1,0 +1,98 @@
+// The shared table of expected quantity outputs (tests/engine/format_cases.inc), checked through
+// the wasm module the page loads, by the functions the page calls. Natively and in wasm the same
+// table is checked by tests/engine/format_cases_test.cpp.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wasmDir = join(repoRoot, 'build', 'wasm');
+const gluePath = join(wasmDir, 'trainscope_engine.js');
+if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
+const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
+const engine = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
+
+// One case per line: NAME(arguments), arguments being C string literals (JSON-compatible: only
+// \u escapes) and numbers in C notation (JavaScript's too; NAN is NaN).
+function readCases() {
+  const text = readFileSync(join(repoRoot, 'tests', 'engine', 'format_cases.inc'), 'utf8');
+  const cases = [];
+  for (const line of text.split('\n')) {
+    const match = /^(FORMAT_CASE|TICK_CASE|READ_CASE|READ_ERROR)\((.*)\)\s*$/.exec(line);
+    if (!match) continue;
+    const args = JSON.parse(`[${match[2].replace(/\bNAN\b/g, '"NaN"')}]`).map((arg) => (arg === 'NaN' ? NaN : arg));
+    cases.push({ name: match[1], args, line });
+  }
+  return cases;
+}
+
+const cases = readCases();
+
+test('the shared table holds cases of every sort', () => {
+  for (const name of ['FORMAT_CASE', 'TICK_CASE', 'READ_CASE', 'READ_ERROR']) {
+    assert.ok(cases.filter((c) => c.name === name).length >= 5, name);
+  }
+});
+
+test('formatQuantity writes every figure in the shared table as the table says', () => {
+  for (const { args: [figure, value, significant, expected], line } of cases.filter((c) => c.name === 'FORMAT_CASE')) {
+    assert.equal(engine.formatQuantity(value, figure, significant), expected, line);
+  }
+});
+
+test('formatTick writes every tick in the shared table as the table says', () => {
+  for (const { args: [figure, value, expected], line } of cases.filter((c) => c.name === 'TICK_CASE')) {
+    assert.equal(engine.formatTick(value, figure), expected, line);
+  }
+});
+
+test('readQuantity reads every typed text in the shared table as its value', () => {
+  for (const { args: [kind, text, value], line } of cases.filter((c) => c.name === 'READ_CASE')) {
+    const reading = engine.readQuantity(text, kind);
+    assert.equal(reading.ok, true, `${line}: ${reading.error}`);
+    assert.ok(Math.abs(reading.value - value) <= 1e-12 * Math.abs(value), `${line}: ${reading.value}`);
+    assert.equal(reading.error, '');
+    assert.notEqual(reading.display, '');
+  }
+});
+
+test('readQuantity refuses every text the shared table refuses, with its words', () => {
+  for (const { args: [kind, text, words], line } of cases.filter((c) => c.name === 'READ_ERROR')) {
+    const reading = engine.readQuantity(text, kind);
+    assert.equal(reading.ok, false, line);
+    assert.ok(reading.error.includes(words), `${line}: ${reading.error}`);
+  }
+});
+
+test('readQuantity names an unknown kind instead of guessing one', () => {
+  const reading = engine.readQuantity('5', 'constructor');
+  assert.equal(reading.ok, false);
+  assert.match(reading.error, /unknown quantity kind/);
+});
+
+test('formatQuantity marks an unknown figure name with a question mark', () => {
+  assert.equal(engine.formatQuantity(5, 'toString', 0), '?');
+});
+
+test('fieldLimits gives the GPU count the range the engine validates', () => {
+  const limits = JSON.parse(engine.fieldLimits());
+  assert.deepEqual(limits['parallel.gpus'], { min: 1, max: 1e7, kind: 'gpus', integer: true });
+  const tooMany = JSON.parse(engine.estimate(JSON.stringify({ parallel: { gpus: 2e7 } })));
+  assert.deepEqual(tooMany.errors, [{ field: 'parallel.gpus', message: 'must be between 1 and 10 million GPUs' }]);
+  assert.equal(engine.fieldError('parallel.gpus', 2e7), 'must be between 1 and 10 million GPUs');
+  assert.equal(engine.fieldError('parallel.gpus', 2048), '');
+});
+
+test('readField reads a typed field in its kind and checks its limits', () => {
+  const memory = engine.readField('hardware.memory_bytes', '80 GB');
+  assert.equal(memory.ok, true);
+  assert.equal(memory.value, 80e9);
+  assert.equal(memory.display, '80 GB');
+  const tooMany = engine.readField('parallel.gpus', '20 million');
+  assert.equal(tooMany.ok, false);
+  assert.equal(tooMany.error, 'Must be between 1 and 10 million GPUs.');
+  assert.equal(engine.readField('parallel.gpus', '2.5').error, 'Must be a whole number.');
+});
