@@ -329,15 +329,18 @@ function instrument(config) {
       // Three steps that changed neither a figure nor the link: a quiz answer, timed enough.
       if (step === 2 && changedSteps === 0 && hashSteps === 0) break;
     }
-    // Back to the default scenario, through a link in the page's own format (docs/page.md): the
-    // next input starts from a good state rather than from an error this one may have left (a
-    // learner would fix it). A peer has one input and needs no reset.
-    if (!config.figureSelector) {
-      location.hash = location.hash === RESET_HASH ? '' : RESET_HASH;
-      await nextFrame();
-      await nextFrame();
-    }
     return { durations, changedSteps, hashSteps };
+  };
+
+  /**
+   * Back to the default scenario, through a link in the page's own format (docs/page.md): the
+   * next input starts from a good state rather than from an error this one may have left (a
+   * learner would fix it). Called after an input's metrics are read, so it is not counted.
+   */
+  bench.reset = async () => {
+    location.hash = location.hash === RESET_HASH ? '' : RESET_HASH;
+    await nextFrame();
+    await nextFrame();
   };
 
   /** `count` steps, every input in turn, one per frame, untimed: for the DOM's growth. */
@@ -480,6 +483,8 @@ async function measureInputs(contender, load, samples) {
         { key: input.key, first: load * options.steps, count: options.steps, values: contender.peer?.values ?? null },
       );
       const after = await metrics(cdp);
+      // A peer has one input and needs no reset.
+      if (!contender.peer) await page.evaluate(() => window.__pageBench.reset());
       const entry = samples.get(input.key) ?? { key: input.key, kind: input.kind, durations: [], steps: 0, changed: 0, hashed: 0, layouts: 0, recalcs: 0, taskMs: 0 };
       entry.durations.push(...durations);
       entry.steps += durations.length;
