@@ -323,9 +323,10 @@ function instrument(config) {
         }
       }
       if (changed) changedSteps += 1;
-      if (location.hash !== hashBefore) hashSteps += 1;
       durations.push(end - start - (changed ? looking : 0));
       await nextFrame();
+      // A page may write its link a frame later.
+      if (location.hash !== hashBefore) hashSteps += 1;
       // Three steps that changed neither a figure nor the link: a quiz answer, timed enough.
       if (step === 2 && changedSteps === 0 && hashSteps === 0) break;
     }
