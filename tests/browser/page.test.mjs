@@ -239,7 +239,13 @@ test('the widget mounts inside a shadow root with its styles', async () => {
       const shadow = host.attachShadow({ mode: 'open' });
       const handle = await window.mountTrainscope(shadow, { syncHash: false, scenario: { parallel: { gpus: 8, zero_stage: 3 } } });
       const title = shadow.querySelector('.ts-title');
-      const perGpu = shadow.querySelector('[data-figure="per-gpu-total"]');
+      // Off-screen sections are built when they near the viewport or the browser is idle.
+      host.scrollIntoView();
+      let perGpu = null;
+      for (let tries = 0; tries < 100 && !perGpu; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        perGpu = shadow.querySelector('[data-figure="per-gpu-total"]');
+      }
       const expected = JSON.parse(handle.engine.module.estimate(JSON.stringify({ parallel: { gpus: 8, zero_stage: 3 } })));
       return {
         ready: shadow.querySelector('[data-ts-ready]') !== null,

@@ -22,6 +22,12 @@ test('the hash is URL-safe: no raw braces, quotes or spaces', () => {
   assert.doesNotMatch(hash.slice(3), /[{}" ]/);
 });
 
+test('a plain in-page anchor is left alone, not reported as a broken scenario', () => {
+  assert.deepEqual(decodeHash('#foo'), { kind: 'anchor' });
+  assert.deepEqual(decodeHash('#section-2'), { kind: 'anchor' });
+  assert.equal(decodeHash('#x=1').kind, 'invalid');
+});
+
 test('broken hashes are reported, never thrown', () => {
   const cases = ['#s=%7Bnot-json', '#s=%E0%A4%A', '#x=1', '#s=[1,2]', '#s=%22text%22', '#s=%7B%22model%22%3A5%7D', `#s=${'a'.repeat(9000)}`];
   for (const hash of cases) {

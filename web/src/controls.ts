@@ -4,7 +4,7 @@
 // Every control has a visible label, works from the keyboard and shows its own error.
 
 import { h, uniqueId } from './dom';
-import type { ParseResult } from './parse';
+import type { ParseResult } from './units';
 import type { SliderScale } from './sliders';
 
 export interface Control {
@@ -24,6 +24,8 @@ function errorSlot(): HTMLParagraphElement {
 }
 
 function showError(slot: HTMLElement, inputs: HTMLElement[], message: string | null): void {
+  // Called for every control on every estimate: touch the DOM only when the message changes.
+  if (slot.hidden === (message === null) && (slot.textContent ?? '') === (message ?? '')) return;
   slot.hidden = message === null;
   slot.textContent = message ?? '';
   for (const input of inputs) {
@@ -95,10 +97,12 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
       current = value;
       const position = String(options.scale.positionOf(value));
       if (range.value !== position) range.value = position;
-      range.setAttribute('aria-valuetext', options.describe(value));
+      const valueText = options.describe(value);
+      if (range.getAttribute('aria-valuetext') !== valueText) range.setAttribute('aria-valuetext', valueText);
       // Never rewrite the field under the learner's caret.
       if (field.ownerDocument.activeElement !== field && (field.getRootNode() as Document | ShadowRoot).activeElement !== field) {
-        field.value = options.formatField(value);
+        const text = options.formatField(value);
+        if (field.value !== text) field.value = text;
       }
     },
     setError(message) {

@@ -37,15 +37,23 @@ function append(parent: Node, children: Child[]): void {
   }
 }
 
-/** Replaces an element's children (figures are redrawn whole on each estimate). */
+/** Replaces an element's children (messages and lists drawn on demand, never on a slider step). */
 export function replace(parent: Element, ...children: Child[]): void {
   const fragment = document.createDocumentFragment();
   append(fragment, children);
   parent.replaceChildren(fragment);
 }
 
-/** Sets text only when it changed (keeps screen readers and layout calm). */
+/**
+ * Sets text only when it changed (keeps screen readers and layout calm). An element holding one
+ * text node keeps that node and changes its data: nothing is replaced on a slider step.
+ */
 export function setText(element: Element, text: string): void {
+  const first = element.firstChild;
+  if (first !== null && first === element.lastChild && first.nodeType === 3) {
+    if ((first as Text).data !== text) (first as Text).data = text;
+    return;
+  }
   if (element.textContent !== text) element.textContent = text;
 }
 

@@ -1,19 +1,15 @@
-// Figure builders: each takes engine figures and returns DOM. Positions and widths are
-// geometry (a value's share of the axis); every number printed is an engine value, formatted.
+// Figure components: each is built once and then updated in place from engine figures, by
+// changing text, attributes and sizes, never by rebuilding nodes. Positions and widths are
+// geometry (a value's share of the axis); every number printed is an engine value, formatted
+// with the figure's own formatter (bytes for memory, FLOPs for arithmetic, time for time).
 
-import { h } from './dom';
-import { formatBytes, formatDuration, SECONDS_PER } from './format';
+import { h, setText } from './dom';
+import { formatDuration, SECONDS_PER } from './units';
 
-export interface Part {
-  /** Also the CSS class suffix: one colour and one pattern per component, everywhere. */
-  key: PartKey;
-  label: string;
-  value: number;
-  detail?: string;
-}
+export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
+  | 'model_flops' | 'hardware_flops';
 
-export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits';
-
+/** One name and (through the CSS class ts-part-<key>) one colour and pattern per concept, everywhere. */
 export const PART_LABELS: Record<PartKey, string> = {
   weights: 'Weights',
   kv_cache: 'KV cache',
@@ -22,11 +18,44 @@ export const PART_LABELS: Record<PartKey, string> = {
   optimizer_states: 'Optimizer states',
   activations: 'Activations',
   logits: 'Logits',
+  model_flops: 'Model FLOPs',
+  hardware_flops: 'Hardware FLOPs',
 };
+
+export interface Part {
+  key: PartKey;
+  value: number;
+  detail?: string;
+}
+
+export type Formatter = (value: number) => string;
 
 function percent(value: number, max: number): string {
   if (!(max > 0) || !(value > 0)) return '0%';
   return `${Math.min(100, (value / max) * 100).toFixed(3)}%`;
+}
+
+/** Sets an attribute only when it changed. */
+export function setAttribute(element: Element, name: string, value: string): void {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+export function setStyle(element: HTMLElement, property: string, value: string): void {
+  if (element.style.getPropertyValue(property) !== value) element.style.setProperty(property, value);
+}
+
+export function setHidden(element: HTMLElement, hidden: boolean): void {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+
+export function setClass(element: Element, name: string, on: boolean): void {
+  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
+}
+
+/** Text plus the raw engine value in data-value (browser tests compare it with the engine). */
+export function setFigure(element: Element, text: string, value: number | boolean): void {
+  setText(element, text);
+  setAttribute(element, 'data-value', String(value));
 }
 
 export interface Marker {
@@ -34,22 +63,40 @@ export interface Marker {
   label: string;
 }
 
-/** A horizontal stacked bar on a linear axis from 0 to `max`, with optional vertical markers. */
-export function stackedBar(parts: Part[], max: number, options: { markers?: Marker[]; label: string; markerLabels?: boolean }): HTMLElement {
-  const track = h('div', { className: 'ts-bar-track' },
-    parts.filter((part) => part.value > 0).map((part) =>
-      h('span', { className: `ts-seg ts-part-${part.key}`, style: { width: percent(part.value, max) }, title: `${part.label}: ${formatBytes(part.value)}` })));
-  for (const marker of options.markers ?? []) {
-    const flip = max > 0 && marker.value / max > 0.6;
-    track.appendChild(h('span', { className: `ts-marker${flip ? ' ts-marker-flip' : ''}`, style: { left: percent(marker.value, max) } },
-      options.markerLabels === false ? null : h('span', { className: 'ts-marker-label' }, marker.label)));
-  }
-  return h('div', { className: 'ts-bar', role: 'img', 'aria-label': options.label }, track);
+export interface StackedBar {
+  element: HTMLElement;
+  update(values: Part[], max: number, label: string, marker?: Marker): void;
+}
+
+/** A horizontal stacked bar on a linear axis from 0 to `max`, with one segment per key and an optional marker. */
+export function stackedBar(keys: readonly PartKey[], format: Formatter, options: { marker?: boolean; markerLabel?: boolean } = {}): StackedBar {
+  const segments = keys.map((key) => h('span', { className: `ts-seg ts-part-${key}` }));
+  const markerLabel = options.markerLabel === false ? null : h('span', { className: 'ts-marker-label' });
+  const marker = options.marker ? h('span', { className: 'ts-marker' }, markerLabel) : null;
+  const track = h('div', { className: 'ts-bar-track' }, segments, marker);
+  const element = h('div', { className: 'ts-bar', role: 'img' }, track);
+  return {
+    element,
+    update(parts, max, label, markerValue) {
+      setAttribute(element, 'aria-label', label);
+      keys.forEach((key, index) => {
+        const part = parts.find((p) => p.key === key);
+        const value = part?.value ?? 0;
+        setHidden(segments[index], !(value > 0));
+        setStyle(segments[index], 'width', percent(value, max));
+        setAttribute(segments[index], 'title', `${PART_LABELS[key]}: ${format(value)}`);
+      });
+      if (marker && markerValue) {
+        setStyle(marker, 'left', percent(markerValue.value, max));
+        setClass(marker, 'ts-marker-flip', max > 0 && markerValue.value / max > 0.6);
+        if (markerLabel) setText(markerLabel, markerValue.label);
+      }
+    },
+  };
 }
 
 export interface ShardPart {
   key: PartKey;
-  label: string;
   /** The whole model's bytes of this component (all GPUs together). */
   whole: number;
   /** What one GPU keeps of it. */
@@ -61,31 +108,60 @@ export interface ShardPart {
  * copy stays bright; a sharded component fades except for that GPU's own slice (outlined), with
  * faint lines where the other GPUs' slices begin when there are few enough to draw.
  */
-export function shardBar(parts: ShardPart[], max: number, label: string): HTMLElement {
-  const track = h('div', { className: 'ts-bar-track ts-shard-track' },
-    parts.filter((part) => part.whole > 0).map((part) => {
-      const share = Math.min(1, part.mine / part.whole);
-      const sharded = share < 0.999;
-      const segment = h('span', { className: `ts-seg ts-part-${part.key}${sharded ? ' ts-seg-sharded' : ''}`, style: { width: percent(part.whole, max) }, title: `${part.label}: ${formatBytes(part.whole)} in all, ${formatBytes(part.mine)} on each GPU` });
-      if (sharded) {
-        const veil = h('span', { className: 'ts-shard-veil' });
-        if (share >= 1 / 64) veil.style.setProperty('--ts-slice', `${(share * 100).toFixed(4)}%`);
-        else veil.classList.add('ts-shard-veil-dense');
-        segment.append(veil, h('span', { className: 'ts-shard-mine', style: { width: `max(3px, ${(share * 100).toFixed(4)}%)` } }));
+export function shardBar(keys: readonly PartKey[], format: Formatter): { element: HTMLElement; update(parts: ShardPart[], max: number, label: string): void } {
+  const rows = keys.map((key) => {
+    const veil = h('span', { className: 'ts-shard-veil' });
+    const mine = h('span', { className: 'ts-shard-mine' });
+    const segment = h('span', { className: `ts-seg ts-part-${key}` }, veil, mine);
+    return { key, segment, veil, mine };
+  });
+  const element = h('div', { className: 'ts-bar', role: 'img' }, h('div', { className: 'ts-bar-track ts-shard-track' }, rows.map((row) => row.segment)));
+  return {
+    element,
+    update(parts, max, label) {
+      setAttribute(element, 'aria-label', label);
+      for (const row of rows) {
+        const part = parts.find((p) => p.key === row.key) ?? { key: row.key, whole: 0, mine: 0 };
+        const share = part.whole > 0 ? Math.min(1, part.mine / part.whole) : 1;
+        const sharded = share < 0.999;
+        setHidden(row.segment, !(part.whole > 0));
+        setStyle(row.segment, 'width', percent(part.whole, max));
+        setAttribute(row.segment, 'title', `${PART_LABELS[row.key]}: ${format(part.whole)} in all, ${format(part.mine)} on each GPU`);
+        setClass(row.segment, 'ts-seg-sharded', sharded);
+        setHidden(row.veil, !sharded);
+        setHidden(row.mine, !sharded);
+        setClass(row.veil, 'ts-shard-veil-dense', share < 1 / 64);
+        setStyle(row.veil, '--ts-slice', share >= 1 / 64 ? `${(share * 100).toFixed(4)}%` : '');
+        setStyle(row.mine, 'width', `max(3px, ${(share * 100).toFixed(4)}%)`);
       }
-      return segment;
-    }));
-  return h('div', { className: 'ts-bar', role: 'img', 'aria-label': label }, track);
+    },
+  };
 }
 
 /** Legend rows: swatch (colour and pattern), name, value, and a detail such as bytes per parameter. */
-export function legend(parts: Part[], options: { caption?: string } = {}): HTMLElement {
-  return h('ul', { className: 'ts-legend', 'aria-label': options.caption ?? 'Legend' },
-    parts.map((part) => h('li', { className: 'ts-legend-item' },
-      h('span', { className: `ts-swatch ts-part-${part.key}`, 'aria-hidden': 'true' }),
-      h('span', { className: 'ts-legend-name' }, part.label),
-      h('span', { className: 'ts-legend-value', 'data-value': String(part.value) }, formatBytes(part.value)),
-      part.detail ? h('span', { className: 'ts-legend-detail' }, part.detail) : null)));
+export function legend(keys: readonly PartKey[], format: Formatter, caption: string): { element: HTMLElement; update(parts: Part[]): void } {
+  const rows = keys.map((key) => {
+    const value = h('span', { className: 'ts-legend-value' });
+    const detail = h('span', { className: 'ts-legend-detail' });
+    const item = h('li', { className: 'ts-legend-item' },
+      h('span', { className: `ts-swatch ts-part-${key}`, 'aria-hidden': 'true' }),
+      h('span', { className: 'ts-legend-name' }, PART_LABELS[key]), value, detail);
+    return { key, value, detail, item };
+  });
+  const element = h('ul', { className: 'ts-legend', 'aria-label': caption }, rows.map((row) => row.item));
+  return {
+    element,
+    update(parts) {
+      for (const row of rows) {
+        const part = parts.find((p) => p.key === row.key);
+        setHidden(row.item, !part);
+        if (!part) continue;
+        setFigure(row.value, format(part.value), part.value);
+        setText(row.detail, part.detail ?? '');
+        setHidden(row.detail, !part.detail);
+      }
+    },
+  };
 }
 
 /** About five round tick values from 0 to max (1, 2 or 5 × a power of ten apart). */
@@ -99,11 +175,27 @@ export function niceTicks(max: number, count = 5): number[] {
   return ticks;
 }
 
-/** A linear byte axis under stacked bars. */
-export function byteAxis(max: number, narrow: boolean): HTMLElement {
-  const ticks = niceTicks(max, narrow ? 3 : 5);
-  return h('div', { className: 'ts-axis', 'aria-hidden': 'true' },
-    ticks.map((tick) => h('span', { className: `ts-tick${tick / max > 0.92 ? ' ts-tick-end' : ''}`, style: { left: percent(tick, max) } }, tick === 0 ? '0' : formatBytes(tick, 3))));
+/** The most ticks niceTicks gives for a count of 5 (a step of 1 × 10^k over up to 5 × 10^k, and 0). */
+const MAX_TICKS = 11;
+
+/** A linear axis under stacked bars; ticks are a fixed pool, shown or hidden. */
+export function linearAxis(format: Formatter): { element: HTMLElement; update(max: number, narrow: boolean): void } {
+  const ticks = Array.from({ length: MAX_TICKS }, () => h('span', { className: 'ts-tick' }));
+  const element = h('div', { className: 'ts-axis', 'aria-hidden': 'true' }, ticks);
+  return {
+    element,
+    update(max, narrow) {
+      const values = niceTicks(max, narrow ? 3 : 5);
+      ticks.forEach((tick, index) => {
+        const value = values[index];
+        setHidden(tick, value === undefined);
+        if (value === undefined) return;
+        setClass(tick, 'ts-tick-end', value / max > 0.92);
+        setStyle(tick, 'left', percent(value, max));
+        setText(tick, value === 0 ? '0' : format(value));
+      });
+    },
+  };
 }
 
 /** Named marks for a log time axis. */
@@ -118,47 +210,80 @@ const TIME_MARKS: Array<[number, string]> = [
 export interface TimePoint {
   seconds: number;
   label: string;
-  kind: 'one' | 'cluster';
 }
 
 /** Two times on one log axis: one GPU against the whole cluster. */
-export function timeAxis(points: TimePoint[], caption: string): HTMLElement {
-  const logs = points.filter((p) => p.seconds > 0).map((p) => Math.log10(p.seconds));
-  const low = Math.floor(Math.min(...logs) - 0.6);
-  const high = Math.ceil(Math.max(...logs) + 0.6);
-  const position = (seconds: number) => `${(((Math.log10(seconds) - low) / (high - low)) * 100).toFixed(3)}%`;
-  const marks = TIME_MARKS.filter(([seconds]) => Math.log10(seconds) >= low && Math.log10(seconds) <= high);
-  // Skip marks that would crowd each other (less than 8% of the axis apart).
-  const shown: Array<[number, string]> = [];
-  for (const mark of marks) {
-    const last = shown[shown.length - 1];
-    if (!last || (Math.log10(mark[0]) - Math.log10(last[0])) / (high - low) > 0.08) shown.push(mark);
-  }
-  const sorted = [...points].sort((a, b) => a.seconds - b.seconds);
-  const span = sorted.length === 2 && sorted[0].seconds > 0
-    ? h('span', { className: 'ts-time-span', style: { left: position(sorted[0].seconds), width: `calc(${position(sorted[1].seconds)} - ${position(sorted[0].seconds)})` } })
-    : null;
-  return h('div', { className: 'ts-time', role: 'img', 'aria-label': caption },
-    h('div', { className: 'ts-time-track' },
-      shown.map(([seconds]) => h('span', { className: 'ts-time-grid', style: { left: position(seconds) } })),
-      span,
-      points.filter((p) => p.seconds > 0).map((point) =>
-        h('span', { className: `ts-time-point ts-time-${point.kind}${(Math.log10(point.seconds) - low) / (high - low) > 0.55 ? ' ts-time-flip' : ''}`, style: { left: position(point.seconds) } },
-          h('span', { className: 'ts-time-label' }, h('strong', null, formatDuration(point.seconds)), h('span', null, point.label))))),
-    h('div', { className: 'ts-axis ts-axis-log', 'aria-hidden': 'true' },
-      shown.map(([seconds, label]) => {
-        const share = (Math.log10(seconds) - low) / (high - low);
-        return h('span', { className: `ts-tick${share > 0.92 ? ' ts-tick-end' : ''}`, style: { left: position(seconds) } }, label);
-      })));
+export function timeAxis(): { element: HTMLElement; update(one: TimePoint, cluster: TimePoint, caption: string): void } {
+  const grid = TIME_MARKS.map(() => h('span', { className: 'ts-time-grid' }));
+  const ticks = TIME_MARKS.map(([, label]) => h('span', { className: 'ts-tick' }, label));
+  const span = h('span', { className: 'ts-time-span' });
+  const point = (kind: 'one' | 'cluster') => {
+    const value = h('strong');
+    const label = h('span');
+    const element = h('span', { className: `ts-time-point ts-time-${kind}` }, h('span', { className: 'ts-time-label' }, value, label));
+    return { element, value, label };
+  };
+  const points = [point('one'), point('cluster')];
+  const element = h('div', { className: 'ts-time', role: 'img' },
+    h('div', { className: 'ts-time-track' }, grid, span, points.map((p) => p.element)),
+    h('div', { className: 'ts-axis ts-axis-log', 'aria-hidden': 'true' }, ticks));
+  return {
+    element,
+    update(one, cluster, caption) {
+      setAttribute(element, 'aria-label', caption);
+      const given = [one, cluster];
+      const logs = given.filter((p) => p.seconds > 0).map((p) => Math.log10(p.seconds));
+      if (logs.length === 0) logs.push(0);
+      const low = Math.floor(Math.min(...logs) - 0.6);
+      const high = Math.ceil(Math.max(...logs) + 0.6);
+      const share = (seconds: number) => (Math.log10(seconds) - low) / (high - low);
+      const position = (seconds: number) => `${(share(seconds) * 100).toFixed(3)}%`;
+      // Skip marks outside the axis or crowding the last one shown (less than 8% of the axis apart).
+      let last: number | null = null;
+      TIME_MARKS.forEach(([seconds], index) => {
+        const log = Math.log10(seconds);
+        const shown = log >= low && log <= high && (last === null || (log - last) / (high - low) > 0.08);
+        if (shown) last = log;
+        setHidden(grid[index], !shown);
+        setHidden(ticks[index], !shown);
+        if (!shown) return;
+        setStyle(grid[index], 'left', position(seconds));
+        setStyle(ticks[index], 'left', position(seconds));
+        setClass(ticks[index], 'ts-tick-end', share(seconds) > 0.92);
+      });
+      const sorted = [...given].sort((a, b) => a.seconds - b.seconds);
+      setHidden(span, !(sorted[0].seconds > 0));
+      if (sorted[0].seconds > 0) {
+        setStyle(span, 'left', position(sorted[0].seconds));
+        setStyle(span, 'width', `calc(${position(sorted[1].seconds)} - ${position(sorted[0].seconds)})`);
+      }
+      given.forEach((time, index) => {
+        const view = points[index];
+        setHidden(view.element, !(time.seconds > 0));
+        if (!(time.seconds > 0)) return;
+        setStyle(view.element, 'left', position(time.seconds));
+        setClass(view.element, 'ts-time-flip', share(time.seconds) > 0.55);
+        setText(view.value, formatDuration(time.seconds));
+        setText(view.label, time.label);
+      });
+    },
+  };
 }
 
-/** A row of GPU icons: `count` of them, drawn up to `limit`. */
-export function gpuIcons(count: number, limit: number, label: string): HTMLElement {
-  const drawn = Math.max(0, Math.min(count, limit));
-  const icons: HTMLElement[] = [];
-  for (let index = 0; index < drawn; index += 1) icons.push(h('span', { className: 'ts-gpu-icon' }));
-  return h('span', { className: 'ts-gpu-icons', role: 'img', 'aria-label': label },
-    icons, count > limit ? h('span', { className: 'ts-gpu-more', 'aria-hidden': 'true' }, '…') : null);
+/** A row of GPU icons: `count` of them, drawn up to `limit` (a fixed pool, shown or hidden). */
+export function gpuIcons(limit: number): { element: HTMLElement; update(count: number, label: string): void } {
+  const icons = Array.from({ length: limit }, () => h('span', { className: 'ts-gpu-icon' }));
+  const more = h('span', { className: 'ts-gpu-more', 'aria-hidden': 'true' }, '…');
+  const element = h('span', { className: 'ts-gpu-icons', role: 'img' }, icons, more);
+  return {
+    element,
+    update(count, label) {
+      setAttribute(element, 'aria-label', label);
+      const drawn = Math.max(0, Math.min(count, limit));
+      icons.forEach((icon, index) => setHidden(icon, index >= drawn));
+      setHidden(more, !(count > limit));
+    },
+  };
 }
 
 /** "Why?" on demand: the idea in a sentence or two, the formula, the source. */

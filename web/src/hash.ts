@@ -9,6 +9,8 @@ const MAX_HASH_LENGTH = 8000;
 export type HashResult =
   | { kind: 'empty' }
   | { kind: 'scenario'; scenario: PartialScenario }
+  /** A plain in-page anchor ("#quiz"): not ours to read or to complain about. */
+  | { kind: 'anchor' }
   | { kind: 'invalid'; message: string };
 
 /** The hash for a scenario's changes: "" when there are none. */
@@ -21,6 +23,7 @@ export function encodeHash(changes: PartialScenario): string {
 export function decodeHash(hash: string): HashResult {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.trim() === '') return { kind: 'empty' };
+  if (/^[A-Za-z][\w:.-]*$/.test(text)) return { kind: 'anchor' };
   if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: `the link’s scenario is too long (${text.length} characters)` };
   const params = new URLSearchParams(text);
   const encoded = text.startsWith(`${HASH_KEY}=`) ? text.slice(HASH_KEY.length + 1) : null;

@@ -1,0 +1,39 @@
+// What the widget (web/src/app.ts, the owner of the state) hands each section component.
+
+import type { Control } from '../controls';
+import type { Estimate, PartialScenario, Scenario } from '../types';
+
+export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
+
+export interface SectionContext {
+  /** h1…h6 for a heading `depth` levels below the widget's title. */
+  headingTag(depth: number): HeadingTag;
+  /** Registers a control so the widget keeps it in step with the scenario. */
+  add<T extends Control>(control: T): T;
+  /** A control's new value for one scenario field. */
+  onValue(path: string, value: unknown): void;
+  /** The scenario on screen, every field resolved by the engine. */
+  resolved(): Scenario;
+  /** Replaces the learner's overrides and redraws (a "try this" button). */
+  change(next: (overrides: PartialScenario) => PartialScenario): void;
+  /** True when the widget is narrower than a phone in landscape (fewer ticks and chips). */
+  narrow(): boolean;
+}
+
+/** A section or figure: built once, then updated in place from each new estimate. */
+export interface SectionView {
+  readonly element: HTMLElement;
+  /** `single` is the same scenario on one GPU, unsharded (section 1 compares one whole copy). */
+  update(estimate: Estimate, single: Estimate): void;
+  /** True when the section reads only `single`: parallel settings never change it. */
+  readonly singleOnly?: boolean;
+}
+
+/** "NVIDIA H100 SXM" → "H100 SXM": short enough for a chart label. */
+export function shortGpu(name: string): string {
+  return name.replace(/^(NVIDIA|AMD|Google)\s+(GeForce\s+|Instinct\s+)?/, '');
+}
+
+export function plural(count: number, noun: string): string {
+  return count === 1 ? noun : `${noun}s`;
+}

@@ -1,0 +1,135 @@
+// Section 1: running vs training, one whole copy of the model on one scale.
+
+import { rangeControl, selectControl } from '../controls';
+import { h, setText, uniqueId } from '../dom';
+import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, setHidden, stackedBar, why, type Part, type PartKey } from '../figures';
+import { stopScale, powersOfTwoUpTo } from '../sliders';
+import { formatBytes, formatInteger, formatNumber, formatRatio, parseInteger } from '../units';
+import { powersOf, precisionLabel } from './shared';
+import { shortGpu, type SectionContext, type SectionView } from './context';
+
+const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
+const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'];
+
+export function memorySection(context: SectionContext): SectionView {
+  const headingId = uniqueId('heading');
+  const stat = (figure: string) => h('span', { 'data-figure': figure });
+
+  const inferenceTotal = h('p', { className: 'ts-stat-value', 'data-figure': 'inference-total' });
+  const inferencePerParam = stat('inference-bytes-per-param');
+  const inferenceIcons = gpuIcons(40);
+  const inferenceGpus = stat('inference-min-gpus');
+  const ratio = h('p', { className: 'ts-stat-value', 'data-figure': 'ratio' });
+  const trainingTotal = h('p', { className: 'ts-stat-value', 'data-figure': 'training-total' });
+  const trainingPerParam = stat('training-bytes-per-param');
+  const trainingIcons = gpuIcons(40);
+  const trainingGpus = stat('training-min-gpus');
+  const trainingAside = h('span', { className: 'ts-stat-aside' });
+  const headline = h('div', { className: 'ts-headline' },
+    h('div', { className: 'ts-stat ts-stat-run' },
+      h('p', { className: 'ts-stat-label' }, 'To run it'), inferenceTotal,
+      h('p', { className: 'ts-stat-detail' }, inferencePerParam, ' per parameter'),
+      h('p', { className: 'ts-stat-gpus' }, inferenceIcons.element, inferenceGpus)),
+    h('div', { className: 'ts-stat ts-stat-ratio' }, ratio, h('p', { className: 'ts-stat-detail' }, 'more bytes per parameter to train')),
+    h('div', { className: 'ts-stat ts-stat-train' },
+      h('p', { className: 'ts-stat-label' }, 'To train it'), trainingTotal,
+      h('p', { className: 'ts-stat-detail' }, trainingPerParam, ' per parameter, plus activations'),
+      h('p', { className: 'ts-stat-gpus' }, trainingIcons.element, trainingGpus, trainingAside)));
+
+  const runLabel = h('span');
+  const trainLabel = h('span');
+  const runBar = stackedBar(RUN_KEYS, formatBytes, { marker: true });
+  const trainBar = stackedBar(TRAIN_KEYS, formatBytes, { marker: true, markerLabel: false });
+  const axis = linearAxis((value) => formatBytes(value, 3));
+  const runLegend = legend(RUN_KEYS, formatBytes, 'Running: what is in memory');
+  const trainLegend = legend(TRAIN_KEYS, formatBytes, 'Training: what is in memory');
+  const figure = h('div', { className: 'ts-figure-body' },
+    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'Run'), ' ', runLabel), runBar.element),
+    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'Train'), ' ', trainLabel), trainBar.element),
+    axis.element,
+    h('div', { className: 'ts-legends' }, runLegend.element, trainLegend.element));
+
+  const update = (_estimate: Parameters<SectionView['update']>[0], single: Parameters<SectionView['update']>[1]) => {
+    const resolved = context.resolved();
+    const { inference, training, gpu } = single;
+    const perParam = training.bytes_per_param;
+    const runParts: Part[] = [
+      { key: 'weights', value: inference.weights, detail: `${formatNumber(inference.bytes_per_param)} bytes per parameter` },
+      { key: 'kv_cache', value: inference.kv_cache, detail: `${formatInteger(resolved.inference.batch)} × ${formatInteger(resolved.inference.context)} tokens` },
+    ];
+    const trainParts: Part[] = [
+      { key: 'weights', value: training.per_gpu.weights, detail: `${formatNumber(perParam.weights)} B/param` },
+      { key: 'gradients', value: training.per_gpu.gradients, detail: `${formatNumber(perParam.gradients)} B/param` },
+      { key: 'master_weights', value: training.per_gpu.master_weights, detail: `${formatNumber(perParam.master_weights)} B/param` },
+      { key: 'optimizer_states', value: training.per_gpu.optimizer_states, detail: `${formatNumber(perParam.optimizer_states)} B/param` },
+      { key: 'activations', value: training.per_gpu.activations, detail: `micro-batch ${formatInteger(resolved.training.micro_batch)} × ${formatInteger(resolved.training.sequence)} tokens` },
+      { key: 'logits', value: training.per_gpu.logits, detail: 'FP32, for the loss' },
+    ];
+    const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
+    const marker = { value: gpu.memory_bytes, label: `one ${shortGpu(gpu.name)}: ${formatBytes(gpu.memory_bytes)}` };
+    // min_gpus is -1 when the activations alone overflow a GPU: then count what the model states need.
+    const statesOnly = training.min_gpus <= 0 && (training.min_gpus_for_states ?? 0) > 0;
+    const trainingMinimum = training.min_gpus > 0 ? training.min_gpus : training.min_gpus_for_states ?? -1;
+
+    setFigure(inferenceTotal, formatBytes(inference.total), inference.total);
+    setText(inferencePerParam, `${formatNumber(inference.bytes_per_param)} bytes`);
+    inferenceIcons.update(inference.min_gpus, `${formatInteger(inference.min_gpus)} GPUs`);
+    setFigure(inferenceGpus, `${formatInteger(inference.min_gpus)} × ${shortGpu(gpu.name)}`, inference.min_gpus);
+    setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
+    setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
+    setText(trainingPerParam, `${formatNumber(perParam.total)} bytes`);
+    trainingIcons.update(Math.max(trainingMinimum, 0), trainingMinimum > 0 ? `at least ${formatInteger(trainingMinimum)} GPUs` : 'more GPUs than any count can give');
+    setFigure(trainingGpus, trainingMinimum > 0 ? `≥ ${formatInteger(trainingMinimum)} × ${shortGpu(gpu.name)}` : 'does not fit', trainingMinimum);
+    setHidden(trainingAside, !(trainingMinimum > 0));
+    setText(trainingAside, statesOnly ? ' fully sharded, for the model states alone' : ' fully sharded');
+
+    setText(runLabel, formatBytes(inference.total));
+    setText(trainLabel, formatBytes(training.per_gpu.total));
+    runBar.update(runParts, max, `Running needs ${formatBytes(inference.total)}: weights ${formatBytes(inference.weights)}, KV cache ${formatBytes(inference.kv_cache)}.`, marker);
+    trainBar.update(trainParts, max, `Training one copy needs ${formatBytes(training.per_gpu.total)}: ${trainParts.map((p) => `${PART_LABELS[p.key]} ${formatBytes(p.value)}`).join(', ')}.`, marker);
+    axis.update(max, context.narrow());
+    runLegend.update(runParts);
+    trainLegend.update(trainParts);
+  };
+
+  const precisionChoices = ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'int4'].map((value) => ({ value, label: precisionLabel(value) }));
+  const deeper = h('details', { className: 'ts-deeper' },
+    h('summary', null, 'Go deeper: precision, optimizer, serving'),
+    h('div', { className: 'ts-deeper-body ts-grid-controls' },
+      context.add(selectControl('inference.precision', 'Weights when running', precisionChoices, context.onValue)).element,
+      context.add(selectControl('inference.kv_precision', 'KV cache precision', precisionChoices.filter((c) => c.value !== 'int4'), context.onValue)).element,
+      context.add(rangeControl({
+        path: 'inference.batch', label: 'Sequences served at once', scale: stopScale(powersOfTwoUpTo(256)),
+        parse: (text) => parseInteger(text, 1, 4096), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
+      }, context.onValue)).element,
+      context.add(rangeControl({
+        path: 'inference.context', label: 'Context per sequence (tokens)', scale: stopScale(powersOf(128, 131072)),
+        parse: (text) => parseInteger(text, 1, 1_048_576), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
+      }, context.onValue)).element,
+      context.add(selectControl('training.optimizer', 'Optimizer', [
+        { value: 'adamw', label: 'AdamW (two states per weight)' }, { value: 'adam', label: 'Adam' },
+        { value: 'sgd_momentum', label: 'SGD with momentum (one state)' }, { value: 'sgd', label: 'Plain SGD (no state)' },
+        { value: 'adam_8bit', label: '8-bit Adam' }, { value: 'adafactor', label: 'Adafactor (factored)' },
+      ], context.onValue)).element,
+      context.add(selectControl('training.precision', 'Training precision', [
+        { value: 'bf16', label: 'BF16 mixed precision (FP32 master copy)' }, { value: 'fp16', label: 'FP16 mixed precision (FP32 master copy)' },
+        { value: 'fp32', label: 'FP32 throughout' },
+      ], context.onValue)).element));
+
+  const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '1. Running vs training: what must sit in memory'),
+    h('div', { className: 'ts-prose' },
+      h('p', null, 'To run a model, a GPU holds its weights — 2 bytes for each parameter at 16-bit precision — and a key/value cache of the text it is reading. ',
+        'To train it, every weight brings company: a gradient saying which way to nudge it, a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s two running averages. ',
+        'That is 16 bytes per parameter, before any activations are stored.')),
+    headline,
+    h('figure', { className: 'ts-figure' }, figure,
+      h('figcaption', null, 'One whole copy of the model, on one scale. The vertical line is one GPU’s memory; each bar shows how far past it the model reaches.')),
+    why('Why 16 bytes instead of 2?', [
+      'Mixed-precision training computes in 16-bit numbers but keeps an FP32 (4-byte) copy of each weight, because an update of one part in a million would vanish if added to a 16-bit weight. Adam keeps two more FP32 numbers per weight: a running average of the gradient (momentum) and of its square (to scale each step).',
+      'Running the model needs none of this: only the weights, and the KV cache that stores the keys and values of the text so far.',
+    ], 'training: 2 (weights) + 2 (gradients) + 4 (FP32 master) + 4 + 4 (Adam m, v) = 16 bytes per parameter; running: 2 bytes per parameter + KV cache 2 · layers · batch · context · kv_heads · head size · bytes',
+    'Rajbhandari et al. 2019, “ZeRO”, §3.1; Micikevicius et al. 2018, “Mixed Precision Training”.'),
+    deeper);
+  return { element, update, singleOnly: true };
+}

@@ -1,0 +1,65 @@
+// The model picker at the top: lesson stories, preset or size, and the engine's summary of the model.
+
+import { rangeControl, selectControl } from '../controls';
+import { h, setText } from '../dom';
+import type { Engine } from '../engine';
+import { setFigure } from '../figures';
+import { clone } from '../scenario';
+import { logScale } from '../sliders';
+import { STORIES } from '../stories';
+import { checkRange, formatCount, formatInteger, parseQuantity } from '../units';
+import type { SectionContext, SectionView } from './context';
+
+export const MODEL_PARAMS = 'model.params';
+export const MODEL_PRESET = 'model.preset';
+export const ANY_SIZE = '__params';
+export const FROM_CONFIG = '__config';
+
+export function modelSection(context: SectionContext, engine: Engine, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
+  const presetChoices = [
+    ...engine.presets.map((preset) => ({ value: preset.id, label: `${preset.name} (${formatCount(preset.params, { short: true })} parameters)` })),
+    { value: ANY_SIZE, label: 'Any size: choose the parameter count' },
+    { value: FROM_CONFIG, label: 'Your config.json (see “Your own model”)' },
+  ];
+  const presetControl = context.add(selectControl(MODEL_PRESET, 'Model', presetChoices, context.onValue));
+  const configOption = [...presetControl.select.options].find((option) => option.value === FROM_CONFIG);
+  if (configOption) configOption.disabled = true;
+  const paramsControl = context.add(rangeControl({
+    path: MODEL_PARAMS,
+    label: 'Parameters',
+    hint: 'Moving this slider uses a typical Llama-like shape for the chosen size.',
+    scale: logScale(1e8, 2e12, 20),
+    parse: (text) => {
+      const parsed = parseQuantity(text, 'count');
+      return parsed.ok ? checkRange(parsed.value, 1e6, 1e13, (n) => formatCount(n)) : parsed;
+    },
+    formatField: (value) => formatCount(value, { short: true, significant: 4 }),
+    describe: (value) => `${formatCount(value)} parameters`,
+    fieldLabel: 'Parameters, exact number (e.g. 70B or 7e9)',
+  }, context.onValue));
+
+  const stories = h('div', { className: 'ts-stories', role: 'group', 'aria-label': 'Start from the lesson' },
+    h('span', { className: 'ts-stories-label' }, 'Start from the lesson:'),
+    STORIES.map((story) => h('button', {
+      type: 'button', className: 'ts-button', title: story.source, 'data-story': story.id,
+      onclick: () => context.change(() => clone(story.scenario)),
+    }, story.label)));
+
+  const params = h('strong', { 'data-figure': 'params' });
+  const rest = h('span');
+  const summary = h('p', { className: 'ts-model-summary', 'aria-live': 'off' }, params, rest);
+  const update: SectionView['update'] = (estimate) => {
+    const assumed = estimate.architecture?.assumed ? ' (shape assumed: Llama-like)' : '';
+    const active = estimate.active_params !== estimate.params ? `, ${formatCount(estimate.active_params)} active per token` : '';
+    const a = estimate.architecture;
+    const shape = a ? `${formatInteger(a.layers)} layers, hidden size ${formatInteger(a.hidden)}, ${formatInteger(a.heads)} heads (${formatInteger(a.kv_heads)} key/value), vocabulary ${formatInteger(a.vocab)}${a.experts > 1 ? `, ${a.experts} experts (${a.experts_per_token} per token)` : ''}` : '';
+    setFigure(params, `${formatCount(estimate.params)} parameters`, estimate.params);
+    setText(rest, `${active}${assumed}${shape ? ` · ${shape}` : ''}`);
+  };
+
+  const element = h('section', { className: 'ts-section ts-model', 'aria-label': 'Model' },
+    stories,
+    h('div', { className: 'ts-model-controls' }, presetControl.element, paramsControl.element),
+    summary, below);
+  return { element, update, presetSelect: presetControl.select };
+}

@@ -1,0 +1,144 @@
+// Section 3: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
+
+import { checkboxControl, radioControl, selectControl } from '../controls';
+import { h, setText, uniqueId } from '../dom';
+import { legend, linearAxis, PART_LABELS, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
+import { setField } from '../scenario';
+import { formatBytes, formatInteger } from '../units';
+import { plural, shortGpu, type SectionContext, type SectionView } from './context';
+import { gpuControl } from './gpus';
+
+const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
+const HELD_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'] as const;
+/** GPU chips drawn (fewer on a narrow screen); the rest are summed up in a sentence. */
+const CHIPS = 16;
+const NARROW_CHIPS = 8;
+/** Past this many GPUs the "try ZeRO-3" button would suggest a cluster nobody has. */
+const LARGEST_SUGGESTION = 100000;
+
+export function shardingSection(context: SectionContext): SectionView {
+  const headingId = uniqueId('heading');
+  const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
+  const fitText = h('span');
+  const badge = h('p', { className: 'ts-fit-badge', 'data-figure': 'fits' }, fitIcon, fitText);
+  const perGpuTotal = h('strong', { 'data-figure': 'per-gpu-total' });
+  const perGpuRest = h('span');
+  // The fewest GPUs: one sentence when training fits somewhere, another when nothing can.
+  const minGpus = h('strong', { 'data-figure': 'min-gpus' });
+  let minimum = 0;
+  const tryZero = h('button', { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(setField(o, 'parallel.zero_stage', 3), 'parallel.gpus', minimum)) });
+  const fitsFrom = h('span', null, 'Fully sharded (ZeRO-3), training fits from ', minGpus, '.', tryZero);
+  const neverFits = h('span', { 'data-figure': 'min-gpus' }, 'Even fully sharded, the activations alone do not fit on one GPU: try checkpointing, a shorter sequence or tensor parallelism.');
+  const tryFull = h('button', { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(o, 'training.recompute', 'full')) }, 'Try full checkpointing');
+  const status = h('div', { className: 'ts-fit' }, badge,
+    h('p', { className: 'ts-fit-text' }, 'Each GPU holds ', perGpuTotal, perGpuRest),
+    h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
+
+  const wholeLabel = h('span');
+  const oneLabel = h('span');
+  const whole = shardBar(STATE_KEYS, formatBytes);
+  const held = stackedBar(HELD_KEYS, formatBytes, { marker: true });
+  const axis = linearAxis((value) => formatBytes(value, 3));
+  const heldLegend = legend(HELD_KEYS, formatBytes, 'What each GPU holds');
+  const chips = Array.from({ length: CHIPS }, (_, index) => {
+    const fill = h('span', { className: 'ts-chip-fill' });
+    return { fill, item: h('li', { className: 'ts-chip' }, fill, h('span', { className: 'ts-chip-name' }, `GPU ${index + 1}`)) };
+  });
+  const chipList = h('ul', { className: 'ts-chips' }, chips.map((chip) => chip.item));
+  const chipsMore = h('p', { className: 'ts-chips-more' });
+  const figure = h('div', { className: 'ts-figure-body' },
+    h('div', { className: 'ts-bar-row' },
+      h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), wholeLabel), whole.element),
+    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU'), oneLabel), held.element),
+    axis.element, heldLegend.element,
+    h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
+
+  const update: SectionView['update'] = (estimate) => {
+    const resolved = context.resolved();
+    const { training, gpu } = estimate;
+    const perGpu = training.per_gpu;
+    const states = training.model_states;
+    const gpus = resolved.parallel.gpus;
+    const parts: Part[] = HELD_KEYS.map((key) => ({
+      key, value: perGpu[key],
+      detail: key === 'activations' || key === 'logits' ? 'its own micro-batch'
+        : perGpu[key] < states[key] ? `a slice of ${formatBytes(states[key])}` : 'a full copy',
+    }));
+    const max = Math.max(perGpu.total, gpu.memory_bytes);
+    minimum = training.min_gpus;
+
+    setClass(badge, 'ts-fits', training.fits);
+    setClass(badge, 'ts-no-fit', !training.fits);
+    setAttribute(badge, 'data-value', String(training.fits));
+    setText(fitIcon, training.fits ? '✓' : '✗');
+    setText(fitText, training.fits ? ' Fits' : ' Does not fit');
+    setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
+    setText(perGpuRest, ` of its ${formatBytes(gpu.memory_bytes)} (${formatInteger(gpus)} ${plural(gpus, 'GPU')}, ${formatInteger(training.data_parallel)}-way data parallel).`);
+    setHidden(fitsFrom, !(minimum > 0));
+    setHidden(neverFits, minimum > 0);
+    // Only one element carries the figure at a time, so tests and tools find the one shown.
+    if (minimum > 0) {
+      setFigure(minGpus, `${formatInteger(minimum)} GPUs`, minimum);
+      neverFits.removeAttribute('data-figure');
+      setAttribute(minGpus, 'data-figure', 'min-gpus');
+    } else {
+      minGpus.removeAttribute('data-figure');
+      setAttribute(neverFits, 'data-figure', 'min-gpus');
+      setAttribute(neverFits, 'data-value', String(minimum));
+    }
+    setHidden(tryZero, !(minimum > 0 && !training.fits && minimum <= LARGEST_SUGGESTION));
+    setText(tryZero, `Try ZeRO-3 on ${formatInteger(minimum)} GPUs`);
+    setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
+
+    setText(wholeLabel, ` ${formatBytes(states.total)}, and the slice GPU 1 keeps (outlined)`);
+    whole.update(STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })), states.total,
+      `The model states total ${formatBytes(states.total)}. ${STATE_KEYS.map((key) => perGpu[key] < states[key] ? `${PART_LABELS[key]}: each GPU keeps a slice, ${formatBytes(perGpu[key])} of ${formatBytes(states[key])}` : `${PART_LABELS[key]}: every GPU keeps all ${formatBytes(states[key])}`).join('; ')}.`);
+    setText(oneLabel, ` ${formatBytes(perGpu.total)} of ${formatBytes(gpu.memory_bytes)}`);
+    held.update(parts, max, `Each GPU holds ${formatBytes(perGpu.total)}: ${parts.map((p) => `${PART_LABELS[p.key as PartKey]} ${formatBytes(p.value)}`).join(', ')}. It has ${formatBytes(gpu.memory_bytes)}.`,
+      { value: gpu.memory_bytes, label: `${shortGpu(gpu.name)} memory` });
+    axis.update(max, context.narrow());
+    heldLegend.update(parts);
+
+    const shown = Math.min(gpus, context.narrow() ? NARROW_CHIPS : CHIPS);
+    const fill = `${Math.min(100, (perGpu.total / gpu.memory_bytes) * 100).toFixed(2)}%`;
+    chips.forEach((chip, index) => {
+      setHidden(chip.item, index >= shown);
+      setClass(chip.item, 'ts-chip-over', !training.fits);
+      setStyle(chip.fill, 'height', fill);
+    });
+    setAttribute(chipList, 'aria-label', `${formatInteger(gpus)} GPUs, each ${training.fits ? 'within' : 'over'} its memory`);
+    setHidden(chipsMore, !(gpus > shown));
+    setText(chipsMore, `… ${formatInteger(gpus)} GPUs in all, each holding the same amount.`);
+  };
+
+  const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '3. Sharding: every GPU keeps only its slice'),
+    h('div', { className: 'ts-prose' },
+      h('p', null, 'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
+        'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.')),
+    h('div', { className: 'ts-panel' },
+      h('div', { className: 'ts-panel-controls' },
+        context.add(radioControl('parallel.zero_stage', 'Sharding (ZeRO stage)', [
+          { value: 0, label: 'Stage 0', hint: 'plain data parallel (DDP): full copies' },
+          { value: 1, label: 'Stage 1', hint: 'optimizer states sharded' },
+          { value: 2, label: 'Stage 2', hint: '+ gradients (FSDP SHARD_GRAD_OP)' },
+          { value: 3, label: 'Stage 3', hint: '+ weights (FSDP FULL_SHARD)' },
+        ], context.onValue)).element,
+        gpuControl(context),
+        h('details', { className: 'ts-deeper' },
+          h('summary', null, 'Go deeper: tensor and pipeline parallelism'),
+          h('div', { className: 'ts-deeper-body' },
+            h('p', { className: 'ts-hint' }, 'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.'),
+            context.add(selectControl('parallel.tensor', 'Tensor parallel degree', [1, 2, 4, 8, 16].map((v) => ({ value: v, label: String(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', [1, 2, 4, 8, 16, 32, 64].map((v) => ({ value: v, label: String(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.interleave', 'Interleaved stages per GPU', [1, 2, 3, 4, 8].map((v) => ({ value: v, label: v === 1 ? '1 (plain 1F1B)' : String(v) })), context.onValue,
+              'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.')).element,
+            context.add(checkboxControl('training.sequence_parallel', 'Sequence parallelism', context.onValue, 'splits the remaining activations across the tensor-parallel group')).element))),
+      h('figure', { className: 'ts-figure' }, status, figure,
+        h('figcaption', null, 'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.'))),
+    why('Why does sharding cost so little?', [
+      'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.',
+    ], 'per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; stage 2 2Ψ + 14Ψ/d; stage 3 16Ψ/d (Ψ parameters, mixed-precision Adam)',
+    'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.'));
+  return { element, update };
+}
