@@ -229,6 +229,24 @@ test('progress, answers and feedback survive a reload', async () => {
   await context.close();
 });
 
+test('a restart from scratch in one tab reaches the other tab, and neither brings back the other’s old answers', async () => {
+  const tabA = await openQuiz();
+  const tabB = await openPage(browser, url, { context: tabA.context, readySelector: 'body[data-quiz-ready]', readyTimeout: 60000 });
+  await give(tabA.page, 'run-bytes-per-parameter', await rightAnswer(tabA.page, 'run-bytes-per-parameter'));
+  // B, open all along, shows A's answer without a reload.
+  await tabB.page.waitForFunction(() => document.getElementById('host').shadowRoot
+    .querySelector('.ts-quiz-item[data-item-id="run-bytes-per-parameter"]').dataset.status === 'correct', null, { timeout: 5000 });
+  // A starts again from scratch; B's copy of the old answer must not bring it back when B saves.
+  await tabA.page.evaluate(() => window.quizHarness.handle.reset());
+  await tabB.page.locator('.ts-quiz-nav [data-action="next"]').click();
+  await tabA.page.reload();
+  await tabA.page.waitForSelector('body[data-quiz-ready]');
+  assert.equal(await item(tabA.page, 'run-bytes-per-parameter').getAttribute('data-status'), 'new');
+  assert.equal(await item(tabB.page, 'run-bytes-per-parameter').getAttribute('data-status'), 'new', 'B picked up the restart');
+  assert.deepEqual([...tabA.problems, ...tabB.problems], []);
+  await tabA.context.close();
+});
+
 test('with localStorage blocked the quiz works, and only says progress lasts while the page is open', async () => {
   const { page, context, problems } = await openQuiz('?storage=blocked');
   const note = page.locator('.ts-quiz-storage-note');

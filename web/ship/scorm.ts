@@ -117,6 +117,8 @@ export class ScormSession {
   private bestRaw: number | null = null;
   /** Values set since the last commit. */
   private dirty = false;
+  /** Whether the quiz, as last reported in this session, has every question answered. */
+  private quizCompleted = false;
   /** What cmi.suspend_data holds, so an unchanged state is not sent again. */
   private suspendData = '';
 
@@ -189,6 +191,7 @@ export class ScormSession {
       this.set('cmi.core.score.raw', String(raw));
       this.bestRaw = raw;
     }
+    this.quizCompleted = score.completed;
     let status = 'incomplete';
     if (score.completed) {
       // With a pass mark (ours or the LMS's), passed/failed; without one, completed (RTE §3.4.4).
@@ -204,7 +207,9 @@ export class ScormSession {
   finish(): void {
     if (!this.active || this.finished || !this.api) return;
     this.set('cmi.core.session_time', formatTimespan(this.now() - this.startedAt));
-    this.set('cmi.core.exit', this.lastStatus === 'incomplete' ? 'suspend' : '');
+    // An unfinished quiz is suspended, so that the LMS resumes it (with cmi.suspend_data) rather
+    // than start a new attempt; that holds for a retake after a pass, too (RTE §3.4.4, cmi.core.exit).
+    this.set('cmi.core.exit', this.quizCompleted ? '' : 'suspend');
     this.commit();
     this.api.LMSFinish('');
     this.finished = true;
