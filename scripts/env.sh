@@ -8,7 +8,7 @@
 trainscope_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 trainscope_node_min_major=20
 trainscope_node_dir="$trainscope_root/.tools/node"
-trainscope_node_bin="$trainscope_node_dir/node_modules/.bin"
+trainscope_node_bin="$trainscope_node_dir/bin"  # links that scripts/setup.sh makes
 
 # Prints the major version of the node at $1, or 0 when there is none that runs.
 trainscope_node_major() {

