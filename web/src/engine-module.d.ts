@@ -36,6 +36,8 @@ export interface TrainscopeEngineModule {
   gpus(): string;
   /** The scenario used for any field not given, fully spelled out. */
   defaultScenario(): string;
+  /** JSON array of {id, name, bytes, label}: every number format, labelled with its bytes per value. */
+  numberFormats(): string;
 
   // Quantities (src/engine/quantity.hpp, docs/numbers.md): the one reader, formatter and limits table.
   /** Reads typed text as a quantity of `kind` (a QuantityKind name): "70B" as a count is 7e10, as memory 70 bytes. */
