@@ -109,6 +109,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("formatTick", &format_tick);
     emscripten::function("formatCount", &format_count);
     emscripten::function("fieldLimits", &trainscope::field_limits_json);
+    emscripten::function("timeAxisMarks", &trainscope::time_axis_marks_json);
     emscripten::function("fieldError", &field_error);
 
     emscripten::function("quizInstance", &quiz_instance);

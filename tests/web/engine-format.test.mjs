@@ -109,3 +109,11 @@ test('the estimate writes the bytes-per-parameter sum for the optimizer on scree
   const fp32 = JSON.parse(engine.estimate(JSON.stringify({ training: { precision: 'fp32' } })));
   assert.equal(fp32.training.bytes_per_param_sum, '4 + 4 + 4 + 4 = 16');
 });
+
+test('timeAxisMarks gives the time axis its marks, labelled by the formatter', () => {
+  const marks = JSON.parse(engine.timeAxisMarks());
+  assert.deepEqual(marks[0], { seconds: 1, label: '1 second' });
+  assert.equal(marks.find((m) => m.label === '1 year').seconds, 365.25 * 86400);
+  assert.equal(marks.at(-1).label, '100 million years');
+  for (const mark of marks) assert.equal(engine.formatTick(mark.seconds, 'duration'), mark.label);
+});

@@ -52,6 +52,8 @@ export interface TrainscopeEngineModule {
   formatCount(value: number): string;
   /** JSON object {field: {min, max, kind, integer}} for every numeric scenario field. */
   fieldLimits(): string;
+  /** JSON array of {seconds, label}: a log time axis's marks, "1 second" … "100 million years". */
+  timeAxisMarks(): string;
   /** Why `value` cannot go in `field` ("must be between 1 and 10 million GPUs"), or "" when it can. */
   fieldError(field: string, value: number): string;
 

@@ -14,6 +14,8 @@ export interface Engine {
   readonly presets: readonly Preset[];
   readonly gpus: readonly Gpu[];
   readonly defaultScenario: Scenario;
+  /** A log time axis's marks, shortest first: {seconds: 1, label: '1 second'} … '100 million years'. */
+  readonly timeAxisMarks: ReadonlyArray<{ seconds: number; label: string }>;
   /** Every number format with its bytes per value and a label ("BF16 (2 bytes)"). */
   readonly numberFormats: readonly NumberFormatInfo[];
   /** Every numeric scenario field's range, kind and integrality: the page's only limits. */
@@ -69,6 +71,7 @@ export function wrap(engineModule: TrainscopeEngineModule): Engine {
   const defaultScenario = JSON.parse(engineModule.defaultScenario()) as Scenario;
   const fieldLimits = JSON.parse(engineModule.fieldLimits()) as FieldLimits;
   const numberFormats = JSON.parse(engineModule.numberFormats()) as NumberFormatInfo[];
+  const timeAxisMarks = JSON.parse(engineModule.timeAxisMarks()) as Array<{ seconds: number; label: string }>;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     presets,
@@ -76,6 +79,7 @@ export function wrap(engineModule: TrainscopeEngineModule): Engine {
     defaultScenario,
     fieldLimits,
     numberFormats,
+    timeAxisMarks,
     readQuantity: (text, kind) => engineModule.readQuantity(text, kind),
     readField: (field, text) => engineModule.readField(field, text),
     format: (value, figure, significantFigures = 0) => engineModule.formatQuantity(value, figure, significantFigures),
