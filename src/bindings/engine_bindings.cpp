@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/api.hpp"
+#include "engine/estimate.hpp"
 #include "engine/field_limits.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz.hpp"
@@ -100,6 +101,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);
+    emscripten::function("numberFormats", &trainscope::number_formats_json);
 
     emscripten::function("readQuantity", &read_quantity);
     emscripten::function("readField", &read_field);
@@ -107,6 +109,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("formatTick", &format_tick);
     emscripten::function("formatCount", &format_count);
     emscripten::function("fieldLimits", &trainscope::field_limits_json);
+    emscripten::function("timeAxisMarks", &trainscope::time_axis_marks_json);
     emscripten::function("fieldError", &field_error);
 
     emscripten::function("quizInstance", &quiz_instance);

@@ -4,6 +4,7 @@
 #include "engine/hardware.hpp"
 #include "engine/json.hpp"
 #include "engine/model.hpp"
+#include "engine/quantity.hpp"
 #include "engine/scenario.hpp"
 
 namespace trainscope {
@@ -46,6 +47,18 @@ std::string gpus_json() {
         w.begin_object();
         w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
         w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts).field("source", gpu.source);
+        w.end_object();
+    }
+    w.end_array();
+    return w.take();
+}
+
+std::string time_axis_marks_json() {
+    json::Writer w;
+    w.begin_array();
+    for (const auto& mark : quantity::time_axis_marks()) {
+        w.begin_object();
+        w.field("seconds", mark.seconds).field("label", mark.label);
         w.end_object();
     }
     w.end_array();

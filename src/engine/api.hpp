@@ -17,6 +17,10 @@ std::string presets_json();
 // The GPU catalogue, as a JSON array of {id, name, memory_bytes, peak_flops, watts, source}.
 std::string gpus_json();
 
+// The marks of a logarithmic time axis, as a JSON array of {seconds, label}: "1 second" …
+// "100 million years" (quantity::time_axis_marks).
+std::string time_axis_marks_json();
+
 // The scenario used when a field is not given, fully spelled out.
 std::string default_scenario_json();
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/json.hpp"
+#include "engine/quantity.hpp"
 
 namespace trainscope {
 
@@ -101,6 +102,76 @@ void write_error_list(json::Writer& w, const std::vector<FieldError>& errors) {
 
 }  // namespace
 
+std::string_view format_label(NumberFormat format) {
+    switch (format) {
+        case NumberFormat::fp32: return "FP32";
+        case NumberFormat::bf16: return "BF16";
+        case NumberFormat::fp16: return "FP16";
+        case NumberFormat::fp8: return "FP8";
+        case NumberFormat::int8: return "INT8";
+        case NumberFormat::int4: return "INT4";
+    }
+    return "BF16";
+}
+
+std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& training, const BytesPerParam& bytes) {
+    // Mixed precision: 16-bit weights and gradients, FP32 master and moments (Micikevicius et al.
+    // 2018, §3.1; ZeRO §3.1, docs/model.md §3). FP32 training keeps everything in FP32, no master.
+    const NumberFormat pass = training.precision;
+    std::vector<BytesPerParamPart> parts;
+    parts.push_back({"weights", "weights", pass, bytes.weights});
+    parts.push_back({"gradients", "gradients", pass, bytes.gradients});
+    if (bytes.master_weights > 0) parts.push_back({"master_weights", "master copy", NumberFormat::fp32, bytes.master_weights});
+    switch (training.optimizer) {
+        case Optimizer::adam:
+        case Optimizer::adamw:
+            parts.push_back({"optimizer_states", "first moment (m)", NumberFormat::fp32, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", "second moment (v)", NumberFormat::fp32, bytes.optimizer_states / 2});
+            break;
+        case Optimizer::adam_8bit:
+            // Two 8-bit moments, each with its share of the block scales (Dettmers et al. 2021, §2).
+            parts.push_back({"optimizer_states", "first moment (m)", NumberFormat::int8, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", "second moment (v)", NumberFormat::int8, bytes.optimizer_states / 2});
+            break;
+        case Optimizer::sgd_momentum:
+            parts.push_back({"optimizer_states", "momentum", NumberFormat::fp32, bytes.optimizer_states});
+            break;
+        case Optimizer::adafactor:
+            parts.push_back({"optimizer_states", "factored second moment", NumberFormat::fp32, bytes.optimizer_states});
+            break;
+        case Optimizer::sgd:
+            break;
+    }
+    return parts;
+}
+
+std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts) {
+    std::string text;
+    double total = 0;
+    for (const auto& part : parts) {
+        if (!text.empty()) text += " + ";
+        text += quantity::format_significant(part.bytes);
+        total += part.bytes;
+    }
+    return text + " = " + quantity::format_significant(total);
+}
+
+std::string number_formats_json() {
+    json::Writer w;
+    w.begin_array();
+    for (const NumberFormat format : {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8,
+                                      NumberFormat::int8, NumberFormat::int4}) {
+        const double bytes = bytes_per_value(format);
+        w.begin_object();
+        w.field("id", format_name(format)).field("name", format_label(format)).field("bytes", bytes);
+        w.field("label", std::string(format_label(format)) + " (" + quantity::format_significant(bytes) +
+                             (bytes == 1 ? " byte)" : " bytes)"));
+        w.end_object();
+    }
+    w.end_array();
+    return w.take();
+}
+
 std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* all_finite) {
     json::Writer w;
     w.begin_object();
@@ -132,6 +203,18 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("master_weights", t.bytes_per_param.master_weights);
     w.field("optimizer_states", t.bytes_per_param.optimizer_states).field("total", t.bytes_per_param.total());
     w.end_object();
+    // The same bytes, one entry per stored value, so prose can say "2 + 2 + 4 + 4 + 4 = 16" for
+    // whatever optimizer and precision are on screen.
+    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, t.bytes_per_param);
+    w.key("bytes_per_param_parts").begin_array();
+    for (const auto& part : parts) {
+        w.begin_object();
+        w.field("part", part.part).field("label", part.label).field("format", format_name(part.format));
+        w.field("bytes", part.bytes);
+        w.end_object();
+    }
+    w.end_array();
+    w.field("bytes_per_param_sum", bytes_per_param_sum(parts));
     w.key("model_states").begin_object();
     write_states(w, t.model_states);
     w.field("total", t.model_states.total());

@@ -33,6 +33,23 @@ struct Estimate {
     std::vector<std::string> notes;
 };
 
+// One stored value per parameter in training, for prose that spells the sum out: Adam's two
+// moments are two parts, so mixed-precision AdamW is 2 + 2 + 4 + 4 + 4.
+struct BytesPerParamPart {
+    const char* part;     // the bytes_per_param field it belongs to: "weights", "optimizer_states", …
+    const char* label;    // "weights", "master copy", "first moment (m)", "momentum", …
+    NumberFormat format;  // how each value is stored
+    double bytes;
+};
+std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& training, const BytesPerParam& bytes);
+// "2 + 2 + 4 + 4 + 4 = 16": the parts' bytes, as the engine writes numbers.
+std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts);
+
+// "BF16", "FP32", …: how the lesson names a format.
+std::string_view format_label(NumberFormat format);
+// Every number format: [{id, name, bytes, label: "BF16 (2 bytes)"}], for labels that state bytes.
+std::string number_formats_json();
+
 // Assumes a scenario that read_scenario accepted.
 Estimate estimate(const Scenario& scenario);
 

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace trainscope::quantity {
 
@@ -114,6 +115,15 @@ std::string format(double value, Figure figure, int significant_figures = 0);
 // never read alike: 2e11 bytes → "200 GB", 1e24 FLOPs → "10²⁴ FLOPs", a week of seconds →
 // "1 week", 1e6 years → "1 million years".
 std::string format_tick(double value, Figure figure);
+
+// The marks of a logarithmic time axis, shortest first: 1 second, 1 minute, 1 hour, 1 day,
+// 1 week, 1 month, 1 year, then each power of ten of years up to 100 million years. Each label
+// is format_tick of its seconds.
+struct TimeMark {
+    double seconds;
+    std::string label;
+};
+std::vector<TimeMark> time_axis_marks();
 
 // Writes value (base units) in `unit` with three significant figures: "1.13 TB", "1,130 GB",
 // "68 days", "3.65 × 10²⁵ FLOPs", "40%". Parsing the result gives back the value within 0.5%.

@@ -275,6 +275,13 @@ std::string format_tick(double value, Figure figure) {
     }
 }
 
+std::vector<TimeMark> time_axis_marks() {
+    std::vector<TimeMark> marks;
+    for (const double seconds : {1.0, minute, hour, day, week, month}) marks.push_back({seconds, duration_tick(seconds)});
+    for (double years = 1; years <= 1e8; years *= 10) marks.push_back({years * year, duration_tick(years * year)});
+    return marks;
+}
+
 std::string format_in_unit(double base_value, const Unit& unit) {
     if (!std::isfinite(base_value)) return not_finite;
     const double value = base_value / unit.factor;

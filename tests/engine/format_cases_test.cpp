@@ -98,3 +98,16 @@ TEST_CASE("every refused text in the shared table gets a message with the table'
 #undef READ_CASE
 #undef READ_ERROR
 }
+
+TEST_CASE("a log time axis is marked in calendar units, then powers of ten of years", "[quantity][format]") {
+    const auto marks = q::time_axis_marks();
+    REQUIRE(marks.size() == 15);
+    CHECK(marks.front().label == "1 second");
+    CHECK(marks[4].label == "1 week");
+    CHECK(marks[5].label == "1 month");
+    CHECK(marks[5].seconds == Approx(365.25 * 86400 / 12));
+    CHECK(marks[6].label == "1 year");
+    CHECK(marks[9].label == "1,000 years");
+    CHECK(marks.back().label == "100 million years");
+    for (std::size_t i = 1; i < marks.size(); ++i) CHECK(marks[i].seconds > marks[i - 1].seconds);
+}

@@ -96,3 +96,24 @@ test('readField reads a typed field in its kind and checks its limits', () => {
   assert.equal(tooMany.error, 'Must be between 1 and 10 million GPUs.');
   assert.equal(engine.readField('parallel.gpus', '2.5').error, 'Must be a whole number.');
 });
+
+test('numberFormats labels every format with the bytes one value takes', () => {
+  const formats = JSON.parse(engine.numberFormats());
+  assert.deepEqual(formats.find((f) => f.id === 'bf16'), { id: 'bf16', name: 'BF16', bytes: 2, label: 'BF16 (2 bytes)' });
+  assert.equal(formats.find((f) => f.id === 'int4').label, 'INT4 (0.5 bytes)');
+});
+
+test('the estimate writes the bytes-per-parameter sum for the optimizer on screen', () => {
+  const sgd = JSON.parse(engine.estimate(JSON.stringify({ training: { optimizer: 'sgd_momentum' } })));
+  assert.equal(sgd.training.bytes_per_param_sum, '2 + 2 + 4 + 4 = 12');
+  const fp32 = JSON.parse(engine.estimate(JSON.stringify({ training: { precision: 'fp32' } })));
+  assert.equal(fp32.training.bytes_per_param_sum, '4 + 4 + 4 + 4 = 16');
+});
+
+test('timeAxisMarks gives the time axis its marks, labelled by the formatter', () => {
+  const marks = JSON.parse(engine.timeAxisMarks());
+  assert.deepEqual(marks[0], { seconds: 1, label: '1 second' });
+  assert.equal(marks.find((m) => m.label === '1 year').seconds, 365.25 * 86400);
+  assert.equal(marks.at(-1).label, '100 million years');
+  for (const mark of marks) assert.equal(engine.formatTick(mark.seconds, 'duration'), mark.label);
+});

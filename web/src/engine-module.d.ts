@@ -36,6 +36,8 @@ export interface TrainscopeEngineModule {
   gpus(): string;
   /** The scenario used for any field not given, fully spelled out. */
   defaultScenario(): string;
+  /** JSON array of {id, name, bytes, label}: every number format, labelled with its bytes per value. */
+  numberFormats(): string;
 
   // Quantities (src/engine/quantity.hpp, docs/numbers.md): the one reader, formatter and limits table.
   /** Reads typed text as a quantity of `kind` (a QuantityKind name): "70B" as a count is 7e10, as memory 70 bytes. */
@@ -50,6 +52,8 @@ export interface TrainscopeEngineModule {
   formatCount(value: number): string;
   /** JSON object {field: {min, max, kind, integer}} for every numeric scenario field. */
   fieldLimits(): string;
+  /** JSON array of {seconds, label}: a log time axis's marks, "1 second" … "100 million years". */
+  timeAxisMarks(): string;
   /** Why `value` cannot go in `field` ("must be between 1 and 10 million GPUs"), or "" when it can. */
   fieldError(field: string, value: number): string;
 

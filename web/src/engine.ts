@@ -4,7 +4,7 @@
 
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
-import type { Estimate, FieldLimits, FigureName, Gpu, PartialScenario, Preset, QuantityKind, Scenario } from './types';
+import type { Estimate, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
 
 export type { QuantityReading } from './engine-module';
 
@@ -14,6 +14,10 @@ export interface Engine {
   readonly presets: readonly Preset[];
   readonly gpus: readonly Gpu[];
   readonly defaultScenario: Scenario;
+  /** A log time axis's marks, shortest first: {seconds: 1, label: '1 second'} … '100 million years'. */
+  readonly timeAxisMarks: ReadonlyArray<{ seconds: number; label: string }>;
+  /** Every number format with its bytes per value and a label ("BF16 (2 bytes)"). */
+  readonly numberFormats: readonly NumberFormatInfo[];
   /** Every numeric scenario field's range, kind and integrality: the page's only limits. */
   readonly fieldLimits: FieldLimits;
   /** Typed text read as a quantity of `kind` ("70B" as a count: 7e10; as memory: 70 bytes). */
@@ -66,12 +70,16 @@ export function wrap(engineModule: TrainscopeEngineModule): Engine {
   const gpus = JSON.parse(engineModule.gpus()) as Gpu[];
   const defaultScenario = JSON.parse(engineModule.defaultScenario()) as Scenario;
   const fieldLimits = JSON.parse(engineModule.fieldLimits()) as FieldLimits;
+  const numberFormats = JSON.parse(engineModule.numberFormats()) as NumberFormatInfo[];
+  const timeAxisMarks = JSON.parse(engineModule.timeAxisMarks()) as Array<{ seconds: number; label: string }>;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     presets,
     gpus,
     defaultScenario,
     fieldLimits,
+    numberFormats,
+    timeAxisMarks,
     readQuantity: (text, kind) => engineModule.readQuantity(text, kind),
     readField: (field, text) => engineModule.readField(field, text),
     format: (value, figure, significantFigures = 0) => engineModule.formatQuantity(value, figure, significantFigures),

@@ -111,6 +111,10 @@ export interface Estimate {
   inference: { bytes_per_param: number; weights: number; kv_cache: number; total: number; min_gpus: number };
   training: {
     bytes_per_param: TrainingComponents;
+    /** One entry per value stored per parameter, for this optimizer and precision (docs/scenario.md). */
+    bytes_per_param_parts: BytesPerParamPart[];
+    /** The parts written out: "2 + 2 + 4 + 4 + 4 = 16". */
+    bytes_per_param_sum: string;
     model_states: TrainingComponents;
     per_gpu: PerGpu;
     activations_per_layer: number;
@@ -119,9 +123,10 @@ export interface Estimate {
     activations_saved_by_recompute?: number;
     data_parallel: number;
     fits: boolean;
-    /** Fewest GPUs that fit with full sharding at this tensor × pipeline; -1 when none does. */
+    /** THE fewest GPUs to train this scenario: full sharding at its tensor × pipeline; -1 when none fits.
+     *  Every figure answering "how few GPUs" quotes this field of this scenario's estimate. */
     min_gpus: number;
-    /** Fewest GPUs whose memory holds the model states alone (fully sharded). */
+    /** A floor: GPUs whose memory the model states alone fill. Not the fewest GPUs to train. */
     min_gpus_for_states?: number;
   };
   ratio_training_to_inference: number;
@@ -160,3 +165,21 @@ export interface FieldLimit {
 
 /** Keyed by dotted field path: "parallel.gpus", "hardware.memory_bytes", … */
 export type FieldLimits = Readonly<Record<string, FieldLimit>>;
+
+/** One value stored per parameter in training ("first moment (m)", FP32, 4 bytes). */
+export interface BytesPerParamPart {
+  /** The bytes_per_param field it belongs to. */
+  part: 'weights' | 'gradients' | 'master_weights' | 'optimizer_states';
+  label: string;
+  /** The number format each value is stored in: 'fp32', 'bf16', 'int8', … */
+  format: string;
+  bytes: number;
+}
+
+/** A number format and what one value costs: {id: 'bf16', name: 'BF16', bytes: 2, label: 'BF16 (2 bytes)'}. */
+export interface NumberFormatInfo {
+  id: string;
+  name: string;
+  bytes: number;
+  label: string;
+}
