@@ -657,7 +657,7 @@ for (const output of Object.values(firstFigure)) {
   print(`  ${output.label.padEnd(46)} ${ms(output.medianMs).padStart(9)} ${ms(output.p90Ms).padStart(9)}  ${String(output.longTasksBefore).padStart(4)}, ${ms(output.longestTaskBeforeMs).padStart(9)}`
     + `${' '.repeat(19)}${output.gzipBytes === null ? '—' : output.gzipBytes}`);
 }
-print(`\nInput → figures changed and laid out, one step per frame, URL hash written (${options.loads} loads × ${options.steps} steps per input, <details> open):`);
+print(`\nInput → figures changed and laid out, one step per frame, URL hash written (${options.loads} loads × ${options.steps} steps per input, page scrolled through, <details> open):`);
 print(`  ${'input'.padEnd(44)} ${'kind'.padEnd(8)} ${'median'.padStart(8)} ${'p90'.padStart(8)}  layouts/step recalcs/step  main-thread ms/step  figures changed`);
 const silent = inputs.filter((entry) => entry.changedShare === 0 && entry.hashShare === 0 && !entry.linkWritten);
 for (const entry of inputs.filter((candidate) => !silent.includes(candidate))) {
