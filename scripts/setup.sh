@@ -4,7 +4,8 @@
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-debian_packages=(cmake make g++ catch2 emscripten nodejs npm chromium gzip zip unzip)
+# clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes) build scripts/fuzz.sh.
+debian_packages=(cmake make g++ catch2 emscripten nodejs npm chromium gzip zip unzip clang libclang-rt-14-dev)
 
 missing_packages=()
 for package in "${debian_packages[@]}"; do

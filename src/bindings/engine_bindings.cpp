@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 
 #include "engine/api.hpp"
+#include "engine/hf_config.hpp"
 #include "engine/quiz.hpp"
 
 EMSCRIPTEN_BINDINGS(trainscope_engine) {
@@ -17,4 +18,5 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("quizValidateBank", &trainscope::quiz_validate_bank_json_string);
     emscripten::function("quizCheckBank", &trainscope::quiz_check_bank_json_string);
     emscripten::function("quizReadQuantity", &trainscope::quiz_read_quantity_json_string);
+    emscripten::function("modelFromHfConfig", &trainscope::model_from_hf_config_json_string);
 }

@@ -897,7 +897,7 @@ class Widget {
     });
     const result = h('div', { className: 'ts-config-result', id: errorsId, 'aria-live': 'polite' });
     const useConfig = () => {
-      const parsed = parseHfConfig(textarea.value);
+      const parsed = parseHfConfig(textarea.value, this.engine.module);
       if (parsed.errors.length > 0 || !parsed.architecture) {
         textarea.setAttribute('aria-invalid', 'true');
         replace(result, h('p', { className: 'ts-field-error' }, 'This config cannot be used yet:'),
