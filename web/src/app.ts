@@ -216,7 +216,7 @@ class Widget {
   // ── State ────────────────────────────────────────────────────────────────────────────────
 
   private scenarioFromHash(): PartialScenario | null {
-    const decoded = decodeHash(window.location.hash);
+    const decoded = decodeHash(window.location.hash, this.engine.module);
     if (decoded.kind === 'empty') return null;
     if (decoded.kind === 'invalid') {
       this.showNotice(`${capitalise(decoded.message)}, so the page shows the default scenario instead.`);
