@@ -13,6 +13,7 @@ debian_packages=(
   chromium                # browser tests
   gzip zip unzip          # output sizes, SCORM package
   ca-certificates         # npm registry over HTTPS
+  clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan runtimes
 )
 
 missing_packages=()

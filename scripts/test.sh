@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: set-up, both builds, engine tests natively and in wasm, CLI tests,
-# web unit tests and browser tests. Usage: scripts/test.sh
+# a short fuzzing run, web unit tests and browser tests. Usage: scripts/test.sh
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
@@ -13,6 +13,9 @@ ctest --preset native
 
 echo "== engine tests (wasm under node)"
 ctest --preset wasm
+
+echo "== fuzzing the engine's text API (30 s; scripts/fuzz.sh SECONDS for longer)"
+bash scripts/fuzz.sh 30
 
 if [ -f package.json ]; then
   echo "== web unit tests"

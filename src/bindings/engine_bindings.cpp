@@ -10,6 +10,7 @@
 #include "engine/api.hpp"
 #include "engine/estimate.hpp"
 #include "engine/field_limits.hpp"
+#include "engine/hf_config.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz.hpp"
 
@@ -51,6 +52,7 @@ std::string quiz_check_bank(const std::string& bank_json, int seeds) {
     return trainscope::quiz_check_bank_json(bank_json, seeds);
 }
 std::string quiz_read_quantity(const std::string& text) { return trainscope::quiz_read_quantity_json(text); }
+std::string model_from_hf_config(const std::string& config_json) { return trainscope::model_from_hf_config_json(config_json); }
 
 QuantityReading read_quantity(const std::string& text, const std::string& kind_name) {
     UnitKind kind = UnitKind::number;
@@ -117,4 +119,5 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("quizValidateBank", &quiz_validate_bank);
     emscripten::function("quizCheckBank", &quiz_check_bank);
     emscripten::function("quizReadQuantity", &quiz_read_quantity);
+    emscripten::function("modelFromHfConfig", &model_from_hf_config);
 }

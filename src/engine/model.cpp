@@ -68,7 +68,7 @@ Architecture gpt_style(double layers, double hidden, double heads, double vocab,
     a.hidden = hidden;
     a.heads = heads;
     a.kv_heads = heads;
-    a.mlp = 4 * hidden;
+    a.mlp = plain_mlp_multiple * hidden;
     a.vocab = vocab;
     a.gated_mlp = false;
     a.tied_embeddings = true;

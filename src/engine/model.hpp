@@ -24,6 +24,10 @@ struct Architecture {
     double experts_per_token = 1;
 };
 
+// A plain (GeLU) MLP is this many times the hidden size wide: GPT-2 and GPT-3 (Brown et al. 2020,
+// Table 2.1: d_ff = 4 · d_model). Hugging Face's GPT-2 reads a null n_inner the same way.
+constexpr double plain_mlp_multiple = 4.0;
+
 struct ParameterCount {
     double total = 0;   // what memory holds
     double active = 0;  // what one token uses: the compute side of a mixture of experts

@@ -20,7 +20,7 @@ const presets = JSON.parse(engine.presets());
 
 for (const [key, presetId] of [['llama3_8b', 'llama3-8b'], ['gpt2', 'gpt2-124m'], ['mixtral', 'mixtral-8x7b']]) {
   test(`the ${key} config.json gives the same parameter count as the engine's ${presetId} preset`, () => {
-    const { architecture, errors } = parseHfConfig(JSON.stringify(configs[key]));
+    const { architecture, errors } = parseHfConfig(JSON.stringify(configs[key]), engine);
     assert.deepEqual(errors, []);
     const fromConfig = estimate({ model: { architecture } });
     assert.deepEqual(fromConfig.errors, []);

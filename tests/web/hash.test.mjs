@@ -36,3 +36,21 @@ test('broken hashes are reported, never thrown', () => {
     assert.ok(result.message.length > 0);
   }
 });
+
+test('given the engine, a member given twice in the link is refused with its path, as the CLI refuses it', async () => {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { createRequire } = await import('node:module');
+  const { join, dirname } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm');
+  const gluePath = join(wasmDir, 'trainscope_engine.js');
+  assert.ok(existsSync(gluePath), `${gluePath} is missing: build the engine first`);
+  const engine = await createRequire(import.meta.url)(gluePath)({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
+  // JSON.parse alone reads 16 GPUs here; the engine (and so the CLI) refuses the text.
+  const decoded = decodeHash(`#s=${encodeURIComponent('{"parallel":{"gpus":8,"gpus":16}}')}`, engine);
+  assert.equal(decoded.kind, 'invalid');
+  assert.match(decoded.message, /parallel\.gpus/);
+  assert.match(decoded.message, /appears twice/);
+  const fine = decodeHash(`#s=${encodeURIComponent('{"parallel":{"gpus":16}}')}`, engine);
+  assert.deepEqual(fine, { kind: 'scenario', scenario: { parallel: { gpus: 16 } } });
+});

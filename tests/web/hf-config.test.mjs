@@ -1,8 +1,21 @@
-// Reading Hugging Face config.json files into the engine's architecture fields.
+// Reading Hugging Face config.json files into the engine's architecture fields: the page's
+// parseHfConfig hands the text to the engine (src/engine/hf_config.cpp), run here as the real
+// wasm module under node.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseHfConfig } from '../../build/web-units/hf-config.mjs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseHfConfig as parseWith } from '../../build/web-units/hf-config.mjs';
 import { configs } from './configs.mjs';
+
+const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm');
+const gluePath = join(wasmDir, 'trainscope_engine.js');
+if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
+const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
+const engine = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
+const parseHfConfig = (text) => parseWith(text, engine);
 
 test('a Llama 3 config maps every field, silu meaning a gated MLP', () => {
   const { architecture, errors, name } = parseHfConfig(JSON.stringify(configs.llama3_8b));
@@ -80,4 +93,28 @@ test('inconsistent heads are caught before the engine sees them', () => {
   assert.deepEqual(errors.map((e) => e.field), ['num_key_value_heads']);
   const moe = parseHfConfig(JSON.stringify({ ...configs.mixtral, num_experts_per_tok: 9 }));
   assert.deepEqual(moe.errors.map((e) => e.field), ['num_experts_per_tok']);
+});
+
+test('a config nested 20,000 levels deep is a field-named error, not a RangeError', () => {
+  const deep = `{"a":${'['.repeat(20000)}${']'.repeat(20000)}}`;
+  const { architecture, errors } = parseHfConfig(deep);
+  assert.equal(architecture, null);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /nested more than 64 levels deep/);
+  assert.ok(errors[0].field.length + errors[0].message.length < 5000);
+});
+
+test('a 5 MB field value is named, and not echoed whole', () => {
+  const { architecture, errors } = parseHfConfig(JSON.stringify({ ...configs.llama3_8b, hidden_size: 'x'.repeat(5 * 1024 * 1024) }));
+  assert.equal(architecture, null);
+  assert.deepEqual(errors.map((e) => e.field), ['hidden_size']);
+  assert.ok(errors[0].message.length < 200, `message of ${errors[0].message.length} characters`);
+});
+
+test('a key given twice is an error naming it, not the last copy silently', () => {
+  const text = JSON.stringify(configs.llama3_8b).replace('"hidden_size":4096', '"hidden_size":4096,"hidden_size":8192');
+  const { architecture, errors } = parseHfConfig(text);
+  assert.equal(architecture, null);
+  assert.deepEqual(errors.map((e) => e.field), ['hidden_size']);
+  assert.match(errors[0].message, /appears twice/);
 });

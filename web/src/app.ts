@@ -225,7 +225,7 @@ class Widget {
   // ── State ────────────────────────────────────────────────────────────────────────────────
 
   private scenarioFromHash(): PartialScenario | null {
-    const decoded = decodeHash(window.location.hash);
+    const decoded = decodeHash(window.location.hash, this.engine.module);
     if (decoded.kind === 'empty' || decoded.kind === 'anchor') return null;
     if (decoded.kind === 'invalid') {
       this.showNotice(`${capitalise(decoded.message)}, so the page shows the default scenario instead.`);
@@ -487,7 +487,7 @@ class Widget {
     const later: Array<() => SectionView | HTMLElement> = [];
     if (memory) later.push(() => activationSection(context), () => shardingSection(context));
     if (time && memory) later.push(() => timeSection(context, this.engine));
-    if (memory) later.push(() => configSection(context, (architecture, name) => this.useArchitecture(architecture, name)));
+    if (memory) later.push(() => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name)));
     replace(this.root,
       h('header', { className: 'ts-header' },
         h('p', { className: 'ts-kicker' }, 'Interactive · trainscope'),

@@ -68,6 +68,8 @@ export interface TrainscopeEngineModule {
   quizCheckBank(bankJson: string, seeds: number): string;
   /** Reads a typed quantity without grading: {ok, value, unit_kind, display, error}. */
   quizReadQuantity(text: string): string;
+  /** A Hugging Face config.json → {architecture | null, name, errors:[{field, message}], notes}. */
+  modelFromHfConfig(configJson: string): string;
 }
 
 export type TrainscopeEngineFactory = (moduleArguments?: TrainscopeModuleArguments) => Promise<TrainscopeEngineModule>;

@@ -1,6 +1,7 @@
 // The scenario in the URL hash: "#s=" followed by the URL-encoded JSON of the fields that
 // differ from the engine's defaults (docs/page.md). An empty hash means the defaults.
 
+import type { TrainscopeEngineModule } from './engine-module';
 import type { PartialScenario } from './types';
 
 export const HASH_KEY = 's';
@@ -19,8 +20,12 @@ export function encodeHash(changes: PartialScenario): string {
   return `#${HASH_KEY}=${encodeURIComponent(JSON.stringify(changes))}`;
 }
 
-/** Reads a location hash ("#s=…", with or without the "#"). Never throws. */
-export function decodeHash(hash: string): HashResult {
+/**
+ * Reads a location hash ("#s=…", with or without the "#"). Never throws. Given the engine, the
+ * text is first read by the engine's JSON reader, so a member given twice (which JSON.parse
+ * would silently resolve to its last copy) is refused with its path, as the CLI refuses it.
+ */
+export function decodeHash(hash: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.trim() === '') return { kind: 'empty' };
   if (/^[A-Za-z][\w:.-]*$/.test(text)) return { kind: 'anchor' };
@@ -38,6 +43,11 @@ export function decodeHash(hash: string): HashResult {
     return { kind: 'invalid', message: 'the link’s scenario is not correctly URL-encoded' };
   }
   if (json.trim() === '' || json.trim() === '{}') return { kind: 'empty' };
+  if (engine) {
+    const { errors } = JSON.parse(engine.estimate(json)) as { errors: { field: string; message: string }[] };
+    const unreadable = errors.find((error) => error.message.startsWith('is not valid JSON'));
+    if (unreadable) return { kind: 'invalid', message: `the link’s scenario ${truncate(`${unreadable.field}: ${unreadable.message}`, 160)}` };
+  }
   let value: unknown;
   try {
     value = JSON.parse(json);

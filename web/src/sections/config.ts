@@ -3,6 +3,7 @@
 
 import { h, replace, uniqueId } from '../dom';
 import { why } from '../figures';
+import type { TrainscopeEngineModule } from '../engine-module';
 import { parseHfConfig } from '../hf-config';
 import type { Architecture, FieldError } from '../types';
 import { formatCount } from '../units';
@@ -12,7 +13,9 @@ import { EXAMPLE_CONFIG } from '../stories';
 /** Applies a model read from a config: the engine's errors if it refuses it, else its parameter count. */
 export type UseArchitecture = (architecture: Architecture, name: string) => { errors: FieldError[]; params: number };
 
-export function configSection(context: SectionContext, useArchitecture: UseArchitecture): HTMLElement {
+export function configSection(
+  context: SectionContext, engine: Pick<TrainscopeEngineModule, 'modelFromHfConfig'>, useArchitecture: UseArchitecture,
+): HTMLElement {
   const headingId = uniqueId('heading');
   const textareaId = uniqueId('config');
   const errorsId = uniqueId('config-errors');
@@ -27,7 +30,7 @@ export function configSection(context: SectionContext, useArchitecture: UseArchi
       h('ul', { className: 'ts-errors ts-config-errors' }, errors.map((error) => h('li', { 'data-config-field': error.field }, h('code', null, error.field), ': ', error.message))));
   };
   const useConfig = () => {
-    const parsed = parseHfConfig(textarea.value);
+    const parsed = parseHfConfig(textarea.value, engine);
     if (parsed.errors.length > 0 || !parsed.architecture) {
       showErrors('This config cannot be used yet:', parsed.errors);
       return;
