@@ -149,6 +149,12 @@ class Widget {
   private lastAnnouncement = '';
   private configName = 'your model';
   private readonly onHashChange = () => this.loadFromHash();
+  /** Leaving or reloading the page writes a pending hash first, so the address carries the last change. */
+  private readonly onPageHide = () => {
+    if (this.hashTimer === undefined && this.hashIdle === undefined) return;
+    this.cancelHashWrite();
+    this.writeHash();
+  };
   private hashTimer: ReturnType<typeof setTimeout> | undefined;
   private hashIdle: number | undefined;
   private readonly resizeObserver: ResizeObserver | null;
@@ -177,6 +183,7 @@ class Widget {
     let start = this.overrides;
     if (this.syncHash) {
       window.addEventListener('hashchange', this.onHashChange);
+      window.addEventListener('pagehide', this.onPageHide);
       const fromHash = this.scenarioFromHash();
       if (fromHash) start = fromHash;
     }
@@ -214,6 +221,7 @@ class Widget {
         for (const cancel of this.cancels) cancel();
         this.quiz?.destroy();
         window.removeEventListener('hashchange', this.onHashChange);
+        window.removeEventListener('pagehide', this.onPageHide);
         this.resizeObserver?.disconnect();
         clearTimeout(this.announceTimer);
         this.cancelHashWrite();
