@@ -11,6 +11,7 @@
 import type { Control } from './controls';
 import { h, replace } from './dom';
 import { loadEngine, type Engine } from './engine';
+import { bindUnitsEngine } from './units';
 import { decodeHash, encodeHash } from './hash';
 import { nextTask, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
@@ -104,6 +105,7 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   let engine: Engine;
   try {
     engine = await loadEngine();
+    bindUnitsEngine(engine);
   } catch (error) {
     replace(container, h('p', { className: 'ts-notice ts-notice-error', role: 'alert' },
       `The simulation engine could not start (${error instanceof Error ? error.message : String(error)}). The page needs WebAssembly.`));

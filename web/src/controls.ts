@@ -4,7 +4,7 @@
 // Every control has a visible label, works from the keyboard and shows its own error.
 
 import { h, uniqueId } from './dom';
-import type { ParseResult } from './units';
+import { readField, type ParseResult } from './units';
 import type { SliderScale } from './sliders';
 
 export interface Control {
@@ -39,8 +39,8 @@ export interface RangeOptions {
   label: string;
   hint?: string;
   scale: SliderScale;
-  /** Parses the exact field; the result is checked again by the engine. */
-  parse: (text: string) => ParseResult;
+  /** How the exact-value field is read; by default the engine reads it in `path`'s kind and checks its limits. */
+  parse?: (text: string) => ParseResult;
   /** How the exact field shows a value ("70.6B", "16,384", "40%"). */
   formatField: (value: number) => string;
   /** What a screen reader hears for the slider ("70.6 billion parameters"). */
@@ -50,6 +50,7 @@ export interface RangeOptions {
 
 /** A slider (log-scaled or through stops) with an exact number field beside it. */
 export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
+  const parse = options.parse ?? ((text: string) => readField(options.path, text));
   const rangeId = uniqueId('range');
   const fieldId = uniqueId('field');
   const error = errorSlot();
@@ -71,7 +72,7 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
     onValue(options.path, value);
   });
   field.addEventListener('input', () => {
-    const parsed = options.parse(field.value);
+    const parsed = parse(field.value);
     if (!parsed.ok) {
       showError(error, [range, field], parsed.message);
       return;
@@ -81,7 +82,7 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
   });
   // Leaving the field tidies what was typed ("16384" → "16,384") if it was valid.
   field.addEventListener('change', () => {
-    if (options.parse(field.value).ok && Number.isFinite(current)) field.value = options.formatField(current);
+    if (parse(field.value).ok && Number.isFinite(current)) field.value = options.formatField(current);
   });
 
   const element = h('div', { className: 'ts-control ts-control-range', 'data-field': options.path },

@@ -4,7 +4,7 @@
 // with the figure's own formatter (bytes for memory, FLOPs for arithmetic, time for time).
 
 import { h, setText } from './dom';
-import { formatDuration, SECONDS_PER } from './units';
+import { formatDuration, timeAxisMarks } from './units';
 
 export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
   | 'model_flops' | 'hardware_flops';
@@ -198,14 +198,6 @@ export function linearAxis(format: Formatter): { element: HTMLElement; update(ma
   };
 }
 
-/** Named marks for a log time axis. */
-const TIME_MARKS: Array<[number, string]> = [
-  [1, '1 second'], [SECONDS_PER.minute, '1 minute'], [SECONDS_PER.hour, '1 hour'], [SECONDS_PER.day, '1 day'],
-  [7 * SECONDS_PER.day, '1 week'], [SECONDS_PER.year / 12, '1 month'], [SECONDS_PER.year, '1 year'],
-  [10 * SECONDS_PER.year, '10 years'], [100 * SECONDS_PER.year, '100 years'], [1000 * SECONDS_PER.year, '1,000 years'],
-  [1e4 * SECONDS_PER.year, '10,000 years'], [1e5 * SECONDS_PER.year, '100,000 years'], [1e6 * SECONDS_PER.year, '1 million years'],
-  [1e7 * SECONDS_PER.year, '10 million years'], [1e8 * SECONDS_PER.year, '100 million years'],
-];
 
 export interface TimePoint {
   seconds: number;
@@ -214,8 +206,9 @@ export interface TimePoint {
 
 /** Two times on one log axis: one GPU against the whole cluster. */
 export function timeAxis(): { element: HTMLElement; update(one: TimePoint, cluster: TimePoint, caption: string): void } {
-  const grid = TIME_MARKS.map(() => h('span', { className: 'ts-time-grid' }));
-  const ticks = TIME_MARKS.map(([, label]) => h('span', { className: 'ts-tick' }, label));
+  const marks = timeAxisMarks();
+  const grid = marks.map(() => h('span', { className: 'ts-time-grid' }));
+  const ticks = marks.map((mark) => h('span', { className: 'ts-tick' }, mark.label));
   const span = h('span', { className: 'ts-time-span' });
   const point = (kind: 'one' | 'cluster') => {
     const value = h('strong');
@@ -240,7 +233,7 @@ export function timeAxis(): { element: HTMLElement; update(one: TimePoint, clust
       const position = (seconds: number) => `${(share(seconds) * 100).toFixed(3)}%`;
       // Skip marks outside the axis or crowding the last one shown (less than 8% of the axis apart).
       let last: number | null = null;
-      TIME_MARKS.forEach(([seconds], index) => {
+      marks.forEach(({ seconds }, index) => {
         const log = Math.log10(seconds);
         const shown = log >= low && log <= high && (last === null || (log - last) / (high - low) > 0.08);
         if (shown) last = log;

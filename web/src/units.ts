@@ -1,8 +1,64 @@
-// The one place the page reaches for reading, formatting and bounding quantities. Every
-// section and figure imports from here, so moving these to the engine is a change in one file.
+// The one place the page reaches for reading, formatting and bounding quantities, and every one
+// of them is the engine's (src/engine/quantity_*.cpp, field_limits.cpp; docs/numbers.md): the
+// page keeps no unit table, formatter or limit of its own, so a figure, a quiz answer and the
+// CLI table can never disagree. The engine is loaded once per page (engine.ts), so the widget
+// binds it here once, before any section is built.
 
-export {
-  formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney,
-  formatNumber, formatPercent, formatRatio, formatScientific, SECONDS_PER,
-} from './format';
-export { checkRange, parseInteger, parseQuantity, type ParseResult } from './parse';
+import type { Engine } from './engine';
+import type { FigureName } from './types';
+
+export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
+
+let bound: Engine | null = null;
+
+/** Called by the widget once the engine has loaded; every function below then asks it. */
+export function bindUnitsEngine(engine: Engine): void {
+  bound = engine;
+}
+
+function engine(): Engine {
+  if (!bound) throw new Error('trainscope: a figure was written before the engine loaded');
+  return bound;
+}
+
+/** 0 asks the engine for its default number of significant figures. */
+function write(value: number, figure: FigureName, significantFigures = 0): string {
+  return engine().format(value, figure, significantFigures);
+}
+
+export const formatNumber = (value: number, significantFigures = 3): string => write(value, 'plain', significantFigures);
+export const formatInteger = (value: number): string => write(value, 'integer');
+export const formatScientific = (value: number, significantFigures = 2): string => write(value, 'scientific', significantFigures);
+export const formatCount = (value: number, options: { short?: boolean; significant?: number } = {}): string =>
+  write(value, options.short ? 'count_short' : 'count', options.significant ?? 0);
+export const formatBytes = (bytes: number, significantFigures = 0): string => write(bytes, 'bytes', significantFigures);
+export const formatDuration = (seconds: number): string => write(seconds, 'duration');
+export const formatPercent = (fraction: number, significantFigures = 2): string => write(fraction, 'percent', significantFigures);
+export const formatRatio = (ratio: number): string => write(ratio, 'ratio');
+export const formatFlopsRate = (flopsPerSecond: number): string => write(flopsPerSecond, 'flop_rate');
+export const formatEnergy = (joules: number): string => write(joules, 'energy');
+export const formatMoney = (dollars: number): string => write(dollars, 'money');
+
+/** The named marks of a log time axis ("1 day", "1 year", …), as the engine writes them. */
+export function timeAxisMarks(): ReadonlyArray<{ seconds: number; label: string }> {
+  return engine().timeAxisMarks;
+}
+
+/** "BF16": a number format's name. */
+export function numberFormatName(id: string): string {
+  return engine().numberFormats.find((format) => format.id === id)?.name ?? id;
+}
+
+/** "BF16 (2 bytes)": a number format with the bytes the engine counts for it. */
+export function numberFormatLabel(id: string): string {
+  return engine().numberFormats.find((format) => format.id === id)?.label ?? id;
+}
+
+/**
+ * What a learner typed into a scenario field, read in that field's kind ("70B" parameters is 70
+ * billion; "80 GB" of memory is bytes) and checked against the field's limits, all by the engine.
+ */
+export function readField(path: string, text: string): ParseResult {
+  const reading = engine().readField(path, text);
+  return reading.ok ? { ok: true, value: reading.value } : { ok: false, message: reading.error };
+}

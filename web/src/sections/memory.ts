@@ -2,10 +2,10 @@
 
 import { rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
-import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, setHidden, stackedBar, why, type Part, type PartKey } from '../figures';
+import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
 import { stopScale, powersOfTwoUpTo } from '../sliders';
-import { formatBytes, formatInteger, formatNumber, formatRatio, parseInteger } from '../units';
-import { powersOf, precisionLabel } from './shared';
+import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName } from '../units';
+import { powersOf } from './shared';
 import { shortGpu, type SectionContext, type SectionView } from './context';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
@@ -49,7 +49,18 @@ export function memorySection(context: SectionContext): SectionView {
     axis.element,
     h('div', { className: 'ts-legends' }, runLegend.element, trainLegend.element));
 
-  const update = (_estimate: Parameters<SectionView['update']>[0], single: Parameters<SectionView['update']>[1]) => {
+  // The prose quotes the estimate: its bytes per parameter follow the optimizer and precision chosen.
+  const runPerParamProse = h('strong', { 'data-figure': 'prose-inference-bytes-per-param' });
+  const runPrecisionProse = h('span');
+  const trainPerParamProse = h('strong', { 'data-figure': 'prose-training-bytes-per-param' });
+  const whyDetails = why('Why more bytes to train than to run?', [
+      'Mixed-precision training computes in 16-bit numbers but keeps an FP32 (4-byte) copy of each weight, because an update of one part in a million would vanish if added to a 16-bit weight. Adam keeps two more FP32 numbers per weight: a running average of the gradient (momentum) and of its square (to scale each step).',
+      'Running the model needs none of this: only the weights, and the KV cache that stores the keys and values of the text so far.',
+  ], 'training: … bytes per parameter', 'Rajbhandari et al. 2019, “ZeRO”, §3.1; Micikevicius et al. 2018, “Mixed Precision Training”.');
+  const whySummary = whyDetails.querySelector('summary') as HTMLElement;
+  const whyFormula = whyDetails.querySelector('.ts-formula') as HTMLElement;
+
+  const update = (estimate: Parameters<SectionView['update']>[0], single: Parameters<SectionView['update']>[1]) => {
     const resolved = context.resolved();
     const { inference, training, gpu } = single;
     const perParam = training.bytes_per_param;
@@ -67,9 +78,10 @@ export function memorySection(context: SectionContext): SectionView {
     ];
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
     const marker = { value: gpu.memory_bytes, label: `one ${shortGpu(gpu.name)}: ${formatBytes(gpu.memory_bytes)}` };
-    // min_gpus is -1 when the activations alone overflow a GPU: then count what the model states need.
-    const statesOnly = training.min_gpus <= 0 && (training.min_gpus_for_states ?? 0) > 0;
-    const trainingMinimum = training.min_gpus > 0 ? training.min_gpus : training.min_gpus_for_states ?? -1;
+    // The fewest GPUs to train is one engine field of the scenario on screen (docs/scenario.md), the
+    // same one the sharding section quotes; -1 means the activations alone overflow one GPU.
+    const trainingMinimum = estimate.training.min_gpus;
+    const statesFloor = estimate.training.min_gpus_for_states ?? 0;
 
     setFigure(inferenceTotal, formatBytes(inference.total), inference.total);
     setText(inferencePerParam, `${formatNumber(inference.bytes_per_param)} bytes`);
@@ -78,10 +90,15 @@ export function memorySection(context: SectionContext): SectionView {
     setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
     setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
     setText(trainingPerParam, `${formatNumber(perParam.total)} bytes`);
-    trainingIcons.update(Math.max(trainingMinimum, 0), trainingMinimum > 0 ? `at least ${formatInteger(trainingMinimum)} GPUs` : 'more GPUs than any count can give');
-    setFigure(trainingGpus, trainingMinimum > 0 ? `≥ ${formatInteger(trainingMinimum)} × ${shortGpu(gpu.name)}` : 'does not fit', trainingMinimum);
-    setHidden(trainingAside, !(trainingMinimum > 0));
-    setText(trainingAside, statesOnly ? ' fully sharded, for the model states alone' : ' fully sharded');
+    trainingIcons.update(Math.max(trainingMinimum, 0), trainingMinimum > 0 ? `at least ${formatInteger(trainingMinimum)} GPUs` : 'no number of GPUs at this layout');
+    setFigure(trainingGpus, trainingMinimum > 0 ? `≥ ${formatInteger(trainingMinimum)} × ${shortGpu(gpu.name)}` : 'does not fit at this layout', trainingMinimum);
+    setText(trainingAside, trainingMinimum > 0 ? ' fully sharded'
+      : ` the activations alone overflow one GPU (the model states alone fill ${formatInteger(statesFloor)}); checkpointing below helps`);
+    setText(runPerParamProse, `${formatNumber(inference.bytes_per_param)} bytes`);
+    setText(runPrecisionProse, numberFormatName(resolved.inference.precision));
+    setText(trainPerParamProse, `${formatNumber(perParam.total)} bytes`);
+    setText(whySummary, `Why ${formatNumber(perParam.total)} bytes instead of ${formatNumber(inference.bytes_per_param)}?`);
+    setText(whyFormula, `training: ${training.bytes_per_param_sum} bytes per parameter (${training.bytes_per_param_parts.map((part) => part.label).join(', ')}); running: ${formatNumber(inference.bytes_per_param)} bytes per parameter + KV cache 2 · layers · batch · context · kv_heads · head size · bytes`);
 
     setText(runLabel, formatBytes(inference.total));
     setText(trainLabel, formatBytes(training.per_gpu.total));
@@ -92,19 +109,17 @@ export function memorySection(context: SectionContext): SectionView {
     trainLegend.update(trainParts);
   };
 
-  const precisionChoices = ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'int4'].map((value) => ({ value, label: precisionLabel(value) }));
+  const precisionChoices = ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'int4'].map((value) => ({ value, label: numberFormatLabel(value) }));
   const deeper = h('details', { className: 'ts-deeper' },
     h('summary', null, 'Go deeper: precision, optimizer, serving'),
     h('div', { className: 'ts-deeper-body ts-grid-controls' },
       context.add(selectControl('inference.precision', 'Weights when running', precisionChoices, context.onValue)).element,
       context.add(selectControl('inference.kv_precision', 'KV cache precision', precisionChoices.filter((c) => c.value !== 'int4'), context.onValue)).element,
       context.add(rangeControl({
-        path: 'inference.batch', label: 'Sequences served at once', scale: stopScale(powersOfTwoUpTo(256)),
-        parse: (text) => parseInteger(text, 1, 4096), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
+        path: 'inference.batch', label: 'Sequences served at once', scale: stopScale(powersOfTwoUpTo(256)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
       }, context.onValue)).element,
       context.add(rangeControl({
-        path: 'inference.context', label: 'Context per sequence (tokens)', scale: stopScale(powersOf(128, 131072)),
-        parse: (text) => parseInteger(text, 1, 1_048_576), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
+        path: 'inference.context', label: 'Context per sequence (tokens)', scale: stopScale(powersOf(128, 131072)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
       }, context.onValue)).element,
       context.add(selectControl('training.optimizer', 'Optimizer', [
         { value: 'adamw', label: 'AdamW (two states per weight)' }, { value: 'adam', label: 'Adam' },
@@ -119,17 +134,12 @@ export function memorySection(context: SectionContext): SectionView {
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
     h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '1. Running vs training: what must sit in memory'),
     h('div', { className: 'ts-prose' },
-      h('p', null, 'To run a model, a GPU holds its weights — 2 bytes for each parameter at 16-bit precision — and a key/value cache of the text it is reading. ',
-        'To train it, every weight brings company: a gradient saying which way to nudge it, a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s two running averages. ',
-        'That is 16 bytes per parameter, before any activations are stored.')),
+      h('p', null, 'To run a model, a GPU holds its weights — ', runPerParamProse, ' for each parameter in ', runPrecisionProse, ' — and a key/value cache of the text it is reading. ',
+        'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',
+        'With the choices below that is ', trainPerParamProse, ' per parameter, before any activations are stored.')),
     headline,
     h('figure', { className: 'ts-figure' }, figure,
       h('figcaption', null, 'One whole copy of the model, on one scale. The vertical line is one GPU’s memory; each bar shows how far past it the model reaches.')),
-    why('Why 16 bytes instead of 2?', [
-      'Mixed-precision training computes in 16-bit numbers but keeps an FP32 (4-byte) copy of each weight, because an update of one part in a million would vanish if added to a 16-bit weight. Adam keeps two more FP32 numbers per weight: a running average of the gradient (momentum) and of its square (to scale each step).',
-      'Running the model needs none of this: only the weights, and the KV cache that stores the keys and values of the text so far.',
-    ], 'training: 2 (weights) + 2 (gradients) + 4 (FP32 master) + 4 + 4 (Adam m, v) = 16 bytes per parameter; running: 2 bytes per parameter + KV cache 2 · layers · batch · context · kv_heads · head size · bytes',
-    'Rajbhandari et al. 2019, “ZeRO”, §3.1; Micikevicius et al. 2018, “Mixed Precision Training”.'),
-    deeper);
-  return { element, update, singleOnly: true };
+    whyDetails, deeper);
+  return { element, update };
 }

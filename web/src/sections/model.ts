@@ -7,7 +7,7 @@ import { setFigure } from '../figures';
 import { clone } from '../scenario';
 import { logScale } from '../sliders';
 import { STORIES } from '../stories';
-import { checkRange, formatCount, formatInteger, parseQuantity } from '../units';
+import { formatCount, formatInteger } from '../units';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
@@ -29,10 +29,6 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
     label: 'Parameters',
     hint: 'Moving this slider uses a typical Llama-like shape for the chosen size.',
     scale: logScale(1e8, 2e12, 20),
-    parse: (text) => {
-      const parsed = parseQuantity(text, 'count');
-      return parsed.ok ? checkRange(parsed.value, 1e6, 1e13, (n) => formatCount(n)) : parsed;
-    },
     formatField: (value) => formatCount(value, { short: true, significant: 4 }),
     describe: (value) => `${formatCount(value)} parameters`,
     fieldLabel: 'Parameters, exact number (e.g. 70B or 7e9)',

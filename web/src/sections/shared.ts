@@ -16,10 +16,3 @@ export function linearScale(min: number, max: number, step: number) {
     positionOf: (value: number) => Math.min(steps, Math.max(0, Math.round((value - min) / step))),
   };
 }
-
-export function precisionLabel(value: string): string {
-  const labels: Record<string, string> = {
-    fp32: 'FP32 (4 bytes)', bf16: 'BF16 (2 bytes)', fp16: 'FP16 (2 bytes)', fp8: 'FP8 (1 byte)', int8: 'INT8 (1 byte)', int4: 'INT4 (half a byte)',
-  };
-  return labels[value] ?? value;
-}

@@ -6,18 +6,14 @@ import { setFigure, setHidden, timeAxis, why } from '../figures';
 import { logScale } from '../sliders';
 import type { Engine } from '../engine';
 import {
-  checkRange, formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney,
-  formatNumber, formatPercent, formatScientific, parseQuantity, type ParseResult,
+  formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney,
+  formatNumber, formatPercent, formatScientific, readField,
 } from '../units';
 import { linearScale } from './shared';
 import { plural, shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
 export const CUSTOM_GPU = 'custom';
-
-function bounded(result: ParseResult, min: number, max: number, describe: (n: number) => string): ParseResult {
-  return result.ok ? checkRange(result.value, min, max, describe) : result;
-}
 
 export function timeSection(context: SectionContext, engine: Engine): SectionView {
   const headingId = uniqueId('heading');
@@ -107,7 +103,6 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       h('div', { className: 'ts-panel-controls' },
         context.add(rangeControl({
           path: 'training.tokens', label: 'Training tokens', scale: logScale(1e9, 1e14, 20),
-          parse: (text) => bounded(parseQuantity(text, 'count'), 1e6, 1e16, (n) => formatCount(n)),
           formatField: (v) => formatCount(v, { short: true, significant: 4 }), describe: (v) => `${formatCount(v)} tokens`,
           fieldLabel: 'Training tokens, exact number (e.g. 15.6T)',
         }, context.onValue)).element,
@@ -115,7 +110,6 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
         context.add(selectControl('hardware.gpu', 'GPU type', gpuChoices, context.onValue)).element,
         context.add(rangeControl({
           path: 'hardware.utilization', label: 'Utilisation (share of peak sustained)', scale: linearScale(0.01, 1, 0.01),
-          parse: (text) => bounded(parseQuantity(text, 'fraction'), 0.001, 1, (n) => formatPercent(n)),
           formatField: (v) => formatPercent(v, 3), describe: (v) => `${formatPercent(v, 3)} of peak`,
           fieldLabel: 'Utilisation, exact (e.g. 40% or 0.4)',
         }, context.onValue)).element,
@@ -124,20 +118,18 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
           h('div', { className: 'ts-deeper-body' },
             context.add(rangeControl({
               path: 'hardware.memory_bytes', label: 'GPU memory', scale: logScale(8e9, 1e12, 20),
-              parse: (text) => bounded(parseQuantity(text, 'bytes'), 1e9, 1e13, (n) => formatBytes(n)),
               formatField: (v) => formatBytes(v), describe: (v) => `${formatBytes(v)} of memory per GPU`,
               fieldLabel: 'GPU memory, exact (e.g. 96 GB)',
             }, context.onValue)).element,
             context.add(rangeControl({
               path: 'hardware.peak_flops', label: 'GPU peak (dense 16-bit)', scale: logScale(1e13, 1e16, 20),
-              parse: (text) => bounded(parseQuantity(text, 'flops_rate'), 1e12, 1e17, (n) => formatFlopsRate(n)),
               formatField: (v) => formatFlopsRate(v), describe: (v) => `${formatFlopsRate(v)} peak per GPU`,
               fieldLabel: 'GPU peak, exact (e.g. 1,200 TFLOP/s)',
             }, context.onValue)).element,
             context.add(checkboxControl('training.attention_flops', 'Count attention FLOPs', context.onValue, 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N')).element,
             context.add(rangeControl({
               path: 'hardware.price_per_gpu_hour', label: 'Price per GPU-hour (US$)', scale: linearScale(0, 10, 0.1),
-              parse: (text) => bounded(parseQuantity(text.replace(/^\$/, ''), 'count'), 0, 1000, (n) => `$${n}`),
+              parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
               formatField: (v) => formatNumber(v, 3), describe: (v) => `${formatNumber(v, 3)} dollars per GPU-hour`,
             }, context.onValue)).element))),
       h('figure', { className: 'ts-figure' }, figure,

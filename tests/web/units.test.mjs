@@ -1,0 +1,90 @@
+// The page's units module (web/src/units.ts) bound to the real wasm engine: every figure the
+// page writes and every field it reads is the engine's, so the disagreements issue 9 found
+// (one quantity written two ways, "70B" read two ways, limits kept twice) cannot come back.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as units from '../../build/web-units/units.mjs';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wasmDir = join(repoRoot, 'build', 'wasm');
+const gluePath = join(wasmDir, 'trainscope_engine.js');
+if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
+const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
+const module = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
+
+// The members of engine.ts's Engine that units.ts uses, mapped to the module as wrap() maps them.
+units.bindUnitsEngine({
+  format: (value, figure, significantFigures = 0) => module.formatQuantity(value, figure, significantFigures),
+  readField: (field, text) => module.readField(field, text),
+  timeAxisMarks: JSON.parse(module.timeAxisMarks()),
+  numberFormats: JSON.parse(module.numberFormats()),
+});
+
+const DAY = 86_400;
+
+test('a figure on the page is the engine formatter’s text for it', () => {
+  assert.equal(units.formatBytes(1_128_859_303_936), module.formatQuantity(1_128_859_303_936, 'bytes', 0));
+  assert.equal(units.formatDuration(400 * DAY), module.formatQuantity(400 * DAY, 'duration', 0));
+  assert.equal(units.formatFlopsRate(989e12), module.formatQuantity(989e12, 'flop_rate', 0));
+  assert.equal(units.formatCount(70.6e9), module.formatQuantity(70.6e9, 'count', 0));
+});
+
+test('999.6 GB is written as 1 TB, not 1,000 GB', () => {
+  assert.equal(units.formatBytes(999.6e9), '1 TB');
+});
+
+test('a thousand bytes is kB, the one spelling the engine uses', () => {
+  assert.match(units.formatBytes(1500), /kB$/);
+});
+
+test('70B is 70 billion in the parameter field', () => {
+  const reading = units.readField('model.params', '70B');
+  assert.deepEqual(reading, { ok: true, value: 70e9 });
+});
+
+test('a typed unit of another kind is refused, naming both kinds', () => {
+  const reading = units.readField('model.params', '70 GB');
+  assert.equal(reading.ok, false);
+  assert.match(reading.message, /memory|bytes/i);
+});
+
+test('the GPU memory field reads bytes with their unit', () => {
+  assert.deepEqual(units.readField('hardware.memory_bytes', '96 GB'), { ok: true, value: 96e9 });
+});
+
+test('"1 2 3" is more than one number, not 123', () => {
+  const reading = units.readField('parallel.gpus', '1 2 3');
+  assert.equal(reading.ok, false);
+  assert.match(reading.message, /more than one number/i);
+});
+
+test('"5 constructor" names an unknown unit, not a size', () => {
+  const reading = units.readField('parallel.gpus', '5 constructor');
+  assert.equal(reading.ok, false);
+  assert.doesNotMatch(reading.message, /too large/i);
+});
+
+test('a field’s limits are the engine’s, written for people', () => {
+  const reading = units.readField('parallel.gpus', '20000000');
+  assert.equal(reading.ok, false);
+  assert.match(reading.message, /10 million/);
+  assert.doesNotMatch(reading.message, /e\+/);
+  // The page once stopped at 100,000 GPUs while the engine allowed 10 million.
+  assert.deepEqual(units.readField('parallel.gpus', '200000'), { ok: true, value: 200000 });
+});
+
+test('number formats carry the engine’s bytes per value', () => {
+  assert.match(units.numberFormatLabel('bf16'), /2 bytes/);
+  assert.match(units.numberFormatLabel('fp32'), /4 bytes/);
+});
+
+test('the time axis marks are the engine’s, in increasing order', () => {
+  const marks = units.timeAxisMarks();
+  assert.ok(marks.length > 5);
+  for (let index = 1; index < marks.length; index += 1) assert.ok(marks[index].seconds > marks[index - 1].seconds);
+  assert.ok(marks.some((mark) => mark.label === '1 year'));
+});
