@@ -129,7 +129,7 @@ in_root 'cd /root/trainscope && scripts/test.sh' 2>&1 | stamp || test_status=$?
 test_seconds="$(seconds_since "$phase_start")"
 # Phases inside test.sh, from the stamped log: set-up until the first compile, the build until the
 # first test, then the tests.
-first_stamp() { grep -m1 -E "$1" "$log" | sed -n 's/^ *\([0-9]*\)s .*/\1/p'; }
+first_stamp() { { grep -m1 -E "$1" "$log" || true; } | sed -n 's/^ *\([0-9]*\)s .*/\1/p'; }
 test_start_stamp=$((phase_start - check_start))
 build_start_stamp="$(first_stamp '^ *[0-9]+s \[ *[0-9]+%\]')"
 tests_start_stamp="$(first_stamp '^ *[0-9]+s == engine and CLI tests')"
