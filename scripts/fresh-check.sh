@@ -2,7 +2,7 @@
 # Tries the README's two commands as a new user would: a bare Debian 12 root (debootstrap
 # --variant=minbase, then only git), a clone of this repository's HEAD, then scripts/test.sh, then
 # scripts/run.sh until the address it prints answers. Prints how long each part took.
-# Usage (as root; takes 20-40 minutes, so it is not part of .ci/run):
+# Usage (as root; takes the best part of an hour, so it is not part of .ci/run):
 #   scripts/fresh-check.sh [--reuse] [ROOT_DIR]   (default /var/tmp/trainscope-fresh, recreated)
 # --reuse keeps an earlier run's root (its Debian packages, not its clone): for iterating on the
 # later steps, not for the README's timings.
