@@ -2,7 +2,7 @@
 # Tries the README's two commands as a new user would: a bare Debian 12 root (debootstrap
 # --variant=minbase, then only git), a clone of this repository's HEAD, then scripts/test.sh, then
 # scripts/run.sh until the address it prints answers. Prints how long each part took.
-# Usage (as root; takes 20-40 minutes, so it is not part of .ci/run):
+# Usage (as root; takes the best part of an hour, so it is not part of .ci/run):
 #   scripts/fresh-check.sh [--reuse] [ROOT_DIR]   (default /var/tmp/trainscope-fresh, recreated)
 # --reuse keeps an earlier run's root (its Debian packages, not its clone): for iterating on the
 # later steps, not for the README's timings.
@@ -129,7 +129,7 @@ in_root 'cd /root/trainscope && scripts/test.sh' 2>&1 | stamp || test_status=$?
 test_seconds="$(seconds_since "$phase_start")"
 # Phases inside test.sh, from the stamped log: set-up until the first compile, the build until the
 # first test, then the tests.
-first_stamp() { grep -m1 -E "$1" "$log" | sed -n 's/^ *\([0-9]*\)s .*/\1/p'; }
+first_stamp() { { grep -m1 -E "$1" "$log" || true; } | sed -n 's/^ *\([0-9]*\)s .*/\1/p'; }
 test_start_stamp=$((phase_start - check_start))
 build_start_stamp="$(first_stamp '^ *[0-9]+s \[ *[0-9]+%\]')"
 tests_start_stamp="$(first_stamp '^ *[0-9]+s == engine and CLI tests')"
