@@ -470,6 +470,8 @@ test('progress an earlier version kept under a position key is read, and moved t
   await page.goto(`${url}host/two.html`);
   const widgets = page.locator('trainscope-widget');
   await widgets.nth(0).locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  // The quiz is prepared when it nears the viewport or the browser is idle; it saves then.
+  await page.waitForFunction(() => Object.keys(localStorage).some((name) => name.startsWith('trainscope-quiz:')), null, { timeout: 20000 });
   const key = await page.evaluate(() => Object.keys(localStorage).find((name) => name.startsWith('trainscope-quiz:')));
   assert.ok(key, 'the quiz saved under its key');
   // What the previous version wrote for the second of two id-less widgets.
