@@ -271,20 +271,15 @@ test('nothing reaches the network and the bundle holds no remote URL', () => {
   assert.deepEqual(remote.filter((url) => !/emscripten|w3\.org/.test(url)), []);
 });
 
-test('an input redraws every figure without visible lag', async () => {
+test('after many quick inputs the figures show the last one (speed is bench/page_bench.mjs’s)', async () => {
   await withPage(harness.url, {}, async (page) => {
-    const milliseconds = await page.evaluate(() => {
+    await page.evaluate(() => {
       const slider = document.querySelector('[data-field="parallel.gpus"] input[type="range"]');
-      const rounds = 60;
-      const start = performance.now();
-      for (let index = 0; index < rounds; index += 1) {
+      for (let index = 0; index < 60; index += 1) {
         slider.value = String(index % 17);
         slider.dispatchEvent(new Event('input', { bubbles: true }));
       }
-      return (performance.now() - start) / rounds;
     });
-    // One frame is 16 ms; a shared CI machine gets some slack.
-    assert.ok(milliseconds < 30, `an input took ${milliseconds.toFixed(1)} ms on average`);
     const estimate = await engineEstimate(page);
     assert.equal((await figureValue(page, 'per-gpu-total')).value, estimate.training.per_gpu.total);
   });
