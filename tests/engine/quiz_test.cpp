@@ -727,3 +727,17 @@ TEST_CASE("the cluster-days question as first asked gives the lesson's ~68 days 
     CHECK(explanation.find("68 days") != std::string::npos);
     CHECK(explanation.find("15.6 trillion tokens") != std::string::npos);
 }
+
+TEST_CASE("an amount per parameter is not accepted for a total, and does not count as an attempt", "[quiz][grade]") {
+    const json::Value graded = grade(memory_item, 0, "1.12 TB per parameter");
+    CHECK(text_at(graded, "status") == "wrong_unit");
+    CHECK_FALSE(counts(graded));
+    CHECK(text_at(graded, "message").find("per parameter") != std::string::npos);
+    CHECK(text_at(grade(memory_item, 0, "1.12 TB/param"), "status") == "wrong_unit");
+    CHECK(text_at(grade(memory_item, 0, "1.12 TB"), "status") == "correct");
+}
+
+TEST_CASE("an amount per parameter is right where the question asks per parameter", "[quiz][grade]") {
+    const std::string item = built_in_item("train-bytes-per-parameter");
+    CHECK(text_at(grade(item.c_str(), 0, "16 bytes per parameter"), "status") == "correct");
+}
