@@ -79,6 +79,22 @@ bool built_in_misconception(const Instance& instance, const quantity::Parsed& pa
     return false;
 }
 
+// Whether an answer says it is per parameter: "1.12 TB per parameter", "16 bytes/param"
+// ("989 TFLOP/s" is a rate, not a share; the reader itself refuses "per GPU").
+bool says_per_parameter(const std::string& text) {
+    std::string lower;
+    for (const char c : text) lower += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    for (std::size_t at = 0; at < lower.size(); ++at) {
+        std::size_t word = std::string::npos;
+        if (lower.compare(at, 4, "per ") == 0 && (at == 0 || lower[at - 1] == ' ')) word = at + 4;
+        else if (lower[at] == '/') word = at + 1;
+        if (word == std::string::npos) continue;
+        while (word < lower.size() && lower[word] == ' ') ++word;
+        if (lower.compare(word, 5, "param") == 0 || lower.compare(word, 6, "weight") == 0) return true;
+    }
+    return false;
+}
+
 Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) {
     Grade grade;
     const Value* text = answer.find("text");
@@ -95,6 +111,14 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
         return grade;
     }
     const Unit& unit = instance.unit;
+    // An amount per parameter answers another question than a total does, even when its
+    // digits match: ask which is meant instead of grading it.
+    if (says_per_parameter(text->text) && text_of(item.find("answer")->find("path")).find("per_param") == std::string::npos) {
+        grade.status = "wrong_unit";
+        grade.misconception = "per_parameter_for_total";
+        grade.message = "That is an amount per parameter; the question asks for the total. Give the total, without \u201Cper parameter\u201D.";
+        return grade;
+    }
     // A bare number is read in the question's unit; "8x" and "8" are the same plain number.
     if (parsed.has_unit && parsed.kind != unit.kind) {
         grade.status = "wrong_unit";

@@ -223,8 +223,11 @@ std::string format_placeholder(const Value& value, const std::string& path, cons
     return quantity::format_count(x);
 }
 
-// Replaces each {path} or {path|format}; unknown names are reported, not guessed.
-std::string fill(const std::string& text, const Value& estimate, std::vector<std::string>& unknown) {
+// Replaces each {path} or {path|format}; unknown names are reported, not guessed. {answer}
+// names the expected answer in the answer's unit, so an explanation can state it exactly as
+// the grader reads it (numeric items only: `answer` is null otherwise).
+std::string fill(const std::string& text, const Value& estimate, std::vector<std::string>& unknown,
+                 const std::string* answer = nullptr) {
     std::string out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -238,7 +241,9 @@ std::string fill(const std::string& text, const Value& estimate, std::vector<std
         const std::string path = inside.substr(0, bar);
         const std::string format = bar == std::string::npos ? std::string() : inside.substr(bar + 1);
         const Value* value = lookup(estimate, path);
-        if (value && (value->kind == Kind::number || value->kind == Kind::string || value->kind == Kind::boolean)) {
+        if (path == "answer" && format.empty() && answer) {
+            out += *answer;
+        } else if (value && (value->kind == Kind::number || value->kind == Kind::string || value->kind == Kind::boolean)) {
             out += format_placeholder(*value, path, format);
         } else {
             unknown.push_back(path);
@@ -351,7 +356,9 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     for (const auto& name : unknown)
         instance.problems.push_back({instance.label, "prompt", "placeholder {" + name + "} names no value in the scenario or estimate"});
     unknown.clear();
-    instance.explanation = fill(text_of(item.find("explanation")), instance.estimate, unknown);
+    const std::string stated_answer = instance.numeric ? answer_text(instance) : std::string();
+    instance.explanation = fill(text_of(item.find("explanation")), instance.estimate, unknown,
+                                instance.numeric ? &stated_answer : nullptr);
     for (const auto& name : unknown)
         instance.problems.push_back({instance.label, "explanation", "placeholder {" + name + "} names no value in the scenario or estimate"});
     return instance;
@@ -412,6 +419,8 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         instance.misconceptions.push_back(result);
     }
 }
+
+std::string answer_text(const Instance& instance) { return quantity::format_in_unit(instance.expected, instance.unit); }
 
 std::string expected_display(const Instance& instance) {
     const std::string shown = quantity::format_in_unit(instance.expected, instance.unit);

@@ -74,6 +74,8 @@ Instance build_instance(const Value& item, std::uint32_t seed);
 void compute_misconceptions(const Value& item, Instance& instance);
 bool close_enough(const Instance& instance, double answer, double target);
 std::string expected_display(const Instance& instance);
+// The expected answer in the answer's unit, as {answer} fills it ("1.88 GB"; no "about").
+std::string answer_text(const Instance& instance);
 void write_problems(json::Writer& w, const std::vector<Problem>& problems);
 
 // An item read from its JSON and instantiated for a seed, with every problem found on the way.

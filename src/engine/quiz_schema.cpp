@@ -309,6 +309,21 @@ const Value* bank_items(const Value& bank, BankReport& report) {
 }
 
 // Computes an item as authored (seed 0) and, for simulation, checks that the engine accepts it.
+// Whether `text` shows `figure` as a figure of its own: "10²² FLOPs" is not in "3 × 10²² FLOPs",
+// nor "2 bytes" in "12 bytes".
+bool shows_figure(const std::string& text, const std::string& figure) {
+    for (std::size_t at = text.find(figure); at != std::string::npos; at = text.find(figure, at + 1)) {
+        std::size_t before = at;
+        while (before > 0 && text[before - 1] == ' ') --before;
+        const bool glued = before < at ? text.compare(before >= 2 ? before - 2 : 0, before >= 2 ? 2 : before, "\u00D7") == 0
+                                       : false;
+        const char previous = at > 0 ? text[at - 1] : ' ';
+        if (glued || (previous >= '0' && previous <= '9') || previous == '.' || previous == ',') continue;
+        return true;
+    }
+    return false;
+}
+
 void check_computes(const Value& item, std::size_t index, std::uint32_t seed, BankReport& report, bool deep) {
     const std::string label = item_label(item, index);
     std::vector<Problem> schema;
@@ -328,6 +343,11 @@ void check_computes(const Value& item, std::size_t index, std::uint32_t seed, Ba
         if (!run_estimate(*item.find("simulation"), unused, error))
             report.errors.push_back({label, "simulation", "the engine refuses it: " + error, 0});
     }
+    // A numeric item's explanation states the engine's answer, so that no other figure in it
+    // (a part of the sum, a misconception's value) can be read as the answer.
+    if (instance.numeric && instance.explanation.find(answer_text(instance)) == std::string::npos)
+        report.errors.push_back(tag({label, "explanation", "must state the answer \"" + answer_text(instance) +
+                                                               "\" (write {answer})"}));
     if (!deep || !instance.numeric) return;
     // The answer we show must itself be graded correct (display and parser agree).
     json::Writer answer;
@@ -339,6 +359,13 @@ void check_computes(const Value& item, std::size_t index, std::uint32_t seed, Ba
     compute_misconceptions(item, instance);
     for (const auto& p : instance.problems) report.errors.push_back(tag(p));
     for (const auto& m : instance.misconceptions) {
+        // A learner who typed a misconception's value must not find it in the explanation,
+        // where it would read as confirmation ("120 GB in all" for a per-GPU question).
+        const std::string shown = quantity::format_in_unit(m.value, instance.unit);
+        if (m.computed && !close_enough(instance, m.value, instance.expected) &&
+            shows_figure(instance.explanation, shown))
+            report.errors.push_back(tag({label, "explanation", "shows \"" + shown + "\", the value of misconception \"" +
+                                                                   m.id + "\"; a learner who typed it would read it as confirmation"}));
         if (m.computed && close_enough(instance, m.value, instance.expected))
             report.warnings.push_back(tag({label, "misconceptions", "\"" + m.id + "\" gives an answer that is graded correct, so it is never shown"}));
     }

@@ -101,13 +101,13 @@ test('answering every question right gives full marks, a passed result and a com
   assert.equal(await summary.locator('[data-action="retry-missed"]').count(), 0);
   const events = await page.evaluate(() => window.quizHarness.events);
   assert.equal(events.length, bank.items.length, 'one event per answer');
-  assert.deepEqual(events.at(-1), { score: bank.items.length, max: bank.items.length, scaled: 1, passed: true, completed: true, answered: bank.items.length });
-  assert.deepEqual(events[0], { score: 1, max: bank.items.length, scaled: 1 / bank.items.length, passed: null, completed: false, answered: 1 });
+  assert.deepEqual(events.at(-1), { score: bank.items.length, max: bank.items.length, scaled: 1, passed: true, completed: true, answered: bank.items.length, right: bank.items.length });
+  assert.deepEqual(events[0], { score: 1, max: bank.items.length, scaled: 1 / bank.items.length, passed: null, completed: false, answered: 1, right: 1 });
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-test('a wrong choice shows its own feedback, the misconception and the explanation; others stay hidden', async () => {
+test('a wrong choice shows its own feedback and the misconception; the right option and the "Why" stay hidden until the solution', async () => {
   const { page, context, problems } = await openQuiz();
   await give(page, 'run-bytes-per-parameter', { choices: ['sixteen'] });
   const element = item(page, 'run-bytes-per-parameter');
@@ -118,7 +118,7 @@ test('a wrong choice shows its own feedback, the misconception and the explanati
   assert.equal((await element.locator('[data-option-id="sixteen"] .ts-quiz-option-feedback').textContent()).trim(), `✗ Your choice: not right. ${sixteen.feedback}`);
   assert.equal(await page.evaluate(() => window.quizHarness.events.at(-1).score), 0);
   assert.equal(await element.locator('[data-option-id="two"] .ts-quiz-option-feedback').count(), 0, 'the right option is not given away');
-  assert.match(await feedback.locator('.ts-quiz-explanation').textContent(), /^Why: Running needs the weights/);
+  assert.equal(await feedback.locator('.ts-quiz-explanation').count(), 0, 'the "Why" states the answer, so it waits');
   assert.equal(await page.evaluate(() => document.getElementById('host').shadowRoot.activeElement?.classList.contains('ts-quiz-feedback')), true, 'focus moves to the feedback');
   await page.waitForFunction(() => document.getElementById('host').shadowRoot.querySelector('.ts-quiz-live').textContent.startsWith('Not quite.'));
 
@@ -126,6 +126,7 @@ test('a wrong choice shows its own feedback, the misconception and the explanati
   assert.equal(await element.getAttribute('data-status'), 'revealed');
   assert.match(await element.locator('.ts-quiz-expected').textContent(), /The right answer: 2 bytes\./);
   assert.equal(await element.locator('.ts-quiz-option-feedback').count(), 4, 'the solution explains every option');
+  assert.match(await element.locator('.ts-quiz-explanation').textContent(), /^Why: Running needs the weights/);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -162,9 +163,75 @@ test('a wrong number shows the targeted misconception; not-a-number and wrong-un
   const weightsOnly = bank.items[1].misconceptions.find((entry) => entry.id === 'weights-only');
   assert.equal((await element.locator('.ts-quiz-message').textContent()).trim(), weightsOnly.feedback);
   assert.match(await element.locator('.ts-quiz-your-answer').textContent(), /You answered 2 bytes\./);
-  assert.match(await element.locator('.ts-quiz-explanation').textContent(), /= 16 bytes/);
+  assert.equal(await element.locator('.ts-quiz-explanation').count(), 0, 'no "Why" (it states 16 bytes) after a wrong answer');
   const events = await page.evaluate(() => window.quizHarness.events);
   assert.equal(events.length, 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+const optionOrderOf = (page, id) => item(page, id).locator('[data-option-id]').evaluateAll((rows) => rows.map((row) => row.dataset.optionId));
+
+test('options are shuffled per learner, kept across a reload and shuffled again on "Try again"', async () => {
+  const singles = bank.items.filter((raw) => raw.kind === 'single_choice');
+  const { page, context, problems } = await openQuiz(`?items=${singles.map((raw) => raw.id).join(',')}`);
+  const orders = [];
+  for (const raw of singles) orders.push(await optionOrderOf(page, raw.id));
+  const firstIsRight = singles.filter((raw, index) => raw.options.find((option) => option.correct).id === orders[index][0]).length;
+  // As authored the right option came first in 6 of 7; shuffled, that is vanishingly rare (p < 0.002).
+  assert.ok(firstIsRight < 6, `right option first in ${firstIsRight} of ${singles.length}`);
+  for (const [index, raw] of singles.entries()) assert.deepEqual([...orders[index]].sort(), raw.options.map((option) => option.id).sort());
+  await page.reload();
+  await page.locator('body[data-quiz-ready]').waitFor();
+  for (const [index, raw] of singles.entries()) assert.deepEqual(await optionOrderOf(page, raw.id), orders[index], `${raw.id} keeps its order`);
+  // Wrong, then "Try again" (a new question seed) until the order changes: 1 in 24 stays put each time.
+  const first = singles[0];
+  const wrong = first.options.find((option) => !option.correct).id;
+  let changed = false;
+  for (let round = 0; round < 4 && !changed; round += 1) {
+    await give(page, first.id, { choices: [wrong] });
+    await item(page, first.id).getByRole('button', { name: 'Try again' }).click();
+    changed = (await optionOrderOf(page, first.id)).join() !== orders[0].join();
+  }
+  assert.ok(changed, 'Try again reshuffles');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the score: 1 at the first try, ½ at a later try, nothing after the solution, the same in the event', async () => {
+  const { page, context, problems } = await openQuiz('?items=train-bytes-per-parameter,run-bytes-per-parameter');
+  await give(page, 'train-bytes-per-parameter', { text: '2 bytes' });
+  await item(page, 'train-bytes-per-parameter').getByRole('button', { name: 'Try again' }).click();
+  await give(page, 'train-bytes-per-parameter', { text: '16 bytes' });
+  assert.deepEqual(await page.evaluate(() => window.quizHarness.events.at(-1)),
+    { score: 0.5, max: 2, scaled: 0.25, passed: null, completed: false, answered: 1, right: 1 });
+  await page.locator('.ts-quiz-nav [data-action="next"]').click();
+  await item(page, 'run-bytes-per-parameter').getByRole('button', { name: 'Show solution' }).click();
+  await item(page, 'run-bytes-per-parameter').getByRole('button', { name: 'Try again' }).click();
+  await give(page, 'run-bytes-per-parameter', { choices: ['two'] });
+  assert.equal(await item(page, 'run-bytes-per-parameter').getAttribute('data-status'), 'correct');
+  const last = await page.evaluate(() => window.quizHarness.events.at(-1));
+  assert.deepEqual(last, { score: 0.5, max: 2, scaled: 0.25, passed: null, completed: true, answered: 2, right: 2 });
+  assert.deepEqual(await page.evaluate(() => window.quizHarness.handle.score()), last, 'quiz.score() is the event detail');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a right number is confirmed once; bare numbers read in the unit; "eight" is answered while typing', async () => {
+  const { page, context, problems } = await openQuiz('?items=train-bytes-per-parameter,run-70b-gpus');
+  const element = item(page, 'train-bytes-per-parameter');
+  await element.locator('input.ts-quiz-text-input').fill('eight');
+  await element.locator('.ts-quiz-read-as').filter({ hasText: 'digits' }).waitFor();
+  assert.match(await element.locator('.ts-quiz-read-as').textContent(), /Please type the number in digits: 8 for "eight"/);
+  await give(page, 'train-bytes-per-parameter', { text: '16 bytes' });
+  const feedback = await element.locator('.ts-quiz-feedback').textContent();
+  assert.equal(feedback.split('16 bytes').length - 1, 2, `"Correct: 16 bytes." and the "Why", no "The answer: 16 bytes." (${feedback})`);
+  assert.equal(await element.locator('.ts-quiz-expected').count(), 0);
+  await page.locator('.ts-quiz-nav [data-action="next"]').click();
+  const gpus = item(page, 'run-70b-gpus');
+  await gpus.locator('input.ts-quiz-text-input').fill('1');
+  await gpus.locator('.ts-quiz-read-as').filter({ hasText: 'Read as' }).waitFor();
+  assert.match(await gpus.locator('.ts-quiz-read-as').textContent(), /^Read as 1 GPU \(a number without a unit is read in GPUs\)\.$/);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -289,8 +356,10 @@ test('the whole quiz can be taken from the keyboard alone, focus moving to feedb
   const { page, context, problems } = await openQuiz('?items=run-bytes-per-parameter,where-the-16-comes-from,train-bytes-per-parameter');
   // Question 1: a radio group. Tab into it, arrow to "2 bytes", Tab to Check, Enter.
   await tabUntil(page, (element) => element.type === 'radio');
-  await page.keyboard.press('ArrowDown');
+  // The options are shuffled per learner: arrow round the group to "2 bytes".
+  for (let presses = 0; presses < 4 && (await focused(page)).value !== 'two'; presses += 1) await page.keyboard.press('ArrowDown');
   assert.deepEqual({ ...(await focused(page)) }.value, 'two');
+  await page.keyboard.press('Space');
   await tabUntil(page, (element) => element.action === 'check');
   await page.keyboard.press('Enter');
   assert.match((await focused(page)).className, /ts-quiz-feedback/);

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "engine/json.hpp"
@@ -34,7 +36,7 @@ const char* const memory_item = R"({
     {"id": "weights-only", "path": "inference.weights", "feedback": "That is the weights alone."},
     {"id": "forgot-optimizer-states", "factor": 0.5, "feedback": "Adam's states are missing."}
   ],
-  "explanation": "16 bytes x {model.params} = {training.model_states.total}.",
+  "explanation": "16 bytes x {model.params} = {answer}.",
   "simulation": {"model": {"params": 70000000000}}
 })";
 
@@ -48,7 +50,7 @@ const char* const time_item = R"({
     {"id": "forgot-utilization", "overrides": {"hardware": {"utilization": 1}}, "feedback": "Divide by the utilisation."},
     {"id": "divided-by-gpus-twice", "divide_by": "parallel.gpus", "feedback": "You divided by the GPUs twice."}
   ],
-  "explanation": "{compute.flops} over {parallel.gpus} GPUs: {compute.seconds}.",
+  "explanation": "{compute.flops} over {parallel.gpus} GPUs: {answer}.",
   "simulation": {"model": {"params": 405000000000}}
 })";
 
@@ -599,4 +601,143 @@ TEST_CASE("a typed answer can be read without grading", "[quiz]") {
     CHECK(text_at(read, "unit_kind") == "memory");
     CHECK(text_at(read, "display") == "1,120 GB");
     CHECK_FALSE(parse_json(quiz_read_quantity_json("NaN")).find("ok")->boolean);
+}
+
+// ---- Explanations state the engine's answer (issue 11, item 1) ------------------------------
+
+namespace {
+
+std::string built_in_bank() {
+    // The bank beside this test: tests/engine/ → web/quiz/bank.json.
+    std::string here = __FILE__;
+    here = here.substr(0, here.rfind("tests/engine/"));
+    std::ifstream file(here + "web/quiz/bank.json", std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    REQUIRE(!text.str().empty());
+    return text.str();
+}
+
+std::string without_about(std::string display) {
+    return display.rfind("about ", 0) == 0 ? display.substr(6) : display;
+}
+
+}  // namespace
+
+TEST_CASE("{answer} in an explanation is the expected answer in the answer's unit", "[quiz][explanation]") {
+    CHECK(text_at(grade(memory_item, 0, "1 TB"), "explanation") == "16 bytes x 70 billion = 1.12 TB.");
+    CHECK(text_at(grade(time_item, 0, "1 day"), "explanation").find(text_at(instance(time_item, 0), "expected_display")) != std::string::npos);
+}
+
+TEST_CASE("a numeric explanation that never states the answer is a bank error", "[quiz][explanation][bank]") {
+    const std::string item = with(memory_item, "= {answer}.", "= {training.per_gpu.optimizer_states} of optimizer states.");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
+    CHECK_FALSE(report.find("ok")->boolean);
+    CHECK(has_error(report, "states", "explanation"));
+}
+
+TEST_CASE("an explanation showing a misconception's value fails the bank check", "[quiz][explanation][bank]") {
+    // "weights-only" is inference.weights: 140 GB here, which must not stand in the explanation.
+    const std::string item = with(memory_item, "= {answer}.", "= {answer}, not {inference.weights|TB}.");
+    const json::Value report = parse_json(quiz_check_bank_json(bank(item + "," + time_item), 3));
+    CHECK(has_error(report, "states", "explanation"));
+}
+
+TEST_CASE("every numeric item of the built-in bank states its own answer, for seeds 0 to 200", "[quiz][explanation][bank]") {
+    const json::Value bank_value = parse_json(built_in_bank());
+    int checked = 0;
+    for (const auto& item : bank_value.find("items")->items) {
+        const std::string kind = text_at(item, "kind");
+        if (kind != "numeric" && kind != "estimate") continue;
+        const std::string item_json = json::serialize(item);
+        for (std::uint32_t seed = 0; seed <= 200; ++seed) {
+            const json::Value asked = parse_json(quiz_instance_json(item_json, seed));
+            const std::string answer = without_about(text_at(asked, "expected_display"));
+            const std::string explanation = text_at(parse_json(quiz_grade_json(item_json, seed, "{}")), "explanation");
+            INFO(text_at(item, "id") << " seed " << seed << ": " << explanation);
+            REQUIRE(!answer.empty());
+            CHECK(explanation.find(answer) != std::string::npos);
+            ++checked;
+        }
+    }
+    CHECK(checked >= 9 * 201);
+}
+
+TEST_CASE("the built-in bank passes its own check for 200 seeds", "[quiz][explanation][bank]") {
+    const json::Value report = parse_json(quiz_check_bank_json(built_in_bank(), 200));
+    INFO(json::serialize(*report.find("errors")));
+    CHECK(report.find("ok")->boolean);
+}
+
+TEST_CASE("the ZeRO-3 question's explanation states 1.88 GB, not the unsharded 120 GB", "[quiz][explanation]") {
+    const json::Value bank_value = parse_json(built_in_bank());
+    for (const auto& item : bank_value.find("items")->items) {
+        if (text_at(item, "id") != "zero3-per-gpu") continue;
+        const std::string explanation = text_at(parse_json(quiz_grade_json(json::serialize(item), 0, "{}")), "explanation");
+        INFO(explanation);
+        CHECK(explanation.find("1.88 GB") != std::string::npos);
+        CHECK(explanation.find("120 GB") == std::string::npos);
+        return;
+    }
+    FAIL("zero3-per-gpu is not in the bank");
+}
+
+TEST_CASE("no explanation gives away a later question's answer as authored", "[quiz][explanation]") {
+    const json::Value bank_value = parse_json(built_in_bank());
+    const auto& items = bank_value.find("items")->items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string explanation = text_at(parse_json(quiz_grade_json(json::serialize(items[i]), 0, "{}")), "explanation");
+        for (std::size_t j = i + 1; j < items.size(); ++j) {
+            const std::string kind = text_at(items[j], "kind");
+            if (kind != "numeric" && kind != "estimate") continue;
+            const std::string later = without_about(text_at(parse_json(quiz_instance_json(json::serialize(items[j]), 0)), "expected_display"));
+            INFO(text_at(items[i], "id") << " gives " << text_at(items[j], "id") << "'s " << later << ": " << explanation);
+            CHECK(explanation.find(later) == std::string::npos);
+        }
+    }
+}
+
+// ---- Grading details (issue 11, item 4) ------------------------------------------------------
+
+namespace {
+
+std::string built_in_item(const std::string& id) {
+    const json::Value bank_value = parse_json(built_in_bank());
+    for (const auto& item : bank_value.find("items")->items)
+        if (text_at(item, "id") == id) return json::serialize(item);
+    FAIL("no item " << id << " in the built-in bank");
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("a total near a misconception's count says 'if you counted', since it may be rounding", "[quiz][grade]") {
+    // 1.2 TB for 70 B parameters is within 5% of 18 bytes each (1.26 TB), and also a rounding of 1.12 TB.
+    const std::string item = built_in_item("training-memory-model-states");
+    const json::Value graded = grade(item.c_str(), 0, "1.2 TB");
+    CHECK(text_at(graded, "misconception") == "hugging-face-18");
+    CHECK(text_at(graded, "message").rfind("If you counted 18 bytes per parameter", 0) == 0);
+}
+
+TEST_CASE("the cluster-days question as first asked gives the lesson's ~68 days and says why others differ", "[quiz][explanation]") {
+    const std::string item = built_in_item("cluster-days");
+    const double days = number_at(instance(item.c_str(), 0), "expected") / seconds_per_day;
+    CHECK(days == Approx(68.0).margin(0.5));
+    const std::string explanation = text_at(grade(item.c_str(), 7, "1 day"), "explanation");
+    CHECK(explanation.find("68 days") != std::string::npos);
+    CHECK(explanation.find("15.6 trillion tokens") != std::string::npos);
+}
+
+TEST_CASE("an amount per parameter is not accepted for a total, and does not count as an attempt", "[quiz][grade]") {
+    const json::Value graded = grade(memory_item, 0, "1.12 TB per parameter");
+    CHECK(text_at(graded, "status") == "wrong_unit");
+    CHECK_FALSE(counts(graded));
+    CHECK(text_at(graded, "message").find("per parameter") != std::string::npos);
+    CHECK(text_at(grade(memory_item, 0, "1.12 TB/param"), "status") == "wrong_unit");
+    CHECK(text_at(grade(memory_item, 0, "1.12 TB"), "status") == "correct");
+}
+
+TEST_CASE("an amount per parameter is right where the question asks per parameter", "[quiz][grade]") {
+    const std::string item = built_in_item("train-bytes-per-parameter");
+    CHECK(text_at(grade(item.c_str(), 0, "16 bytes per parameter"), "status") == "correct");
 }

@@ -8,6 +8,7 @@ const units = await buildQuizUnits('state');
 const {
   initialProgress, recordAnswer, revealSolution, retryItem, retryMissed, nextSeed, nextUnanswered, score, summarize,
   serializeProgress, deserializeProgress, missedIds, mergeProgress, changedItemIds, MAX_SEED, MAX_SAVED_TEXT,
+  itemCredit, optionOrder, RETRY_CREDIT,
 } = await import(units.state);
 
 const items = [
@@ -27,14 +28,14 @@ test('a new quiz has every question unanswered, seed 0, and shows the first', ()
   const progress = initialProgress(items);
   assert.equal(progress.current, 'run-bytes');
   assert.equal(progress.mode, 'one');
-  for (const item of items) assert.deepEqual(progress.items[item.id], { seed: 0, attempts: 0, status: 'new', firstTry: null, answer: null, changedAt: 0 });
+  for (const item of items) assert.deepEqual(progress.items[item.id], { seed: 0, attempts: 0, status: 'new', firstTry: null, answer: null, solutionSeen: false, changedAt: 0 });
 });
 
 test('a graded answer counts an attempt, and only the first one sets firstTry', () => {
   let progress = initialProgress(items);
   progress = recordAnswer(progress, 'train-bytes', { text: '8 bytes' }, false, 5_000);
   progress = recordAnswer(progress, 'train-bytes', { text: '16 bytes' }, true, 6_000);
-  assert.deepEqual(progress.items['train-bytes'], { seed: 0, attempts: 2, status: 'correct', firstTry: false, answer: { text: '16 bytes' }, changedAt: 6_000 });
+  assert.deepEqual(progress.items['train-bytes'], { seed: 0, attempts: 2, status: 'correct', firstTry: false, answer: { text: '16 bytes' }, solutionSeen: false, changedAt: 6_000 });
 });
 
 test('changes return a new state and leave the old one untouched', () => {
@@ -56,7 +57,7 @@ test('showing the solution marks a question missed, but never a question already
 test('trying again asks with the given seed, clears the answer and keeps the attempt count', () => {
   let progress = recordAnswer(initialProgress(items), 'flops', { text: '3 days' }, false, 5_000);
   progress = retryItem(progress, 'flops', 4242, 7_000);
-  assert.deepEqual(progress.items.flops, { seed: 4242, attempts: 1, status: 'new', firstTry: false, answer: null, changedAt: 7_000 });
+  assert.deepEqual(progress.items.flops, { seed: 4242, attempts: 1, status: 'new', firstTry: false, answer: null, solutionSeen: false, changedAt: 7_000 });
 });
 
 test('a new seed differs from the previous one and stays in 1…MAX_SEED', () => {
@@ -85,9 +86,9 @@ test('the score counts right answers; solutions and wrong answers count as answe
   progress = recordAnswer(progress, 'run-bytes', { choices: ['two'] }, true);
   progress = recordAnswer(progress, 'train-bytes', { text: '2' }, false);
   progress = revealSolution(progress, 'extras');
-  assert.deepEqual(score(progress, items), { score: 1, max: 4, scaled: 0.25, passed: null, completed: false, answered: 3 });
+  assert.deepEqual(score(progress, items), { score: 1, max: 4, scaled: 0.25, passed: null, completed: false, answered: 3, right: 1 });
   progress = recordAnswer(progress, 'flops', { text: '1e24' }, true);
-  assert.deepEqual(score(progress, items), { score: 2, max: 4, scaled: 0.5, passed: null, completed: true, answered: 4 });
+  assert.deepEqual(score(progress, items), { score: 2, max: 4, scaled: 0.5, passed: null, completed: true, answered: 4, right: 2 });
 });
 
 test('with a pass mark, passed is true once reached, false only when complete below it, else unknown', () => {
@@ -105,7 +106,7 @@ test('a pass mark outside 0..1 or not a number is ignored', () => {
 });
 
 test('an empty quiz scores 0 of 0 and is not complete', () => {
-  assert.deepEqual(score(initialProgress([]), []), { score: 0, max: 0, scaled: 0, passed: null, completed: false, answered: 0 });
+  assert.deepEqual(score(initialProgress([]), []), { score: 0, max: 0, scaled: 0, passed: null, completed: false, answered: 0, right: 0 });
 });
 
 test('the summary lists the takeaways to revisit in the bank’s order, each with its missed questions', () => {
@@ -194,7 +195,7 @@ test('saved answers that do not fit the bank now are dropped, the rest kept', ()
   const progress = deserializeProgress(saved, items);
   assert.equal(progress.current, 'run-bytes', 'an unknown current question falls back to the first');
   assert.equal('gone' in progress.items, false);
-  assert.deepEqual(progress.items['run-bytes'], { seed: 0, attempts: 1, status: 'incorrect', firstTry: false, answer: null, changedAt: 0 });
+  assert.deepEqual(progress.items['run-bytes'], { seed: 0, attempts: 1, status: 'incorrect', firstTry: false, answer: null, solutionSeen: false, changedAt: 0 });
   assert.deepEqual(progress.items.extras.answer, { choices: ['weights', 'gradients'] });
   assert.equal(progress.items.flops.status, 'new', 'a right answer with no attempt behind it is not trusted');
   assert.equal(progress.items['train-bytes'].status, 'new', 'a question the save does not know starts fresh');
@@ -301,4 +302,91 @@ test('merged states round-trip through the saved form with their change times', 
   const back = deserializeProgress(serializeProgress(tabA, items), items);
   assert.equal(back.items['run-bytes'].changedAt, 1_000);
   assert.deepEqual(back, tabA);
+});
+
+// ---- Scoring by try (issue 11, item 3; docs/quiz.md "Scoring") -------------------------------
+
+test('a question right at the first try scores 1 point', () => {
+  const progress = recordAnswer(initialProgress(items), 'train-bytes', { text: '16' }, true);
+  assert.equal(itemCredit(progress.items['train-bytes']), 1);
+  assert.equal(score(progress, items).score, 1);
+});
+
+test('a question right at a later try scores half a point, and counts as right', () => {
+  let progress = recordAnswer(initialProgress(items), 'train-bytes', { text: '2' }, false);
+  progress = retryItem(progress, 'train-bytes', 7);
+  progress = recordAnswer(progress, 'train-bytes', { text: '16' }, true);
+  assert.equal(RETRY_CREDIT, 0.5);
+  assert.deepEqual(score(progress, items), { score: 0.5, max: 4, scaled: 0.125, passed: null, completed: false, answered: 1, right: 1 });
+});
+
+test('a question answered right after its solution was shown scores nothing', () => {
+  let progress = revealSolution(initialProgress(items), 'run-bytes');
+  progress = retryItem(progress, 'run-bytes', 3);
+  progress = recordAnswer(progress, 'run-bytes', { choices: ['two'] }, true);
+  assert.equal(progress.items['run-bytes'].status, 'correct');
+  assert.equal(itemCredit(progress.items['run-bytes']), 0);
+  assert.deepEqual(score(progress, items), { score: 0, max: 4, scaled: 0, passed: null, completed: false, answered: 1, right: 1 });
+});
+
+test('a solution shown after a wrong answer also leaves a later right answer without points', () => {
+  let progress = recordAnswer(initialProgress(items), 'train-bytes', { text: '2' }, false);
+  progress = revealSolution(progress, 'train-bytes');
+  progress = retryItem(progress, 'train-bytes', 9);
+  progress = recordAnswer(progress, 'train-bytes', { text: '16' }, true);
+  assert.equal(score(progress, items).score, 0);
+});
+
+test('the pass mark is judged on the points, not on the questions right', () => {
+  let progress = initialProgress(items);
+  for (const item of items) progress = revealSolution(progress, item.id);
+  for (const item of items) progress = recordAnswer(retryItem(progress, item.id, 5), item.id, { text: 'x' }, true);
+  const result = score(progress, items, 0.5);
+  assert.equal(result.right, 4);
+  assert.equal(result.passed, false);
+});
+
+test('a shown solution survives the saved form, and states saved before it are read from their status', () => {
+  let progress = revealSolution(initialProgress(items), 'flops');
+  progress = retryItem(progress, 'flops', 4);
+  const back = deserializeProgress(serializeProgress(progress, items), items);
+  assert.equal(back.items.flops.status, 'new');
+  assert.equal(back.items.flops.solutionSeen, true);
+  const old = JSON.stringify({ v: 1, m: 'o', c: 'flops', i: { flops: [0, 0, 'r', -1, 0, 5] } });
+  assert.equal(deserializeProgress(old, items).items.flops.solutionSeen, true);
+});
+
+// ---- Option order (issue 11, item 2) ---------------------------------------------------------
+
+const optionTexts = ['a', 'b', 'c', 'd'];
+
+test('the option order is the same for the same learner and question seed (a reload)', () => {
+  assert.deepEqual(optionOrder(optionTexts, 'run-bytes', 123, 0), optionOrder(optionTexts, 'run-bytes', 123, 0));
+});
+
+test('the option order keeps every option exactly once', () => {
+  for (let learner = 1; learner < 50; learner += 1) assert.deepEqual([...optionOrder(optionTexts, 'q', learner, 0)].sort(), optionTexts);
+});
+
+test('the first option is first for about a quarter of learners, not for all', () => {
+  let first = 0;
+  const learners = 2000;
+  for (let learner = 1; learner <= learners; learner += 1) if (optionOrder(optionTexts, 'run-bytes', learner, 0)[0] === 'a') first += 1;
+  assert.ok(first > learners * 0.18 && first < learners * 0.32, `${first} of ${learners}`);
+});
+
+test('a new question seed ("Try again") gives another order for most learners', () => {
+  let changed = 0;
+  for (let learner = 1; learner <= 200; learner += 1) {
+    if (optionOrder(optionTexts, 'run-bytes', learner, 11).join() !== optionOrder(optionTexts, 'run-bytes', learner, 12).join()) changed += 1;
+  }
+  assert.ok(changed > 150, `${changed} of 200`);
+});
+
+test('a new quiz draws no learner seed by itself; the saved form keeps one, and a merge fills a missing one', () => {
+  assert.equal(initialProgress(items).learner, 0);
+  const progress = initialProgress(items, 'one', 0, 4242);
+  assert.equal(deserializeProgress(serializeProgress(progress, items), items).learner, 4242);
+  assert.equal(mergeProgress(initialProgress(items), progress).learner, 4242);
+  assert.equal(mergeProgress(progress, initialProgress(items, 'one', 0, 7)).learner, 4242);
 });

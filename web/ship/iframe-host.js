@@ -37,13 +37,17 @@
    * forges or garbles a score is not relayed.
    */
   function checkedScore(data) {
-    if (!isCount(data.max, MAX_QUESTIONS) || !isCount(data.score, data.max)) return null;
+    // Points come in halves: ½ for a question right at a later try (docs/quiz.md, "Scoring").
+    if (!isCount(data.max, MAX_QUESTIONS) || typeof data.score !== 'number' || !isCount(data.score * 2, data.max * 2)) return null;
     if (!isCount(data.answered, data.max) || data.score > data.answered) return null;
+    if (data.right !== undefined && (!isCount(data.right, data.answered) || data.right < data.score)) return null;
     var scaled = data.max > 0 ? data.score / data.max : 0;
     if (!isFiniteNumber(data.scaled) || Math.abs(data.scaled - scaled) > 1e-9) return null;
     if (data.passed !== null && typeof data.passed !== 'boolean') return null;
     if (typeof data.completed !== 'boolean' || data.completed !== (data.max > 0 && data.answered === data.max)) return null;
-    return { score: data.score, max: data.max, scaled: scaled, passed: data.passed, completed: data.completed, answered: data.answered };
+    var detail = { score: data.score, max: data.max, scaled: scaled, passed: data.passed, completed: data.completed, answered: data.answered };
+    if (data.right !== undefined) detail.right = data.right;
+    return detail;
   }
 
   window.addEventListener('message', function (event) {

@@ -17,6 +17,7 @@ import {
   recordAnswer,
   retryItem,
   retryMissed,
+  optionOrder,
   revealSolution,
   score,
   serializeProgress,
@@ -87,6 +88,12 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** Half points as "7½", whole ones as "7". */
+function formatPoints(points: number): string {
+  const whole = Math.floor(points + 1e-9);
+  return points - whole > 0.25 ? (whole === 0 ? '½' : `${whole}½`) : String(whole);
+}
+
 export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHandle {
   const doc = container.ownerDocument;
   const h: Builder = builder(doc);
@@ -103,6 +110,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   let progress: QuizProgress = deserializeProgress(storage.load(), items);
   // States an earlier version kept under other keys for this quiz (storage.ts) join in.
   for (const legacy of storage.loadLegacy()) progress = mergeProgress(progress, deserializeProgress(legacy, items));
+  // This learner's option order: drawn once, then saved with the progress (saved at the end of mounting).
+  if (progress.learner === 0) progress = { ...progress, learner: nextSeed(0, random) };
   const views = new Map<string, ItemView>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let destroyed = false;
@@ -253,7 +262,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     if (!item.numeric) {
       const type = item.kind === 'single_choice' ? 'radio' : 'checkbox';
       const optionList = h('ul', { className: `ts-quiz-options ts-quiz-options-${type}` });
-      instance.options.forEach((option, optionIndex) => {
+      optionOrder(instance.options, item.id, progress.learner, state.seed).forEach((option, optionIndex) => {
         const inputId = id(`option-${optionIndex}`);
         const feedbackId = id(`option-${optionIndex}-feedback`);
         const graded = view.grade?.options.find((entry) => entry.id === option.id);
@@ -354,7 +363,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
         if (item.kind !== 'single_choice') feedback.append(h('p', { className: 'ts-quiz-message' }, result.message));
       }
     }
-    if (state.status === 'revealed' || (state.status === 'correct' && item.numeric)) {
+    // A right numeric answer's message already names the answer ("Correct: 1.12 TB.").
+    if (state.status === 'revealed') {
       if (item.numeric && instance.expected_display) {
         feedback.append(h('p', { className: 'ts-quiz-expected' }, 'The answer: ', h('strong', null, instance.expected_display), '.'));
       } else if (!item.numeric) {
@@ -364,7 +374,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
         }
       }
     }
-    const explanation = result?.explanation;
+    // The "Why" states the answer, so it waits until the question is settled (right, or its
+    // solution shown): after a wrong answer, trying again still means thinking.
+    const explanation = state.status === 'incorrect' ? '' : result?.explanation;
     if (explanation) {
       feedback.append(h('div', { className: 'ts-quiz-explanation' }, h('p', null, h('strong', null, 'Why: '), explanation)));
     }
@@ -418,8 +430,16 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   function readAsText(text: string, instance: QuizInstance): string {
     if (text.trim() === '') return '';
     const reading = callEngine<QuantityReading>(() => engine.quizReadQuantity(text));
-    if (!reading || !reading.ok || !reading.display) return '';
-    if (!reading.has_unit && instance.unit) return `Read as ${reading.display} ${instance.unit} (a number without a unit is read in ${instance.unit}).`;
+    if (!reading) return '';
+    // What the engine cannot read says why ("eight": type the number in digits), rather than nothing.
+    if (!reading.ok) return reading.error;
+    if (!reading.display) return '';
+    if (!reading.has_unit && instance.unit) {
+      // The engine writes the number in the question's unit, so "1" reads as "1 GPU", not "1 GPUs".
+      const inUnit = callEngine<QuantityReading>(() => engine.quizReadQuantity(`${reading.display} ${instance.unit}`));
+      const shown = inUnit?.ok && inUnit.display ? inUnit.display : `${reading.display} ${instance.unit}`;
+      return `Read as ${shown} (a number without a unit is read in ${instance.unit}).`;
+    }
     return `Read as ${reading.display}.`;
   }
 
@@ -487,7 +507,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
 
   function retry(item: PreparedItem) {
     const state = progress.items[item.id]!;
-    progress = retryItem(progress, item.id, item.randomized ? nextSeed(state.seed, random) : state.seed);
+    // A new seed also for choice questions: it reshuffles their options (optionOrder).
+    progress = retryItem(progress, item.id, nextSeed(state.seed, random));
     views.delete(item.id);
     persist();
     const li = replaceItem(item);
@@ -527,8 +548,8 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
 
     const currentIndex = progress.current === null ? -1 : (itemIndex.get(progress.current) ?? -1);
     progressText.textContent = single && currentIndex >= 0
-      ? `Question ${currentIndex + 1} of ${items.length} · ${now.answered} answered, ${now.score} right`
-      : `${now.answered} of ${items.length} answered, ${now.score} right`;
+      ? `Question ${currentIndex + 1} of ${items.length} · ${now.answered} answered, ${now.right} right`
+      : `${now.answered} of ${items.length} answered, ${now.right} right`;
     progressBar.replaceChildren(...items.map((item, index) => {
       const status = progress.items[item.id]!.status;
       const step = h('li', { className: `ts-quiz-step ts-quiz-step-${status}` });
@@ -566,9 +587,12 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     const children: Node[] = [];
     children.push(h(subheadingTag, { className: 'ts-quiz-summary-title', id: uid('summary-title'), tabindex: '-1' }, summary.completed ? 'Your results' : 'Your results so far'));
     const score = h('p', { className: 'ts-quiz-score' },
-      h('strong', { className: 'ts-quiz-score-value' }, `${summary.score} of ${summary.max}`), ' questions right',
+      h('strong', { className: 'ts-quiz-score-value' }, `${summary.right} of ${summary.max}`), ' questions right',
       summary.answered > 0 ? h('span', { className: 'ts-quiz-score-detail' }, ` (${summary.firstTry} at the first try)`) : null);
-    children.push(score);
+    // The points are what the host and the LMS receive: 1 at the first try, ½ later, 0 after the solution.
+    const points = h('p', { className: 'ts-quiz-points' }, 'Score: ', h('strong', null, `${formatPoints(summary.score)} of ${summary.max}`),
+      ' (1 point for a question right at the first try, ½ at a later try, none once its solution was shown).');
+    children.push(score, points);
     const meter = h('div', { className: 'ts-quiz-meter', 'aria-hidden': 'true' }, h('span', { className: 'ts-quiz-meter-fill' }));
     (meter.firstElementChild as HTMLElement).style.width = percent(summary.scaled);
     if (passMark !== null) {
@@ -642,7 +666,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
 
   function reset() {
     // Stamped now, so the restart wins over older answers saved by another tab.
-    progress = { ...initialProgress(items, progress.mode, Date.now()) };
+    progress = { ...initialProgress(items, progress.mode, Date.now(), progress.learner) };
     views.clear();
     for (const item of items) replaceItem(item);
     persist();

@@ -20,6 +20,11 @@ export interface ItemProgress {
   /** The last graded answer, to show its feedback again after a reload. */
   answer: Answer | null;
   /**
+   * The solution was shown ("Show solution"). From then on a right answer to this question
+   * scores nothing (itemCredit); only "Start again from scratch" clears it.
+   */
+  solutionSeen: boolean;
+  /**
    * When the learner last changed this item (ms since 1970; 0: never). Two tabs, or two widgets
    * sharing a key, merge their saved states item by item: the later change wins (mergeProgress).
    */
@@ -31,6 +36,11 @@ export interface QuizProgress {
   /** The question shown in one-at-a-time mode, or null for the summary. */
   current: string | null;
   items: Record<string, ItemProgress>;
+  /**
+   * This learner's shuffle seed (1…MAX_SEED; 0: not drawn yet): with each question's seed it
+   * fixes the order of the options (optionOrder), the same after a reload, new after "Try again".
+   */
+  learner: number;
 }
 
 /** What the state needs to know about an item. */
@@ -50,12 +60,12 @@ export const SAVED_STATE_BUDGET = 3500;
 export const MAX_SEED = 99999;
 
 export function freshItem(seed = 0, changedAt = 0): ItemProgress {
-  return { seed, attempts: 0, status: 'new', firstTry: null, answer: null, changedAt };
+  return { seed, attempts: 0, status: 'new', firstTry: null, answer: null, solutionSeen: false, changedAt };
 }
 
 /** A fresh start; `changedAt` > 0 makes it a deliberate restart that wins over older answers elsewhere. */
-export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one', changedAt = 0): QuizProgress {
-  const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {} };
+export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one', changedAt = 0, learner = 0): QuizProgress {
+  const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {}, learner };
   for (const item of items) progress.items[item.id] = freshItem(0, changedAt);
   return progress;
 }
@@ -83,9 +93,12 @@ export function recordAnswer(progress: QuizProgress, id: string, answer: Answer,
   }));
 }
 
-/** The learner asked for the solution: the question counts as missed until answered again. */
+/**
+ * The learner asked for the solution: the question counts as missed until answered again, and
+ * a later right answer to it scores nothing (itemCredit).
+ */
 export function revealSolution(progress: QuizProgress, id: string, now = Date.now()): QuizProgress {
-  return withItem(progress, id, (item) => (item.status === 'correct' ? item : { ...item, status: 'revealed', changedAt: stamp(item, now) }));
+  return withItem(progress, id, (item) => (item.status === 'correct' ? item : { ...item, status: 'revealed', solutionSeen: true, changedAt: stamp(item, now) }));
 }
 
 /** Asks the question again, with `seed` (new numbers for numeric items). Attempts are kept. */
@@ -108,7 +121,8 @@ export function mergeProgress(mine: QuizProgress, theirs: QuizProgress): QuizPro
     const other = theirs.items[id]!;
     if (other.changedAt > own.changedAt || (other.changedAt === own.changedAt && other.attempts > own.attempts)) items[id] = other;
   }
-  return { ...mine, items };
+  // The shuffle seed is page-level too, but a state that has none takes the other's.
+  return { ...mine, items, learner: mine.learner || theirs.learner };
 }
 
 /** Whether `merged` differs from `before` in any item (so a page knows what to redraw). */
@@ -155,15 +169,32 @@ export function nextUnanswered(progress: QuizProgress, items: readonly ItemInfo[
   return null;
 }
 
+/** What a later right answer is worth: a retry after a wrong answer, the solution not shown. */
+export const RETRY_CREDIT = 0.5;
+
+/**
+ * What one question adds to the score (docs/quiz.md, "Scoring"): 1 when its first graded answer
+ * was right, RETRY_CREDIT when a later try was, nothing once its solution has been shown
+ * (whatever is answered afterwards), nothing while it is unanswered or wrong.
+ */
+export function itemCredit(item: ItemProgress | undefined): number {
+  if (!item || item.status !== 'correct' || item.solutionSeen) return 0;
+  return item.firstTry === true ? 1 : RETRY_CREDIT;
+}
+
+/** The score the page shows, the `trainscope-score` event carries and the LMS receives. */
 export function score(progress: QuizProgress, items: readonly ItemInfo[], passMark?: number | null): ScoreDetail {
   const max = items.length;
-  let correct = 0;
+  let right = 0;
+  let points = 0;
   let answered = 0;
   for (const item of items) {
     const state = progress.items[item.id];
-    if (state?.status === 'correct') correct += 1;
+    if (state?.status === 'correct') right += 1;
+    points += itemCredit(state);
     if (isAnswered(state)) answered += 1;
   }
+  const correct = points;
   const scaled = max > 0 ? correct / max : 0;
   const completed = max > 0 && answered === max;
   const mark = validPassMark(passMark);
@@ -172,7 +203,7 @@ export function score(progress: QuizProgress, items: readonly ItemInfo[], passMa
     if (scaled >= mark - 1e-12) passed = true;
     else if (completed) passed = false;
   }
-  return { score: correct, max, scaled, passed, completed, answered };
+  return { score: correct, max, scaled, passed, completed, answered, right };
 }
 
 export function validPassMark(passMark: unknown): number | null {
@@ -213,11 +244,12 @@ export function summarize(progress: QuizProgress, items: readonly ItemInfo[], ta
 }
 
 // ---------------------------------------------------------------------------------------------
-// Saved form: {"v":1,"m":"o","c":"item-id","i":{"item-id":[seed,attempts,"x",first,answer,changedAt]}}
+// Saved form: {"v":1,"m":"o","c":"item-id","s":learner,"i":{"item-id":[seed,attempts,"x",first,answer,changedAt,solution]}}
 // first: 1, 0 or -1 (none); answer: typed text, an array of option indices, or 0 (none);
-// changedAt: ms since 1970 (absent in states written before merging existed: read as 0).
+// changedAt: ms since 1970 (absent in states written before merging existed: read as 0);
+// solution: 1 once the solution was shown, else absent (states written before scoring by try).
 
-type SavedItem = [number, number, string, number, string | number[] | 0, number];
+type SavedItem = [number, number, string, number, string | number[] | 0, number] | [number, number, string, number, string | number[] | 0, number, 1];
 
 function encodeAnswer(answer: Answer | null, optionIds: readonly string[]): string | number[] | 0 {
   if (!answer) return 0;
@@ -232,7 +264,7 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
     for (const item of items) {
       const state = progress.items[item.id];
       if (!state) continue;
-      saved[item.id] = [
+      const entry: SavedItem = [
         state.seed,
         state.attempts,
         STATUS_CODES[state.status],
@@ -240,8 +272,10 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
         withAnswers ? encodeAnswer(state.answer, item.optionIds) : 0,
         state.changedAt,
       ];
+      saved[item.id] = state.solutionSeen ? [...entry, 1] as SavedItem : entry;
     }
-    return JSON.stringify({ v: SERIAL_VERSION, m: progress.mode === 'all' ? 'a' : 'o', c: progress.current, i: saved });
+    const learner = progress.learner > 0 ? { s: progress.learner } : {};
+    return JSON.stringify({ v: SERIAL_VERSION, m: progress.mode === 'all' ? 'a' : 'o', c: progress.current, ...learner, i: saved });
   };
   const full = build(true);
   return full.length <= SAVED_STATE_BUDGET ? full : build(false);
@@ -278,12 +312,13 @@ export function deserializeProgress(text: string | null | undefined, items: read
   if (record.v !== SERIAL_VERSION) return fresh;
   const progress: QuizProgress = { ...fresh, items: { ...fresh.items } };
   progress.mode = record.m === 'a' ? 'all' : 'one';
+  progress.learner = isInteger(record.s, 1, MAX_SEED) ? record.s : 0;
   const saved = typeof record.i === 'object' && record.i !== null && !Array.isArray(record.i) ? (record.i as Record<string, unknown>) : {};
   for (const item of items) {
     if (!Object.prototype.hasOwnProperty.call(saved, item.id)) continue;
     const entry = saved[item.id];
     if (!Array.isArray(entry)) continue;
-    const [seed, attempts, code, first, answer, changedAt] = entry as unknown[];
+    const [seed, attempts, code, first, answer, changedAt, solution] = entry as unknown[];
     // Own properties only: "constructor" or "toString" must not find Object.prototype's.
     const status = typeof code === 'string' && Object.prototype.hasOwnProperty.call(CODE_STATUS, code) ? CODE_STATUS[code] : undefined;
     if (!isInteger(seed, 0, 0xffffffff) || !isInteger(attempts, 0, 1_000_000) || !status) continue;
@@ -296,6 +331,8 @@ export function deserializeProgress(text: string | null | undefined, items: read
       status: (status === 'correct' || status === 'incorrect') && attempts === 0 ? 'new' : status,
       firstTry: attempts > 0 && (first === 1 || first === 0) ? first === 1 : null,
       answer: status === 'correct' || status === 'incorrect' || status === 'revealed' ? decoded : null,
+      // A solution shown is read from the status too, for states saved before the flag existed.
+      solutionSeen: solution === 1 || status === 'revealed',
       changedAt: (changedAt as number | undefined) ?? 0,
     };
   }
@@ -303,4 +340,40 @@ export function deserializeProgress(text: string | null | undefined, items: read
   progress.current = current === null ? null
     : typeof current === 'string' && Object.prototype.hasOwnProperty.call(progress.items, current) ? current : fresh.current;
   return progress;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option order
+
+/** FNV-1a over the text, then mixed with the numbers: a 32-bit key, the same on every browser. */
+function shuffleKey(itemId: string, learner: number, seed: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < itemId.length; i += 1) hash = Math.imul(hash ^ itemId.charCodeAt(i), 0x01000193) >>> 0;
+  hash = Math.imul(hash ^ learner, 0x85ebca6b) >>> 0;
+  hash = Math.imul(hash ^ seed, 0xc2b2ae35) >>> 0;
+  return hash;
+}
+
+/**
+ * The order in which this learner sees a choice question's options: a Fisher–Yates shuffle
+ * drawn from (item id, learner seed, question seed), so it stays put across reloads and changes
+ * when "Try again" draws a new question seed. Only the order changes: ids stay the authored
+ * ones, so saved answers, grading and SCORM interactions still name the same options.
+ */
+export function optionOrder<T>(options: readonly T[], itemId: string, learner: number, seed: number): T[] {
+  const order = options.slice();
+  let state = shuffleKey(itemId, learner, seed) || 1;
+  const next = () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = order.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
 }

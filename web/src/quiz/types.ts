@@ -77,8 +77,13 @@ export type Answer = { text: string } | { choices: string[] };
 
 /** The detail of the `trainscope-score` event, and of QuizHandle.score(). */
 export interface ScoreDetail {
-  /** Questions answered correctly (solutions shown do not count). */
+  /**
+   * Points: 1 for a question right at the first try, 0.5 for one right at a later try, 0 once its
+   * solution was shown (docs/quiz.md, "Scoring"). The SCORM score is score / max.
+   */
   score: number;
+  /** Questions whose last answer is right, whatever the try and whether the solution was shown. */
+  right: number;
   /** Questions in the quiz (usable items of the bank). */
   max: number;
   /** score / max, 0..1 (0 when there are no questions). */
