@@ -3,17 +3,10 @@
 // table is checked by tests/engine/format_cases_test.cpp.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { engineModule as engine, repoRoot } from './wasm-engine.mjs';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = join(repoRoot, 'build', 'wasm');
-const gluePath = join(wasmDir, 'trainscope_engine.js');
-if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
-const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
-const engine = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
 
 // One case per line: NAME(arguments), arguments being C string literals (JSON-compatible: only
 // \u escapes) and numbers in C notation (JavaScript's too; NAN is NaN).

@@ -2,19 +2,10 @@
 // config reader must give the engine what its own presets hold.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseHfConfig } from '../../build/web-units/hf-config.mjs';
 import { configs } from './configs.mjs';
+import { engineModule as engine } from './wasm-engine.mjs';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = join(repoRoot, 'build', 'wasm');
-const gluePath = join(wasmDir, 'trainscope_engine.js');
-if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
-const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
-const engine = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
 const estimate = (scenario) => JSON.parse(engine.estimate(JSON.stringify(scenario)));
 const presets = JSON.parse(engine.presets());
 

@@ -3,18 +3,10 @@
 // wasm module under node.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseHfConfig as parseWith } from '../../build/web-units/hf-config.mjs';
 import { configs } from './configs.mjs';
+import { engineModule as engine } from './wasm-engine.mjs';
 
-const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm');
-const gluePath = join(wasmDir, 'trainscope_engine.js');
-if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
-const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
-const engine = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
 const parseHfConfig = (text) => parseWith(text, engine);
 
 test('a Llama 3 config maps every field, silu meaning a gated MLP', () => {

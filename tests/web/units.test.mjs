@@ -3,18 +3,9 @@
 // (one quantity written two ways, "70B" read two ways, limits kept twice) cannot come back.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as units from '../../build/web-units/units.mjs';
+import { engineModule as module } from './wasm-engine.mjs';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = join(repoRoot, 'build', 'wasm');
-const gluePath = join(wasmDir, 'trainscope_engine.js');
-if (!existsSync(gluePath)) throw new Error(`${gluePath} is missing: build the engine first (bash scripts/build.sh)`);
-const createTrainscopeEngine = createRequire(import.meta.url)(gluePath);
-const module = await createTrainscopeEngine({ wasmBinary: readFileSync(join(wasmDir, 'trainscope_engine.wasm')) });
 
 // The members of engine.ts's Engine that units.ts uses, mapped to the module as wrap() maps them.
 units.bindUnitsEngine({
