@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { engineEstimate, figure, fileUrl, openPage, repoRoot, startHarness } from './harness.mjs';
-import { formatBytes, formatDuration, formatRatio, formatScientific } from '../../build/web-units/format.mjs';
+import { engineModule } from '../web/wasm-engine.mjs';
+
+// The engine's own writing of each figure (the page must show exactly this text; units.ts asks
+// the engine the same way, with the same default significant figures).
+const formatBytes = (value) => engineModule.formatQuantity(value, 'bytes', 0);
+const formatRatio = (value) => engineModule.formatQuantity(value, 'ratio', 0);
+const formatScientific = (value) => engineModule.formatQuantity(value, 'scientific', 2);
+const formatDuration = (value) => engineModule.formatQuantity(value, 'duration', 0);
 
 let harness;
 before(async () => { harness = await startHarness(); });
