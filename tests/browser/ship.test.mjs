@@ -497,6 +497,8 @@ async function scriptedWidget(t) {
   const widget = page.locator('#scripted');
   await widget.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
   const timeHeading = widget.locator('.ts-section-title', { hasText: 'Time' });
+  // Off-screen sections are built when they near the viewport or the browser is idle.
+  await timeHeading.waitFor({ timeout: 20000 });
   assert.equal(await timeHeading.count(), 1);
   /** The widget is mounted and ready (not in the middle of a rebuild). */
   const settled = () => page.evaluate(() => {
