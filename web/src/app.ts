@@ -70,6 +70,9 @@ export interface TrainscopeHandle {
   destroy(): void;
 }
 
+/** Narrower than a phone in landscape: fewer axis ticks and GPU chips. */
+const NARROW_BELOW_PX = 560;
+
 /** How long the input must rest before the address is rewritten. */
 const HASH_SETTLE_MS = 250;
 
@@ -178,9 +181,13 @@ class Widget {
     this.notes = h('ul', { className: 'ts-notes', 'aria-label': 'Notes from the engine' });
     this.status = h('p', { className: 'ts-visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.build();
-    this.resizeObserver = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.onResize()) : null;
+    // The width arrives with the observer's first report, after the first layout: reading it here
+    // would force a layout of the whole page before anything is drawn. Until then the page is
+    // drawn for a wide screen; a narrow one is redrawn before the first paint.
+    this.resizeObserver = typeof ResizeObserver === 'function'
+      ? new ResizeObserver((entries) => this.onResize(entries[entries.length - 1]?.contentRect.width ?? 0))
+      : null;
     this.resizeObserver?.observe(this.root);
-    this.narrow = this.root.clientWidth > 0 && this.root.clientWidth < 560;
 
     let start = this.overrides;
     if (this.syncHash) {
@@ -458,8 +465,8 @@ class Widget {
     }, 900);
   }
 
-  private onResize(): void {
-    const narrow = this.root.clientWidth < 560;
+  private onResize(width: number): void {
+    const narrow = width > 0 && width < NARROW_BELOW_PX;
     if (narrow !== this.narrow && this.good) {
       this.narrow = narrow;
       for (const view of this.views) view.update(this.good.estimate, this.good.single);

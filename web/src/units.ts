@@ -13,6 +13,7 @@ let bound: Engine | null = null;
 
 /** Called by the widget once the engine has loaded; every function below then asks it. */
 export function bindUnitsEngine(engine: Engine): void {
+  if (bound !== engine) writings.clear();
   bound = engine;
 }
 
@@ -21,9 +22,25 @@ function engine(): Engine {
   return bound;
 }
 
+/**
+ * The engine's writings, remembered: a slider step asks for a few dozen figures, most of them the
+ * same as the step before (the GPU's memory, the axis ticks), and each engine call crosses into
+ * wasm and back through a string. The engine's formatter is a pure function of its arguments, so
+ * a remembered writing is the engine's writing. Bounded: cleared when it grows past a page's worth.
+ */
+const writings = new Map<string, string>();
+const WRITINGS_KEPT = 4096;
+
 /** 0 asks the engine for its default number of significant figures. */
 function write(value: number, figure: FigureName, significantFigures = 0): string {
-  return engine().format(value, figure, significantFigures);
+  const key = `${figure}|${significantFigures}|${value}`;
+  let text = writings.get(key);
+  if (text === undefined) {
+    text = engine().format(value, figure, significantFigures);
+    if (writings.size >= WRITINGS_KEPT) writings.clear();
+    writings.set(key, text);
+  }
+  return text;
 }
 
 export const formatNumber = (value: number, significantFigures = 3): string => write(value, 'plain', significantFigures);
