@@ -275,8 +275,9 @@ export function timeAxis(): TimeAxis {
   const ticks = marks.map((mark) => h('span', { className: 'ts-tick' }, mark.label));
   const span = h('span', { className: 'ts-time-span' });
   const point = (kind: 'one' | 'cluster') => {
-    const value = h('strong');
-    const label = h('span');
+    // Each holds one text node from the start: a point first shown on a slider step changes text, adds no node.
+    const value = h('strong', null, '');
+    const label = h('span', null, '');
     const element = h('span', { className: `ts-time-point ts-time-${kind}` }, h('span', { className: 'ts-time-label' }, value, label));
     return { element, value, label };
   };
