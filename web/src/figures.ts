@@ -3,7 +3,7 @@
 // geometry (a value's share of the axis); every number printed is an engine value, formatted
 // with the figure's own formatter (bytes for memory, FLOPs for arithmetic, time for time).
 
-import { h, setText } from './dom';
+import { h, setText, uniqueId } from './dom';
 import { formatDuration, timeAxisMarks } from './units';
 
 export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
@@ -103,43 +103,74 @@ export interface ShardPart {
   mine: number;
 }
 
+/** Narrowest slice, in pixels, still drawn with its own divider line. */
+const MIN_SLICE_PIXELS = 6;
+
 /**
  * The whole model's states as one bar, each component showing the share one GPU keeps: a full
- * copy stays bright; a sharded component fades except for that GPU's own slice (outlined), with
- * faint lines where the other GPUs' slices begin when there are few enough to draw.
+ * copy stays bright; a sharded component fades except for GPU 1's own slice (bright, outlined,
+ * never narrower than a few pixels), with faint lines where the other GPUs' slices begin while
+ * they are far enough apart to read (the track's width comes from a ResizeObserver).
  */
 export function shardBar(keys: readonly PartKey[], format: Formatter): { element: HTMLElement; update(parts: ShardPart[], max: number, label: string): void } {
   const rows = keys.map((key) => {
     const veil = h('span', { className: 'ts-shard-veil' });
     const mine = h('span', { className: 'ts-shard-mine' });
     const segment = h('span', { className: `ts-seg ts-part-${key}` }, veil, mine);
-    return { key, segment, veil, mine };
+    /** The segment's share of the track, and the share of the segment one GPU keeps. */
+    return { key, segment, veil, mine, ofTrack: 0, share: 1 };
   });
-  const element = h('div', { className: 'ts-bar', role: 'img' }, h('div', { className: 'ts-bar-track ts-shard-track' }, rows.map((row) => row.segment)));
+  const track = h('div', { className: 'ts-bar-track ts-shard-track' }, rows.map((row) => row.segment));
+  const element = h('div', { className: 'ts-bar', role: 'img' }, track);
+  let trackWidth = 0;
+
+  const drawDividers = () => {
+    for (const row of rows) {
+      const slicePixels = trackWidth * row.ofTrack * row.share;
+      const drawn = row.share < 0.999 && slicePixels >= MIN_SLICE_PIXELS;
+      setClass(row.veil, 'ts-shard-veil-dense', !drawn);
+      setStyle(row.veil, '--ts-slice', drawn ? `${(row.share * 100).toFixed(4)}%` : '');
+    }
+  };
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width;
+      if (width === trackWidth) return;
+      trackWidth = width;
+      drawDividers();
+    }).observe(track);
+  }
+
   return {
     element,
     update(parts, max, label) {
       setAttribute(element, 'aria-label', label);
       for (const row of rows) {
         const part = parts.find((p) => p.key === row.key) ?? { key: row.key, whole: 0, mine: 0 };
-        const share = part.whole > 0 ? Math.min(1, part.mine / part.whole) : 1;
-        const sharded = share < 0.999;
+        row.share = part.whole > 0 ? Math.min(1, part.mine / part.whole) : 1;
+        row.ofTrack = max > 0 && part.whole > 0 ? Math.min(1, part.whole / max) : 0;
+        const sharded = row.share < 0.999;
         setHidden(row.segment, !(part.whole > 0));
         setStyle(row.segment, 'width', percent(part.whole, max));
         setAttribute(row.segment, 'title', `${PART_LABELS[row.key]}: ${format(part.whole)} in all, ${format(part.mine)} on each GPU`);
         setClass(row.segment, 'ts-seg-sharded', sharded);
         setHidden(row.veil, !sharded);
         setHidden(row.mine, !sharded);
-        setClass(row.veil, 'ts-shard-veil-dense', share < 1 / 64);
-        setStyle(row.veil, '--ts-slice', share >= 1 / 64 ? `${(share * 100).toFixed(4)}%` : '');
-        setStyle(row.mine, 'width', `max(3px, ${(share * 100).toFixed(4)}%)`);
+        setStyle(row.mine, 'width', `max(8px, ${(row.share * 100).toFixed(4)}%)`);
       }
+      // Without a ResizeObserver, read the width here (a layout per update, on old browsers only).
+      if (typeof ResizeObserver !== 'function') trackWidth = track.clientWidth;
+      drawDividers();
     },
   };
 }
 
-/** Legend rows: swatch (colour and pattern), name, value, and a detail such as bytes per parameter. */
-export function legend(keys: readonly PartKey[], format: Formatter, caption: string): { element: HTMLElement; update(parts: Part[]): void } {
+/**
+ * Legend rows: swatch (colour and pattern), name, value, and a detail such as bytes per parameter.
+ * `caption` names the list; with `showCaption` it also heads the list on screen (two legends side
+ * by side stack on a phone, and each must still say which bar it explains).
+ */
+export function legend(keys: readonly PartKey[], format: Formatter, caption: string, options: { showCaption?: boolean } = {}): { element: HTMLElement; update(parts: Part[]): void } {
   const rows = keys.map((key) => {
     const value = h('span', { className: 'ts-legend-value' });
     const detail = h('span', { className: 'ts-legend-detail' });
@@ -148,7 +179,10 @@ export function legend(keys: readonly PartKey[], format: Formatter, caption: str
       h('span', { className: 'ts-legend-name' }, PART_LABELS[key]), value, detail);
     return { key, value, detail, item };
   });
-  const element = h('ul', { className: 'ts-legend', 'aria-label': caption }, rows.map((row) => row.item));
+  const titleId = options.showCaption ? uniqueId('legend') : null;
+  const list = h('ul', titleId ? { className: 'ts-legend', 'aria-labelledby': titleId } : { className: 'ts-legend', 'aria-label': caption },
+    rows.map((row) => row.item));
+  const element = titleId ? h('div', { className: 'ts-legend-group' }, h('p', { className: 'ts-legend-title', id: titleId }, caption), list) : list;
   return {
     element,
     update(parts) {
@@ -202,63 +236,135 @@ export function linearAxis(format: Formatter): { element: HTMLElement; update(ma
 export interface TimePoint {
   seconds: number;
   label: string;
+  /** data-figure for the printed time, so tests find each figure where it is shown. */
+  figure?: string;
 }
 
-/** Two times on one log axis: one GPU against the whole cluster. */
-export function timeAxis(): { element: HTMLElement; update(one: TimePoint, cluster: TimePoint, caption: string): void } {
+/** Pixels kept free between two labels of the time axis. */
+const TIME_LABEL_GAP = 10;
+
+/**
+ * Each label's width in pixels, measured once from its text and the axis's computed font (a
+ * canvas measures text without laying out the page); a rough width per character where no
+ * canvas is available.
+ */
+function measureLabelWidths(labels: readonly HTMLElement[]): number[] {
+  const style = getComputedStyle(labels[0]);
+  const context = document.createElement('canvas').getContext?.('2d') ?? null;
+  const fontSize = parseFloat(style.fontSize) || 12;
+  if (context) context.font = style.font || `${fontSize}px sans-serif`;
+  // Two pixels spare for sub-pixel rounding and the font's side bearings.
+  return labels.map((label) => 2 + (context ? context.measureText(label.textContent ?? '').width : (label.textContent ?? '').length * fontSize * 0.62));
+}
+
+export interface TimeAxis {
+  element: HTMLElement;
+  /** Draws one point or two; returns the labels of the marks drawn as grid lines, shortest first. */
+  update(points: readonly TimePoint[], caption: string): string[];
+}
+
+/**
+ * Times on one log axis (one GPU against the whole cluster). Every engine mark within the axis
+ * gets a grid line; a mark is labelled only where its label fits beside the ones before it,
+ * which depends on the axis's width: a ResizeObserver keeps that width, and the labels' widths
+ * are measured once, so a slider step lays nothing out to choose them.
+ */
+export function timeAxis(): TimeAxis {
   const marks = timeAxisMarks();
   const grid = marks.map(() => h('span', { className: 'ts-time-grid' }));
   const ticks = marks.map((mark) => h('span', { className: 'ts-tick' }, mark.label));
   const span = h('span', { className: 'ts-time-span' });
   const point = (kind: 'one' | 'cluster') => {
-    const value = h('strong');
-    const label = h('span');
+    // Each holds one text node from the start: a point first shown on a slider step changes text, adds no node.
+    const value = h('strong', null, '');
+    const label = h('span', null, '');
     const element = h('span', { className: `ts-time-point ts-time-${kind}` }, h('span', { className: 'ts-time-label' }, value, label));
     return { element, value, label };
   };
   const points = [point('one'), point('cluster')];
+  const axis = h('div', { className: 'ts-axis ts-axis-log', 'aria-hidden': 'true' }, ticks);
   const element = h('div', { className: 'ts-time', role: 'img' },
-    h('div', { className: 'ts-time-track' }, grid, span, points.map((p) => p.element)),
-    h('div', { className: 'ts-axis ts-axis-log', 'aria-hidden': 'true' }, ticks));
+    h('div', { className: 'ts-time-track' }, grid, span, points.map((p) => p.element)), axis);
+
+  /** Each mark's place along the axis (0 to 1), or null when the axis does not reach it. */
+  let shares: Array<number | null> = marks.map(() => null);
+  let axisWidth = 0;
+  let labelWidths: number[] | null = null;
+
+  const placeLabels = () => {
+    if (axisWidth > 0 && labelWidths === null) labelWidths = measureLabelWidths(ticks);
+    let lastRight = -Infinity;
+    shares.forEach((share, index) => {
+      let shown = false;
+      let align: 'start' | 'middle' | 'end' = 'middle';
+      if (share !== null && labelWidths !== null) {
+        const x = share * axisWidth;
+        const width = labelWidths[index];
+        // Centred on its mark, unless that would cross an end of the axis.
+        let left = x - width / 2;
+        if (left < 0) { align = 'start'; left = x; } else if (x + width / 2 > axisWidth) { align = 'end'; left = x - width; }
+        shown = left >= 0 && left + width <= axisWidth && left >= lastRight + TIME_LABEL_GAP;
+        if (shown) lastRight = left + width;
+      }
+      setHidden(ticks[index], !shown);
+      if (!shown) return;
+      setStyle(ticks[index], 'left', `${((share ?? 0) * 100).toFixed(3)}%`);
+      setClass(ticks[index], 'ts-tick-start', align === 'start');
+      setClass(ticks[index], 'ts-tick-end', align === 'end');
+    });
+  };
+
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width;
+      if (width === axisWidth) return;
+      axisWidth = width;
+      placeLabels();
+    }).observe(axis);
+  }
+
   return {
     element,
-    update(one, cluster, caption) {
+    update(given, caption) {
       setAttribute(element, 'aria-label', caption);
-      const given = [one, cluster];
       const logs = given.filter((p) => p.seconds > 0).map((p) => Math.log10(p.seconds));
       if (logs.length === 0) logs.push(0);
       const low = Math.floor(Math.min(...logs) - 0.6);
       const high = Math.ceil(Math.max(...logs) + 0.6);
       const share = (seconds: number) => (Math.log10(seconds) - low) / (high - low);
       const position = (seconds: number) => `${(share(seconds) * 100).toFixed(3)}%`;
-      // Skip marks outside the axis or crowding the last one shown (less than 8% of the axis apart).
-      let last: number | null = null;
-      marks.forEach(({ seconds }, index) => {
-        const log = Math.log10(seconds);
-        const shown = log >= low && log <= high && (last === null || (log - last) / (high - low) > 0.08);
-        if (shown) last = log;
-        setHidden(grid[index], !shown);
-        setHidden(ticks[index], !shown);
-        if (!shown) return;
-        setStyle(grid[index], 'left', position(seconds));
-        setStyle(ticks[index], 'left', position(seconds));
-        setClass(ticks[index], 'ts-tick-end', share(seconds) > 0.92);
+      shares = marks.map(({ seconds }) => (share(seconds) >= 0 && share(seconds) <= 1 ? share(seconds) : null));
+      const gridLabels: string[] = [];
+      marks.forEach((mark, index) => {
+        const inside = shares[index] !== null;
+        setHidden(grid[index], !inside);
+        if (!inside) return;
+        gridLabels.push(mark.label);
+        setStyle(grid[index], 'left', position(mark.seconds));
       });
-      const sorted = [...given].sort((a, b) => a.seconds - b.seconds);
-      setHidden(span, !(sorted[0].seconds > 0));
-      if (sorted[0].seconds > 0) {
-        setStyle(span, 'left', position(sorted[0].seconds));
-        setStyle(span, 'width', `calc(${position(sorted[1].seconds)} - ${position(sorted[0].seconds)})`);
+      // Without a ResizeObserver, read the width here (a layout per update, on old browsers only).
+      if (typeof ResizeObserver !== 'function') axisWidth = axis.clientWidth;
+      placeLabels();
+
+      const drawn = given.filter((p) => p.seconds > 0).sort((a, b) => a.seconds - b.seconds);
+      setHidden(span, drawn.length < 2);
+      if (drawn.length >= 2) {
+        setStyle(span, 'left', position(drawn[0].seconds));
+        setStyle(span, 'width', `calc(${position(drawn[drawn.length - 1].seconds)} - ${position(drawn[0].seconds)})`);
       }
-      given.forEach((time, index) => {
-        const view = points[index];
-        setHidden(view.element, !(time.seconds > 0));
-        if (!(time.seconds > 0)) return;
+      points.forEach((view, index) => {
+        const time = given[index];
+        const shown = time !== undefined && time.seconds > 0;
+        setHidden(view.element, !shown);
+        if (time?.figure) setAttribute(view.value, 'data-figure', time.figure);
+        else view.value.removeAttribute('data-figure');
+        if (!shown) return;
         setStyle(view.element, 'left', position(time.seconds));
         setClass(view.element, 'ts-time-flip', share(time.seconds) > 0.55);
-        setText(view.value, formatDuration(time.seconds));
+        setFigure(view.value, formatDuration(time.seconds), time.seconds);
         setText(view.label, time.label);
       });
+      return gridLabels;
     },
   };
 }

@@ -41,8 +41,8 @@ export function memorySection(context: SectionContext): SectionView {
   const runBar = stackedBar(RUN_KEYS, formatBytes, { marker: true });
   const trainBar = stackedBar(TRAIN_KEYS, formatBytes, { marker: true, markerLabel: false });
   const axis = linearAxis((value) => formatBytes(value, 3));
-  const runLegend = legend(RUN_KEYS, formatBytes, 'Running: what is in memory');
-  const trainLegend = legend(TRAIN_KEYS, formatBytes, 'Training: what is in memory');
+  const runLegend = legend(RUN_KEYS, formatBytes, 'To run it', { showCaption: true });
+  const trainLegend = legend(TRAIN_KEYS, formatBytes, 'To train it', { showCaption: true });
   const figure = h('div', { className: 'ts-figure-body' },
     h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'Run'), ' ', runLabel), runBar.element),
     h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'Train'), ' ', trainLabel), trainBar.element),

@@ -15,6 +15,11 @@ import { gpuControl } from './gpus';
 
 export const CUSTOM_GPU = 'custom';
 
+/** "a", "a and b", "a, b and c". */
+function listInWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
 export function timeSection(context: SectionContext, engine: Engine): SectionView {
   const headingId = uniqueId('heading');
   const term = (value: HTMLElement, unit: HTMLElement | string, extra = '') =>
@@ -41,20 +46,19 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       op('×'), term(utilisation, 'utilisation'), op(')'), op('≈'), h('span', { className: 'ts-eq-term ts-eq-result' }, seconds)));
 
   const axis = timeAxis();
-  const fact = (label: HTMLElement | string, figure?: string) => {
+  const fact = (label: string, figure?: string) => {
     const strong = h('strong', figure ? { 'data-figure': figure } : null);
-    const item = h('li', null, typeof label === 'string' ? h('span', null, label) : label, strong);
+    const item = h('li', null, h('span', null, label), strong);
     return { item, strong };
   };
-  const clusterLabel = h('span');
-  const onOne = fact('On one GPU', 'seconds-on-one-gpu');
-  const onCluster = fact(clusterLabel);
+  // The two times are the axis's own labels: the cards below add only what the axis does not show.
   const gpuHours = fact('GPU-hours', 'gpu-hours');
   const mfu = fact('Model FLOPs utilisation', 'mfu');
   const energy = fact('GPU energy');
   const cost = fact('Cost', 'cost');
   const figure = h('div', { className: 'ts-figure-body' }, axis.element,
-    h('ul', { className: 'ts-facts' }, onOne.item, onCluster.item, gpuHours.item, mfu.item, energy.item, cost.item));
+    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, energy.item, cost.item));
+  const caption = h('figcaption');
 
   const update: SectionView['update'] = (estimate) => {
     const resolved = context.resolved();
@@ -74,13 +78,18 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setText(gpuUnit, plural(gpus, 'GPU'));
     setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
     setText(utilisation, formatPercent(resolved.hardware.utilization));
+    setText(gpuSpecs, `${formatBytes(estimate.gpu.memory_bytes)} of memory, ${formatFlopsRate(estimate.gpu.peak_flops)} peak`);
     setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
 
-    axis.update({ seconds: compute.seconds_on_one_gpu, label: `on one ${shortGpu(estimate.gpu.name)}` }, { seconds: compute.seconds, label: `on ${onGpus}` },
-      `Time on a log scale: ${formatDuration(compute.seconds_on_one_gpu)} on one GPU, ${formatDuration(compute.seconds)} on ${onGpus}.`);
-    setFigure(onOne.strong, formatDuration(compute.seconds_on_one_gpu), compute.seconds_on_one_gpu);
-    setText(clusterLabel, `On ${onGpus}`);
-    setText(onCluster.strong, formatDuration(compute.seconds));
+    const onOne = { seconds: compute.seconds_on_one_gpu, label: `on one ${shortGpu(estimate.gpu.name)}`, figure: 'seconds-on-one-gpu' };
+    // On one GPU the cluster is that GPU: one point, one figure.
+    const gridLabels = gpus === 1
+      ? axis.update([onOne], `Time on a log scale: ${formatDuration(compute.seconds_on_one_gpu)} on one GPU.`)
+      : axis.update([onOne, { seconds: compute.seconds, label: `on ${onGpus}`, figure: 'seconds-on-cluster' }],
+        `Time on a log scale: ${formatDuration(compute.seconds_on_one_gpu)} on one GPU, ${formatDuration(compute.seconds)} on ${onGpus}.`);
+    setText(caption, gridLabels.length > 0
+      ? `Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark ${listInWords(gridLabels)}.`
+      : 'Time on a logarithmic scale, where equal distances are equal factors.');
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
     setHidden(energy.item, !(compute.energy_joules > 0));
@@ -89,10 +98,16 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setFigure(cost.strong, formatMoney(compute.cost), compute.cost);
   };
 
+  // A closed select shows one line that cannot wrap: the options carry names only, and the chosen
+  // GPU's memory and peak are a line of their own under it (a phone's column is ~290 px).
   const gpuChoices = [
-    ...engine.gpus.map((gpu) => ({ value: gpu.id, label: `${gpu.name} — ${formatBytes(gpu.memory_bytes)}, ${formatFlopsRate(gpu.peak_flops)}` })),
-    { value: CUSTOM_GPU, label: 'Your own GPU: set its memory and peak below' },
+    ...engine.gpus.map((gpu) => ({ value: gpu.id, label: gpu.name })),
+    { value: CUSTOM_GPU, label: 'Your own GPU: set it below' },
   ];
+  const gpuSelect = context.add(selectControl('hardware.gpu', 'GPU type', gpuChoices, context.onValue));
+  const gpuSpecs = h('p', { className: 'ts-hint', id: uniqueId('hint'), 'data-figure': 'gpu-specs' });
+  gpuSelect.select.after(gpuSpecs);
+  gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
     h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '4. Time: staggering amounts of simple arithmetic'),
     h('div', { className: 'ts-prose' },
@@ -107,7 +122,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
           fieldLabel: 'Training tokens, exact number (e.g. 15.6T)',
         }, context.onValue)).element,
         gpuControl(context),
-        context.add(selectControl('hardware.gpu', 'GPU type', gpuChoices, context.onValue)).element,
+        gpuSelect.element,
         context.add(rangeControl({
           path: 'hardware.utilization', label: 'Utilisation (share of peak sustained)', scale: linearScale(0.01, 1, 0.01),
           formatField: (v) => formatPercent(v, 3), describe: (v) => `${formatPercent(v, 3)} of peak`,
@@ -132,8 +147,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
               parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
               formatField: (v) => formatNumber(v, 3), describe: (v) => `${formatNumber(v, 3)} dollars per GPU-hour`,
             }, context.onValue)).element))),
-      h('figure', { className: 'ts-figure' }, figure,
-        h('figcaption', null, 'Time on a logarithmic scale: each grid step is a factor of ten or more.'))),
+      h('figure', { className: 'ts-figure' }, figure, caption)),
     why('Why 6 × parameters × tokens?', [
       'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
     ], 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time',

@@ -1,0 +1,234 @@
+// The figures on a phone and on a desktop (issue 11, items 6–9): the time axis labels only what
+// fits, the time figure prints each time once, the sharding bar stays readable at many GPUs, the
+// two memory legends keep their own headings, the GPU select's choices fit it, and the quiz's
+// current-question marker is not clipped.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineEstimate, openPage, startHarness } from './harness.mjs';
+import { engineModule } from '../web/wasm-engine.mjs';
+
+const formatDuration = (value) => engineModule.formatQuantity(value, 'duration', 0);
+const STORY_405B = 'Llama 3 405B as Meta trained it';
+/** docs/page.md's own example link: the 70B model fully sharded over 64 GPUs. */
+const SHARDED_64 = `#s=${encodeURIComponent('{"parallel":{"gpus":64,"zero_stage":3}}')}`;
+
+let harness;
+before(async () => { harness = await startHarness(); });
+after(async () => { await harness?.close(); });
+
+async function withPage(address, options, body) {
+  const { page, context, problems } = await openPage(harness.browser, address, options);
+  try {
+    await body(page, context);
+    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
+  } finally {
+    await context.close();
+  }
+}
+
+/** Builds every lazily built section, shows `selector`, and waits for two frames (ResizeObservers run before a frame paints). */
+async function show(page, selector) {
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForFunction(() => document.querySelector('.ts-section-pending') === null);
+  await page.waitForSelector(selector, { state: 'attached' });
+  await page.locator(selector).first().scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/** The time figure's labels (axis marks and the two points) and the figure's content box, in page pixels. */
+function timeLabels(page) {
+  return page.evaluate(() => {
+    const figure = document.querySelector('.ts-time').closest('.ts-figure');
+    const style = getComputedStyle(figure);
+    const outer = figure.getBoundingClientRect();
+    const box = {
+      left: outer.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+      right: outer.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight),
+    };
+    const visible = (element) => element.getClientRects().length > 0;
+    const rect = (element) => {
+      const r = element.getBoundingClientRect();
+      return { text: element.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    };
+    return {
+      box,
+      ticks: [...figure.querySelectorAll('.ts-axis-log .ts-tick')].filter(visible).map(rect),
+      points: [...figure.querySelectorAll('.ts-time-label')].filter(visible).map(rect),
+    };
+  });
+}
+
+const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+for (const story of [null, STORY_405B]) {
+  test(`time axis labels (${story ?? 'the default scenario'}) neither overlap nor leave the figure at 320, 360, 900 and 1280 px`, async () => {
+    await withPage(harness.url, { viewport: { width: 1280, height: 900 } }, async (page) => {
+      if (story) await page.getByRole('button', { name: story }).click();
+      for (const width of [320, 360, 900, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await show(page, '.ts-time');
+        const { box, ticks, points } = await timeLabels(page);
+        assert.ok(ticks.length >= 2, `${width} px: at least two marks labelled, got ${ticks.map((t) => t.text).join(', ')}`);
+        const labels = [...ticks, ...points];
+        for (const label of labels) {
+          assert.ok(label.left >= box.left - 0.5 && label.right <= box.right + 0.5,
+            `${width} px: “${label.text}” spans ${label.left.toFixed(1)}–${label.right.toFixed(1)}, outside the figure’s ${box.left.toFixed(1)}–${box.right.toFixed(1)}`);
+        }
+        for (let i = 0; i < labels.length; i += 1) {
+          for (let j = i + 1; j < labels.length; j += 1) {
+            assert.ok(!overlap(labels[i], labels[j]), `${width} px: “${labels[i].text}” and “${labels[j].text}” overlap`);
+          }
+        }
+      }
+    });
+  });
+}
+
+test('the time figure prints each time once: on one GPU a single point, on many GPUs one label per time', async () => {
+  const count = (text, part) => text.split(part).length - 1;
+  await withPage(`${harness.url}#s=${encodeURIComponent('{"parallel":{"gpus":1}}')}`, {}, async (page) => {
+    await show(page, '.ts-time');
+    const estimate = await engineEstimate(page);
+    const text = await page.locator('.ts-time').locator('xpath=ancestor::figure').innerText();
+    const oneGpu = formatDuration(estimate.compute.seconds_on_one_gpu);
+    assert.equal(count(text, oneGpu), 1, `“${oneGpu}” once in the figure:\n${text}`);
+    assert.equal(await page.locator('.ts-time-point').filter({ visible: true }).count(), 1, 'one point on the axis');
+  });
+  await withPage(harness.url, {}, async (page) => {
+    await page.getByRole('button', { name: STORY_405B }).click();
+    await show(page, '.ts-time');
+    const estimate = await engineEstimate(page);
+    const text = await page.locator('.ts-time').locator('xpath=ancestor::figure').innerText();
+    for (const seconds of [estimate.compute.seconds_on_one_gpu, estimate.compute.seconds]) {
+      assert.equal(count(text, formatDuration(seconds)), 1, `“${formatDuration(seconds)}” once in the figure:\n${text}`);
+    }
+  });
+});
+
+test('the time caption names the marks the axis draws, a week and a month apart included', async () => {
+  // The 70B model on one GPU for a billion tokens: about two weeks, so the axis runs from about a
+  // day to about four months and its only marks are 1 week and 1 month (a factor of 4.3 apart).
+  const scenario = '{"training":{"tokens":1e9},"parallel":{"gpus":1}}';
+  await withPage(`${harness.url}#s=${encodeURIComponent(scenario)}`, {}, async (page) => {
+    await show(page, '.ts-time');
+    const log = Math.log10((await engineEstimate(page)).compute.seconds);
+    assert.ok(log > 5.6 && log < 6.4, `the scenario takes about 10^6 s, got 10^${log.toFixed(2)}`);
+    const caption = (await page.locator('.ts-time').locator('xpath=ancestor::figure/figcaption').innerText()).trim();
+    assert.equal(caption, 'Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark 1 week and 1 month.');
+    assert.equal(await page.locator('.ts-time-grid').filter({ visible: true }).count(), 2, 'two grid lines, as the caption says');
+  });
+});
+
+/** Share of an element's pixels darker than a quarter of white, and whether each given point (element coordinates) is dark. */
+async function darkness(page, selector, probes) {
+  const png = await page.locator(selector).first().screenshot();
+  const box = await page.locator(selector).first().boundingBox();
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate(async ({ base64, points }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d');
+      context.drawImage(bitmap, 0, 0);
+      const { data, width, height } = context.getImageData(0, 0, bitmap.width, bitmap.height);
+      const dark = (x, y) => {
+        const i = (y * width + x) * 4;
+        return (0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255 < 0.25;
+      };
+      let darkPixels = 0;
+      for (let y = 0; y < height; y += 1) for (let x = 0; x < width; x += 1) if (dark(x, y)) darkPixels += 1;
+      return { share: darkPixels / (width * height), probes: points.map(([x, y]) => dark(Math.round(x), Math.round(y))) };
+    }, { base64: png.toString('base64'), points: probes.map(([x, y]) => [x - box.x, y - box.y]) });
+  } finally {
+    await blank.close();
+  }
+}
+
+for (const [name, address, story] of [['64 GPUs (the docs’ example)', SHARDED_64, null], ['16,384 GPUs (Llama 3 405B)', '', STORY_405B]]) {
+  for (const width of [320, 360, 1280]) {
+    test(`the sharding bar at ${name}, ${width} px, stays light and shows GPU 1’s slice`, async () => {
+      await withPage(`${harness.url}${address}`, { viewport: { width, height: 900 } }, async (page) => {
+        if (story) await page.getByRole('button', { name: story }).click();
+        await show(page, '.ts-shard-track');
+        const slices = await page.evaluate(() => [...document.querySelectorAll('.ts-shard-mine')]
+          .filter((mine) => mine.getClientRects().length > 0)
+          .map((mine) => {
+            const r = mine.getBoundingClientRect();
+            return { key: mine.parentElement.className, width: r.width, centre: [r.left + r.width / 2, r.top + r.height / 2] };
+          }));
+        assert.ok(slices.length >= 3, `the sharded components each show GPU 1’s slice, got ${slices.length}`);
+        const measured = await darkness(page, '.ts-shard-track', slices.map((slice) => slice.centre));
+        // Only the slices' outlines are dark; dividers packed a pixel or two apart made it mostly black.
+        assert.ok(measured.share < 0.12, `${(measured.share * 100).toFixed(1)}% of the bar is near black`);
+        for (const slice of slices) assert.ok(slice.width >= 6, `${slice.key}: GPU 1’s slice is ${slice.width.toFixed(1)} px wide`);
+        measured.probes.forEach((isDark, index) => assert.equal(isDark, false, `${slices[index].key}: GPU 1’s slice shows its colour, not black`));
+      });
+    });
+  }
+}
+
+for (const width of [320, 360]) {
+  test(`at ${width} px the Run and Train legends each keep a heading above their own list`, async () => {
+    await withPage(harness.url, { viewport: { width, height: 900 } }, async (page) => {
+      await show(page, '.ts-legends');
+      const legends = await page.evaluate(() => [...document.querySelectorAll('.ts-legends .ts-legend')].map((list) => {
+        const title = document.getElementById(list.getAttribute('aria-labelledby') ?? '');
+        const titleBox = title?.getBoundingClientRect();
+        return {
+          title: title?.textContent ?? null,
+          titleShown: Boolean(titleBox && titleBox.height > 0 && titleBox.bottom <= list.getBoundingClientRect().top + 0.5),
+          rows: [...list.querySelectorAll('.ts-legend-name')].filter((name) => name.getClientRects().length > 0).map((name) => name.textContent),
+        };
+      }));
+      assert.equal(legends.length, 2);
+      assert.deepEqual(legends.map((legend) => legend.title), ['To run it', 'To train it']);
+      for (const legend of legends) assert.ok(legend.titleShown, `“${legend.title}” is shown above its own list`);
+      assert.ok(legends.every((legend) => legend.rows.includes('Weights')), 'each list has its own Weights row, under its own heading');
+    });
+  });
+
+  test(`at ${width} px every GPU choice fits the closed select`, async () => {
+    await withPage(harness.url, { viewport: { width, height: 900 } }, async (page) => {
+      await show(page, '[data-field="hardware.gpu"] select');
+      const tooWide = await page.evaluate(() => {
+        const select = document.querySelector('[data-field="hardware.gpu"] select');
+        const style = getComputedStyle(select);
+        const context = document.createElement('canvas').getContext('2d');
+        context.font = style.font;
+        // The closed select's text box: its content box less the drop-down arrow (about 20 px in Chromium).
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+        return [...select.options].filter((option) => context.measureText(option.text).width > room)
+          .map((option) => `${option.text} (${context.measureText(option.text).width.toFixed(0)} of ${room.toFixed(0)} px)`);
+      });
+      assert.deepEqual(tooWide, []);
+      const specs = await page.locator('[data-figure="gpu-specs"]').innerText();
+      assert.match(specs, /80 GB .*989 TFLOP\/s/, 'the chosen GPU’s memory and peak are shown under the select');
+    });
+  });
+
+  test(`at ${width} px the quiz’s current-question ring lies inside every box that clips it`, async () => {
+    await withPage(harness.url, { viewport: { width, height: 900 } }, async (page) => {
+      await show(page, '.ts-quiz-step-current');
+      const clipped = await page.evaluate(() => {
+        const step = document.querySelector('.ts-quiz-step-current');
+        const ring = Math.max(0, ...(getComputedStyle(step).boxShadow.match(/-?\d+(\.\d+)?px/g) ?? []).map(parseFloat));
+        const r = step.getBoundingClientRect();
+        const problems = [];
+        for (let element = step.parentElement; element; element = element.parentElement) {
+          const style = getComputedStyle(element);
+          // content-visibility: auto clips paint at the box's edges, as overflow and paint containment do.
+          const clips = style.overflowX !== 'visible' || style.contentVisibility === 'auto' || /paint|strict|content/.test(style.contain);
+          if (!clips) continue;
+          const box = element.getBoundingClientRect();
+          if (r.left - ring < box.left - 0.5 || r.right + ring > box.right + 0.5) {
+            problems.push(`${element.className}: ring ${(r.left - ring).toFixed(1)}–${(r.right + ring).toFixed(1)}, box ${box.left.toFixed(1)}–${box.right.toFixed(1)}`);
+          }
+        }
+        return { ring, problems };
+      });
+      assert.ok(clipped.ring > 0, 'the current step has a ring');
+      assert.deepEqual(clipped.problems, []);
+    });
+  });
+}
