@@ -95,6 +95,8 @@ export interface TrainingComponents {
 }
 
 export interface PerGpu extends TrainingComponents {
+  /** weights + gradients + master_weights + optimizer_states on this GPU, summed by the engine. */
+  model_states: number;
   activations: number;
   logits: number;
 }
