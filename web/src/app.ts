@@ -152,7 +152,6 @@ class Widget {
   private readonly notes: HTMLElement;
   private announceTimer: ReturnType<typeof setTimeout> | undefined;
   private lastAnnouncement = '';
-  private configName = 'your model';
   private readonly onHashChange = () => this.loadFromHash();
   /** Leaving or reloading the page writes a pending hash first, so the address carries the last change. */
   private readonly onPageHide = () => {
@@ -432,7 +431,8 @@ class Widget {
     if (!option) return;
     const fromConfig = this.modelChoice() === FROM_CONFIG;
     option.disabled = !fromConfig;
-    const text = fromConfig ? `Your model: ${this.configName}` : 'Your config.json (see “Your own model”)';
+    // The name is part of the scenario (model.name), so a shared link names the model too.
+    const text = fromConfig ? `Your model: ${this.overrides.model?.name ?? 'your model'}` : 'Your config.json (see “Your own model”)';
     if (option.textContent !== text) option.textContent = text;
   }
 
@@ -549,12 +549,17 @@ class Widget {
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */
   private useArchitecture(architecture: NonNullable<PartialScenario['model']>['architecture'], name: string): { errors: FieldError[]; params: number } {
     const previous = this.overrides;
-    this.setModel({ architecture }, false);
-    const candidate = this.overrides;
+    this.setModel({ architecture, name }, false);
+    let candidate = this.overrides;
+    let check = this.engine.estimate(candidate);
+    if (check.errors.length > 0 && check.errors.every((error) => error.field === 'model.name')) {
+      // A name the engine will not carry in a link (a control character) costs only the name.
+      this.setModel({ architecture }, false);
+      candidate = this.overrides;
+      check = this.engine.estimate(candidate);
+    }
     this.overrides = previous;
-    const check = this.engine.estimate(candidate);
     if (check.errors.length > 0) return { errors: check.errors, params: 0 };
-    this.configName = name;
     this.overrides = candidate;
     this.commit({ announce: true, writeHash: true });
     return { errors: [], params: check.params };

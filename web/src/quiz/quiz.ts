@@ -674,9 +674,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   function backTo(id: string) {
     if (destroyed) return;
     if (progress.mode === 'one' && progress.current !== id) show(id, null);
-    const legend = itemElements.get(id)?.querySelector<HTMLElement>('.ts-quiz-legend');
-    legend?.scrollIntoView({ block: 'start' });
-    legend?.focus({ preventScroll: true });
+    const element = itemElements.get(id);
+    element?.scrollIntoView({ block: 'start' });
+    element?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus({ preventScroll: true });
   }
 
   function goTo(id: string) {
