@@ -74,8 +74,8 @@ function engineInstance(page, item, seed) {
     [JSON.stringify(item), seed]);
 }
 
-test('every item’s "show me" lands on its section and figure, marked, in view, with the engine’s answer', async () => {
-  await withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
+for (const viewport of [{ width: 1280, height: 900 }, { width: 320, height: 640 }]) test(`every item’s "show me" lands on its section and figure, marked, in view, with the engine’s answer (${viewport.width} px)`, async () => {
+  await withPage({ viewport }, async (page) => {
     await openQuiz(page);
     for (const [index, item] of bank.items.entries()) {
       const seed = Number(await quizItem(page, item.id).getAttribute('data-seed'));

@@ -9,7 +9,9 @@ import type { ShowMeTarget } from './quiz/quiz';
 const TARGET_CLASS = 'ts-showme-target';
 const BACK_CLASS = 'ts-showme-back';
 /** The block a figure sits in, after which the "back to the question" row goes. */
-const FIGURE_BLOCK = '.ts-headline, .ts-equations, .ts-facts, .ts-fit, .ts-big-number, .ts-bar-row';
+const FIGURE_BLOCK = '.ts-equation, .ts-facts, .ts-fit > p, .ts-big-number, .ts-bar-row';
+/** A headline card: the row goes inside it, under the figure, so it stays in view on a phone too. */
+const FIGURE_CARD = '.ts-stat';
 
 /** Removes the mark and the "back" row of an earlier show-me. */
 export function clearShowMe(root: HTMLElement): void {
@@ -48,12 +50,14 @@ export function landOnFigure(root: HTMLElement, section: HTMLElement | null, tar
   if (figure) {
     figure.classList.add(TARGET_CLASS);
     figure.setAttribute('data-showme-question', String(target.question));
-    (figure.closest(FIGURE_BLOCK) ?? figure).after(row);
+    const card = figure.closest(FIGURE_CARD);
+    if (card) card.append(row);
+    else (figure.closest(FIGURE_BLOCK) ?? figure).after(row);
   } else {
     landing.prepend(row);
   }
   const reduceMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-  landing.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: figure ? 'center' : 'start' });
+  landing.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: figure ? figureBlock(figure, row) : 'start' });
   // Focus follows the view, so keyboard and screen-reader users land where the answer is.
   if (!landing.hasAttribute('tabindex')) {
     landing.setAttribute('tabindex', '-1');
@@ -61,4 +65,16 @@ export function landOnFigure(root: HTMLElement, section: HTMLElement | null, tar
   }
   landing.focus({ preventScroll: true });
   return landing;
+}
+
+/**
+ * Where the figure should sit so that it and the "back" row below it are both in view: centred
+ * when the row is close, at the top (under its scroll margin) when the row is further down, and
+ * centred again when nothing shows both (the figure matters more).
+ */
+function figureBlock(figure: HTMLElement, row: HTMLElement): ScrollLogicalPosition {
+  const viewHeight = figure.ownerDocument.defaultView?.innerHeight ?? 0;
+  const span = row.getBoundingClientRect().bottom - figure.getBoundingClientRect().top;
+  if (span <= viewHeight / 2) return 'center';
+  return span <= viewHeight - 120 ? 'start' : 'center';
 }
