@@ -24,7 +24,8 @@ import { shardingSection } from './sections/sharding';
 import { CUSTOM_GPU, timeSection } from './sections/time';
 import type { Estimate, FieldError, PartialScenario, Scenario } from './types';
 import { formatBytes, formatDuration, formatInteger } from './units';
-import { mountQuiz, type QuizHandle, type QuizStorage } from './quiz/quiz';
+import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
+import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
 
 declare const TRAINSCOPE_CSS: string;
@@ -142,6 +143,8 @@ class Widget {
   /** The sections built so far; an off-screen one joins when it nears the viewport. */
   private readonly views: SectionView[] = [];
   private readonly cancels: Array<() => void> = [];
+  /** Builds a pending section now (show-me lands in it); each section by its data-ts-section name. */
+  private readonly buildNow = new Map<string, () => void>();
   private presetSelect: HTMLSelectElement | null = null;
   private notesShown = '';
   /** The scenario behind `good.single`, so an input that changes only parallel settings reuses it. */
@@ -152,7 +155,6 @@ class Widget {
   private readonly notes: HTMLElement;
   private announceTimer: ReturnType<typeof setTimeout> | undefined;
   private lastAnnouncement = '';
-  private configName = 'your model';
   private readonly onHashChange = () => this.loadFromHash();
   /** Leaving or reloading the page writes a pending hash first, so the address carries the last change. */
   private readonly onPageHide = () => {
@@ -436,7 +438,8 @@ class Widget {
     if (!option) return;
     const fromConfig = this.modelChoice() === FROM_CONFIG;
     option.disabled = !fromConfig;
-    const text = fromConfig ? `Your model: ${this.configName}` : 'Your config.json (see “Your own model”)';
+    // The name is part of the scenario (model.name), so a shared link names the model too.
+    const text = fromConfig ? `Your model: ${this.overrides.model?.name ?? 'your model'}` : 'Your config.json (see “Your own model”)';
     if (option.textContent !== text) option.textContent = text;
   }
 
@@ -501,10 +504,11 @@ class Widget {
     // browser is idle), so the first paint waits for nothing off screen.
     const first = memory ? memorySection(context) : time ? timeSection(context, this.engine) : null;
     if (first) this.views.push(first);
-    const later: Array<() => SectionView | HTMLElement> = [];
-    if (memory) later.push(() => activationSection(context), () => shardingSection(context));
-    if (time && memory) later.push(() => timeSection(context, this.engine));
-    if (memory) later.push(() => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name)));
+    first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
+    const later: Array<[string, () => SectionView | HTMLElement]> = [];
+    if (memory) later.push(['activations', () => activationSection(context)], ['sharding', () => shardingSection(context)]);
+    if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
+    if (memory) later.push(['config', () => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name))]);
     replace(this.root,
       h('header', { className: 'ts-header' },
         h('p', { className: 'ts-kicker' }, 'Interactive · trainscope'),
@@ -516,7 +520,7 @@ class Widget {
       this.notice,
       model.element,
       first?.element,
-      later.map((build) => this.placeholder(build)),
+      later.map(([name, build]) => this.placeholder(name, build)),
       this.sections.has('quiz') ? this.quizSection() : null,
       h('footer', { className: 'ts-footer' },
         h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. Activation figures are illustrative. ',
@@ -525,29 +529,44 @@ class Widget {
   }
 
   /** A stand-in for an off-screen section, replaced by the section when it nears the viewport. */
-  private placeholder(build: () => SectionView | HTMLElement): HTMLElement {
-    const slot = h('div', { className: 'ts-section ts-section-pending', 'aria-busy': 'true' });
-    this.cancels.push(whenNear(slot, () => {
+  private placeholder(name: string, build: () => SectionView | HTMLElement): HTMLElement {
+    const slot = h('div', { className: 'ts-section ts-section-pending', 'aria-busy': 'true', 'data-ts-section': name });
+    let done = false;
+    const run = () => {
+      if (done) return;
+      done = true;
+      cancel();
+      this.buildNow.delete(name);
       const built = build();
       const view = built instanceof HTMLElement ? null : built;
-      slot.replaceWith(view ? view.element : built as HTMLElement);
+      const element = view ? view.element : built as HTMLElement;
+      element.setAttribute('data-ts-section', name);
+      slot.replaceWith(element);
       if (!view) return;
       this.views.push(view);
       if (this.good) view.update(this.good.estimate, this.good.single);
       this.syncControls();
-    }));
+    };
+    const cancel = whenNear(slot, run);
+    this.cancels.push(cancel);
+    this.buildNow.set(name, run);
     return slot;
   }
 
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */
   private useArchitecture(architecture: NonNullable<PartialScenario['model']>['architecture'], name: string): { errors: FieldError[]; params: number } {
     const previous = this.overrides;
-    this.setModel({ architecture }, false);
-    const candidate = this.overrides;
+    this.setModel({ architecture, name }, false);
+    let candidate = this.overrides;
+    let check = this.engine.estimate(candidate);
+    if (check.errors.length > 0 && check.errors.every((error) => error.field === 'model.name')) {
+      // A name the engine will not carry in a link (a control character) costs only the name.
+      this.setModel({ architecture }, false);
+      candidate = this.overrides;
+      check = this.engine.estimate(candidate);
+    }
     this.overrides = previous;
-    const check = this.engine.estimate(candidate);
     if (check.errors.length > 0) return { errors: check.errors, params: 0 };
-    this.configName = name;
     this.overrides = candidate;
     this.commit({ announce: true, writeHash: true });
     return { errors: [], params: check.params };
@@ -572,7 +591,7 @@ class Widget {
         bank: defaultBank,
         // "Show me in the simulation" only where a simulation is shown.
         onShowInSimulation: this.sections.has('memory') || this.sections.has('time')
-          ? (scenario) => this.showInSimulation(scenario as PartialScenario)
+          ? (scenario, target) => this.showInSimulation(scenario as PartialScenario, target)
           : undefined,
         storage: this.options.quizStorage,
         passMark: this.options.passMark,
@@ -584,16 +603,14 @@ class Widget {
     return section;
   }
 
-  private showInSimulation(scenario: PartialScenario): void {
+  /** Loads a question's scenario and lands on the figure that answers it (web/src/showme.ts). */
+  private showInSimulation(scenario: PartialScenario, target: ShowMeTarget): void {
     this.overrides = clone(scenario);
     this.commit({ announce: true, writeHash: true });
-    const target = this.root.querySelector<HTMLElement>('.ts-model');
-    if (!target) return;
-    const reduceMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-    target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
-    // Move focus with the view so keyboard and screen-reader users land where the change is.
-    target.setAttribute('tabindex', '-1');
-    target.focus({ preventScroll: true });
+    // Every pending section is built first: one built while the view scrolls past would move the figure.
+    for (const run of [...this.buildNow.values()]) run();
+    const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
+    landOnFigure(this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
   }
 }
 

@@ -22,6 +22,8 @@ export interface ModelSpec {
   preset?: string;
   params?: number;
   architecture?: Partial<Architecture>;
+  /** What the learner called the model (a pasted config's name), kept so a shared link shows it. */
+  name?: string;
 }
 
 export type InferencePrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
@@ -95,6 +97,8 @@ export interface TrainingComponents {
 }
 
 export interface PerGpu extends TrainingComponents {
+  /** weights + gradients + master_weights + optimizer_states on this GPU, summed by the engine. */
+  model_states: number;
   activations: number;
   logits: number;
 }

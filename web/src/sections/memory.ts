@@ -89,7 +89,7 @@ export function memorySection(context: SectionContext): SectionView {
     setFigure(inferenceGpus, `${formatInteger(inference.min_gpus)} × ${shortGpu(gpu.name)}`, inference.min_gpus);
     setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
     setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
-    setText(trainingPerParam, `${formatNumber(perParam.total)} bytes`);
+    setFigure(trainingPerParam, `${formatNumber(perParam.total)} bytes`, perParam.total);
     trainingIcons.update(Math.max(trainingMinimum, 0), trainingMinimum > 0 ? `at least ${formatInteger(trainingMinimum)} GPUs` : 'no number of GPUs at this layout');
     setFigure(trainingGpus, trainingMinimum > 0 ? `≥ ${formatInteger(trainingMinimum)} × ${shortGpu(gpu.name)}` : 'does not fit at this layout', trainingMinimum);
     setText(trainingAside, trainingMinimum > 0 ? ' fully sharded'

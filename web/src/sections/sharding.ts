@@ -30,8 +30,13 @@ export function shardingSection(context: SectionContext): SectionView {
   const fitsFrom = h('span', null, 'Fully sharded (ZeRO-3), training fits from ', minGpus, '.', tryZero);
   const neverFits = h('span', { 'data-figure': 'min-gpus' }, 'Even fully sharded, the activations alone do not fit on one GPU: try checkpointing, a shorter sequence or tensor parallelism.');
   const tryFull = h('button', { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(o, 'training.recompute', 'full')) }, 'Try full checkpointing');
+  // The four model states one GPU keeps, as one engine figure (quiz question 10's answer).
+  const statesPerGpu = h('strong', { 'data-figure': 'model-states-per-gpu' });
+  const statesTotal = h('strong', { 'data-figure': 'model-states-total' });
   const status = h('div', { className: 'ts-fit' }, badge,
     h('p', { className: 'ts-fit-text' }, 'Each GPU holds ', perGpuTotal, perGpuRest),
+    h('p', { className: 'ts-fit-text' }, 'Model states per GPU: ', statesPerGpu, ', of ', statesTotal,
+      ' for the whole model (weights, gradients, FP32 master copy and optimizer states).'),
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
 
   const wholeLabel = h('span');
@@ -74,6 +79,8 @@ export function shardingSection(context: SectionContext): SectionView {
     setText(fitText, training.fits ? ' Fits' : ' Does not fit');
     setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
     setText(perGpuRest, ` of its ${formatBytes(gpu.memory_bytes)} (${formatInteger(gpus)} ${plural(gpus, 'GPU')}, ${formatInteger(training.data_parallel)}-way data parallel).`);
+    setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
+    setFigure(statesTotal, formatBytes(states.total), states.total);
     setHidden(fitsFrom, !(minimum > 0));
     setHidden(neverFits, minimum > 0);
     // Only one element carries the figure at a time, so tests and tools find the one shown.
