@@ -133,3 +133,48 @@ TEST_CASE("every field's out-of-range message from a scenario (a link's hash) wr
         }
     }
 }
+
+TEST_CASE("every slider moves within its field's limits, through stops the field accepts", "[limits][sliders]") {
+    REQUIRE(slider_ranges_end() - slider_ranges_begin() > 0);
+    for (const SliderRange* slider = slider_ranges_begin(); slider != slider_ranges_end(); ++slider) {
+        INFO(slider->field);
+        const FieldLimit* limit = find_field_limit(slider->field);
+        REQUIRE(limit != nullptr);
+        CHECK(slider->min < slider->max);
+        CHECK(field_limit_error(*limit, slider->min).empty());
+        CHECK(field_limit_error(*limit, slider->max).empty());
+        switch (slider->scale) {
+            case SliderScale::log:
+                CHECK(slider->min > 0);
+                CHECK(slider->stops >= 1);
+                break;
+            case SliderScale::linear: {
+                REQUIRE(slider->stops > 0);
+                // A whole number of steps from one end to the other.
+                const double steps = (slider->max - slider->min) / slider->stops;
+                CHECK(std::fabs(steps - std::round(steps)) < 1e-9);
+                break;
+            }
+            case SliderScale::powers_of_two: {
+                CHECK(limit->integer);
+                CHECK(std::exp2(std::round(std::log2(slider->min))) == slider->min);
+                break;
+            }
+        }
+    }
+}
+
+TEST_CASE("the page reads each slider's range with the field's limits", "[limits][sliders]") {
+    const json::ParseResult parsed = json::parse(field_limits_json());
+    REQUIRE(parsed.ok);
+    const json::Value* gpus = parsed.value.find("parallel.gpus");
+    REQUIRE(gpus != nullptr);
+    const json::Value* slider = gpus->find("slider");
+    REQUIRE(slider != nullptr);
+    CHECK(slider->find("scale")->text == "powers_of_two");
+    CHECK(slider->find("max")->number == 1e5);
+    // A field with no slider (typed only) has no slider member.
+    const json::Value* layers = parsed.value.find("model.architecture.layers");
+    REQUIRE(layers != nullptr);
+    CHECK(layers->find("slider") == nullptr);
+}

@@ -1,6 +1,8 @@
 // The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
 // estimates and writes scenarios; every figure it shows comes from an Estimate.
 
+import type { SliderRange } from './sliders';
+
 export interface Architecture {
   layers: number;
   hidden: number;
@@ -165,6 +167,8 @@ export interface FieldLimit {
   /** The kind its typed text is read as and its limits are written in. */
   kind: 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'gpus' | 'percent';
   integer: boolean;
+  /** The stretch its slider moves through, for fields with a slider. */
+  slider?: SliderRange;
 }
 
 /** Keyed by dotted field path: "parallel.gpus", "hardware.memory_bytes", … */

@@ -5,6 +5,7 @@
 // binds it here once, before any section is built.
 
 import type { Engine } from './engine';
+import { scaleFromRange, type SliderScale } from './sliders';
 import type { FigureName } from './types';
 
 export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
@@ -78,4 +79,17 @@ export function numberFormatLabel(id: string): string {
 export function readField(path: string, text: string): ParseResult {
   const reading = engine().readField(path, text);
   return reading.ok ? { ok: true, value: reading.value } : { ok: false, message: reading.error };
+}
+
+/** The slider for a scenario field, spanning what the engine says it spans (field_limits.cpp). */
+export function sliderScale(path: string): SliderScale {
+  const limit = engine().fieldLimits[path];
+  if (!limit?.slider) throw new Error(`trainscope: the engine gives no slider range for ${path}`);
+  return scaleFromRange(limit.slider, { integer: limit.integer });
+}
+
+/** Every value of a field's slider, in order: the choices of a drop-down that stands in for one. */
+export function sliderStops(path: string): number[] {
+  const scale = sliderScale(path);
+  return Array.from({ length: scale.steps + 1 }, (_, position) => scale.valueAt(position));
 }

@@ -3,9 +3,7 @@
 import { checkboxControl, radioControl, rangeControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { setAttribute, setFigure, setHidden, stackedBar, why } from '../figures';
-import { powersOfTwoUpTo, stopScale } from '../sliders';
-import { formatBytes, formatInteger, formatPercent, formatScientific } from '../units';
-import { powersOf } from './shared';
+import { formatBytes, formatInteger, formatPercent, formatScientific, sliderScale } from '../units';
 import type { SectionContext, SectionView } from './context';
 
 export function activationSection(context: SectionContext): SectionView {
@@ -69,10 +67,10 @@ export function activationSection(context: SectionContext): SectionView {
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
         context.add(rangeControl({
-          path: 'training.micro_batch', label: 'Micro-batch (sequences per GPU per step)', scale: stopScale(powersOfTwoUpTo(256)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
+          path: 'training.micro_batch', label: 'Micro-batch (sequences per GPU per step)', scale: sliderScale('training.micro_batch'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
         }, context.onValue)).element,
         context.add(rangeControl({
-          path: 'training.sequence', label: 'Sequence length (tokens)', scale: stopScale(powersOf(128, 131072)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
+          path: 'training.sequence', label: 'Sequence length (tokens)', scale: sliderScale('training.sequence'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
         }, context.onValue)).element,
         context.add(radioControl('training.recompute', 'Activation checkpointing', [
           { value: 'none', label: 'None', hint: 'keep everything' },

@@ -3,9 +3,7 @@
 import { rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
-import { stopScale, powersOfTwoUpTo } from '../sliders';
-import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName } from '../units';
-import { powersOf } from './shared';
+import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName, sliderScale } from '../units';
 import { shortGpu, type SectionContext, type SectionView } from './context';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
@@ -116,10 +114,10 @@ export function memorySection(context: SectionContext): SectionView {
       context.add(selectControl('inference.precision', 'Weights when running', precisionChoices, context.onValue)).element,
       context.add(selectControl('inference.kv_precision', 'KV cache precision', precisionChoices.filter((c) => c.value !== 'int4'), context.onValue)).element,
       context.add(rangeControl({
-        path: 'inference.batch', label: 'Sequences served at once', scale: stopScale(powersOfTwoUpTo(256)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
+        path: 'inference.batch', label: 'Sequences served at once', scale: sliderScale('inference.batch'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
       }, context.onValue)).element,
       context.add(rangeControl({
-        path: 'inference.context', label: 'Context per sequence (tokens)', scale: stopScale(powersOf(128, 131072)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
+        path: 'inference.context', label: 'Context per sequence (tokens)', scale: sliderScale('inference.context'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
       }, context.onValue)).element,
       context.add(selectControl('training.optimizer', 'Optimizer', [
         { value: 'adamw', label: 'AdamW (two states per weight)' }, { value: 'adam', label: 'Adam' },

@@ -4,7 +4,7 @@ import { checkboxControl, radioControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { legend, linearAxis, PART_LABELS, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
 import { setField } from '../scenario';
-import { formatBytes, formatInteger } from '../units';
+import { formatBytes, formatInteger, sliderStops } from '../units';
 import { plural, shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
@@ -136,8 +136,8 @@ export function shardingSection(context: SectionContext): SectionView {
           h('summary', null, 'Go deeper: tensor and pipeline parallelism'),
           h('div', { className: 'ts-deeper-body' },
             h('p', { className: 'ts-hint' }, 'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.'),
-            context.add(selectControl('parallel.tensor', 'Tensor parallel degree', [1, 2, 4, 8, 16].map((v) => ({ value: v, label: String(v) })), context.onValue)).element,
-            context.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', [1, 2, 4, 8, 16, 32, 64].map((v) => ({ value: v, label: String(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.tensor', 'Tensor parallel degree', sliderStops('parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', sliderStops('parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
             context.add(selectControl('parallel.interleave', 'Interleaved stages per GPU', [1, 2, 3, 4, 8].map((v) => ({ value: v, label: v === 1 ? '1 (plain 1F1B)' : String(v) })), context.onValue,
               'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.')).element,
             context.add(checkboxControl('training.sequence_parallel', 'Sequence parallelism', context.onValue, 'splits the remaining activations across the tensor-parallel group')).element))),
