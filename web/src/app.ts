@@ -215,7 +215,8 @@ class Widget {
 
   private setProblems(problems: readonly string[]): void {
     if (problems.length > 0) {
-      this.showNotice(`${problems.join(' ')} The widget uses its defaults for those settings.`);
+      // One line per attribute, so each can be found (and fixed) on its own.
+      this.showNotice('The widget uses its defaults for these settings:', problems);
       this.noticeShowsProblems = true;
     } else if (this.noticeShowsProblems) this.hideNotice();
   }
@@ -447,8 +448,8 @@ class Widget {
     if (option.textContent !== text) option.textContent = text;
   }
 
-  private showNotice(message: string): void {
-    replace(this.notice, h('p', null, message),
+  private showNotice(message: string, items: readonly string[] = []): void {
+    replace(this.notice, h('div', null, h('p', null, message), items.length > 0 ? h('ul', { className: 'ts-notice-list' }, items.map((item) => h('li', null, item))) : null),
       h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hideNotice() }, 'Dismiss'));
     this.notice.hidden = false;
     this.noticeShowsProblems = false;
