@@ -17,7 +17,7 @@ import { nextTask, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
 import { configSection } from './sections/config';
-import type { HeadingTag, SectionContext, SectionView } from './sections/context';
+import type { HeadingTag, NumberedSection, SectionContext, SectionView } from './sections/context';
 import { memorySection } from './sections/memory';
 import { ANY_SIZE, FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from './sections/model';
 import { shardingSection } from './sections/sharding';
@@ -56,6 +56,9 @@ export interface MountOptions {
   headingLevel?: number;
   /** Problems the host found in its own settings (e.g. element attributes), shown as a notice. */
   problems?: readonly string[];
+  /** Show the widget's own title and introduction. Default: true (the page); the embeds turn it
+   *  off unless asked, since their course page has its own (docs/embedding.md). */
+  header?: boolean;
 }
 
 export interface TrainscopeHandle {
@@ -68,6 +71,8 @@ export interface TrainscopeHandle {
   /** The estimate on screen (the last valid one). */
   estimate(): Estimate;
   setScenario(scenario: PartialScenario): void;
+  /** Replaces the host's problems (as MountOptions.problems); none hides their notice. */
+  setProblems(problems: readonly string[]): void;
   destroy(): void;
 }
 
@@ -147,6 +152,8 @@ class Widget {
   private readonly buildNow = new Map<string, () => void>();
   private presetSelect: HTMLSelectElement | null = null;
   private notesShown = '';
+  /** True while the notice shows the host's problems (not a link's), so that fixing them hides it. */
+  private noticeShowsProblems = false;
   /** The scenario behind `good.single`, so an input that changes only parallel settings reuses it. */
   private singleKey = '';
   private readonly generalErrors: HTMLElement;
@@ -211,9 +218,16 @@ class Widget {
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
-    if (options.problems && options.problems.length > 0 && this.notice.hidden) {
-      this.showNotice(`${options.problems.join(' ')} The widget uses its defaults for those settings.`);
-    }
+    // A refused starting scenario's notice (above) says more than the settings' problems: keep it.
+    if (this.notice.hidden) this.setProblems(options.problems ?? []);
+  }
+
+  private setProblems(problems: readonly string[]): void {
+    if (problems.length > 0) {
+      // One line per attribute, so each can be found (and fixed) on its own.
+      this.showNotice('The widget uses its defaults for these settings:', problems);
+      this.noticeShowsProblems = true;
+    } else if (this.noticeShowsProblems) this.hideNotice();
   }
 
   handle(): TrainscopeHandle {
@@ -227,6 +241,7 @@ class Widget {
         this.overrides = clone(partial);
         this.commit({ announce: true, writeHash: true });
       },
+      setProblems: (problems) => this.setProblems(problems),
       destroy: () => {
         this.cancelQuiz?.();
         for (const cancel of this.cancels) cancel();
@@ -443,14 +458,16 @@ class Widget {
     if (option.textContent !== text) option.textContent = text;
   }
 
-  private showNotice(message: string): void {
-    replace(this.notice, h('p', null, message),
+  private showNotice(message: string, items: readonly string[] = []): void {
+    replace(this.notice, h('div', null, h('p', null, message), items.length > 0 ? h('ul', { className: 'ts-notice-list' }, items.map((item) => h('li', null, item))) : null),
       h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hideNotice() }, 'Dismiss'));
     this.notice.hidden = false;
+    this.noticeShowsProblems = false;
   }
 
   private hideNotice(): void {
     this.notice.hidden = true;
+    this.noticeShowsProblems = false;
   }
 
   /** Polite and debounced: one summary after the learner pauses, not one per slider step. */
@@ -484,8 +501,17 @@ class Widget {
   // ── Page ─────────────────────────────────────────────────────────────────────────────────
 
   private build(): void {
+    const memory = this.sections.has('memory');
+    const time = this.sections.has('time');
+    const figures = memory || time;
+    const numberedSections: NumberedSection[] = [
+      ...(memory ? ['memory', 'activations', 'sharding'] as const : []),
+      ...(time ? ['time'] as const : []),
+      ...(memory ? ['config'] as const : []),
+    ];
     const context: SectionContext = {
       headingTag: (depth) => this.headingTag(depth),
+      numbered: (section, title) => `${numberedSections.indexOf(section) + 1}. ${title}`,
       add: (control) => this.add(control),
       onValue: this.onValue,
       resolved: () => this.resolved,
@@ -495,11 +521,12 @@ class Widget {
       },
       narrow: () => this.narrow,
     };
-    const model = modelSection(context, this.engine, [this.notes, this.generalErrors]);
-    this.presetSelect = model.presetSelect;
-    this.views.push(model);
-    const memory = this.sections.has('memory');
-    const time = this.sections.has('time');
+    // The model picker serves the figures; a quiz alone has none to drive.
+    const model = figures ? modelSection(context, this.engine, [this.notes, this.generalErrors]) : null;
+    if (model) {
+      this.presetSelect = model.presetSelect;
+      this.views.push(model);
+    }
     // The first figure on screen is built now; the others when they near the viewport (or the
     // browser is idle), so the first paint waits for nothing off screen.
     const first = memory ? memorySection(context) : time ? timeSection(context, this.engine) : null;
@@ -509,22 +536,33 @@ class Widget {
     if (memory) later.push(['activations', () => activationSection(context)], ['sharding', () => shardingSection(context)]);
     if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
     if (memory) later.push(['config', () => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name))]);
+    const header = this.options.header !== false;
+    const goes = memory && time ? 'the memory and the time go' : memory ? 'the memory goes' : 'the time goes';
+    const units = figures
+      ? h('p', { className: 'ts-units' }, 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).')
+      : null;
+    this.root.classList.toggle('ts-headerless', !header);
     replace(this.root,
-      h('header', { className: 'ts-header' },
+      header ? h('header', { className: 'ts-header' },
         h('p', { className: 'ts-kicker' }, 'Interactive · trainscope'),
         h(this.headingTag(0), { className: 'ts-title' }, 'Why training needs far more hardware than running a model'),
         h('p', { className: 'ts-lede' },
           'A model that answers questions fits on a GPU or two; training the same model took thousands. ',
-          'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.'),
-        h('p', { className: 'ts-units' }, 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).')),
+          figures
+            ? `Move the real inputs below and watch where ${goes}. Every figure is computed by the trainscope engine, running in this page as WebAssembly.`
+            : 'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.'),
+        units) : null,
       this.notice,
-      model.element,
+      model?.element,
       first?.element,
       later.map(([name, build]) => this.placeholder(name, build)),
       this.sections.has('quiz') ? this.quizSection() : null,
-      h('footer', { className: 'ts-footer' },
-        h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. Activation figures are illustrative. ',
-          this.syncHash ? 'The scenario is in this page’s address, so a link shares exactly what you see.' : '')),
+      // The caveat belongs to the figures; without a header, the units note joins it, below them.
+      figures ? h('footer', { className: 'ts-footer' },
+        header ? null : units,
+        h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. ',
+          memory ? 'Activation figures are illustrative. ' : '',
+          this.syncHash ? 'The scenario is in this page’s address, so a link shares exactly what you see.' : '')) : null,
       this.status);
   }
 
@@ -572,10 +610,11 @@ class Widget {
     return { errors: [], params: check.params };
   }
 
-  /** h1…h6 for a heading `depth` levels below the widget's title. */
+  /** h1…h6 for a heading `depth` levels below the widget's title; without the title, the sections take its level. */
   private headingTag(depth: number): HeadingTag {
     const top = Math.min(4, Math.max(1, Math.round(this.options.headingLevel ?? 1)));
-    return `h${Math.min(6, top + depth)}` as HeadingTag;
+    const below = this.options.header === false ? Math.max(0, depth - 1) : depth;
+    return `h${Math.min(6, top + below)}` as HeadingTag;
   }
 
   /** "Check your understanding": graded by the engine; "show me" loads an item's scenario above. */

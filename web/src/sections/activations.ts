@@ -60,7 +60,7 @@ export function activationSection(context: SectionContext): SectionView {
   };
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '2. Activations: remember, or recompute'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('activations', 'Activations: remember, or recompute')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. ',
         'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.')),

@@ -130,7 +130,7 @@ export function memorySection(context: SectionContext): SectionView {
       ], context.onValue)).element));
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '1. Running vs training: what must sit in memory'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('memory', 'Running vs training: what must sit in memory')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'To run a model, a GPU holds its weights — ', runPerParamProse, ' for each parameter in ', runPrecisionProse, ' — and a key/value cache of the text it is reading. ',
         'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',

@@ -119,7 +119,7 @@ export function shardingSection(context: SectionContext): SectionView {
   };
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '3. Sharding: every GPU keeps only its slice'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('sharding', 'Sharding: every GPU keeps only its slice')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
         'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.')),

@@ -104,7 +104,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '4. Time: staggering amounts of simple arithmetic'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('time', 'Time: staggering amounts of simple arithmetic')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
         'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.')),
