@@ -60,6 +60,7 @@ function landing(page) {
       section: figure.closest('[data-ts-section]')?.dataset.tsSection,
       value: figure.dataset.value === undefined ? null : Number(figure.dataset.value),
       text: figure.textContent.trim(),
+      box: `${Math.round(rect.left)},${Math.round(rect.top)} to ${Math.round(rect.right)},${Math.round(rect.bottom)} in ${window.innerWidth}×${window.innerHeight}`,
       inView: rect.height > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight && rect.left >= 0 && rect.right <= window.innerWidth,
       focused: document.activeElement === figure,
       back: back?.textContent ?? null,
@@ -86,7 +87,7 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 320, height: 640 
       assert.equal(shown.count, 1, `${label}: one figure is marked`);
       assert.equal(shown.section, item.show.section, `${label}: lands in its section`);
       assert.equal(shown.figure, item.show.figure, `${label}: lands on its figure`);
-      assert.equal(shown.inView, true, `${label}: the figure is in view`);
+      assert.equal(shown.inView, true, `${label}: the figure is in view (${shown.box}: “${shown.text}”)`);
       assert.equal(shown.focused, true, `${label}: focus moves to the figure`);
       assert.equal(shown.back, `Back to question ${index + 1}`, `${label}: offers the way back`);
       assert.equal(shown.backInView, true, `${label}: the way back is in view`);
