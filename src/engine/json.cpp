@@ -3,8 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <unordered_set>
+#include <cstdint>
 
+#include "engine/decimal.hpp"
 #include "engine/utf8.hpp"
 
 namespace trainscope::json {
@@ -31,8 +32,42 @@ namespace {
 constexpr int max_depth = 64;
 // Member names longer than this are cut in paths, so an error never echoes megabytes back.
 constexpr std::size_t max_name_in_path = 60;
-// Objects with more members than this check duplicates with a hash set instead of a scan.
+// Objects with more members than this check duplicates with a hash table instead of a scan.
 constexpr std::size_t linear_duplicate_scan = 16;
+
+// Open addressing over the indices of an object's members, so that an object of many members
+// is checked for a repeated name in linear time. Small beside std::unordered_set<std::string>,
+// whose hashing and prime table cost the page kilobytes (issue 9).
+class MemberIndex {
+public:
+    // True when `name` is already a member; otherwise remembers that it will be the next one.
+    bool seen(const Value& object, const std::string& name) {
+        const std::size_t count = object.members.size();
+        if (slots_.size() < 2 * (count + 1)) {
+            std::size_t size = 64;
+            while (size < 4 * (count + 1)) size *= 2;
+            slots_.assign(size, empty);
+            for (std::size_t i = 0; i < count; ++i) *find(object, object.members[i].first) = static_cast<std::uint32_t>(i);
+        }
+        std::uint32_t* slot = find(object, name);
+        if (*slot != empty) return true;
+        *slot = static_cast<std::uint32_t>(count);
+        return false;
+    }
+
+private:
+    static constexpr std::uint32_t empty = 0xFFFFFFFF;
+
+    std::uint32_t* find(const Value& object, const std::string& name) {
+        std::uint32_t hash = 2166136261u;  // FNV-1a
+        for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+        const std::size_t last = slots_.size() - 1;  // a power of two, less one
+        for (std::size_t i = hash & last;; i = (i + 1) & last)
+            if (slots_[i] == empty || object.members[slots_[i]].first == name) return &slots_[i];
+    }
+
+    std::vector<std::uint32_t> slots_;
+};
 
 class Parser {
 public:
@@ -119,19 +154,17 @@ private:
 
     // JSON.parse keeps the last copy of a member and other readers the first, so one text
     // could mean two scenarios (RFC 8259 §4: names "SHOULD be unique"). We refuse it.
-    static bool is_duplicate(const Value& object, std::unordered_set<std::string>& names, const std::string& name) {
+    static bool is_duplicate(const Value& object, MemberIndex& index, const std::string& name) {
         if (object.members.size() < linear_duplicate_scan) {
             for (const auto& member : object.members)
                 if (member.first == name) return true;
             return false;
         }
-        if (names.empty())
-            for (const auto& member : object.members) names.insert(member.first);
-        return !names.insert(name).second;
+        return index.seen(object, name);
     }
 
     bool parse_object(Value& out, int depth) {
-        std::unordered_set<std::string> names;  // filled only for large objects
+        MemberIndex names;  // filled only for large objects
         out.kind = Kind::object;
         ++pos_;  // '{'
         skip_space();
@@ -274,8 +307,7 @@ private:
             if (!digits()) return fail("expected digits in the exponent");
         }
         if (pos_ - start > 400) return fail("number too long");
-        const std::string token(text_.substr(start, pos_ - start));
-        const double value = std::strtod(token.c_str(), nullptr);
+        const double value = read_decimal(text_.substr(start, pos_ - start));
         if (!std::isfinite(value)) return fail("number out of range");
         out.kind = Kind::number;
         out.number = value;
@@ -320,7 +352,7 @@ std::string format_number(double value) {
     if (value == 0.0) return "0";
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.15g", value);
-    if (std::strtod(buffer, nullptr) != value) std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    if (read_decimal(buffer) != value) std::snprintf(buffer, sizeof buffer, "%.17g", value);
     return buffer;
 }
 

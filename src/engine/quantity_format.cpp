@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "engine/decimal.hpp"
 #include "engine/quantity.hpp"
 
 namespace trainscope::quantity {
@@ -61,7 +62,7 @@ double round_significant(double value, int figures) {
     if (value == 0.0 || !std::isfinite(value)) return value;
     char buffer[48];
     std::snprintf(buffer, sizeof buffer, "%.*e", figures - 1, value);
-    return std::strtod(buffer, nullptr);
+    return read_decimal(buffer);
 }
 
 std::string scientific(double value, int figures) {

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string_view>
+
+namespace trainscope {
+
+// The double nearest to decimal text `[+-]digits[.digits][(e|E)[+-]digits]` (a JSON number, a
+// reader's digits, printf's "%e" output), rounded to nearest, ties to even: what std::strtod
+// gives, as -0.0, ±infinity past the largest double and 0 below the smallest. Text outside that
+// form reads as far as it fits (nothing: 0). The engine's own, so that the wasm module links no
+// strtod: Emscripten's computes in 128-bit software floating point, kilobytes of page (issue 9).
+double read_decimal(std::string_view text);
+
+}  // namespace trainscope
