@@ -1,7 +1,6 @@
 #include "engine/json.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstdint>
 
@@ -77,9 +76,7 @@ public:
         ParseResult result;
         const std::size_t bad_byte = utf8::first_invalid_byte(text_);
         if (bad_byte != utf8::valid) {
-            char buffer[96];
-            std::snprintf(buffer, sizeof buffer, "the text is not valid UTF-8 (byte %zu); save it as UTF-8", bad_byte);
-            result.error = buffer;
+            result.error = "the text is not valid UTF-8 (byte " + std::to_string(bad_byte) + "); save it as UTF-8";
             return result;
         }
         skip_space();
@@ -103,9 +100,7 @@ private:
         for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
             if (text_[i] == '\n') { ++line; column = 1; } else { ++column; }
         }
-        char buffer[48];
-        std::snprintf(buffer, sizeof buffer, "line %d, column %d: ", line, column);
-        return buffer;
+        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
     }
 
     bool fail(const char* message) { error_ = message; return false; }
@@ -134,9 +129,7 @@ private:
 
     bool parse_value(Value& out, int depth) {
         if (depth > max_depth) {
-            char message[64];
-            std::snprintf(message, sizeof message, "nested more than %d levels deep", max_depth);
-            error_ = message;
+            error_ = "nested more than " + std::to_string(max_depth) + " levels deep";
             error_path_ = path();
             return false;
         }
@@ -202,9 +195,7 @@ private:
         if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
         while (true) {
             skip_space();
-            char index[24];
-            std::snprintf(index, sizeof index, "[%zu]", out.items.size());
-            path_.emplace_back(index);
+            path_.push_back("[" + std::to_string(out.items.size()) + "]");
             Value item;
             if (!parse_value(item, depth + 1)) return false;
             path_.pop_back();
@@ -332,9 +323,11 @@ void write_escaped(std::string& out, std::string_view value) {
             case '\t': out += "\\t"; break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
-                    char buffer[8];
-                    std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-                    out += buffer;
+                    // Only control characters get here: below 0x20, two hex digits.
+                    const char* const hex = "0123456789abcdef";
+                    out += "\\u00";
+                    out += hex[(c >> 4) & 0xF];
+                    out += hex[c & 0xF];
                 } else {
                     out += c;
                 }
@@ -350,10 +343,8 @@ ParseResult parse(std::string_view text) { return Parser(text).run(); }
 std::string format_number(double value) {
     if (!std::isfinite(value)) return "null";
     if (value == 0.0) return "0";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.15g", value);
-    if (read_decimal(buffer) != value) std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
+    const std::string shorter = write_decimal(value, 'g', 15);
+    return read_decimal(shorter) == value ? shorter : write_decimal(value, 'g', 17);
 }
 
 void Writer::separate() {
@@ -383,9 +374,7 @@ Writer& Writer::number(double value) {
 
 Writer& Writer::integer(long long value) {
     separate();
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "%lld", value);
-    out_ += buffer;
+    out_ += write_integer(value);
     return *this;
 }
 

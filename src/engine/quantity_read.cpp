@@ -1,7 +1,6 @@
 // The reader: what a person typed ("1,120 GB", "70B", "3.6 × 10^25 FLOPs") into a value in base
 // units. The rules are in docs/numbers.md; each has a test in tests/engine/quantity_test.cpp.
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -459,9 +458,7 @@ private:
             // 2^30: a power of something other than ten.
             const double base = read_decimal(digits);
             const double power = std::pow(base, static_cast<double>(caret_exponent));
-            char scale[16];
-            std::snprintf(scale, sizeof scale, "1e%ld", exponent);
-            out = power * read_decimal(scale);
+            out = power * read_decimal("1e" + std::to_string(exponent));
         } else {
             if (caret_power) exponent += caret_exponent;  // 10^25
             const std::string mantissa = caret_power ? std::string("1") : digits;
@@ -469,9 +466,7 @@ private:
                 error_ = exponent > 0 ? too_large : too_small;
                 return false;
             }
-            char suffix[16];
-            std::snprintf(suffix, sizeof suffix, "e%ld", exponent);
-            out = read_decimal(mantissa + suffix);
+            out = read_decimal(mantissa + "e" + std::to_string(exponent));
         }
         if (!std::isfinite(out)) {
             error_ = too_large;

@@ -91,3 +91,48 @@ TEST_CASE("decimal text reads as strtod reads it: random digits and exponents", 
         check_as_strtod(text);
     }
 }
+
+namespace {
+
+void check_as_snprintf(double value, char style, int precision) {
+    char format[8] = {'%', '.', '*', style, 0};
+    char expected[1200];
+    std::snprintf(expected, sizeof expected, format, precision, value);
+    INFO(format << " " << precision << " of " << expected);
+    CHECK(trainscope::write_decimal(value, style, precision) == expected);
+}
+
+}  // namespace
+
+TEST_CASE("decimal text is written as snprintf writes it: edge cases", "[decimal]") {
+    for (const double value : {0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.05, 0.15, 0.25, 0.35, 1e-5, 9.9999995, 999.5,
+                               999999.5, 1e15, 1e16, 1e21, 1e22, 1e23, 123456789012345678.0, 0.1, 1.0 / 3, 2.0 / 3,
+                               5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 6.02214076e23, 3.6e25, 1130.5,
+                               16384.0, 9.5, 0.95, 0.0095, 99.95, 1e-3, 9.999999999999999e14}) {
+        for (const char style : {'e', 'f', 'g'}) {
+            for (int precision = 0; precision <= 20; ++precision) {
+                check_as_snprintf(value, style, precision);
+                check_as_snprintf(-value, style, precision);
+            }
+        }
+    }
+    CHECK(trainscope::write_decimal(HUGE_VAL, 'g', 6) == "inf");
+    CHECK(trainscope::write_decimal(-HUGE_VAL, 'e', 3) == "-inf");
+    CHECK(trainscope::write_integer(0) == "0");
+    CHECK(trainscope::write_integer(-9223372036854775807LL - 1) == "-9223372036854775808");
+    CHECK(trainscope::write_integer(9223372036854775807LL) == "9223372036854775807");
+}
+
+TEST_CASE("decimal text is written as snprintf writes it: random doubles", "[decimal]") {
+    Sequence sequence;
+    for (int i = 0; i < 20000; ++i) {
+        std::uint64_t bits = sequence.next();
+        if (i % 2 == 0) bits = (bits & 0x800FFFFFFFFFFFFFull) | (static_cast<std::uint64_t>(900 + sequence.below(250)) << 52);
+        double value = 0;
+        std::memcpy(&value, &bits, sizeof value);
+        if (!std::isfinite(value)) continue;
+        const char style = "efg"[sequence.below(3)];
+        const int precision = sequence.below(style == 'f' ? 30 : 20);
+        check_as_snprintf(value, style, precision);
+    }
+}
