@@ -244,7 +244,7 @@ double decimal(Text& f, int c, double sign) {
             if (((a + i + 1) & mask) == z) frac += 0.5 * sign;
             else frac += 0.75 * sign;
         }
-        if (DBL_MANT_DIG - bits >= 2 && !std::fmod(frac, 1)) frac++;
+        if (DBL_MANT_DIG - bits >= 2 && std::fmod(frac, 1) == 0) frac++;
     }
 
     y += frac;
