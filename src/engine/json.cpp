@@ -1,10 +1,10 @@
 #include "engine/json.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <unordered_set>
+#include <cstdint>
 
+#include "engine/decimal.hpp"
 #include "engine/utf8.hpp"
 
 namespace trainscope::json {
@@ -31,8 +31,42 @@ namespace {
 constexpr int max_depth = 64;
 // Member names longer than this are cut in paths, so an error never echoes megabytes back.
 constexpr std::size_t max_name_in_path = 60;
-// Objects with more members than this check duplicates with a hash set instead of a scan.
+// Objects with more members than this check duplicates with a hash table instead of a scan.
 constexpr std::size_t linear_duplicate_scan = 16;
+
+// Open addressing over the indices of an object's members, so that an object of many members
+// is checked for a repeated name in linear time. Small beside std::unordered_set<std::string>,
+// whose hashing and prime table cost the page kilobytes (issue 9).
+class MemberIndex {
+public:
+    // True when `name` is already a member; otherwise remembers that it will be the next one.
+    bool seen(const Value& object, const std::string& name) {
+        const std::size_t count = object.members.size();
+        if (slots_.size() < 2 * (count + 1)) {
+            std::size_t size = 64;
+            while (size < 4 * (count + 1)) size *= 2;
+            slots_.assign(size, empty);
+            for (std::size_t i = 0; i < count; ++i) *find(object, object.members[i].first) = static_cast<std::uint32_t>(i);
+        }
+        std::uint32_t* slot = find(object, name);
+        if (*slot != empty) return true;
+        *slot = static_cast<std::uint32_t>(count);
+        return false;
+    }
+
+private:
+    static constexpr std::uint32_t empty = 0xFFFFFFFF;
+
+    std::uint32_t* find(const Value& object, const std::string& name) {
+        std::uint32_t hash = 2166136261u;  // FNV-1a
+        for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+        const std::size_t last = slots_.size() - 1;  // a power of two, less one
+        for (std::size_t i = hash & last;; i = (i + 1) & last)
+            if (slots_[i] == empty || object.members[slots_[i]].first == name) return &slots_[i];
+    }
+
+    std::vector<std::uint32_t> slots_;
+};
 
 class Parser {
 public:
@@ -42,9 +76,7 @@ public:
         ParseResult result;
         const std::size_t bad_byte = utf8::first_invalid_byte(text_);
         if (bad_byte != utf8::valid) {
-            char buffer[96];
-            std::snprintf(buffer, sizeof buffer, "the text is not valid UTF-8 (byte %zu); save it as UTF-8", bad_byte);
-            result.error = buffer;
+            result.error = "the text is not valid UTF-8 (byte " + std::to_string(bad_byte) + "); save it as UTF-8";
             return result;
         }
         skip_space();
@@ -68,9 +100,7 @@ private:
         for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
             if (text_[i] == '\n') { ++line; column = 1; } else { ++column; }
         }
-        char buffer[48];
-        std::snprintf(buffer, sizeof buffer, "line %d, column %d: ", line, column);
-        return buffer;
+        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
     }
 
     bool fail(const char* message) { error_ = message; return false; }
@@ -99,9 +129,7 @@ private:
 
     bool parse_value(Value& out, int depth) {
         if (depth > max_depth) {
-            char message[64];
-            std::snprintf(message, sizeof message, "nested more than %d levels deep", max_depth);
-            error_ = message;
+            error_ = "nested more than " + std::to_string(max_depth) + " levels deep";
             error_path_ = path();
             return false;
         }
@@ -119,19 +147,17 @@ private:
 
     // JSON.parse keeps the last copy of a member and other readers the first, so one text
     // could mean two scenarios (RFC 8259 §4: names "SHOULD be unique"). We refuse it.
-    static bool is_duplicate(const Value& object, std::unordered_set<std::string>& names, const std::string& name) {
+    static bool is_duplicate(const Value& object, MemberIndex& index, const std::string& name) {
         if (object.members.size() < linear_duplicate_scan) {
             for (const auto& member : object.members)
                 if (member.first == name) return true;
             return false;
         }
-        if (names.empty())
-            for (const auto& member : object.members) names.insert(member.first);
-        return !names.insert(name).second;
+        return index.seen(object, name);
     }
 
     bool parse_object(Value& out, int depth) {
-        std::unordered_set<std::string> names;  // filled only for large objects
+        MemberIndex names;  // filled only for large objects
         out.kind = Kind::object;
         ++pos_;  // '{'
         skip_space();
@@ -169,9 +195,7 @@ private:
         if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
         while (true) {
             skip_space();
-            char index[24];
-            std::snprintf(index, sizeof index, "[%zu]", out.items.size());
-            path_.emplace_back(index);
+            path_.push_back("[" + std::to_string(out.items.size()) + "]");
             Value item;
             if (!parse_value(item, depth + 1)) return false;
             path_.pop_back();
@@ -274,8 +298,7 @@ private:
             if (!digits()) return fail("expected digits in the exponent");
         }
         if (pos_ - start > 400) return fail("number too long");
-        const std::string token(text_.substr(start, pos_ - start));
-        const double value = std::strtod(token.c_str(), nullptr);
+        const double value = read_decimal(text_.substr(start, pos_ - start));
         if (!std::isfinite(value)) return fail("number out of range");
         out.kind = Kind::number;
         out.number = value;
@@ -300,9 +323,11 @@ void write_escaped(std::string& out, std::string_view value) {
             case '\t': out += "\\t"; break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
-                    char buffer[8];
-                    std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-                    out += buffer;
+                    // Only control characters get here: below 0x20, two hex digits.
+                    const char* const hex = "0123456789abcdef";
+                    out += "\\u00";
+                    out += hex[(c >> 4) & 0xF];
+                    out += hex[c & 0xF];
                 } else {
                     out += c;
                 }
@@ -318,10 +343,8 @@ ParseResult parse(std::string_view text) { return Parser(text).run(); }
 std::string format_number(double value) {
     if (!std::isfinite(value)) return "null";
     if (value == 0.0) return "0";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.15g", value);
-    if (std::strtod(buffer, nullptr) != value) std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
+    const std::string shorter = write_decimal(value, 'g', 15);
+    return read_decimal(shorter) == value ? shorter : write_decimal(value, 'g', 17);
 }
 
 void Writer::separate() {
@@ -351,9 +374,7 @@ Writer& Writer::number(double value) {
 
 Writer& Writer::integer(long long value) {
     separate();
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "%lld", value);
-    out_ += buffer;
+    out_ += write_integer(value);
     return *this;
 }
 

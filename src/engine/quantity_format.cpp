@@ -1,10 +1,10 @@
 // The formatter: every figure the page, the quiz and the CLI write. The rules are in
 // docs/numbers.md and quantity.hpp; the expected outputs are in tests/engine/format_cases.inc.
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "engine/decimal.hpp"
 #include "engine/quantity.hpp"
 
 namespace trainscope::quantity {
@@ -22,10 +22,8 @@ constexpr double month = year / 12;
 std::string superscript(long exponent) {
     static const char* const digits[] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",
                                          "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "%ld", exponent);
     std::string out;
-    for (const char* c = buffer; *c; ++c) out += *c == '-' ? "\u207B" : digits[*c - '0'];
+    for (const char c : std::to_string(exponent)) out += c == '-' ? "\u207B" : digits[c - '0'];
     return out;
 }
 
@@ -59,18 +57,15 @@ int clamp_figures(int significant_figures) {
 // The value rounded to `figures` significant figures, by decimal text so that 999.6 → 1000.
 double round_significant(double value, int figures) {
     if (value == 0.0 || !std::isfinite(value)) return value;
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%.*e", figures - 1, value);
-    return std::strtod(buffer, nullptr);
+    return read_decimal(write_decimal(value, 'e', figures - 1));
 }
 
 std::string scientific(double value, int figures) {
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%.*e", figures - 1, value);
-    const char* e = std::strchr(buffer, 'e');
-    if (!e) return buffer;
-    const long exponent = std::strtol(e + 1, nullptr, 10);
-    std::string mantissa = trim_zeros(std::string(buffer, static_cast<std::size_t>(e - buffer)));
+    const std::string buffer = write_decimal(value, 'e', figures - 1);
+    const std::size_t e = buffer.find('e');
+    if (e == std::string::npos) return buffer;
+    const long exponent = std::strtol(buffer.c_str() + e + 1, nullptr, 10);
+    std::string mantissa = trim_zeros(buffer.substr(0, e));
     if (mantissa == "1") return "10" + superscript(exponent);
     if (mantissa == "-1") return "-10" + superscript(exponent);
     return mantissa + " \u00D7 10" + superscript(exponent);
@@ -78,9 +73,8 @@ std::string scientific(double value, int figures) {
 
 // Every digit of a whole number, grouped: 16384 → "16,384".
 std::string whole(double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.0f", std::round(value));
-    if (std::strcmp(buffer, "-0") == 0) return "0";
+    const std::string buffer = write_decimal(std::round(value), 'f', 0);
+    if (buffer == "-0") return "0";
     return group_thousands(buffer);
 }
 
@@ -171,9 +165,7 @@ std::string format_significant(double value, int significant_figures) {
     const int order = static_cast<int>(std::floor(std::log10(magnitude)));
     int decimals = figures - 1 - order;
     if (decimals < 0) decimals = 0;
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, rounded);
-    return group_thousands(trim_zeros(buffer));
+    return group_thousands(trim_zeros(write_decimal(rounded, 'f', decimals)));
 }
 
 std::string format_count(double value) {

@@ -1,11 +1,11 @@
 // The reader: what a person typed ("1,120 GB", "70B", "3.6 × 10^25 FLOPs") into a value in base
 // units. The rules are in docs/numbers.md; each has a test in tests/engine/quantity_test.cpp.
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "engine/decimal.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quantity_text.hpp"
 
@@ -456,11 +456,9 @@ private:
                   double& out) {
         if (caret_power && digits != "10") {
             // 2^30: a power of something other than ten.
-            const double base = std::strtod(digits.c_str(), nullptr);
+            const double base = read_decimal(digits);
             const double power = std::pow(base, static_cast<double>(caret_exponent));
-            char scale[16];
-            std::snprintf(scale, sizeof scale, "1e%ld", exponent);
-            out = power * std::strtod(scale, nullptr);
+            out = power * read_decimal("1e" + std::to_string(exponent));
         } else {
             if (caret_power) exponent += caret_exponent;  // 10^25
             const std::string mantissa = caret_power ? std::string("1") : digits;
@@ -468,15 +466,13 @@ private:
                 error_ = exponent > 0 ? too_large : too_small;
                 return false;
             }
-            char suffix[16];
-            std::snprintf(suffix, sizeof suffix, "e%ld", exponent);
-            out = std::strtod((mantissa + suffix).c_str(), nullptr);
+            out = read_decimal(mantissa + "e" + std::to_string(exponent));
         }
         if (!std::isfinite(out)) {
             error_ = too_large;
             return false;
         }
-        // strtod underflows to 0 without a word: 1e-400 is not zero, it is too small to use.
+        // Decimal text underflows to 0 without a word: 1e-400 is not zero, it is too small to use.
         if (out == 0.0 && digits.find_first_of("123456789") != std::string::npos) {
             error_ = too_small;
             return false;

@@ -377,8 +377,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         result.id = text_of(m.find("id"));
         std::vector<std::string> unknown;
         result.feedback = fill(text_of(m.find("feedback")), instance.estimate, unknown);
-        char field[48];
-        std::snprintf(field, sizeof field, "misconceptions[%zu]", i);
+        const std::string field = "misconceptions[" + std::to_string(i) + "]";
         Value estimate = instance.estimate;
         std::string error;
         if (const Value* overrides = m.find("overrides")) {

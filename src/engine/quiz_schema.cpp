@@ -111,9 +111,7 @@ const ShowTarget* find_show_target(const std::string& section, const std::string
 std::string item_label(const Value& item, std::size_t index) {
     const std::string id = text_of(item.find("id"));
     if (!id.empty()) return utf8::truncate(id, 64);  // a broken id is echoed in every message: keep it short
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "#%zu", index + 1);
-    return buffer;
+    return "#" + std::to_string(index + 1);
 }
 
 bool valid_id(const std::string& id) {
@@ -141,10 +139,9 @@ void validate_options(const Value& item, const std::string& label, const std::st
     std::vector<std::string> ids;
     for (std::size_t i = 0; i < options->items.size(); ++i) {
         const Value& option = options->items[i];
-        char prefix[48];
-        std::snprintf(prefix, sizeof prefix, "options[%zu].", i);
+        const std::string prefix = "options[" + std::to_string(i) + "].";
         if (!option.is_object()) {
-            problems.push_back({label, std::string(prefix, std::strlen(prefix) - 1), "must be an object"});
+            problems.push_back({label, prefix.substr(0, prefix.size() - 1), "must be an object"});
             continue;
         }
         check_unknown_fields(option, option_fields, label, prefix, problems);
@@ -184,9 +181,7 @@ void for_each_object_in(const Value& item, const char* name, const std::string& 
         return;
     }
     for (std::size_t i = 0; i < array->items.size(); ++i) {
-        char prefix[64];
-        std::snprintf(prefix, sizeof prefix, "%s[%zu].", name, i);
-        const std::string p(prefix);
+        const std::string p = std::string(name) + "[" + std::to_string(i) + "].";
         if (!array->items[i].is_object()) {
             problems.push_back({label, p.substr(0, p.size() - 1), "must be an object"});
             continue;
@@ -334,8 +329,7 @@ const Value* bank_items(const Value& bank, BankReport& report) {
     } else {
         for (std::size_t i = 0; i < takeaway_list->items.size(); ++i) {
             const Value& t = takeaway_list->items[i];
-            char field[32];
-            std::snprintf(field, sizeof field, "takeaways[%zu]", i);
+            const std::string field = "takeaways[" + std::to_string(i) + "]";
             const std::string id = text_of(t.find("id"));
             if (!valid_id(id) || text_of(t.find("text")).empty())
                 report.errors.push_back({"", field, "needs an id (a-z, 0-9, -, _) and a text"});

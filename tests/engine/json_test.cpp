@@ -99,6 +99,21 @@ TEST_CASE("a duplicate member among many members is still found", "[json][duplic
     CHECK(parsed.path == "k250");
 }
 
+TEST_CASE("many distinct members are kept, and a repeat of the first, a middle or the last is found", "[json][duplicates]") {
+    // 20,000 members grow the member index several times; names share long prefixes and collide.
+    std::string members;
+    for (int i = 0; i < 20000; ++i) members += "\"member" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    const ParseResult distinct = parse("{" + members + "\"end\":0}");
+    REQUIRE(distinct.ok);
+    REQUIRE(distinct.value.members.size() == 20001);
+    CHECK(distinct.value.find("member19999")->number == 19999);
+    for (const char* repeated : {"member0", "member16", "member9999", "member19999"}) {
+        const ParseResult parsed = parse("{" + members + "\"" + repeated + "\":0}");
+        CHECK_FALSE(parsed.ok);
+        CHECK(parsed.path == repeated);
+    }
+}
+
 TEST_CASE("the same name in sibling objects is not a duplicate", "[json][duplicates]") {
     CHECK(parse(R"({"a":{"x":1},"b":{"x":2}})").ok);
 }
