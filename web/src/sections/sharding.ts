@@ -35,7 +35,6 @@ export function shardingSection(context: SectionContext): SectionView {
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
 
   const wholeLabel = h('span');
-  const oneLabel = h('span');
   const whole = shardBar(STATE_KEYS, formatBytes);
   const held = stackedBar(HELD_KEYS, formatBytes, { marker: true });
   const axis = linearAxis((value) => formatBytes(value, 3));
@@ -49,7 +48,7 @@ export function shardingSection(context: SectionContext): SectionView {
   const figure = h('div', { className: 'ts-figure-body' },
     h('div', { className: 'ts-bar-row' },
       h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), wholeLabel), whole.element),
-    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU'), oneLabel), held.element),
+    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU')), held.element),
     axis.element, heldLegend.element,
     h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
 
@@ -93,7 +92,7 @@ export function shardingSection(context: SectionContext): SectionView {
     setText(wholeLabel, ` ${formatBytes(states.total)}, and the slice GPU 1 keeps (outlined)`);
     whole.update(STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })), states.total,
       `The model states total ${formatBytes(states.total)}. ${STATE_KEYS.map((key) => perGpu[key] < states[key] ? `${PART_LABELS[key]}: each GPU keeps a slice, ${formatBytes(perGpu[key])} of ${formatBytes(states[key])}` : `${PART_LABELS[key]}: every GPU keeps all ${formatBytes(states[key])}`).join('; ')}.`);
-    setText(oneLabel, ` ${formatBytes(perGpu.total)} of ${formatBytes(gpu.memory_bytes)}`);
+    // The bar's own label adds no figure: the sentence above already says what it holds of what.
     held.update(parts, max, `Each GPU holds ${formatBytes(perGpu.total)}: ${parts.map((p) => `${PART_LABELS[p.key as PartKey]} ${formatBytes(p.value)}`).join(', ')}. It has ${formatBytes(gpu.memory_bytes)}.`,
       { value: gpu.memory_bytes, label: `${shortGpu(gpu.name)} memory` });
     axis.update(max, context.narrow());
