@@ -47,9 +47,10 @@ function inspect({ units }) {
     const widgetName = roots.length > 1 ? `widget ${widgetIndex + 1}: ` : '';
     const rootRect = root.getBoundingClientRect();
     const items = [];
+    const seen = new Map();
     const hiddenStyle = (element) => {
-      const style = getComputedStyle(element);
-      return style.visibility !== 'visible' || style.opacity === '0';
+      if (!seen.has(element)) seen.set(element, !element.checkVisibility({ visibilityProperty: true, opacityProperty: true }));
+      return seen.get(element);
     };
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -100,16 +101,17 @@ function inspect({ units }) {
     }
 
     // Cut off or pushed out: past the widget's sides, the viewport, or a clipping ancestor.
+    // The narrowest box that clips an element sideways: its own (if it clips) within its parent's.
     const clippers = new Map();
     const clipBoxOf = (element) => {
+      if (!element || element === root.parentNode || !(element instanceof Element)) return null;
       if (clippers.has(element)) return clippers.get(element);
-      let result = null;
-      for (let ancestor = element; ancestor && ancestor !== root.parentNode; ancestor = ancestor.parentElement) {
-        if (getComputedStyle(ancestor).overflowX === 'visible') continue;
-        const rect = ancestor.getBoundingClientRect();
-        const left = rect.left + ancestor.clientLeft;
-        const clip = { left, right: left + ancestor.clientWidth, element: ancestor };
-        if (!result || clip.right - clip.left < result.right - result.left) result = clip;
+      let result = clipBoxOf(element.parentElement);
+      if (getComputedStyle(element).overflowX !== 'visible') {
+        const rect = element.getBoundingClientRect();
+        const left = rect.left + element.clientLeft;
+        const own = { left, right: left + element.clientWidth, element };
+        if (!result || own.right - own.left < result.right - result.left) result = own;
       }
       clippers.set(element, result);
       return result;

@@ -34,7 +34,8 @@ export function shardingSection(context: SectionContext): SectionView {
     h('p', { className: 'ts-fit-text' }, 'Each GPU holds ', perGpuTotal, perGpuRest),
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
 
-  const wholeLabel = h('span');
+  // Named (data-figure) like every figure: at one GPU it equals the per-GPU total, a different quantity.
+  const wholeTotal = h('span', { 'data-figure': 'model-states-total' });
   const whole = shardBar(STATE_KEYS, formatBytes);
   const held = stackedBar(HELD_KEYS, formatBytes, { marker: true });
   const axis = linearAxis((value) => formatBytes(value, 3));
@@ -47,7 +48,7 @@ export function shardingSection(context: SectionContext): SectionView {
   const chipsMore = h('p', { className: 'ts-chips-more' });
   const figure = h('div', { className: 'ts-figure-body' },
     h('div', { className: 'ts-bar-row' },
-      h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), wholeLabel), whole.element),
+      h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), ' ', wholeTotal, ', and the slice GPU 1 keeps (outlined)'), whole.element),
     h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU')), held.element),
     axis.element, heldLegend.element,
     h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
@@ -89,7 +90,7 @@ export function shardingSection(context: SectionContext): SectionView {
     setText(tryZero, `Try ZeRO-3 on ${formatInteger(minimum)} GPUs`);
     setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
 
-    setText(wholeLabel, ` ${formatBytes(states.total)}, and the slice GPU 1 keeps (outlined)`);
+    setFigure(wholeTotal, formatBytes(states.total), states.total);
     whole.update(STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })), states.total,
       `The model states total ${formatBytes(states.total)}. ${STATE_KEYS.map((key) => perGpu[key] < states[key] ? `${PART_LABELS[key]}: each GPU keeps a slice, ${formatBytes(perGpu[key])} of ${formatBytes(states[key])}` : `${PART_LABELS[key]}: every GPU keeps all ${formatBytes(states[key])}`).join('; ')}.`);
     // The bar's own label adds no figure: the sentence above already says what it holds of what.
