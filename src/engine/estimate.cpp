@@ -221,6 +221,8 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.end_object();
     w.key("per_gpu").begin_object();
     write_states(w, t.per_gpu_states);
+    // The four model states on one GPU as one figure: what ZeRO shards (quiz: "per GPU with ZeRO-3").
+    w.field("model_states", t.per_gpu_states.total());
     w.field("activations", t.activations.layers).field("logits", t.activations.logits);
     w.field("total", t.per_gpu_total());
     w.end_object();

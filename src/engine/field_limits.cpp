@@ -40,6 +40,24 @@ const FieldLimit limits[] = {
     {"hardware.price_per_gpu_hour", 0, 1e6, UnitKind::number, false},
 };
 
+// What each slider spans: the sizes the lesson talks about, from a GPT-2 to beyond today's
+// largest runs, with room either side; the typed field takes the rest of the field's range.
+const SliderRange sliders[] = {
+    {"model.params", SliderScale::log, 1e8, 2e12, 20},              // 100M (GPT-2) … 2T parameters
+    {"inference.batch", SliderScale::powers_of_two, 1, 256, 0},
+    {"inference.context", SliderScale::powers_of_two, 128, 131072, 0},  // up to Llama 3.1's 128K
+    {"training.micro_batch", SliderScale::powers_of_two, 1, 256, 0},
+    {"training.sequence", SliderScale::powers_of_two, 128, 131072, 0},
+    {"training.tokens", SliderScale::log, 1e9, 1e14, 20},           // 1B … 100T tokens (Llama 3: 15.6T)
+    {"parallel.gpus", SliderScale::powers_of_two, 1, 1e5, 0},       // Llama 3 405B: 16,384 H100s
+    {"parallel.tensor", SliderScale::powers_of_two, 1, 16, 0},      // within a node's 8 GPUs, and twice that
+    {"parallel.pipeline", SliderScale::powers_of_two, 1, 64, 0},
+    {"hardware.memory_bytes", SliderScale::log, 8e9, 1e12, 20},     // 8 GB … 1 TB per GPU
+    {"hardware.peak_flops", SliderScale::log, 1e13, 1e16, 20},      // 10 TFLOP/s … 10 PFLOP/s
+    {"hardware.utilization", SliderScale::linear, 0.01, 1, 0.01},
+    {"hardware.price_per_gpu_hour", SliderScale::linear, 0, 10, 0.1},
+};
+
 std::string limit_text(double value, UnitKind kind) {
     // A GPU count's limits read "between 1 and 10 million GPUs": the unit once, at the end.
     if (kind == UnitKind::gpus) return quantity::format(value, quantity::Figure::count);
@@ -56,6 +74,25 @@ const FieldLimit* find_field_limit(std::string_view field) {
         if (field == limit->field) return limit;
     }
     return nullptr;
+}
+
+const SliderRange* slider_ranges_begin() { return sliders; }
+const SliderRange* slider_ranges_end() { return sliders + sizeof sliders / sizeof sliders[0]; }
+
+const SliderRange* find_slider_range(std::string_view field) {
+    for (const SliderRange* slider = slider_ranges_begin(); slider != slider_ranges_end(); ++slider) {
+        if (field == slider->field) return slider;
+    }
+    return nullptr;
+}
+
+const char* slider_scale_name(SliderScale scale) {
+    switch (scale) {
+        case SliderScale::log: return "log";
+        case SliderScale::linear: return "linear";
+        case SliderScale::powers_of_two: return "powers_of_two";
+    }
+    return "linear";
 }
 
 std::string field_limit_error(const FieldLimit& limit, double value) {
@@ -77,6 +114,12 @@ std::string field_limits_json() {
         w.key(limit->field).begin_object();
         w.field("min", limit->min).field("max", limit->max);
         w.field("kind", quantity::unit_kind_name(limit->kind)).field_bool("integer", limit->integer);
+        if (const SliderRange* slider = find_slider_range(limit->field)) {
+            w.key("slider").begin_object();
+            w.field("scale", slider_scale_name(slider->scale));
+            w.field("min", slider->min).field("max", slider->max).field("stops", slider->stops);
+            w.end_object();
+        }
         w.end_object();
     }
     w.end_object();

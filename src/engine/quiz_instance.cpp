@@ -316,6 +316,8 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     instance.kind = text_of(item.find("kind"));
     instance.takeaway = text_of(item.find("takeaway"));
     instance.simulation = *item.find("simulation");
+    instance.show_section = text_of(item.find("show")->find("section"));
+    instance.show_figure = text_of(item.find("show")->find("figure"));
     instance.numeric = is_numeric_kind(instance.kind);
 
     std::vector<std::pair<std::string, Value>> drawn;
@@ -477,6 +479,9 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     else w.null();
     w.key("simulation");
     if (usable) w.raw(json::serialize(instance.simulation));
+    else w.null();
+    w.key("show");
+    if (usable) w.begin_object().field("section", instance.show_section).field("figure", instance.show_figure).end_object();
     else w.null();
     w.key("expected");
     if (usable && instance.numeric) w.number(instance.expected);

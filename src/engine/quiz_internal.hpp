@@ -40,6 +40,20 @@ Value object_value();
 double power_of_ten(int exponent);
 
 // Schema (quiz_schema.cpp)
+
+// A place on the page that "show me in the simulation" can land on: a section and one figure in
+// it (the page's data-ts-section and data-figure names). `path` is the estimate field the figure
+// shows, or null for a figure that is not one estimate number; a numeric item's show-me must land
+// on the figure of its own answer.
+struct ShowTarget {
+    const char* section;
+    const char* figure;
+    const char* path;
+};
+const ShowTarget* show_targets_begin();
+const ShowTarget* show_targets_end();
+const ShowTarget* find_show_target(const std::string& section, const std::string& figure);
+
 std::string item_label(const Value& item, std::size_t index);
 bool valid_id(const std::string& id);
 void validate_item(const Value& item, const std::string& label, std::vector<Problem>& problems);
@@ -57,6 +71,7 @@ struct Instance {
     std::string label, kind, takeaway;
     std::string prompt, explanation;
     Value scenario, simulation, estimate;
+    std::string show_section, show_figure;  // where "show me" lands (validated against show_targets)
     bool numeric = false;
     double expected = 0.0;
     Unit unit;

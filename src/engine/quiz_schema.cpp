@@ -21,10 +21,11 @@ namespace {
 // Reading the item
 
 const char* const item_fields[] = {"id", "takeaway", "kind", "prompt", "options", "scenario", "randomize",
-                                   "answer", "misconceptions", "explanation", "simulation", "source"};
+                                   "answer", "misconceptions", "explanation", "simulation", "show", "source"};
 const char* const option_fields[] = {"id", "text", "correct", "feedback", "misconception"};
 const char* const randomize_fields[] = {"path", "distribution", "min", "max", "values", "round"};
 const char* const answer_fields[] = {"path", "unit", "tolerance", "tolerance_factor"};
+const char* const show_fields[] = {"section", "figure"};
 const char* const misconception_fields[] = {"id", "feedback", "path", "factor", "overrides", "multiply_by",
                                             "divide_by"};
 
@@ -39,7 +40,73 @@ void check_unknown_fields(const Value& object, const char* const (&allowed)[N], 
     }
 }
 
+// Every figure the page marks with data-figure that a show-me may land on (web/src/sections/;
+// tests/browser/showme.test.mjs follows every item of the default bank to its figure).
+const ShowTarget show_targets[] = {
+    {"memory", "inference-total", "inference.total"},
+    {"memory", "inference-bytes-per-param", "inference.bytes_per_param"},
+    {"memory", "inference-min-gpus", "inference.min_gpus"},
+    {"memory", "ratio", "ratio_training_to_inference"},
+    {"memory", "training-bytes-per-param", "training.bytes_per_param.total"},
+    // One unsharded copy on one GPU, whatever the scenario's parallel settings: no estimate path.
+    {"memory", "training-total", nullptr},
+    {"activations", "activations", "training.per_gpu.activations"},
+    {"activations", "activations-saved", "training.activations_saved_by_recompute"},
+    {"activations", "recompute-overhead", "compute.recompute_overhead"},
+    {"sharding", "model-states-per-gpu", "training.per_gpu.model_states"},
+    {"sharding", "model-states-total", "training.model_states.total"},
+    {"sharding", "per-gpu-total", "training.per_gpu.total"},
+    {"sharding", "min-gpus", "training.min_gpus"},
+    {"time", "flops", "compute.flops"},
+    {"time", "seconds", "compute.seconds"},
+    {"time", "seconds-on-one-gpu", "compute.seconds_on_one_gpu"},
+    {"time", "gpu-hours", "compute.gpu_hours"},
+    {"time", "mfu", "compute.mfu"},
+};
+
+std::string known_sections() {
+    std::string list;
+    for (const ShowTarget& target : show_targets) {
+        const std::string quoted = std::string("\"") + target.section + "\"";
+        if (list.find(quoted) == std::string::npos) list += (list.empty() ? "" : ", ") + quoted;
+    }
+    return list;
+}
+
+void validate_show(const Value& item, const std::string& label, std::vector<Problem>& problems) {
+    const Value* show = item.find("show");
+    if (!show || !show->is_object()) {
+        problems.push_back({label, "show", "must name where \"show me in the simulation\" lands: {\"section\": \"sharding\", \"figure\": \"model-states-per-gpu\"}"});
+        return;
+    }
+    check_unknown_fields(*show, show_fields, label, "show.", problems);
+    const std::string section = text_of(show->find("section"));
+    const std::string figure = text_of(show->find("figure"));
+    bool section_known = false;
+    for (const ShowTarget& target : show_targets) section_known = section_known || section == target.section;
+    if (!section_known) {
+        problems.push_back({label, "show.section", "must be one of " + known_sections()});
+        return;
+    }
+    const ShowTarget* target = find_show_target(section, figure);
+    if (!target) {
+        std::string figures;
+        for (const ShowTarget& t : show_targets)
+            if (section == t.section) figures += std::string(figures.empty() ? "\"" : ", \"") + t.figure + "\"";
+        problems.push_back({label, "show.figure", "must be a figure of the " + section + " section: " + figures});
+    }
+}
+
 }  // namespace
+
+const ShowTarget* show_targets_begin() { return show_targets; }
+const ShowTarget* show_targets_end() { return show_targets + sizeof show_targets / sizeof show_targets[0]; }
+
+const ShowTarget* find_show_target(const std::string& section, const std::string& figure) {
+    for (const ShowTarget* target = show_targets_begin(); target != show_targets_end(); ++target)
+        if (section == target->section && figure == target->figure) return target;
+    return nullptr;
+}
 
 std::string item_label(const Value& item, std::size_t index) {
     const std::string id = text_of(item.find("id"));
@@ -227,6 +294,7 @@ void validate_item(const Value& item, const std::string& label, std::vector<Prob
     const Value* simulation = item.find("simulation");
     if (!simulation || !simulation->is_object())
         problems.push_back({label, "simulation", "must be a scenario object for \"show me in the simulation\""});
+    validate_show(item, label, problems);
     const std::string kind = text_of(item.find("kind"));
     if (is_choice_kind(kind)) {
         validate_options(item, label, kind, problems);
@@ -342,6 +410,25 @@ void check_computes(const Value& item, std::size_t index, std::uint32_t seed, Ba
         std::string error;
         if (!run_estimate(*item.find("simulation"), unused, error))
             report.errors.push_back({label, "simulation", "the engine refuses it: " + error, 0});
+    }
+    // "Show me" lands on the figure of the answer: in the simulation it loads, that figure must
+    // read the very number the question expects (the simulation carries the drawn values too).
+    if (instance.numeric) {
+        const ShowTarget* target = find_show_target(instance.show_section, instance.show_figure);
+        // A numeric question's show-me lands on the figure that holds its answer.
+        const std::string path = text_of(item.find("answer")->find("path"));
+        if (target && (!target->path || path != target->path))
+            report.errors.push_back(tag({label, "show.figure", "\"" + instance.show_figure + "\" does not show the answer \"" +
+                                                                   path + "\"; pick the figure that does (docs/quiz.md, \"show\")"}));
+        Value shown_estimate;
+        std::string error;
+        double shown = 0.0;
+        if (target && target->path && run_estimate(instance.simulation, shown_estimate, error) &&
+            number_of(shown_estimate.find_path(target->path), shown) &&
+            !(std::fabs(shown - instance.expected) <= 1e-9 * std::fabs(instance.expected)))
+            report.errors.push_back(tag({label, "simulation", "shows " + quantity::format_in_unit(shown, instance.unit) +
+                                                                  " at \"" + instance.show_figure + "\", not the answer " +
+                                                                  answer_text(instance) + ": make the simulation the question's scenario"}));
     }
     // A numeric item's explanation states the engine's answer, so that no other figure in it
     // (a part of the sum, a misconception's value) can be read as the answer.

@@ -36,6 +36,9 @@ namespace {
 // Sizes in messages, written for people: "8,192", "10 million".
 std::string format_limit(double value) { return quantity::format_count(value); }
 
+// As long as the names the engine reads from a Hugging Face config (hf_config.cpp), with room to spare.
+constexpr std::size_t max_model_name_bytes = 200;
+
 // Reads the members of one JSON object, records errors under its dotted prefix, and at the end
 // reports members nobody asked for: in a hand-written scenario those are nearly always typos.
 class ObjectReader {
@@ -184,6 +187,16 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
     const bool params_given = reader.number("params", params);
     const bool params_present = reader.has("params");
     const json::Value* architecture_json = reader.get("architecture");
+    std::string name;
+    if (reader.text("name", name)) {
+        // The name travels in shared links: short plain text, shown with textContent.
+        bool plain = !name.empty();
+        for (const unsigned char c : name) plain = plain && c >= 0x20 && c != 0x7f;
+        if (!plain) reader.error("name", "must be plain text of one line, not empty");
+        else if (name.size() > max_model_name_bytes)
+            reader.error("name", "must be at most " + format_limit(max_model_name_bytes) + " bytes long");
+        else model.name = name;
+    }
     reader.finish();
 
     if (params_present && (preset_given || architecture_json)) {
@@ -371,6 +384,7 @@ std::string write_scenario(const Scenario& scenario) {
 
     w.key("model").begin_object();
     const ModelChoice& model = scenario.model;
+    if (!model.name.empty()) w.field("name", model.name);
     if (model.architecture_assumed) {
         w.field("params", model.given_params);
     } else {

@@ -24,6 +24,7 @@ struct ModelChoice {
     bool architecture_overridden = false;
     bool architecture_assumed = false; // shape derived from a bare parameter count
     double given_params = 0;           // the bare count, when that is what was given
+    std::string name;                 // what the learner called it (a pasted config's name): shown, never computed with
     Architecture architecture;
 };
 

@@ -2,6 +2,7 @@
 // (docs/scenario.md, "Limits"; docs/numbers.md).
 #include "catch_include.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "engine/api.hpp"
@@ -79,4 +80,101 @@ TEST_CASE("a typed field is read in its kind and checked against its limits", "[
     CHECK(read_field("parallel.gpus", "20 million").error == "Must be between 1 and 10 million GPUs.");
     CHECK(read_field("model.params", "70B").value == 70e9);
     CHECK_FALSE(read_field("parallel.nothing", "5").ok);
+}
+
+namespace {
+
+// A number as a program prints it ("1e+07", "10000000") rather than as people write it.
+bool has_raw_number(const std::string& text) {
+    if (text.find("e+") != std::string::npos || text.find("e-0") != std::string::npos) return true;
+    int run = 0;
+    for (const char c : text) {
+        run = (c >= '0' && c <= '9') ? run + 1 : 0;
+        if (run >= 4) return true;  // grouped ("10,000,000") or in words ("10 million") never runs to four
+    }
+    return false;
+}
+
+// {"parallel":{"gpus":V}} for "parallel.gpus".
+std::string scenario_with(const std::string& path, double value) {
+    std::string open, close;
+    std::size_t start = 0;
+    for (std::size_t dot = path.find('.'); dot != std::string::npos; start = dot + 1, dot = path.find('.', start)) {
+        open += "{\"" + path.substr(start, dot - start) + "\":";
+        close += "}";
+    }
+    return open + "{\"" + path.substr(start) + "\":" + json::format_number(value) + "}" + close;
+}
+
+}  // namespace
+
+TEST_CASE("every field's out-of-range message from a scenario (a link's hash) writes its limits for people", "[limits][scenario]") {
+    // Issue 11: a bad link said "must be between 1 and 1e+07".
+    CHECK(has_raw_number("must be between 1 and 1e+07"));
+    CHECK(has_raw_number("must be between 1 and 10000000"));
+    CHECK_FALSE(has_raw_number("must be between 1 and 10 million GPUs"));
+    CHECK_FALSE(has_raw_number("must be between 100,000 and 10¹⁵"));
+    for (const FieldLimit* limit = field_limits_begin(); limit != field_limits_end(); ++limit) {
+        for (const double value : {limit->min > 0 ? limit->min / 10 : -1.0, limit->max * 10}) {
+            const std::string scenario = scenario_with(limit->field, limit->integer ? std::floor(value) : value);
+            const json::ParseResult estimate = json::parse(estimate_json(scenario));
+            REQUIRE(estimate.ok);
+            bool found = false;
+            for (const auto& error : estimate.value.find("errors")->items) {
+                if (error.find("field")->text != limit->field) continue;
+                found = true;
+                const std::string message = error.find("message")->text;
+                INFO(scenario << " → " << message);
+                CHECK(message.rfind("must be between ", 0) == 0);
+                CHECK_FALSE(has_raw_number(message));
+            }
+            INFO(scenario);
+            CHECK(found);
+        }
+    }
+}
+
+TEST_CASE("every slider moves within its field's limits, through stops the field accepts", "[limits][sliders]") {
+    REQUIRE(slider_ranges_end() - slider_ranges_begin() > 0);
+    for (const SliderRange* slider = slider_ranges_begin(); slider != slider_ranges_end(); ++slider) {
+        INFO(slider->field);
+        const FieldLimit* limit = find_field_limit(slider->field);
+        REQUIRE(limit != nullptr);
+        CHECK(slider->min < slider->max);
+        CHECK(field_limit_error(*limit, slider->min).empty());
+        CHECK(field_limit_error(*limit, slider->max).empty());
+        switch (slider->scale) {
+            case SliderScale::log:
+                CHECK(slider->min > 0);
+                CHECK(slider->stops >= 1);
+                break;
+            case SliderScale::linear: {
+                REQUIRE(slider->stops > 0);
+                // A whole number of steps from one end to the other.
+                const double steps = (slider->max - slider->min) / slider->stops;
+                CHECK(std::fabs(steps - std::round(steps)) < 1e-9);
+                break;
+            }
+            case SliderScale::powers_of_two: {
+                CHECK(limit->integer);
+                CHECK(std::exp2(std::round(std::log2(slider->min))) == slider->min);
+                break;
+            }
+        }
+    }
+}
+
+TEST_CASE("the page reads each slider's range with the field's limits", "[limits][sliders]") {
+    const json::ParseResult parsed = json::parse(field_limits_json());
+    REQUIRE(parsed.ok);
+    const json::Value* gpus = parsed.value.find("parallel.gpus");
+    REQUIRE(gpus != nullptr);
+    const json::Value* slider = gpus->find("slider");
+    REQUIRE(slider != nullptr);
+    CHECK(slider->find("scale")->text == "powers_of_two");
+    CHECK(slider->find("max")->number == 1e5);
+    // A field with no slider (typed only) has no slider member.
+    const json::Value* layers = parsed.value.find("model.architecture.layers");
+    REQUIRE(layers != nullptr);
+    CHECK(layers->find("slider") == nullptr);
 }

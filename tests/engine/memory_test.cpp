@@ -30,6 +30,15 @@ TEST_CASE("ZeRO's 7.5B model on 64 GPUs needs 120, 31.4, 16.6 and 1.9 GB per GPU
     CHECK(per_gpu_model_states_bytes(estimate_of(zero_scenario(3))) == Approx(1.88e9).epsilon(0.01));
 }
 
+TEST_CASE("the estimate gives the model states per GPU as one figure, the sum of its four parts", "[memory]") {
+    // The page's sharding section and quiz question 10 read this one field (1.88 GB at ZeRO-3).
+    for (int stage = 0; stage <= 3; ++stage) {
+        const json::Value estimate = estimate_of(zero_scenario(stage));
+        CHECK(number_at(estimate, "training.per_gpu.model_states") == Approx(per_gpu_model_states_bytes(estimate)).epsilon(1e-12));
+    }
+    CHECK(number_at(estimate_of(zero_scenario(3)), "training.per_gpu.model_states") == Approx(1.875e9).epsilon(1e-9));
+}
+
 TEST_CASE("mixed-precision Adam costs 2 + 2 + 4 + 8 = 16 bytes per parameter", "[memory][published]") {
     // ZeRO §3.1 and the lesson's "go deeper": BF16 weights and gradients, FP32 master, two FP32 moments.
     const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-70b"}})");

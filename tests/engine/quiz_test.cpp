@@ -37,7 +37,8 @@ const char* const memory_item = R"({
     {"id": "forgot-optimizer-states", "factor": 0.5, "feedback": "Adam's states are missing."}
   ],
   "explanation": "16 bytes x {model.params} = {answer}.",
-  "simulation": {"model": {"params": 70000000000}}
+  "simulation": {"model": {"params": 70000000000}},
+  "show": {"section": "sharding", "figure": "model-states-total"}
 })";
 
 const char* const time_item = R"({
@@ -51,7 +52,8 @@ const char* const time_item = R"({
     {"id": "divided-by-gpus-twice", "divide_by": "parallel.gpus", "feedback": "You divided by the GPUs twice."}
   ],
   "explanation": "{compute.flops} over {parallel.gpus} GPUs: {answer}.",
-  "simulation": {"model": {"params": 405000000000}}
+  "simulation": {"model": {"params": 405000000000}, "training": {"tokens": 15000000000000}, "parallel": {"gpus": 16384}},
+  "show": {"section": "time", "figure": "seconds"}
 })";
 
 const char* const flops_estimate_item = R"({
@@ -61,7 +63,8 @@ const char* const flops_estimate_item = R"({
   "answer": {"path": "compute.flops", "unit": "FLOPs", "tolerance_factor": 2},
   "misconceptions": [{"id": "two-nd", "factor": 0.3333333333333333, "feedback": "That is the forward pass only."}],
   "explanation": "6 x N x D.",
-  "simulation": {"model": {"params": 13000000000}}
+  "simulation": {"model": {"params": 13000000000}, "training": {"tokens": 2000000000000}},
+  "show": {"section": "time", "figure": "flops"}
 })";
 
 const char* const recompute_item = R"({
@@ -70,7 +73,8 @@ const char* const recompute_item = R"({
   "scenario": {"model": {"preset": "llama3-8b"}, "training": {"recompute": "full"}},
   "answer": {"path": "compute.recompute_overhead", "unit": "%", "tolerance": 0.05},
   "explanation": "8ND instead of 6ND.",
-  "simulation": {"model": {"preset": "llama3-8b"}}
+  "simulation": {"model": {"preset": "llama3-8b"}, "training": {"recompute": "full"}},
+  "show": {"section": "activations", "figure": "recompute-overhead"}
 })";
 
 const char* const single_item = R"({
@@ -81,7 +85,8 @@ const char* const single_item = R"({
     {"id": "sixteen", "text": "16 bytes", "correct": false, "feedback": "That is training.", "misconception": "training-bytes"}
   ],
   "explanation": "2 bytes each.",
-  "simulation": {"model": {"preset": "llama3-70b"}}
+  "simulation": {"model": {"preset": "llama3-70b"}},
+  "show": {"section": "memory", "figure": "inference-bytes-per-param"}
 })";
 
 const char* const multiple_item = R"({
@@ -93,7 +98,8 @@ const char* const multiple_item = R"({
     {"id": "kv", "text": "KV cache", "correct": false, "feedback": "That is for running."}
   ],
   "explanation": "Gradients, master copy, optimizer states.",
-  "simulation": {"model": {"preset": "llama3-70b"}}
+  "simulation": {"model": {"preset": "llama3-70b"}},
+  "show": {"section": "memory", "figure": "inference-bytes-per-param"}
 })";
 
 json::Value parse_json(const std::string& text) {
@@ -565,6 +571,54 @@ TEST_CASE("a simulation the engine refuses is reported on simulation", "[quiz][b
     CHECK(has_error(report, "run-bytes", "simulation"));
 }
 
+TEST_CASE("every item names where its show-me lands, a section and figure the page has", "[quiz][bank][show]") {
+    const std::string missing = with(single_item, R"(,
+  "show": {"section": "memory", "figure": "inference-bytes-per-param"})", "");
+    CHECK(has_error(parse_json(quiz_validate_bank_json(bank(missing + "," + time_item))), "run-bytes", "show"));
+
+    const std::string section = with(single_item, R"("section": "memory")", R"("section": "model")");
+    const json::Value section_report = parse_json(quiz_validate_bank_json(bank(section + "," + time_item)));
+    CHECK(has_error(section_report, "run-bytes", "show.section"));
+    INFO(json::serialize(section_report));
+    CHECK(json::serialize(section_report).find(R"(must be one of \"memory\", \"activations\", \"sharding\", \"time\")") != std::string::npos);
+
+    const std::string figure = with(single_item, R"("figure": "inference-bytes-per-param")", R"("figure": "seconds")");
+    const json::Value figure_report = parse_json(quiz_validate_bank_json(bank(figure + "," + time_item)));
+    CHECK(has_error(figure_report, "run-bytes", "show.figure"));  // "seconds" is in the time section
+
+    const std::string typo = with(single_item, R"("figure": )", R"("figur": "x", "figure": )");
+    CHECK(has_error(parse_json(quiz_validate_bank_json(bank(typo + "," + time_item))), "run-bytes", "show.figur"));
+}
+
+TEST_CASE("a numeric item's show-me lands on the figure of its own answer", "[quiz][bank][show]") {
+    // Question 10's old fault: "show me" went to a figure that does not hold the answer.
+    const std::string elsewhere = with(time_item, R"("figure": "seconds")", R"("figure": "flops")");
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(memory_item) + "," + elsewhere)));
+    CHECK(has_error(report, "days", "show.figure"));
+    const std::string no_path = with(memory_item, R"("section": "sharding", "figure": "model-states-total")",
+                                     R"("section": "memory", "figure": "training-total")");
+    CHECK(has_error(parse_json(quiz_validate_bank_json(bank(no_path + "," + time_item))), "states", "show.figure"));
+}
+
+TEST_CASE("a numeric item's simulation must show its answer at the show-me figure", "[quiz][bank][show]") {
+    // The simulation without the question's 16,384 GPUs would show another training time.
+    const std::string item = with(time_item, R"(, "parallel": {"gpus": 16384}},
+  "show")", R"(},
+  "show")");
+    const json::Value report = parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + item), 2));
+    INFO(json::serialize(report));
+    CHECK(has_error(report, "days", "simulation"));
+    const json::Value fine = parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + time_item), 2));
+    CHECK_FALSE(has_error(fine, "days", "simulation"));
+}
+
+TEST_CASE("an instance carries its show-me target", "[quiz][show]") {
+    const json::Value asked = instance(time_item, 3);
+    CHECK(text_at(asked, "show.section") == "time");
+    CHECK(text_at(asked, "show.figure") == "seconds");
+    CHECK(number_at(asked, "simulation.parallel.gpus") == number_at(asked, "scenario.parallel.gpus"));
+}
+
 // ---- Checking a bank over many seeds ----------------------------------------------------------
 
 TEST_CASE("checking a bank computes every numeric item for every seed", "[quiz][bank]") {
@@ -740,4 +794,22 @@ TEST_CASE("an amount per parameter is not accepted for a total, and does not cou
 TEST_CASE("an amount per parameter is right where the question asks per parameter", "[quiz][grade]") {
     const std::string item = built_in_item("train-bytes-per-parameter");
     CHECK(text_at(grade(item.c_str(), 0, "16 bytes per parameter"), "status") == "correct");
+}
+
+TEST_CASE("every item of the default bank lands on a known figure that shows a numeric item's answer", "[quiz][bank][show]") {
+    const json::Value bank_value = parse_json(built_in_bank());
+    for (const auto& item : bank_value.find("items")->items) {
+        INFO(text_at(item, "id"));
+        const json::Value asked = parse_json(quiz_instance_json(json::serialize(item), 0));
+        CHECK(asked.find("errors")->items.empty());
+        CHECK(text_at(asked, "show.section") != "<absent>");
+        CHECK(text_at(asked, "show.figure") != "<absent>");
+    }
+    const json::Value zero3 = [&] {
+        for (const auto& item : bank_value.find("items")->items)
+            if (text_at(item, "id") == "zero3-per-gpu") return parse_json(quiz_instance_json(json::serialize(item), 0));
+        return json::Value();
+    }();
+    CHECK(text_at(zero3, "show.figure") == "model-states-per-gpu");
+    CHECK(number_at(zero3, "expected") == Approx(1.875e9).epsilon(1e-9));
 }

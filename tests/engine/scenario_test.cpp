@@ -142,3 +142,22 @@ TEST_CASE("a long unknown preset is echoed cut on a character boundary", "[scena
     const std::string& message = estimate.find("errors")->items[0].find("message")->text;
     CHECK(trainscope::utf8::first_invalid_byte(message) == trainscope::utf8::valid);
 }
+
+TEST_CASE("a model's name travels with the scenario, so a shared link names the model", "[scenario][name]") {
+    // Issue 11: a shared link for a pasted config showed "Your model: your model".
+    const auto estimate = estimate_of(
+        R"({"model":{"name":"Mistral-7B-v0.1","architecture":{"layers":32,"hidden":4096,"heads":32,"kv_heads":8,"mlp":14336,"vocab":32000}}})");
+    CHECK(error_count(estimate) == 0);
+    CHECK(estimate.find_path("scenario.model.name")->text == "Mistral-7B-v0.1");
+    CHECK(estimate_of("{}").find_path("scenario.model.name") == nullptr);
+}
+
+TEST_CASE("a model name must be one line of plain text of a sensible length", "[scenario][name][errors]") {
+    CHECK(has_error_for(estimate_of(R"({"model":{"name":42}})"), "model.name"));
+    CHECK(has_error_for(estimate_of(R"({"model":{"name":""}})"), "model.name"));
+    CHECK(has_error_for(estimate_of(R"({"model":{"name":"two\nlines"}})"), "model.name"));
+    const auto long_name = estimate_of(R"({"model":{"name":")" + std::string(201, 'x') + R"("}})");
+    CHECK(has_error_for(long_name, "model.name"));
+    CHECK(trainscope::json::serialize(long_name).find("must be at most 200 bytes long") != std::string::npos);
+    CHECK_FALSE(has_error_for(estimate_of(R"({"model":{"name":"Llama 3 — 70B “chat”"}})"), "model.name"));
+}

@@ -72,7 +72,10 @@ test('formatQuantity marks an unknown figure name with a question mark', () => {
 
 test('fieldLimits gives the GPU count the range the engine validates', () => {
   const limits = JSON.parse(engine.fieldLimits());
-  assert.deepEqual(limits['parallel.gpus'], { min: 1, max: 1e7, kind: 'gpus', integer: true });
+  assert.deepEqual(limits['parallel.gpus'], {
+    min: 1, max: 1e7, kind: 'gpus', integer: true,
+    slider: { scale: 'powers_of_two', min: 1, max: 1e5, stops: 0 },
+  });
   const tooMany = JSON.parse(engine.estimate(JSON.stringify({ parallel: { gpus: 2e7 } })));
   assert.deepEqual(tooMany.errors, [{ field: 'parallel.gpus', message: 'must be between 1 and 10 million GPUs' }]);
   assert.equal(engine.fieldError('parallel.gpus', 2e7), 'must be between 1 and 10 million GPUs');

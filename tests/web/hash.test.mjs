@@ -54,3 +54,15 @@ test('given the engine, a member given twice in the link is refused with its pat
   const fine = decodeHash(`#s=${encodeURIComponent('{"parallel":{"gpus":16}}')}`, engine);
   assert.deepEqual(fine, { kind: 'scenario', scenario: { parallel: { gpus: 16 } } });
 });
+
+test('a pasted config’s name travels in the link and the engine keeps it (issue 11: "Your model: your model")', async () => {
+  const { engineModule } = await import('./wasm-engine.mjs');
+  const scenario = {
+    model: { name: 'Mistral-7B “v0.1”', architecture: { layers: 32, hidden: 4096, heads: 32, kv_heads: 8, mlp: 14336, vocab: 32000 } },
+  };
+  const decoded = decodeHash(encodeHash(scenario), engineModule);
+  assert.deepEqual(decoded, { kind: 'scenario', scenario });
+  const estimate = JSON.parse(engineModule.estimate(JSON.stringify(decoded.scenario)));
+  assert.deepEqual(estimate.errors, []);
+  assert.equal(estimate.scenario.model.name, 'Mistral-7B “v0.1”');
+});

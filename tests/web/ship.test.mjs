@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSettings } from '../../build/web-units/ship/settings.mjs';
+import { checkScenario, readSettings } from '../../build/web-units/ship/settings.mjs';
 import { findScormApi, formatTimespan, ScormSession, SUSPEND_DATA_LIMIT } from '../../build/web-units/ship/scorm.mjs';
 import { crc32, createZip } from '../../web/ship/zip.mjs';
 import { Scorm12API } from 'scorm-again/scorm12';
@@ -15,8 +15,42 @@ import { inlinePage } from '../../web/build.mjs';
 
 const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
 
-test('no attributes mean every section, the system theme and no pass mark', () => {
-  assert.deepEqual(readSettings(none), { scenario: {}, sections: ['memory', 'time', 'quiz'], theme: 'auto', passMark: null, problems: [] });
+test('no attributes mean every section, the system theme, no pass mark and no header', () => {
+  assert.deepEqual(readSettings(none), { scenario: {}, sections: ['memory', 'time', 'quiz'], theme: 'auto', passMark: null, header: false, problems: [],
+    sources: { preset: null, scenario: {} } });
+});
+
+test('header is on when present (empty, on, true), off when off or absent, and a problem otherwise', () => {
+  for (const value of ['', 'on', 'ON', 'true', 'header']) assert.equal(readSettings({ ...none, header: value }).header, true, value);
+  for (const value of [null, undefined, 'off', 'false']) assert.equal(readSettings({ ...none, header: value }).header, false, String(value));
+  const bad = readSettings({ ...none, header: 'maybe' });
+  assert.equal(bad.header, false);
+  assert.deepEqual(bad.problems, ['The header attribute must be on or off, not “maybe”.']);
+});
+
+/** Stands in for the engine: refuses an unknown preset and a GPU count below 1 (the browser tests use the real one). */
+function fakeEstimate(scenario) {
+  const errors = [];
+  if (scenario.model?.preset && !['llama3-8b', 'llama3-70b'].includes(scenario.model.preset)) errors.push({ field: 'model.preset', message: `unknown preset '${scenario.model.preset}'` });
+  if (scenario.parallel?.gpus < 1) errors.push({ field: 'parallel.gpus', message: 'must be at least 1' });
+  return { errors };
+}
+
+test('a preset the engine does not know is a problem naming preset; the scenario attribute alone is used', () => {
+  const settings = checkScenario(readSettings({ ...none, preset: 'llama9', scenario: '{"parallel":{"gpus":8}}' }), fakeEstimate);
+  assert.deepEqual(settings.scenario, { parallel: { gpus: 8 } });
+  assert.deepEqual(settings.problems, ["The preset attribute is not usable: unknown preset 'llama9'."]);
+});
+
+test('a scenario the engine refuses is a problem naming scenario; the preset alone is used', () => {
+  const settings = checkScenario(readSettings({ ...none, preset: 'llama3-8b', scenario: '{"parallel":{"gpus":-3}}' }), fakeEstimate);
+  assert.deepEqual(settings.scenario, { model: { preset: 'llama3-8b' } });
+  assert.deepEqual(settings.problems, ['The scenario attribute has problems (parallel.gpus: must be at least 1).']);
+  const both = checkScenario(readSettings({ ...none, preset: 'llama9', scenario: '{"parallel":{"gpus":-3}}' }), fakeEstimate);
+  assert.deepEqual(both.scenario, {}, 'both refused: the defaults');
+  assert.equal(both.problems.length, 2);
+  const fine = readSettings({ ...none, preset: 'llama3-70b' });
+  assert.equal(checkScenario(fine, fakeEstimate), fine, 'a good scenario passes unchanged');
 });
 
 test('attributes become options; preset wins over the scenario’s model', () => {

@@ -13,6 +13,7 @@ units.bindUnitsEngine({
   readField: (field, text) => module.readField(field, text),
   timeAxisMarks: JSON.parse(module.timeAxisMarks()),
   numberFormats: JSON.parse(module.numberFormats()),
+  fieldLimits: JSON.parse(module.fieldLimits()),
 });
 
 const DAY = 86_400;
@@ -78,4 +79,24 @@ test('the time axis marks are the engine’s, in increasing order', () => {
   assert.ok(marks.length > 5);
   for (let index = 1; index < marks.length; index += 1) assert.ok(marks[index].seconds > marks[index - 1].seconds);
   assert.ok(marks.some((mark) => mark.label === '1 year'));
+});
+
+test('every slider spans what the engine says, and every stop is a value the engine accepts', () => {
+  const limits = JSON.parse(module.fieldLimits());
+  const withSliders = Object.entries(limits).filter(([, limit]) => limit.slider);
+  assert.ok(withSliders.length >= 10, 'the engine describes the page\'s sliders');
+  for (const [path, limit] of withSliders) {
+    const scale = units.sliderScale(path);
+    assert.equal(scale.valueAt(0), limit.slider.min, `${path}: first stop`);
+    assert.equal(scale.valueAt(scale.steps), limit.slider.max, `${path}: last stop`);
+    for (let position = 0; position <= scale.steps; position += 1) {
+      const value = scale.valueAt(position);
+      assert.equal(module.fieldError(path, value), '', `${path}: stop ${position} (${value}) is refused by the engine`);
+      assert.equal(scale.positionOf(value), position, `${path}: stop ${position} maps back to itself`);
+    }
+  }
+});
+
+test('a field the engine gives no slider has none on the page', () => {
+  assert.throws(() => units.sliderScale('model.architecture.layers'), /no slider range for model.architecture.layers/);
 });

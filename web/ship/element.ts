@@ -5,11 +5,13 @@
 //   </trainscope-widget>
 //
 // Styles live in the element's shadow root, so the host's CSS cannot break it and its CSS cannot
-// leak out. The engine starts only when the element comes near the viewport. Bad attribute values
-// produce a visible message inside the widget and a console warning; nothing throws.
+// leak out. The engine starts only when the element comes near the viewport. Each bad attribute
+// value produces one line in a notice inside the widget and one console warning, both naming the
+// attribute; a later good value clears it. Nothing throws.
 
 import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
-import { readSettings, type ElementSettings } from './settings';
+import { loadEngine, type Engine } from '../src/engine';
+import { checkScenario, readSettings, type ElementSettings } from './settings';
 
 /** Start the engine a little before the widget scrolls into view, so it is ready when seen. */
 const NEAR_VIEWPORT_MARGIN = '300px 0px';
@@ -33,7 +35,7 @@ function adoptHostStyles(shadow: ShadowRoot): void {
 }
 
 export class TrainscopeWidgetElement extends HTMLElement {
-  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark'];
+  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header'];
 
   private readonly shadow: ShadowRoot;
   private readonly frame: HTMLDivElement;
@@ -42,6 +44,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
   /** Attributes changed while a mount was under way, applied in order once it ends. */
   private pendingChanges: string[] = [];
   private observer: IntersectionObserver | null = null;
+  /** The problems the console has already been told about: each is warned once, not per change. */
+  private warned = new Set<string>();
 
   constructor() {
     super();
@@ -49,11 +53,15 @@ export class TrainscopeWidgetElement extends HTMLElement {
     adoptHostStyles(this.shadow);
     this.frame = document.createElement('div');
     this.frame.className = 'ts-element';
+    this.frame.appendChild(this.placeholder('The training-vs-running simulation loads when you scroll to it.'));
+    this.shadow.appendChild(this.frame);
+  }
+
+  private placeholder(text: string): HTMLParagraphElement {
     const placeholder = document.createElement('p');
     placeholder.className = 'ts-element-placeholder';
-    placeholder.textContent = 'The training-vs-running simulation loads when you scroll to it.';
-    this.frame.appendChild(placeholder);
-    this.shadow.appendChild(this.frame);
+    placeholder.textContent = text;
+    return placeholder;
   }
 
   connectedCallback(): void {
@@ -90,16 +98,17 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   private applyChange(name: string): void {
     if (!this.handle) return;
-    if (name === 'sections' || name === 'pass-mark') {
+    if (name === 'sections' || name === 'pass-mark' || name === 'header') {
       // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
       this.handle.destroy();
       this.handle = null;
       void this.mount();
       return;
     }
-    const settings = this.readAttributes();
+    const settings = this.checked(this.readAttributes(), this.handle.engine);
     this.handle.element.dataset.theme = settings.theme;
     if (name === 'preset' || name === 'scenario') this.handle.setScenario(settings.scenario);
+    this.handle.setProblems(settings.problems);
   }
 
   /** The mounted widget, for hosts that script it; null until it has loaded. */
@@ -117,20 +126,34 @@ export class TrainscopeWidgetElement extends HTMLElement {
   }
 
   private readAttributes(): ElementSettings {
-    const settings = readSettings({
+    return readSettings({
       preset: this.getAttribute('preset'),
       scenario: this.getAttribute('scenario'),
       sections: this.getAttribute('sections'),
       theme: this.getAttribute('theme'),
       passMark: this.getAttribute('pass-mark'),
+      header: this.getAttribute('header'),
     });
-    for (const problem of settings.problems) console.warn(`<trainscope-widget>: ${problem}`);
+  }
+
+  /** The settings with their scenario checked by the engine (when it loaded); warns of new problems. */
+  private checked(read: ElementSettings, engine: Engine | null): ElementSettings {
+    const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario)) : read;
+    for (const problem of settings.problems) {
+      if (!this.warned.has(problem)) console.warn(`<trainscope-widget>: ${problem}`);
+    }
+    this.warned = new Set(settings.problems);
     return settings;
   }
 
   private async mount(): Promise<void> {
     this.mounting = true;
-    const settings = this.readAttributes();
+    const read = this.readAttributes();
+    this.frame.replaceChildren(this.placeholder('Loading the trainscope engine…'));
+    // The engine checks the preset and scenario before the widget starts from them. If it cannot
+    // load, mountTrainscope tries again and shows why in the widget.
+    const engine = await loadEngine().catch(() => null);
+    const settings = this.checked(read, engine);
     this.frame.replaceChildren();
     const options: MountOptions = {
       scenario: settings.scenario,
@@ -140,6 +163,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       theme: settings.theme,
       passMark: settings.passMark ?? undefined,
       problems: settings.problems,
+      header: settings.header,
       instanceKey: this.instanceKey(),
       // A course page has its own h1; the widget's title sits under it.
       headingLevel: 2,

@@ -1,22 +1,28 @@
 // dist/iframe/: the widget as a page meant for an <iframe>. It reads its settings from the query
-// string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…),
+// string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…&header=on),
 // reports its height and quiz scores to the host page (iframe-host.js), and keeps no URL state.
 import { documentHasStyles, mountTrainscope } from '../src/app';
-import { readSettings } from './settings';
+import { loadEngine } from '../src/engine';
+import { checkScenario, readSettings } from './settings';
 import { reportToHost } from './iframe-child';
 
-function start(): void {
+async function start(): Promise<void> {
   const target = document.querySelector<HTMLElement>('[data-trainscope]');
   if (!target) return;
   const query = new URLSearchParams(window.location.search);
-  const settings = readSettings({
+  const read = readSettings({
     preset: query.get('preset'),
     scenario: query.get('scenario'),
     sections: query.get('sections'),
     theme: query.get('theme'),
     passMark: query.get('pass-mark'),
+    header: query.get('header'),
   });
   reportToHost(target);
+  // The engine checks the preset and scenario first; if it cannot load, mountTrainscope says why.
+  const engine = await loadEngine().catch(() => null);
+  const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario)) : read;
+  for (const problem of settings.problems) console.warn(`trainscope iframe: ${problem}`);
   void mountTrainscope(target, {
     scenario: settings.scenario,
     syncHash: false,
@@ -25,11 +31,12 @@ function start(): void {
     theme: settings.theme,
     passMark: settings.passMark ?? undefined,
     problems: settings.problems,
+    header: settings.header,
     instanceKey: query.get('id') ?? undefined,
   }).catch(() => {
     // mountTrainscope has already shown its message in the frame.
   });
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
-else start();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void start());
+else void start();

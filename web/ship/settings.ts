@@ -1,49 +1,59 @@
 // Reads the embed settings (element attributes, or the iframe page's query parameters) into
-// mount options. Pure: every problem becomes a sentence for the widget to show, never an exception.
+// mount options. Pure: every problem becomes a sentence naming its attribute, for the widget to
+// show and the console to log, never an exception.
 import type { Section, Theme } from '../src/app';
-import type { PartialScenario } from '../src/types';
+import type { FieldError, PartialScenario } from '../src/types';
 
 const SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
+/** `header` alone (an empty value) switches it on, like a boolean HTML attribute. */
+const HEADER_ON = ['', 'on', 'true', 'yes', 'header'];
+const HEADER_OFF = ['off', 'false', 'no'];
 
 export interface ElementSettings {
   scenario: PartialScenario;
   sections: Section[];
   theme: Theme;
   passMark: number | null;
+  /** The widget's own title and introduction: off unless asked, since a course page has its own. */
+  header: boolean;
   problems: string[];
+  /** What `preset` and `scenario` said on their own, so that checkScenario can blame the right one. */
+  sources: { preset: string | null; scenario: PartialScenario };
 }
 
-/** Reads the attributes (or query parameters) as given, null when absent; every problem becomes a sentence, never an exception. */
-export function readSettings(attributes: {
+export interface SettingsText {
   preset: string | null;
   scenario: string | null;
   sections: string | null;
   theme: string | null;
   passMark: string | null;
-}): ElementSettings {
+  header?: string | null;
+}
+
+/** Reads the attributes (or query parameters) as given, null when absent; every problem becomes a sentence, never an exception. */
+export function readSettings(attributes: SettingsText): ElementSettings {
   const problems: string[] = [];
-  let scenario: PartialScenario = {};
+  let fromJson: PartialScenario = {};
   if (attributes.scenario !== null && attributes.scenario.trim() !== '') {
     try {
       const parsed: unknown = JSON.parse(attributes.scenario);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) scenario = parsed as PartialScenario;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fromJson = parsed as PartialScenario;
       else problems.push('The scenario attribute must be a JSON object, e.g. {"model":{"preset":"llama3-70b"}}.');
     } catch {
       problems.push('The scenario attribute is not valid JSON.');
     }
   }
-  if (attributes.preset !== null && attributes.preset.trim() !== '') {
-    scenario = { ...scenario, model: { preset: attributes.preset.trim() } };
-  }
+  const preset = attributes.preset !== null && attributes.preset.trim() !== '' ? attributes.preset.trim() : null;
+  const scenario = preset === null ? fromJson : { ...fromJson, model: { preset } };
 
   let sections: Section[] = [...SECTIONS];
   if (attributes.sections !== null && attributes.sections.trim() !== '') {
     const words = attributes.sections.toLowerCase().split(/[\s,]+/).filter(Boolean);
     const known = words.filter((word): word is Section => (SECTIONS as readonly string[]).includes(word));
     const unknown = words.filter((word) => !(SECTIONS as readonly string[]).includes(word));
-    if (unknown.length > 0) problems.push(`The sections attribute has unknown names (${unknown.join(', ')}); use memory, time and quiz.`);
-    if (known.length > 0) sections = known;
+    if (unknown.length > 0) problems.push(`The sections attribute has unknown names (${unknown.map((word) => word.slice(0, 20)).join(', ')}); use memory, time and quiz.`);
+    if (known.length > 0) sections = [...new Set(known)];
   }
 
   let theme: Theme = 'auto';
@@ -60,6 +70,37 @@ export function readSettings(attributes: {
     if (Number.isFinite(value) && value >= 0 && value <= 1) passMark = value;
     else problems.push('The pass-mark attribute must be a fraction from 0 to 1 (or a percentage such as 70%).');
   }
-  return { scenario, sections, theme, passMark, problems };
+
+  let header = false;
+  if (attributes.header !== undefined && attributes.header !== null) {
+    const value = attributes.header.trim().toLowerCase();
+    if (HEADER_ON.includes(value)) header = true;
+    else if (!HEADER_OFF.includes(value)) problems.push(`The header attribute must be on or off, not “${value.slice(0, 20)}”.`);
+  }
+  return { scenario, sections, theme, passMark, header, problems, sources: { preset, scenario: fromJson } };
 }
 
+/**
+ * Asks the engine about the scenario the settings describe. An unknown preset, or a scenario the
+ * engine refuses, becomes a problem naming that attribute, and the scenario falls back to what
+ * the other one said alone (or to the defaults), so the widget never starts from a refused one.
+ */
+export function checkScenario(settings: ElementSettings, estimate: (scenario: PartialScenario) => { errors: FieldError[] }): ElementSettings {
+  if (estimate(settings.scenario).errors.length === 0) return settings;
+  const problems = [...settings.problems];
+  const { preset, scenario: fromJson } = settings.sources;
+  const presetErrors = preset === null ? [] : estimate({ model: { preset } }).errors;
+  if (presetErrors.length > 0) problems.push(`The preset attribute is not usable: ${describe(presetErrors)}.`);
+  let scenario = presetErrors.length > 0 ? fromJson : settings.scenario;
+  const scenarioErrors = estimate(scenario).errors;
+  if (scenarioErrors.length > 0) {
+    problems.push(`The scenario attribute has problems (${describe(scenarioErrors)}).`);
+    scenario = preset !== null && presetErrors.length === 0 ? { model: { preset } } : {};
+  }
+  return { ...settings, scenario, problems };
+}
+
+function describe(errors: FieldError[]): string {
+  const shown = errors.slice(0, 3).map((error) => (error.field === 'model.preset' ? error.message : `${error.field}: ${error.message}`));
+  return errors.length > 3 ? `${shown.join('; ')}; and more` : shown.join('; ');
+}

@@ -17,14 +17,15 @@ import { nextTask, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
 import { configSection } from './sections/config';
-import type { HeadingTag, SectionContext, SectionView } from './sections/context';
+import type { HeadingTag, NumberedSection, SectionContext, SectionView } from './sections/context';
 import { memorySection } from './sections/memory';
 import { ANY_SIZE, FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from './sections/model';
 import { shardingSection } from './sections/sharding';
 import { CUSTOM_GPU, timeSection } from './sections/time';
 import type { Estimate, FieldError, PartialScenario, Scenario } from './types';
 import { formatBytes, formatDuration, formatInteger } from './units';
-import { mountQuiz, type QuizHandle, type QuizStorage } from './quiz/quiz';
+import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
+import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
 
 declare const TRAINSCOPE_CSS: string;
@@ -55,6 +56,9 @@ export interface MountOptions {
   headingLevel?: number;
   /** Problems the host found in its own settings (e.g. element attributes), shown as a notice. */
   problems?: readonly string[];
+  /** Show the widget's own title and introduction. Default: true (the page); the embeds turn it
+   *  off unless asked, since their course page has its own (docs/embedding.md). */
+  header?: boolean;
 }
 
 export interface TrainscopeHandle {
@@ -67,8 +71,13 @@ export interface TrainscopeHandle {
   /** The estimate on screen (the last valid one). */
   estimate(): Estimate;
   setScenario(scenario: PartialScenario): void;
+  /** Replaces the host's problems (as MountOptions.problems); none hides their notice. */
+  setProblems(problems: readonly string[]): void;
   destroy(): void;
 }
+
+/** Narrower than a phone in landscape: fewer axis ticks and GPU chips. */
+const NARROW_BELOW_PX = 560;
 
 /** How long the input must rest before the address is rewritten. */
 const HASH_SETTLE_MS = 250;
@@ -139,8 +148,12 @@ class Widget {
   /** The sections built so far; an off-screen one joins when it nears the viewport. */
   private readonly views: SectionView[] = [];
   private readonly cancels: Array<() => void> = [];
+  /** Builds a pending section now (show-me lands in it); each section by its data-ts-section name. */
+  private readonly buildNow = new Map<string, () => void>();
   private presetSelect: HTMLSelectElement | null = null;
   private notesShown = '';
+  /** True while the notice shows the host's problems (not a link's), so that fixing them hides it. */
+  private noticeShowsProblems = false;
   /** The scenario behind `good.single`, so an input that changes only parallel settings reuses it. */
   private singleKey = '';
   private readonly generalErrors: HTMLElement;
@@ -149,7 +162,6 @@ class Widget {
   private readonly notes: HTMLElement;
   private announceTimer: ReturnType<typeof setTimeout> | undefined;
   private lastAnnouncement = '';
-  private configName = 'your model';
   private readonly onHashChange = () => this.loadFromHash();
   /** Leaving or reloading the page writes a pending hash first, so the address carries the last change. */
   private readonly onPageHide = () => {
@@ -178,9 +190,13 @@ class Widget {
     this.notes = h('ul', { className: 'ts-notes', 'aria-label': 'Notes from the engine' });
     this.status = h('p', { className: 'ts-visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.build();
-    this.resizeObserver = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.onResize()) : null;
+    // The width arrives with the observer's first report, after the first layout: reading it here
+    // would force a layout of the whole page before anything is drawn. Until then the page is
+    // drawn for a wide screen; a narrow one is redrawn before the first paint.
+    this.resizeObserver = typeof ResizeObserver === 'function'
+      ? new ResizeObserver((entries) => this.onResize(entries[entries.length - 1]?.contentRect.width ?? 0))
+      : null;
     this.resizeObserver?.observe(this.root);
-    this.narrow = this.root.clientWidth > 0 && this.root.clientWidth < 560;
 
     let start = this.overrides;
     if (this.syncHash) {
@@ -202,9 +218,16 @@ class Widget {
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
-    if (options.problems && options.problems.length > 0 && this.notice.hidden) {
-      this.showNotice(`${options.problems.join(' ')} The widget uses its defaults for those settings.`);
-    }
+    // A refused starting scenario's notice (above) says more than the settings' problems: keep it.
+    if (this.notice.hidden) this.setProblems(options.problems ?? []);
+  }
+
+  private setProblems(problems: readonly string[]): void {
+    if (problems.length > 0) {
+      // One line per attribute, so each can be found (and fixed) on its own.
+      this.showNotice('The widget uses its defaults for these settings:', problems);
+      this.noticeShowsProblems = true;
+    } else if (this.noticeShowsProblems) this.hideNotice();
   }
 
   handle(): TrainscopeHandle {
@@ -218,6 +241,7 @@ class Widget {
         this.overrides = clone(partial);
         this.commit({ announce: true, writeHash: true });
       },
+      setProblems: (problems) => this.setProblems(problems),
       destroy: () => {
         this.cancelQuiz?.();
         for (const cancel of this.cancels) cancel();
@@ -429,18 +453,21 @@ class Widget {
     if (!option) return;
     const fromConfig = this.modelChoice() === FROM_CONFIG;
     option.disabled = !fromConfig;
-    const text = fromConfig ? `Your model: ${this.configName}` : 'Your config.json (see “Your own model”)';
+    // The name is part of the scenario (model.name), so a shared link names the model too.
+    const text = fromConfig ? `Your model: ${this.overrides.model?.name ?? 'your model'}` : 'Your config.json (see “Your own model”)';
     if (option.textContent !== text) option.textContent = text;
   }
 
-  private showNotice(message: string): void {
-    replace(this.notice, h('p', null, message),
+  private showNotice(message: string, items: readonly string[] = []): void {
+    replace(this.notice, h('div', null, h('p', null, message), items.length > 0 ? h('ul', { className: 'ts-notice-list' }, items.map((item) => h('li', null, item))) : null),
       h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hideNotice() }, 'Dismiss'));
     this.notice.hidden = false;
+    this.noticeShowsProblems = false;
   }
 
   private hideNotice(): void {
     this.notice.hidden = true;
+    this.noticeShowsProblems = false;
   }
 
   /** Polite and debounced: one summary after the learner pauses, not one per slider step. */
@@ -458,8 +485,8 @@ class Widget {
     }, 900);
   }
 
-  private onResize(): void {
-    const narrow = this.root.clientWidth < 560;
+  private onResize(width: number): void {
+    const narrow = width > 0 && width < NARROW_BELOW_PX;
     if (narrow !== this.narrow && this.good) {
       this.narrow = narrow;
       for (const view of this.views) view.update(this.good.estimate, this.good.single);
@@ -474,8 +501,17 @@ class Widget {
   // ── Page ─────────────────────────────────────────────────────────────────────────────────
 
   private build(): void {
+    const memory = this.sections.has('memory');
+    const time = this.sections.has('time');
+    const figures = memory || time;
+    const numberedSections: NumberedSection[] = [
+      ...(memory ? ['memory', 'activations', 'sharding'] as const : []),
+      ...(time ? ['time'] as const : []),
+      ...(memory ? ['config'] as const : []),
+    ];
     const context: SectionContext = {
       headingTag: (depth) => this.headingTag(depth),
+      numbered: (section, title) => `${numberedSections.indexOf(section) + 1}. ${title}`,
       add: (control) => this.add(control),
       onValue: this.onValue,
       resolved: () => this.resolved,
@@ -485,71 +521,100 @@ class Widget {
       },
       narrow: () => this.narrow,
     };
-    const model = modelSection(context, this.engine, [this.notes, this.generalErrors]);
-    this.presetSelect = model.presetSelect;
-    this.views.push(model);
-    const memory = this.sections.has('memory');
-    const time = this.sections.has('time');
+    // The model picker serves the figures; a quiz alone has none to drive.
+    const model = figures ? modelSection(context, this.engine, [this.notes, this.generalErrors]) : null;
+    if (model) {
+      this.presetSelect = model.presetSelect;
+      this.views.push(model);
+    }
     // The first figure on screen is built now; the others when they near the viewport (or the
     // browser is idle), so the first paint waits for nothing off screen.
     const first = memory ? memorySection(context) : time ? timeSection(context, this.engine) : null;
     if (first) this.views.push(first);
-    const later: Array<() => SectionView | HTMLElement> = [];
-    if (memory) later.push(() => activationSection(context), () => shardingSection(context));
-    if (time && memory) later.push(() => timeSection(context, this.engine));
-    if (memory) later.push(() => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name)));
+    first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
+    const later: Array<[string, () => SectionView | HTMLElement]> = [];
+    if (memory) later.push(['activations', () => activationSection(context)], ['sharding', () => shardingSection(context)]);
+    if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
+    if (memory) later.push(['config', () => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name))]);
+    const header = this.options.header !== false;
+    const goes = memory && time ? 'the memory and the time go' : memory ? 'the memory goes' : 'the time goes';
+    const units = figures
+      ? h('p', { className: 'ts-units' }, 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).')
+      : null;
+    this.root.classList.toggle('ts-headerless', !header);
     replace(this.root,
-      h('header', { className: 'ts-header' },
+      header ? h('header', { className: 'ts-header' },
         h('p', { className: 'ts-kicker' }, 'Interactive · trainscope'),
         h(this.headingTag(0), { className: 'ts-title' }, 'Why training needs far more hardware than running a model'),
         h('p', { className: 'ts-lede' },
           'A model that answers questions fits on a GPU or two; training the same model took thousands. ',
-          'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.'),
-        h('p', { className: 'ts-units' }, 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).')),
+          figures
+            ? `Move the real inputs below and watch where ${goes}. Every figure is computed by the trainscope engine, running in this page as WebAssembly.`
+            : 'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.'),
+        units) : null,
       this.notice,
-      model.element,
+      model?.element,
       first?.element,
-      later.map((build) => this.placeholder(build)),
+      later.map(([name, build]) => this.placeholder(name, build)),
       this.sections.has('quiz') ? this.quizSection() : null,
-      h('footer', { className: 'ts-footer' },
-        h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. Activation figures are illustrative. ',
-          this.syncHash ? 'The scenario is in this page’s address, so a link shares exactly what you see.' : '')),
+      // The caveat belongs to the figures; without a header, the units note joins it, below them.
+      figures ? h('footer', { className: 'ts-footer' },
+        header ? null : units,
+        h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. ',
+          memory ? 'Activation figures are illustrative. ' : '',
+          this.syncHash ? 'The scenario is in this page’s address, so a link shares exactly what you see.' : '')) : null,
       this.status);
   }
 
   /** A stand-in for an off-screen section, replaced by the section when it nears the viewport. */
-  private placeholder(build: () => SectionView | HTMLElement): HTMLElement {
-    const slot = h('div', { className: 'ts-section ts-section-pending', 'aria-busy': 'true' });
-    this.cancels.push(whenNear(slot, () => {
+  private placeholder(name: string, build: () => SectionView | HTMLElement): HTMLElement {
+    const slot = h('div', { className: 'ts-section ts-section-pending', 'aria-busy': 'true', 'data-ts-section': name });
+    let done = false;
+    const run = () => {
+      if (done) return;
+      done = true;
+      cancel();
+      this.buildNow.delete(name);
       const built = build();
       const view = built instanceof HTMLElement ? null : built;
-      slot.replaceWith(view ? view.element : built as HTMLElement);
+      const element = view ? view.element : built as HTMLElement;
+      element.setAttribute('data-ts-section', name);
+      slot.replaceWith(element);
       if (!view) return;
       this.views.push(view);
       if (this.good) view.update(this.good.estimate, this.good.single);
       this.syncControls();
-    }));
+    };
+    const cancel = whenNear(slot, run);
+    this.cancels.push(cancel);
+    this.buildNow.set(name, run);
     return slot;
   }
 
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */
   private useArchitecture(architecture: NonNullable<PartialScenario['model']>['architecture'], name: string): { errors: FieldError[]; params: number } {
     const previous = this.overrides;
-    this.setModel({ architecture }, false);
-    const candidate = this.overrides;
+    this.setModel({ architecture, name }, false);
+    let candidate = this.overrides;
+    let check = this.engine.estimate(candidate);
+    if (check.errors.length > 0 && check.errors.every((error) => error.field === 'model.name')) {
+      // A name the engine will not carry in a link (a control character) costs only the name.
+      this.setModel({ architecture }, false);
+      candidate = this.overrides;
+      check = this.engine.estimate(candidate);
+    }
     this.overrides = previous;
-    const check = this.engine.estimate(candidate);
     if (check.errors.length > 0) return { errors: check.errors, params: 0 };
-    this.configName = name;
     this.overrides = candidate;
     this.commit({ announce: true, writeHash: true });
     return { errors: [], params: check.params };
   }
 
-  /** h1…h6 for a heading `depth` levels below the widget's title. */
+  /** h1…h6 for a heading `depth` levels below the widget's title; without the title, the sections take its level. */
   private headingTag(depth: number): HeadingTag {
     const top = Math.min(4, Math.max(1, Math.round(this.options.headingLevel ?? 1)));
-    return `h${Math.min(6, top + depth)}` as HeadingTag;
+    const below = this.options.header === false ? Math.max(0, depth - 1) : depth;
+    return `h${Math.min(6, top + below)}` as HeadingTag;
   }
 
   /** "Check your understanding": graded by the engine; "show me" loads an item's scenario above. */
@@ -565,7 +630,7 @@ class Widget {
         bank: defaultBank,
         // "Show me in the simulation" only where a simulation is shown.
         onShowInSimulation: this.sections.has('memory') || this.sections.has('time')
-          ? (scenario) => this.showInSimulation(scenario as PartialScenario)
+          ? (scenario, target) => this.showInSimulation(scenario as PartialScenario, target)
           : undefined,
         storage: this.options.quizStorage,
         passMark: this.options.passMark,
@@ -577,16 +642,14 @@ class Widget {
     return section;
   }
 
-  private showInSimulation(scenario: PartialScenario): void {
+  /** Loads a question's scenario and lands on the figure that answers it (web/src/showme.ts). */
+  private showInSimulation(scenario: PartialScenario, target: ShowMeTarget): void {
     this.overrides = clone(scenario);
     this.commit({ announce: true, writeHash: true });
-    const target = this.root.querySelector<HTMLElement>('.ts-model');
-    if (!target) return;
-    const reduceMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-    target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
-    // Move focus with the view so keyboard and screen-reader users land where the change is.
-    target.setAttribute('tabindex', '-1');
-    target.focus({ preventScroll: true });
+    // Every pending section is built first: one built while the view scrolls past would move the figure.
+    for (const run of [...this.buildNow.values()]) run();
+    const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
+    landOnFigure(this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
   }
 }
 

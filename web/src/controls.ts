@@ -65,6 +65,8 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
     'aria-label': options.fieldLabel ?? `${options.label}, exact value`, 'aria-describedby': describedBy,
   });
   let current = NaN;
+  /** The field's text as sync last wrote it; undefined while the learner was typing in it. */
+  let shownText: string | undefined;
 
   range.addEventListener('input', () => {
     const value = options.scale.valueAt(Number(range.value));
@@ -95,6 +97,9 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
     element,
     sync(value) {
       if (typeof value !== 'number' || !Number.isFinite(value)) return;
+      // Every control is synced on every step, and most did not move: leave those untouched
+      // (unless the learner left something else in the field, which the value below replaces).
+      if (value === current && field.value === shownText) return;
       current = value;
       const position = String(options.scale.positionOf(value));
       if (range.value !== position) range.value = position;
@@ -104,6 +109,9 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
       if (field.ownerDocument.activeElement !== field && (field.getRootNode() as Document | ShadowRoot).activeElement !== field) {
         const text = options.formatField(value);
         if (field.value !== text) field.value = text;
+        shownText = text;
+      } else {
+        shownText = undefined;
       }
     },
     setError(message) {

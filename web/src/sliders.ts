@@ -58,10 +58,43 @@ export function stopScale(stops: number[]): SliderScale {
   };
 }
 
-/** Powers of two from 1 up to (and including) `max` if it is not one. */
-export function powersOfTwoUpTo(max: number): number[] {
+/** Powers of two from `min` (one itself) up to `max`, and `max` itself when it is not one. */
+export function powersOfTwo(min: number, max: number): number[] {
   const stops: number[] = [];
-  for (let value = 1; value < max; value *= 2) stops.push(value);
+  for (let value = min; value < max; value *= 2) stops.push(value);
   stops.push(max);
   return stops;
+}
+
+/** Powers of two from 1 up to (and including) `max` if it is not one. */
+export function powersOfTwoUpTo(max: number): number[] {
+  return powersOfTwo(1, max);
+}
+
+/** A linear slider scale in steps of `step` (rounded so 0.1 + 0.2 shows as 0.3). */
+export function linearScale(min: number, max: number, step: number): SliderScale {
+  const steps = Math.round((max - min) / step);
+  return {
+    steps,
+    valueAt: (position) => Number((min + Math.min(steps, Math.max(0, Math.round(position))) * step).toFixed(6)),
+    positionOf: (value) => Math.min(steps, Math.max(0, Math.round((value - min) / step))),
+  };
+}
+
+/** What the engine says a field's slider spans (its field limits' `slider`). */
+export interface SliderRange {
+  scale: 'log' | 'linear' | 'powers_of_two';
+  min: number;
+  max: number;
+  /** Stops per factor of ten (log) or the step (linear). */
+  stops: number;
+}
+
+/** The slider scale for the engine's description of it: the page keeps no range of its own. */
+export function scaleFromRange(range: SliderRange, options: { integer?: boolean } = {}): SliderScale {
+  switch (range.scale) {
+    case 'log': return logScale(range.min, range.max, range.stops, { integer: options.integer });
+    case 'linear': return linearScale(range.min, range.max, range.stops);
+    case 'powers_of_two': return stopScale(powersOfTwo(range.min, range.max));
+  }
 }

@@ -1,6 +1,8 @@
 // The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
 // estimates and writes scenarios; every figure it shows comes from an Estimate.
 
+import type { SliderRange } from './sliders';
+
 export interface Architecture {
   layers: number;
   hidden: number;
@@ -22,6 +24,8 @@ export interface ModelSpec {
   preset?: string;
   params?: number;
   architecture?: Partial<Architecture>;
+  /** What the learner called the model (a pasted config's name), kept so a shared link shows it. */
+  name?: string;
 }
 
 export type InferencePrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
@@ -95,6 +99,8 @@ export interface TrainingComponents {
 }
 
 export interface PerGpu extends TrainingComponents {
+  /** weights + gradients + master_weights + optimizer_states on this GPU, summed by the engine. */
+  model_states: number;
   activations: number;
   logits: number;
 }
@@ -161,6 +167,8 @@ export interface FieldLimit {
   /** The kind its typed text is read as and its limits are written in. */
   kind: 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'gpus' | 'percent';
   integer: boolean;
+  /** The stretch its slider moves through, for fields with a slider. */
+  slider?: SliderRange;
 }
 
 /** Keyed by dotted field path: "parallel.gpus", "hardware.memory_bytes", … */

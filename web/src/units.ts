@@ -5,6 +5,7 @@
 // binds it here once, before any section is built.
 
 import type { Engine } from './engine';
+import { scaleFromRange, type SliderScale } from './sliders';
 import type { FigureName } from './types';
 
 export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
@@ -13,6 +14,7 @@ let bound: Engine | null = null;
 
 /** Called by the widget once the engine has loaded; every function below then asks it. */
 export function bindUnitsEngine(engine: Engine): void {
+  if (bound !== engine) writings.clear();
   bound = engine;
 }
 
@@ -21,9 +23,25 @@ function engine(): Engine {
   return bound;
 }
 
+/**
+ * The engine's writings, remembered: a slider step asks for a few dozen figures, most of them the
+ * same as the step before (the GPU's memory, the axis ticks), and each engine call crosses into
+ * wasm and back through a string. The engine's formatter is a pure function of its arguments, so
+ * a remembered writing is the engine's writing. Bounded: cleared when it grows past a page's worth.
+ */
+const writings = new Map<string, string>();
+const WRITINGS_KEPT = 4096;
+
 /** 0 asks the engine for its default number of significant figures. */
 function write(value: number, figure: FigureName, significantFigures = 0): string {
-  return engine().format(value, figure, significantFigures);
+  const key = `${figure}|${significantFigures}|${value}`;
+  let text = writings.get(key);
+  if (text === undefined) {
+    text = engine().format(value, figure, significantFigures);
+    if (writings.size >= WRITINGS_KEPT) writings.clear();
+    writings.set(key, text);
+  }
+  return text;
 }
 
 export const formatNumber = (value: number, significantFigures = 3): string => write(value, 'plain', significantFigures);
@@ -61,4 +79,17 @@ export function numberFormatLabel(id: string): string {
 export function readField(path: string, text: string): ParseResult {
   const reading = engine().readField(path, text);
   return reading.ok ? { ok: true, value: reading.value } : { ok: false, message: reading.error };
+}
+
+/** The slider for a scenario field, spanning what the engine says it spans (field_limits.cpp). */
+export function sliderScale(path: string): SliderScale {
+  const limit = engine().fieldLimits[path];
+  if (!limit?.slider) throw new Error(`trainscope: the engine gives no slider range for ${path}`);
+  return scaleFromRange(limit.slider, { integer: limit.integer });
+}
+
+/** Every value of a field's slider, in order: the choices of a drop-down that stands in for one. */
+export function sliderStops(path: string): number[] {
+  const scale = sliderScale(path);
+  return Array.from({ length: scale.steps + 1 }, (_, position) => scale.valueAt(position));
 }

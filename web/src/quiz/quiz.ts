@@ -35,8 +35,12 @@ export interface QuizOptions {
   engine: QuizEngine;
   /** The parsed bank.json (its JSON text is accepted too). */
   bank: unknown;
-  /** "Show me in the simulation": receives the item's scenario (docs/scenario.md). Without it, no such button. */
-  onShowInSimulation?(scenario: object): void;
+  /**
+   * "Show me in the simulation": receives the item's scenario (docs/scenario.md) and where to land:
+   * the item's section and figure, its question number, and `back()`, which brings the learner
+   * back to the question. Without it, no such button.
+   */
+  onShowInSimulation?(scenario: object, target: ShowMeTarget): void;
   /** Where progress is kept. Default: localStorage under "trainscope-quiz:<bank id>[:<instanceKey>]". */
   storage?: QuizStorage;
   /** 0..1. Only with a pass mark is `passed` computed (and mentioned, gently). */
@@ -49,6 +53,20 @@ export interface QuizOptions {
   headingLevel?: number;
   /** For tests: the source of new seeds. Default Math.random. */
   random?: () => number;
+}
+
+/** Where a question's "show me" lands, and the way back to the question. */
+export interface ShowMeTarget {
+  /** The page's section (data-ts-section) and figure (data-figure), as the bank names them. */
+  section: string;
+  figure: string;
+  /** The item's id and its number in the quiz (1-based, as "Question 10 of 21" shows it). */
+  itemId: string;
+  question: number;
+  /** The engine's answer for the instance asked (numeric and estimate items), else null. */
+  expected: number | null;
+  /** Shows the question again and moves focus to it. */
+  back(): void;
 }
 
 export interface QuizHandle {
@@ -386,7 +404,14 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       const show = h('button', { type: 'button', className: 'ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' }, 'Show me in the simulation');
       show.addEventListener('click', () => {
         try {
-          options.onShowInSimulation?.(structuredCloneSafe(simulation));
+          options.onShowInSimulation?.(structuredCloneSafe(simulation), {
+            section: instance.show?.section ?? '',
+            figure: instance.show?.figure ?? '',
+            itemId: item.id,
+            question: index + 1,
+            expected: instance.expected,
+            back: () => backTo(item.id),
+          });
         } catch (error) {
           console.warn('[trainscope quiz] onShowInSimulation failed', error);
         }
@@ -643,6 +668,15 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     actions.append(restart);
     children.push(actions);
     summarySection.replaceChildren(...children);
+  }
+
+  /** Back from the simulation: the question on screen, scrolled to, with focus on its legend. */
+  function backTo(id: string) {
+    if (destroyed) return;
+    if (progress.mode === 'one' && progress.current !== id) show(id, null);
+    const element = itemElements.get(id);
+    element?.scrollIntoView({ block: 'start' });
+    element?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus({ preventScroll: true });
   }
 
   function goTo(id: string) {

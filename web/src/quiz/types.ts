@@ -36,6 +36,8 @@ export interface QuizInstance {
   options: { id: string; text: string }[];
   scenario: Record<string, unknown> | null;
   simulation: Record<string, unknown> | null;
+  /** Where "show me in the simulation" lands: a section and a figure of the page (docs/quiz.md). */
+  show: { section: string; figure: string } | null;
   expected: number | null;
   expected_display: string;
   unit: string;

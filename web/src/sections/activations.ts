@@ -3,9 +3,7 @@
 import { checkboxControl, radioControl, rangeControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { setAttribute, setFigure, setHidden, stackedBar, why } from '../figures';
-import { powersOfTwoUpTo, stopScale } from '../sliders';
-import { formatBytes, formatInteger, formatPercent, formatScientific } from '../units';
-import { powersOf } from './shared';
+import { formatBytes, formatInteger, formatPercent, formatScientific, sliderScale } from '../units';
 import type { SectionContext, SectionView } from './context';
 
 export function activationSection(context: SectionContext): SectionView {
@@ -62,17 +60,17 @@ export function activationSection(context: SectionContext): SectionView {
   };
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '2. Activations: remember, or recompute'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('activations', 'Activations: remember, or recompute')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. ',
         'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.')),
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
         context.add(rangeControl({
-          path: 'training.micro_batch', label: 'Micro-batch (sequences per GPU per step)', scale: stopScale(powersOfTwoUpTo(256)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
+          path: 'training.micro_batch', label: 'Micro-batch (sequences per GPU per step)', scale: sliderScale('training.micro_batch'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
         }, context.onValue)).element,
         context.add(rangeControl({
-          path: 'training.sequence', label: 'Sequence length (tokens)', scale: stopScale(powersOf(128, 131072)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
+          path: 'training.sequence', label: 'Sequence length (tokens)', scale: sliderScale('training.sequence'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
         }, context.onValue)).element,
         context.add(radioControl('training.recompute', 'Activation checkpointing', [
           { value: 'none', label: 'None', hint: 'keep everything' },

@@ -46,7 +46,7 @@ export function configSection(
       parsed.notes.length > 0 ? h('ul', { className: 'ts-notes' }, parsed.notes.map((note) => h('li', null, note))) : null);
   };
   return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '5. Your own model'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('config', 'Your own model')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'Paste a model’s config.json from Hugging Face (its “Files” tab). The page reads the shape — layers, hidden size, heads, MLP size, vocabulary, experts — and the engine counts the parameters and redoes every figure above.')),
     h('div', { className: 'ts-control' },

@@ -5,9 +5,14 @@ import type { Estimate, PartialScenario, Scenario } from '../types';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
+/** The sections that carry a number in their title, in the order the widget shows them. */
+export type NumberedSection = 'memory' | 'activations' | 'sharding' | 'time' | 'config';
+
 export interface SectionContext {
   /** h1…h6 for a heading `depth` levels below the widget's title. */
   headingTag(depth: number): HeadingTag;
+  /** "2. Activations…": the title numbered among the sections this widget shows, from 1. */
+  numbered(section: NumberedSection, title: string): string;
   /** Registers a control so the widget keeps it in step with the scenario. */
   add<T extends Control>(control: T): T;
   /** A control's new value for one scenario field. */

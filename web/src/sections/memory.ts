@@ -3,9 +3,7 @@
 import { rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
-import { stopScale, powersOfTwoUpTo } from '../sliders';
-import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName } from '../units';
-import { powersOf } from './shared';
+import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName, sliderScale } from '../units';
 import { shortGpu, type SectionContext, type SectionView } from './context';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
@@ -89,7 +87,7 @@ export function memorySection(context: SectionContext): SectionView {
     setFigure(inferenceGpus, `${formatInteger(inference.min_gpus)} × ${shortGpu(gpu.name)}`, inference.min_gpus);
     setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
     setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
-    setText(trainingPerParam, `${formatNumber(perParam.total)} bytes`);
+    setFigure(trainingPerParam, `${formatNumber(perParam.total)} bytes`, perParam.total);
     trainingIcons.update(Math.max(trainingMinimum, 0), trainingMinimum > 0 ? `at least ${formatInteger(trainingMinimum)} GPUs` : 'no number of GPUs at this layout');
     setFigure(trainingGpus, trainingMinimum > 0 ? `≥ ${formatInteger(trainingMinimum)} × ${shortGpu(gpu.name)}` : 'does not fit at this layout', trainingMinimum);
     setText(trainingAside, trainingMinimum > 0 ? ' fully sharded'
@@ -116,10 +114,10 @@ export function memorySection(context: SectionContext): SectionView {
       context.add(selectControl('inference.precision', 'Weights when running', precisionChoices, context.onValue)).element,
       context.add(selectControl('inference.kv_precision', 'KV cache precision', precisionChoices.filter((c) => c.value !== 'int4'), context.onValue)).element,
       context.add(rangeControl({
-        path: 'inference.batch', label: 'Sequences served at once', scale: stopScale(powersOfTwoUpTo(256)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
+        path: 'inference.batch', label: 'Sequences served at once', scale: sliderScale('inference.batch'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
       }, context.onValue)).element,
       context.add(rangeControl({
-        path: 'inference.context', label: 'Context per sequence (tokens)', scale: stopScale(powersOf(128, 131072)), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
+        path: 'inference.context', label: 'Context per sequence (tokens)', scale: sliderScale('inference.context'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
       }, context.onValue)).element,
       context.add(selectControl('training.optimizer', 'Optimizer', [
         { value: 'adamw', label: 'AdamW (two states per weight)' }, { value: 'adam', label: 'Adam' },
@@ -132,7 +130,7 @@ export function memorySection(context: SectionContext): SectionView {
       ], context.onValue)).element));
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '1. Running vs training: what must sit in memory'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('memory', 'Running vs training: what must sit in memory')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'To run a model, a GPU holds its weights — ', runPerParamProse, ' for each parameter in ', runPrecisionProse, ' — and a key/value cache of the text it is reading. ',
         'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',

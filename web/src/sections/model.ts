@@ -5,9 +5,8 @@ import { h, setText } from '../dom';
 import type { Engine } from '../engine';
 import { setFigure } from '../figures';
 import { clone } from '../scenario';
-import { logScale } from '../sliders';
 import { STORIES } from '../stories';
-import { formatCount, formatInteger } from '../units';
+import { formatCount, formatInteger, sliderScale } from '../units';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
@@ -28,7 +27,7 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
     path: MODEL_PARAMS,
     label: 'Parameters',
     hint: 'Moving this slider uses a typical Llama-like shape for the chosen size.',
-    scale: logScale(1e8, 2e12, 20),
+    scale: sliderScale('model.params'),
     formatField: (value) => formatCount(value, { short: true, significant: 4 }),
     describe: (value) => `${formatCount(value)} parameters`,
     fieldLabel: 'Parameters, exact number (e.g. 70B or 7e9)',

@@ -4,7 +4,7 @@ import { checkboxControl, radioControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { legend, linearAxis, PART_LABELS, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
 import { setField } from '../scenario';
-import { formatBytes, formatInteger } from '../units';
+import { formatBytes, formatInteger, sliderStops } from '../units';
 import { plural, shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
@@ -30,8 +30,13 @@ export function shardingSection(context: SectionContext): SectionView {
   const fitsFrom = h('span', null, 'Fully sharded (ZeRO-3), training fits from ', minGpus, '.', tryZero);
   const neverFits = h('span', { 'data-figure': 'min-gpus' }, 'Even fully sharded, the activations alone do not fit on one GPU: try checkpointing, a shorter sequence or tensor parallelism.');
   const tryFull = h('button', { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(o, 'training.recompute', 'full')) }, 'Try full checkpointing');
+  // The four model states one GPU keeps, as one engine figure (quiz question 10's answer).
+  const statesPerGpu = h('strong', { 'data-figure': 'model-states-per-gpu' });
+  const statesTotal = h('strong', { 'data-figure': 'model-states-total' });
   const status = h('div', { className: 'ts-fit' }, badge,
     h('p', { className: 'ts-fit-text' }, 'Each GPU holds ', perGpuTotal, perGpuRest),
+    h('p', { className: 'ts-fit-text' }, 'Model states per GPU: ', statesPerGpu, ', of ', statesTotal,
+      ' for the whole model (weights, gradients, FP32 master copy and optimizer states).'),
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
 
   // Named (data-figure) like every figure: at one GPU it equals the per-GPU total, a different quantity.
@@ -74,6 +79,8 @@ export function shardingSection(context: SectionContext): SectionView {
     setText(fitText, training.fits ? ' Fits' : ' Does not fit');
     setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
     setText(perGpuRest, ` of its ${formatBytes(gpu.memory_bytes)} (${formatInteger(gpus)} ${plural(gpus, 'GPU')}, ${formatInteger(training.data_parallel)}-way data parallel).`);
+    setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
+    setFigure(statesTotal, formatBytes(states.total), states.total);
     setHidden(fitsFrom, !(minimum > 0));
     setHidden(neverFits, minimum > 0);
     // Only one element carries the figure at a time, so tests and tools find the one shown.
@@ -112,7 +119,7 @@ export function shardingSection(context: SectionContext): SectionView {
   };
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '3. Sharding: every GPU keeps only its slice'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('sharding', 'Sharding: every GPU keeps only its slice')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
         'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.')),
@@ -129,8 +136,8 @@ export function shardingSection(context: SectionContext): SectionView {
           h('summary', null, 'Go deeper: tensor and pipeline parallelism'),
           h('div', { className: 'ts-deeper-body' },
             h('p', { className: 'ts-hint' }, 'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.'),
-            context.add(selectControl('parallel.tensor', 'Tensor parallel degree', [1, 2, 4, 8, 16].map((v) => ({ value: v, label: String(v) })), context.onValue)).element,
-            context.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', [1, 2, 4, 8, 16, 32, 64].map((v) => ({ value: v, label: String(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.tensor', 'Tensor parallel degree', sliderStops('parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.pipeline', 'Pipeline parallel degree', sliderStops('parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
             context.add(selectControl('parallel.interleave', 'Interleaved stages per GPU', [1, 2, 3, 4, 8].map((v) => ({ value: v, label: v === 1 ? '1 (plain 1F1B)' : String(v) })), context.onValue,
               'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.')).element,
             context.add(checkboxControl('training.sequence_parallel', 'Sequence parallelism', context.onValue, 'splits the remaining activations across the tensor-parallel group')).element))),

@@ -3,13 +3,8 @@
 import { checkboxControl, rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { setFigure, setHidden, timeAxis, why } from '../figures';
-import { logScale } from '../sliders';
 import type { Engine } from '../engine';
-import {
-  formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney,
-  formatNumber, formatPercent, formatScientific, readField,
-} from '../units';
-import { linearScale } from './shared';
+import { formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney, formatNumber, formatPercent, formatScientific, readField, sliderScale } from '../units';
 import { plural, shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
@@ -109,7 +104,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, '4. Time: staggering amounts of simple arithmetic'),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('time', 'Time: staggering amounts of simple arithmetic')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
         'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.')),
@@ -117,14 +112,14 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
         context.add(rangeControl({
-          path: 'training.tokens', label: 'Training tokens', scale: logScale(1e9, 1e14, 20),
+          path: 'training.tokens', label: 'Training tokens', scale: sliderScale('training.tokens'),
           formatField: (v) => formatCount(v, { short: true, significant: 4 }), describe: (v) => `${formatCount(v)} tokens`,
           fieldLabel: 'Training tokens, exact number (e.g. 15.6T)',
         }, context.onValue)).element,
         gpuControl(context),
         gpuSelect.element,
         context.add(rangeControl({
-          path: 'hardware.utilization', label: 'Utilisation (share of peak sustained)', scale: linearScale(0.01, 1, 0.01),
+          path: 'hardware.utilization', label: 'Utilisation (share of peak sustained)', scale: sliderScale('hardware.utilization'),
           formatField: (v) => formatPercent(v, 3), describe: (v) => `${formatPercent(v, 3)} of peak`,
           fieldLabel: 'Utilisation, exact (e.g. 40% or 0.4)',
         }, context.onValue)).element,
@@ -132,18 +127,18 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
           h('summary', null, 'Go deeper: your own GPU, attention FLOPs, price'),
           h('div', { className: 'ts-deeper-body' },
             context.add(rangeControl({
-              path: 'hardware.memory_bytes', label: 'GPU memory', scale: logScale(8e9, 1e12, 20),
+              path: 'hardware.memory_bytes', label: 'GPU memory', scale: sliderScale('hardware.memory_bytes'),
               formatField: (v) => formatBytes(v), describe: (v) => `${formatBytes(v)} of memory per GPU`,
               fieldLabel: 'GPU memory, exact (e.g. 96 GB)',
             }, context.onValue)).element,
             context.add(rangeControl({
-              path: 'hardware.peak_flops', label: 'GPU peak (dense 16-bit)', scale: logScale(1e13, 1e16, 20),
+              path: 'hardware.peak_flops', label: 'GPU peak (dense 16-bit)', scale: sliderScale('hardware.peak_flops'),
               formatField: (v) => formatFlopsRate(v), describe: (v) => `${formatFlopsRate(v)} peak per GPU`,
               fieldLabel: 'GPU peak, exact (e.g. 1,200 TFLOP/s)',
             }, context.onValue)).element,
             context.add(checkboxControl('training.attention_flops', 'Count attention FLOPs', context.onValue, 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N')).element,
             context.add(rangeControl({
-              path: 'hardware.price_per_gpu_hour', label: 'Price per GPU-hour (US$)', scale: linearScale(0, 10, 0.1),
+              path: 'hardware.price_per_gpu_hour', label: 'Price per GPU-hour (US$)', scale: sliderScale('hardware.price_per_gpu_hour'),
               parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
               formatField: (v) => formatNumber(v, 3), describe: (v) => `${formatNumber(v, 3)} dollars per GPU-hour`,
             }, context.onValue)).element))),

@@ -1,0 +1,183 @@
+// "Show me in the simulation" on the whole page: every item of the default bank lands on the
+// section and figure it names, the figure is marked and in view and (for numeric items) shows the
+// engine's answer for the instance asked, and "Back to question N" returns to the question.
+// Shared links: a pasted config's name travels in the link; a bad link's limits read for people.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifactsDir, openPage, repoRoot, startHarness } from './harness.mjs';
+
+const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
+
+let harness;
+before(async () => { harness = await startHarness(); });
+after(async () => { await harness?.close(); });
+
+async function withPage(options, body, address = harness.url) {
+  const { page, context, problems } = await openPage(harness.browser, address, { reducedMotion: 'reduce', ...options });
+  try {
+    await body(page);
+    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
+  } finally {
+    await context.close();
+  }
+}
+
+/** The quiz is prepared lazily: scroll to it, show every question at once. */
+async function openQuiz(page) {
+  await page.locator('[data-ts-section="quiz"]').scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-ts-quiz-ready]');
+  const toggle = page.getByRole('button', { name: 'Show all questions at once' });
+  if (await toggle.getAttribute('aria-pressed') === 'false') await toggle.click();
+}
+
+function quizItem(page, id) {
+  return page.locator(`.ts-quiz-item[data-item-id="${id}"]`);
+}
+
+/** Shows the item's solution (so its "show me" appears) and follows "show me". */
+async function followShowMe(page, id) {
+  const element = quizItem(page, id);
+  await element.scrollIntoViewIfNeeded();
+  const reveal = element.locator('[data-action="reveal"]');
+  if (await reveal.count() > 0) await reveal.click();
+  await element.getByRole('button', { name: 'Show me in the simulation' }).click();
+}
+
+/** What the page shows after "show me": the marked figure, its section, whether it is in view. */
+function landing(page) {
+  return page.evaluate(() => {
+    const marked = [...document.querySelectorAll('.ts-showme-target')];
+    const figure = marked[0];
+    if (!figure) return { count: 0 };
+    const rect = figure.getBoundingClientRect();
+    const back = document.querySelector('.ts-showme-back button');
+    const backRect = back?.getBoundingClientRect();
+    return {
+      count: marked.length,
+      figure: figure.dataset.figure,
+      section: figure.closest('[data-ts-section]')?.dataset.tsSection,
+      value: figure.dataset.value === undefined ? null : Number(figure.dataset.value),
+      text: figure.textContent.trim(),
+      box: `${Math.round(rect.left)},${Math.round(rect.top)} to ${Math.round(rect.right)},${Math.round(rect.bottom)} in ${window.innerWidth}×${window.innerHeight}`,
+      inView: rect.height > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight && rect.left >= 0 && rect.right <= window.innerWidth,
+      focused: document.activeElement === figure,
+      back: back?.textContent ?? null,
+      backInView: backRect ? backRect.top >= 0 && backRect.bottom <= window.innerHeight : false,
+    };
+  });
+}
+
+/** The engine's instance of the item for the seed the quiz shows. */
+function engineInstance(page, item, seed) {
+  return page.evaluate(([itemText, itemSeed]) => JSON.parse(window.trainscope.engine.module.quizInstance(itemText, itemSeed)),
+    [JSON.stringify(item), seed]);
+}
+
+for (const viewport of [{ width: 1280, height: 900 }, { width: 320, height: 640 }]) test(`every item’s "show me" lands on its section and figure, marked, in view, with the engine’s answer (${viewport.width} px)`, async () => {
+  await withPage({ viewport }, async (page) => {
+    await openQuiz(page);
+    for (const [index, item] of bank.items.entries()) {
+      const seed = Number(await quizItem(page, item.id).getAttribute('data-seed'));
+      await followShowMe(page, item.id);
+      await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
+      const shown = await landing(page);
+      const label = `question ${index + 1} (${item.id})`;
+      assert.equal(shown.count, 1, `${label}: one figure is marked`);
+      assert.equal(shown.section, item.show.section, `${label}: lands in its section`);
+      assert.equal(shown.figure, item.show.figure, `${label}: lands on its figure`);
+      assert.equal(shown.inView, true, `${label}: the figure is in view (${shown.box}: “${shown.text}”)`);
+      assert.equal(shown.focused, true, `${label}: focus moves to the figure`);
+      assert.equal(shown.back, `Back to question ${index + 1}`, `${label}: offers the way back`);
+      assert.equal(shown.backInView, true, `${label}: the way back is in view`);
+      if (item.kind === 'numeric' || item.kind === 'estimate') {
+        const instance = await engineInstance(page, item, seed);
+        assert.ok(Number.isFinite(shown.value), `${label}: the figure carries its engine value`);
+        assert.ok(Math.abs(shown.value - instance.expected) <= 1e-9 * Math.abs(instance.expected),
+          `${label}: the figure shows ${shown.value}, the engine's answer is ${instance.expected}`);
+      }
+      await page.getByRole('button', { name: `Back to question ${index + 1}` }).click();
+      const back = await page.evaluate((id) => {
+        const legend = document.querySelector(`.ts-quiz-item[data-item-id="${id}"] .ts-quiz-legend`);
+        const rect = legend.getBoundingClientRect();
+        return {
+          focused: document.activeElement === legend,
+          inView: rect.top >= -1 && rect.bottom <= window.innerHeight,
+          marks: document.querySelectorAll('.ts-showme-target, .ts-showme-back').length,
+        };
+      }, item.id);
+      assert.deepEqual(back, { focused: true, inView: true, marks: 0 }, `${label}: back at the question, the mark gone`);
+    }
+  });
+});
+
+test('question 10 lands on the sharding section’s one figure of model states per GPU: 1.88 GB', async () => {
+  for (const [width, height] of [[320, 640], [1280, 900]]) {
+    for (const colorScheme of ['light', 'dark']) {
+      await withPage({ viewport: { width, height }, colorScheme }, async (page) => {
+        await openQuiz(page);
+        await followShowMe(page, 'zero3-per-gpu');
+        await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
+        const shown = await landing(page);
+        assert.equal(shown.section, 'sharding');
+        assert.equal(shown.figure, 'model-states-per-gpu');
+        assert.equal(shown.text, '1.88 GB');
+        assert.equal(shown.inView, true, `in view at ${width} px`);
+        assert.equal(shown.backInView, true, `the way back in view at ${width} px`);
+        const estimate = await page.evaluate(() => window.trainscope.estimate());
+        assert.equal(shown.value, estimate.training.per_gpu.model_states);
+        await page.screenshot({ path: join(artifactsDir, `showme-q10-${width}-${colorScheme}.png`) });
+      });
+    }
+  }
+});
+
+test('questions 13 and 16 land on the time section, at 320 px too', async () => {
+  await withPage({ viewport: { width: 320, height: 640 } }, async (page) => {
+    await openQuiz(page);
+    for (const id of ['training-flops-6nd', 'cluster-days']) {
+      const item = bank.items.find((entry) => entry.id === id);
+      await followShowMe(page, id);
+      await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
+      const shown = await landing(page);
+      assert.equal(shown.section, 'time', id);
+      assert.equal(shown.figure, item.show.figure, id);
+      assert.equal(shown.inView, true, `${id}: in view at 320 px`);
+      await page.screenshot({ path: join(artifactsDir, `showme-${id}-320.png`) });
+      await page.getByRole('button', { name: /^Back to question/ }).click();
+    }
+  });
+});
+
+const NAMED_CONFIG = JSON.stringify({
+  _name_or_path: 'mistralai/Mistral-7B-v0.1', architectures: ['MistralForCausalLM'], model_type: 'mistral',
+  hidden_act: 'silu', hidden_size: 4096, intermediate_size: 14336, num_attention_heads: 32, num_hidden_layers: 32,
+  num_key_value_heads: 8, vocab_size: 32000, tie_word_embeddings: false,
+});
+
+test('a shared link for a pasted config names the model', async () => {
+  let link = '';
+  await withPage({}, async (page) => {
+    const textarea = page.getByLabel('config.json');
+    await textarea.scrollIntoViewIfNeeded();
+    await textarea.fill(NAMED_CONFIG);
+    await page.locator('[data-action="use-config"]').click();
+    await page.waitForFunction(() => window.location.hash.includes('Mistral'));
+    link = page.url();
+  });
+  assert.match(decodeURIComponent(link), /"name":"Mistral-7B-v0\.1"/);
+  await withPage({}, async (page) => {
+    const chosen = await page.locator('select.ts-select').first().evaluate((select) => select.selectedOptions[0].textContent);
+    assert.equal(chosen, 'Your model: Mistral-7B-v0.1');
+  }, link);
+});
+
+test('a link with a number out of range says its limits as people write them', async () => {
+  const address = `${harness.url}#s=${encodeURIComponent(JSON.stringify({ training: { sequence: 1e9 } }))}`;
+  await withPage({}, async (page) => {
+    const notice = (await page.locator('.ts-notice').first().textContent()).trim();
+    assert.match(notice, /training\.sequence: must be between 1 and 10 million/);
+    assert.doesNotMatch(notice, /e\+|\d{4}/);
+  }, address);
+});
