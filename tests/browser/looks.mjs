@@ -19,6 +19,8 @@ const FIGURE_UNITS = [
  */
 function inspect({ units }) {
   const problems = [];
+  /** More than this many findings say the same thing: the rest are counted, not listed. */
+  const LISTED = 12;
   const viewportWidth = document.documentElement.clientWidth;
   const round = (value) => Math.round(value * 10) / 10;
   const box = (rect) => `[${round(rect.left)}–${round(rect.right)} × ${round(rect.top)}–${round(rect.bottom)}]`;
@@ -52,6 +54,27 @@ function inspect({ units }) {
       if (!seen.has(element)) seen.set(element, !element.checkVisibility({ visibilityProperty: true, opacityProperty: true }));
       return seen.get(element);
     };
+    // The box that clips an element: the intersection of its clipping ancestors' padding boxes.
+    const clippers = new Map();
+    const clipBoxOf = (element) => {
+      if (!element || element === root.parentNode || !(element instanceof Element)) return null;
+      if (clippers.has(element)) return clippers.get(element);
+      let result = clipBoxOf(element.parentElement);
+      const style = getComputedStyle(element);
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        const rect = element.getBoundingClientRect();
+        const left = rect.left + element.clientLeft;
+        const top = rect.top + element.clientTop;
+        const own = { left, right: left + element.clientWidth, top, bottom: top + element.clientHeight, element };
+        result = result ? {
+          left: Math.max(result.left, own.left), right: Math.min(result.right, own.right),
+          top: Math.max(result.top, own.top), bottom: Math.min(result.bottom, own.bottom),
+          element: own.right - own.left <= result.right - result.left ? own.element : result.element,
+        } : own;
+      }
+      clippers.set(element, result);
+      return result;
+    };
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent;
@@ -66,6 +89,9 @@ function inspect({ units }) {
       range.setEnd(node, end);
       for (const rect of range.getClientRects()) {
         if (rect.width < 1 || rect.height < 1) continue;
+        // Lines a box hides on purpose (a two-line clamp with its ellipsis) are not on screen.
+        const clip = clipBoxOf(element);
+        if (clip && (rect.bottom <= clip.top + 0.5 || rect.top >= clip.bottom - 0.5)) continue;
         items.push({ text: text.trim(), element, rect });
       }
     }
@@ -101,21 +127,6 @@ function inspect({ units }) {
     }
 
     // Cut off or pushed out: past the widget's sides, the viewport, or a clipping ancestor.
-    // The narrowest box that clips an element sideways: its own (if it clips) within its parent's.
-    const clippers = new Map();
-    const clipBoxOf = (element) => {
-      if (!element || element === root.parentNode || !(element instanceof Element)) return null;
-      if (clippers.has(element)) return clippers.get(element);
-      let result = clipBoxOf(element.parentElement);
-      if (getComputedStyle(element).overflowX !== 'visible') {
-        const rect = element.getBoundingClientRect();
-        const left = rect.left + element.clientLeft;
-        const own = { left, right: left + element.clientWidth, element };
-        if (!result || own.right - own.left < result.right - result.left) result = own;
-      }
-      clippers.set(element, result);
-      return result;
-    };
     const reported = new Set();
     for (const item of items) {
       if (item.control) continue;
@@ -136,7 +147,8 @@ function inspect({ units }) {
       }
     }
 
-    // The same figure twice in one figure or panel: a person reads it as two things, or as noise.
+    // The same figure twice in one figure: a person reads it as two things, or as noise. (A quiz
+    // answer and its worked explanation end on the same figure on purpose: that is not a figure.)
     const figurePattern = new RegExp(`(?:\\$\\s?)?\\d[\\d,.]*(?:\\s?×\\s?10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)?(?:\\s?(?:thousand|million|billion|trillion))?\\s?(?:${units.join('|')})(?![\\w/])`, 'g');
     const visibleElements = new Set(items.filter((item) => !item.control).map((item) => item.element));
     /** The group's visible text, and for each character the data-figure name (if any) of its element. */
@@ -158,7 +170,7 @@ function inspect({ units }) {
       }
       return { text, names };
     };
-    for (const group of root.querySelectorAll('figure, .ts-quiz-feedback')) {
+    for (const group of root.querySelectorAll('figure')) {
       if (group.getClientRects().length === 0) continue;
       const { text, names } = textOf(group);
       const occurrences = new Map();
@@ -172,7 +184,7 @@ function inspect({ units }) {
         // Two figures the page names differently (data-figure) are two quantities that happen to agree.
         const distinct = named.every((name) => name !== null) && new Set(named).size === named.length;
         if (named.length > 1 && !distinct) {
-          problems.push(`${widgetName}${place(group)}: ${quote(figure)} is shown ${named.length} times in one ${group.matches('figure') ? 'figure' : 'block'}`);
+          problems.push(`${widgetName}${place(group)}: ${quote(figure)} is shown ${named.length} times in one figure`);
         }
       }
     }
@@ -181,7 +193,8 @@ function inspect({ units }) {
   if (document.documentElement.scrollWidth > document.documentElement.clientWidth) {
     problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px of content in a ${document.documentElement.clientWidth}px viewport`);
   }
-  return [...new Set(problems)];
+  const unique = [...new Set(problems)];
+  return unique.length > LISTED ? [...unique.slice(0, LISTED), `… and ${unique.length - LISTED} more`] : unique;
 }
 
 /** What a person would notice wrong in `target` (a Page or Frame), as sentences; [] when it looks right. */

@@ -264,16 +264,22 @@ for (const theme of THEMES) {
         }
         await assertLooksRight(page, `${at}, every question answered right`);
 
-        for (const raw of bank.items) {
+        for (const [index, raw] of bank.items.entries()) {
           const { instance } = await answersFor(page, raw.id);
           await itemOf(raw).getByRole('button', { name: 'Show me in the simulation' }).click();
           const where = `${at}, ${raw.id}'s "Show me in the simulation"`;
           assert.deepEqual(await page.evaluate(() => window.trainscope.overrides()), instance.simulation, `${where}: the simulation holds the question's scenario`);
-          await page.waitForFunction(() => {
-            const top = document.querySelector('.ts-model').getBoundingClientRect().top;
-            return top >= -1 && top < window.innerHeight / 2;
-          }, null, { timeout: 5000 }).catch(() => assert.fail(`${where}: the model section is not brought into view`));
           await assertFiguresAreTheEngines(page, where);
+          // It lands on the figure that answers (the bank's "show"), marked and whole on screen.
+          const inView = (selector) => page.waitForFunction((css) => {
+            const element = document.querySelector(css);
+            const rect = element?.getBoundingClientRect();
+            return Boolean(rect) && rect.top >= -1 && rect.bottom <= window.innerHeight + 1 && rect.left >= -1 && rect.right <= window.innerWidth + 1;
+          }, selector, { timeout: 5000 }).then(() => true, () => false);
+          assert.equal(await page.locator('.ts-showme-target').getAttribute('data-figure'), raw.show.figure, `${where}: the marked figure`);
+          assert.ok(await inView('.ts-showme-target'), `${where}: the marked figure ${raw.show.figure} is on screen`);
+          await page.getByRole('button', { name: `Back to question ${index + 1}` }).click();
+          assert.ok(await inView(`.ts-quiz-item[data-item-id="${raw.id}"] .ts-quiz-legend`), `${where}: "Back to question ${index + 1}" returns to it`);
         }
         await assertLooksRight(page, `${at}, after the last "Show me"`);
         await screenshot(page, `quiz-${width}-${theme}`);
