@@ -229,7 +229,8 @@ for (const theme of THEMES) {
   test(`the learner takes the quiz: every question wrong, then its solution, then right, and every "Show me" (${theme}, 320, 360 and 1280 px)`, async () => {
     for (const width of WIDTHS) {
       const at = `quiz, ${width} px, ${theme}`;
-      const { page, context, problems } = await openPage(harness.browser, harness.url, { viewport: { width, height: 800 }, colorScheme: theme });
+      // Reduced motion: "show me" jumps rather than glides, so the test waits for no animation.
+      const { page, context, problems } = await openPage(harness.browser, harness.url, { viewport: { width, height: 800 }, colorScheme: theme, reducedMotion: 'reduce' });
       try {
         await page.locator('.ts-quiz').scrollIntoViewIfNeeded();
         await page.locator('[data-ts-quiz-ready]').waitFor({ state: 'attached' });
@@ -237,15 +238,18 @@ for (const theme of THEMES) {
         await page.getByRole('button', { name: 'Show all questions at once' }).click();
         const itemOf = (raw) => page.locator(`.ts-quiz-item[data-item-id="${raw.id}"]`);
 
+        const asked = new Map();
         for (const raw of bank.items) {
-          const { wrong } = await answersFor(page, raw.id);
+          const answers = await answersFor(page, raw.id);
+          asked.set(raw.id, answers);
+          const { wrong } = answers;
           await give(itemOf(raw), wrong);
           assert.equal(await itemOf(raw).getAttribute('data-status'), 'incorrect', `${at}: ${raw.id} answered wrong`);
         }
         await assertLooksRight(page, `${at}, every question answered wrong`);
 
         for (const raw of bank.items) {
-          const { instance } = await answersFor(page, raw.id);
+          const { instance } = asked.get(raw.id);
           await itemOf(raw).getByRole('button', { name: 'Show solution' }).click();
           assert.equal(await itemOf(raw).getAttribute('data-status'), 'revealed');
           if (instance.expected_display && raw.kind !== 'single_choice' && raw.kind !== 'multiple_select') {
@@ -257,7 +261,9 @@ for (const theme of THEMES) {
 
         for (const raw of bank.items) {
           await itemOf(raw).locator('[data-action="retry"]').click();
-          const { instance, right } = await answersFor(page, raw.id);
+          const answers = await answersFor(page, raw.id); // a new seed: new numbers
+          asked.set(raw.id, answers);
+          const { instance, right } = answers;
           await give(itemOf(raw), right);
           assert.equal(await itemOf(raw).getAttribute('data-status'), 'correct', `${at}: ${raw.id} answered right`);
           await assertExplanationFigure(itemOf(raw), raw, instance, `${at}, ${raw.id} answered right`);
@@ -265,7 +271,7 @@ for (const theme of THEMES) {
         await assertLooksRight(page, `${at}, every question answered right`);
 
         for (const [index, raw] of bank.items.entries()) {
-          const { instance } = await answersFor(page, raw.id);
+          const { instance } = asked.get(raw.id);
           await itemOf(raw).getByRole('button', { name: 'Show me in the simulation' }).click();
           const where = `${at}, ${raw.id}'s "Show me in the simulation"`;
           assert.deepEqual(await page.evaluate(() => window.trainscope.overrides()), instance.simulation, `${where}: the simulation holds the question's scenario`);
