@@ -39,8 +39,6 @@ export function shardingSection(context: SectionContext): SectionView {
       ' for the whole model (weights, gradients, FP32 master copy and optimizer states).'),
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
 
-  const wholeLabel = h('span');
-  const oneLabel = h('span');
   const whole = shardBar(STATE_KEYS, formatBytes);
   const held = stackedBar(HELD_KEYS, formatBytes, { marker: true });
   const axis = linearAxis((value) => formatBytes(value, 3));
@@ -53,8 +51,8 @@ export function shardingSection(context: SectionContext): SectionView {
   const chipsMore = h('p', { className: 'ts-chips-more' });
   const figure = h('div', { className: 'ts-figure-body' },
     h('div', { className: 'ts-bar-row' },
-      h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), wholeLabel), whole.element),
-    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU'), oneLabel), held.element),
+      h('p', { className: 'ts-bar-label' }, h('strong', null, 'The whole model’s states'), ', and the slice GPU 1 keeps (outlined)'), whole.element),
+    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, 'One GPU')), held.element),
     axis.element, heldLegend.element,
     h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
 
@@ -97,10 +95,9 @@ export function shardingSection(context: SectionContext): SectionView {
     setText(tryZero, `Try ZeRO-3 on ${formatInteger(minimum)} GPUs`);
     setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
 
-    setText(wholeLabel, ` ${formatBytes(states.total)}, and the slice GPU 1 keeps (outlined)`);
+    // The bar labels add no figure: the sentences above say what the whole model and one GPU hold.
     whole.update(STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })), states.total,
       `The model states total ${formatBytes(states.total)}. ${STATE_KEYS.map((key) => perGpu[key] < states[key] ? `${PART_LABELS[key]}: each GPU keeps a slice, ${formatBytes(perGpu[key])} of ${formatBytes(states[key])}` : `${PART_LABELS[key]}: every GPU keeps all ${formatBytes(states[key])}`).join('; ')}.`);
-    setText(oneLabel, ` ${formatBytes(perGpu.total)} of ${formatBytes(gpu.memory_bytes)}`);
     held.update(parts, max, `Each GPU holds ${formatBytes(perGpu.total)}: ${parts.map((p) => `${PART_LABELS[p.key as PartKey]} ${formatBytes(p.value)}`).join(', ')}. It has ${formatBytes(gpu.memory_bytes)}.`,
       { value: gpu.memory_bytes, label: `${shortGpu(gpu.name)} memory` });
     axis.update(max, context.narrow());
