@@ -454,7 +454,7 @@ class Widget {
     const fromConfig = this.modelChoice() === FROM_CONFIG;
     option.disabled = !fromConfig;
     // The name is part of the scenario (model.name), so a shared link names the model too.
-    const text = fromConfig ? `Your model: ${this.overrides.model?.name ?? 'your model'}` : 'Your config.json (see “Your own model”)';
+    const text = fromConfig ? `Your model: ${this.overrides.model?.name ?? 'your model'}` : 'Your config.json (paste below)';
     if (option.textContent !== text) option.textContent = text;
   }
 

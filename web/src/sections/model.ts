@@ -16,9 +16,9 @@ export const FROM_CONFIG = '__config';
 
 export function modelSection(context: SectionContext, engine: Engine, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
   const presetChoices = [
-    ...engine.presets.map((preset) => ({ value: preset.id, label: `${preset.name} (${formatCount(preset.params, { short: true })} parameters)` })),
-    { value: ANY_SIZE, label: 'Any size: choose the parameter count' },
-    { value: FROM_CONFIG, label: 'Your config.json (see “Your own model”)' },
+    ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
+    { value: ANY_SIZE, label: 'Any size (slider below)' },
+    { value: FROM_CONFIG, label: 'Your config.json (paste below)' },
   ];
   const presetControl = context.add(selectControl(MODEL_PRESET, 'Model', presetChoices, context.onValue));
   const configOption = [...presetControl.select.options].find((option) => option.value === FROM_CONFIG);
