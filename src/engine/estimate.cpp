@@ -65,7 +65,6 @@ Estimate estimate(const Scenario& scenario) {
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;
     training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
-    training.fits = training.per_gpu_total() <= memory_per_gpu;
 
     // With ZeRO-3 every state shards over d, so d = ceil(states/(t·p) / room left after activations).
     const double room_for_states = memory_per_gpu - training.activations.total();
@@ -75,6 +74,11 @@ Estimate estimate(const Scenario& scenario) {
     if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
 
     result.compute = training_compute(model.architecture, result.params.active, scenario);
+    // One number from one piece of code: the per-GPU total is the step's peak (docs/model.md §9).
+    result.step = step_timeline(scenario, result.params, training.bytes_per_param, training.per_gpu_states,
+                                training.activations, result.compute);
+    training.per_gpu_peak = result.step.peak();
+    training.fits = training.per_gpu_total() <= memory_per_gpu;
     return result;
 }
 
@@ -187,7 +191,8 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     const Gpu& gpu = scenario.hardware.gpu;
     w.key("gpu").begin_object();
     w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
-    w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts).field("source", gpu.source);
+    w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
+    w.field("memory_bandwidth", e.step.memory_bandwidth).field("source", gpu.source);
     w.end_object();
 
     w.key("inference").begin_object();
@@ -223,7 +228,10 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     write_states(w, t.per_gpu_states);
     // The four model states on one GPU as one figure: what ZeRO shards (quiz: "per GPU with ZeRO-3").
     w.field("model_states", t.per_gpu_states.total());
-    w.field("activations", t.activations.layers).field("logits", t.activations.logits);
+    // Held at the step's peak (docs/model.md §9); without recompute or ZeRO-2/3 that is the whole
+    // pile of activations and the logits, where the backward pass begins.
+    w.field("activations", t.per_gpu_peak.activations).field("logits", t.per_gpu_peak.logits);
+    w.field("gathered_weights", t.per_gpu_peak.gathered_weights).field("temporary", t.per_gpu_peak.temporary);
     w.field("total", t.per_gpu_total());
     w.end_object();
     w.field("activations_per_layer", t.activations.per_layer);
@@ -244,6 +252,19 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
     w.field("seconds_on_one_gpu", c.seconds_on_one_gpu);
     w.field("cost", c.cost).field("energy_joules", c.energy_joules);
+    w.end_object();
+
+    // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.
+    const StepTimeline& step = e.step;
+    const StepEvent& peak = step.events[step.peak_event];
+    w.key("step").begin_object();
+    w.field("seconds", step.seconds()).field("compute_seconds", step.compute_seconds);
+    w.field("optimizer_seconds", step.optimizer_seconds).field("memory_bandwidth", step.memory_bandwidth);
+    w.field("layers", static_cast<double>(step.layers)).field("prefetch_layers", static_cast<double>(step.prefetch_layers));
+    w.field("events", static_cast<double>(step.events.size()));
+    w.field("peak_bytes", peak.held.total()).field("peak_event", static_cast<double>(step.peak_event));
+    w.field("peak_phase", step_phase_name(peak.phase)).field("peak_block", step_block_name(peak.block));
+    w.field("peak_layer", static_cast<double>(peak.layer));
     w.end_object();
 
     w.end_object();
