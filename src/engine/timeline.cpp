@@ -71,6 +71,35 @@ struct Sizes {
     double head_gradients = 0;
 };
 
+// Appends events with what is held after each; `seconds` first carries the event's FLOPs per token.
+struct Recorder {
+    StepTimeline& timeline;
+    const Sizes& size;
+    const ModelStateBytes& states;
+    Holding holding;
+
+    void add(StepPhase phase, StepBlock block, std::int32_t layer, double flops) {
+        StepEvent event;
+        event.phase = phase;
+        event.block = block;
+        event.layer = layer;
+        event.seconds = flops;
+        StepBytes& bytes = event.held;
+        bytes.weights = states.weights;
+        bytes.gradients = states.gradients;
+        bytes.master_weights = states.master_weights;
+        bytes.optimizer_states = states.optimizer_states;
+        bytes.activations = holding.activation_layers * size.kept_activations_per_layer +
+                            (holding.rebuilt_layer ? size.rebuilt_activations : 0.0);
+        bytes.logits = holding.logits ? size.logits : 0.0;
+        bytes.gathered_weights =
+            holding.gathered_layers * size.gathered_layer + (holding.gathered_head ? size.gathered_head : 0.0);
+        bytes.temporary = (holding.layer_gradients ? size.layer_gradients : 0.0) +
+                          (holding.head_gradients ? size.head_gradients : 0.0);
+        timeline.events.push_back(event);
+    }
+};
+
 }  // namespace
 
 StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
@@ -153,31 +182,10 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
         (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;
     timeline.optimizer_seconds = updated_params * bytes_touched_per_param / timeline.memory_bandwidth;
 
-    Holding holding;
-    std::vector<double> event_flops;
-    auto held_bytes = [&]() {
-        StepBytes bytes;
-        bytes.weights = per_gpu_states.weights;
-        bytes.gradients = per_gpu_states.gradients;
-        bytes.master_weights = per_gpu_states.master_weights;
-        bytes.optimizer_states = per_gpu_states.optimizer_states;
-        bytes.activations = holding.activation_layers * size.kept_activations_per_layer +
-                            (holding.rebuilt_layer ? size.rebuilt_activations : 0.0);
-        bytes.logits = holding.logits ? size.logits : 0.0;
-        bytes.gathered_weights =
-            holding.gathered_layers * size.gathered_layer + (holding.gathered_head ? size.gathered_head : 0.0);
-        bytes.temporary = (holding.layer_gradients ? size.layer_gradients : 0.0) +
-                          (holding.head_gradients ? size.head_gradients : 0.0);
-        return bytes;
-    };
-    auto add = [&](StepPhase phase, StepBlock block, std::int32_t layer, double flops) {
-        StepEvent event;
-        event.phase = phase;
-        event.block = block;
-        event.layer = layer;
-        event.held = held_bytes();
-        timeline.events.push_back(event);
-        event_flops.push_back(flops);
+    Recorder record{timeline, size, per_gpu_states, Holding{}};
+    Holding& holding = record.holding;
+    auto add = [&record](StepPhase phase, StepBlock block, std::int32_t layer, double flops) {
+        record.add(phase, block, layer, flops);
     };
 
     // Forward. ZeRO-3 prefetches one layer ahead (DeepSpeed's prefetch bucket): while layer i
@@ -274,11 +282,12 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     if (zero == 1 && d > 1) add(StepPhase::reduce_scatter, StepBlock::all, 0, 0);
     add(StepPhase::optimizer, StepBlock::all, 0, 0);
 
+    // Until here each event's `seconds` held its FLOPs per token.
     double stage_flops = 0;
-    for (const double flops : event_flops) stage_flops += flops;
+    for (const StepEvent& event : timeline.events) stage_flops += event.seconds;
     for (std::size_t e = 0; e < timeline.events.size(); ++e) {
         StepEvent& event = timeline.events[e];
-        event.seconds = stage_flops > 0 ? timeline.compute_seconds * event_flops[e] / stage_flops : 0.0;
+        event.seconds = stage_flops > 0 ? timeline.compute_seconds * event.seconds / stage_flops : 0.0;
         if (event.phase == StepPhase::optimizer) event.seconds = timeline.optimizer_seconds;
         if (event.held.total() > timeline.events[timeline.peak_event].held.total()) timeline.peak_event = e;
     }
