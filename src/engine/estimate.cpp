@@ -34,6 +34,33 @@ std::string activation_overflow_note(const Scenario& scenario) {
     return note + ".";
 }
 
+// The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
+// every event a GPU holds S/d of the model states S, plus its activations, logits and temporary
+// buffers (which do not depend on d), plus (d−1)/d of the gathered weights g (docs/model.md §9):
+// S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g). One timeline with d near infinity
+// gives each event's `other` and g. −1 when even then some event overflows a GPU.
+double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu) {
+    const TrainingMemory& training = result.training;
+    const double model_parallel = scenario.parallel.tensor * scenario.parallel.pipeline;
+    constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
+    Scenario sharded = scenario;
+    sharded.parallel.zero_stage = 3;
+    sharded.parallel.gpus = model_parallel * huge_data_parallel;
+    const StepTimeline limit = step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{},
+                                             training.activations, result.compute);
+    const double states = training.model_states.total() / model_parallel;
+    const double gathered_share = 1 - 1 / huge_data_parallel;
+    double data_parallel = 1;
+    for (const StepEvent& event : limit.events) {
+        const double gathered = event.held.gathered_weights / gathered_share;
+        const double other = event.held.total() - event.held.gathered_weights;
+        const double room = memory_per_gpu - other - gathered;
+        if (!(room > 0)) return -1;
+        data_parallel = std::fmax(data_parallel, std::ceil((states - gathered) / room));
+    }
+    return data_parallel * model_parallel;
+}
+
 }  // namespace
 
 Estimate estimate(const Scenario& scenario) {
@@ -66,12 +93,7 @@ Estimate estimate(const Scenario& scenario) {
     without_recompute.recompute = Recompute::none;
     training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
 
-    // With ZeRO-3 every state shards over d, so d = ceil(states/(t·p) / room left after activations).
-    const double room_for_states = memory_per_gpu - training.activations.total();
-    const double data_parallel_needed = gpus_to_hold(training.model_states.total() / model_parallel, room_for_states);
-    training.min_gpus = data_parallel_needed < 0 ? -1 : data_parallel_needed * model_parallel;
     training.min_gpus_for_states = gpus_to_hold(training.model_states.total(), memory_per_gpu);
-    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
 
     result.compute = training_compute(model.architecture, result.params.active, scenario);
     // One number from one piece of code: the per-GPU total is the step's peak (docs/model.md §9).
@@ -79,6 +101,8 @@ Estimate estimate(const Scenario& scenario) {
                                 training.activations, result.compute);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
+    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu);
+    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
     return result;
 }
 

@@ -182,6 +182,8 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
         (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;
     timeline.optimizer_seconds = updated_params * bytes_touched_per_param / timeline.memory_bandwidth;
 
+    // Per layer: forward and backward, plus recompute, a reduce-scatter, two gathers and two frees.
+    timeline.events.reserve(static_cast<std::size_t>(n) * (2 + (recompute ? 1 : 0) + (zero >= 2 ? 1 : 0) + (gathers ? 4 : 0)) + 16);
     Recorder record{timeline, size, per_gpu_states, Holding{}};
     Holding& holding = record.holding;
     auto add = [&record](StepPhase phase, StepBlock block, std::int32_t layer, double flops) {

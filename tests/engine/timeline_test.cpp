@@ -200,6 +200,48 @@ TEST_CASE("the optimizer step's time is the bytes it touches over the memory ban
           Approx(number_at(estimate, "params") * 28 / 3.35e12 / 8));
 }
 
+TEST_CASE("with the fewest GPUs the estimate names, fully sharded training fits, and with fewer it does not",
+          "[timeline]") {
+    for (const auto& preset : model_presets()) {
+        for (const char* recompute : {"none", "full"}) {
+            const std::string id(preset.id);
+            const std::string training = std::string(R"("training":{"recompute":")") + recompute + R"("})";
+            const double fewest = number_at(
+                estimate_of(R"({"model":{"preset":")" + id + R"("},"parallel":{"zero_stage":3},)" + training + "}"),
+                "training.min_gpus");
+            INFO(id << " " << recompute << ": " << fewest);
+            if (fewest < 0) continue;
+            auto fits_on = [&](double gpus) {
+                const json::Value estimate = estimate_of(R"({"model":{"preset":")" + id + R"("},"parallel":{"gpus":)" +
+                                                         json::format_number(gpus) + R"(,"zero_stage":3},)" + training + "}");
+                return estimate.find_path("training.fits")->boolean;
+            };
+            CHECK(fits_on(fewest));
+            if (fewest > 1) CHECK_FALSE(fits_on(fewest - 1));
+        }
+    }
+}
+
+TEST_CASE("every GPU in the catalogue has its datasheet memory bandwidth", "[timeline][published]") {
+    const json::ParseResult gpus = json::parse(gpus_json());
+    REQUIRE(gpus.ok);
+    for (const auto& gpu : gpus.value.items) {
+        INFO(gpu.find("id")->text);
+        CHECK(gpu.find("memory_bandwidth")->number > 0);
+    }
+    // NVIDIA A100 datasheet: 2,039 GB/s (80 GB SXM), 1,555 GB/s (40 GB).
+    CHECK(number_at(estimate_of(R"({"hardware":{"gpu":"a100-sxm-80"}})"), "gpu.memory_bandwidth") == 2.039e12);
+    CHECK(number_at(estimate_of(R"({"hardware":{"gpu":"a100-sxm-40"}})"), "gpu.memory_bandwidth") == 1.555e12);
+}
+
+TEST_CASE("a custom GPU's optimizer step assumes the H100 SXM's bandwidth per FLOP, and says so", "[timeline]") {
+    const json::Value timeline =
+        timeline_of(R"({"hardware":{"gpu":"custom","memory_bytes":80e9,"peak_flops":494.5e12}})");
+    CHECK(timeline.find("memory_bandwidth_assumed")->boolean);
+    CHECK(number_at(timeline, "memory_bandwidth") == Approx(3.35e12 / 2));
+    CHECK_FALSE(timeline_of(R"({"hardware":{"gpu":"h100-sxm"}})").find("memory_bandwidth_assumed")->boolean);
+}
+
 TEST_CASE("every byte count in a timeline is finite and never negative", "[timeline]") {
     std::vector<std::string> scenarios = variants();
     scenarios.push_back(R"({"model":{"params":7e9},"parallel":{"gpus":16,"pipeline":4,"zero_stage":1}})");
