@@ -51,6 +51,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     switch (selector) {
         case 'e': require_sound_answer(estimate_json(text)); break;
+        case 's': {
+            // The step timeline: sound JSON, and every byte count it holds never negative.
+            const json::Value timeline = require_sound_answer(step_timeline_json(text));
+            if (const json::Value* events = timeline.find("events"))
+                for (const auto& event : events->items)
+                    for (const auto& [name, bytes] : event.find("held")->members) require(bytes.number >= 0);
+            break;
+        }
         case 'i': require_sound_answer(quiz_instance_json(text, seed_from(text))); break;
         case 'g': {
             std::string_view item, answer;

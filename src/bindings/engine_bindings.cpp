@@ -40,6 +40,7 @@ QuantityReading to_javascript(const Reading& reading) {
 }
 
 std::string estimate(const std::string& scenario_json) { return trainscope::estimate_json(scenario_json); }
+std::string step_timeline(const std::string& scenario_json) { return trainscope::step_timeline_json(scenario_json); }
 
 std::string quiz_instance(const std::string& item_json, unsigned seed) {
     return trainscope::quiz_instance_json(item_json, seed);
@@ -100,6 +101,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
         .field("error", &QuantityReading::error);
 
     emscripten::function("estimate", &estimate);
+    emscripten::function("stepTimeline", &step_timeline);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);

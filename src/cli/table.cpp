@@ -48,7 +48,9 @@ std::string format_table(const json::Value& e) {
 
     out += "\nTraining, per GPU (" + figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus) + ", ZeRO stage " +
            figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer) + ")\n";
-    for (const char* part : {"weights", "gradients", "master_weights", "optimizer_states", "activations", "logits", "total"}) {
+    // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total.
+    for (const char* part : {"weights", "gradients", "master_weights", "optimizer_states", "activations", "logits",
+                             "gathered_weights", "temporary", "total"}) {
         line(out, part, figure(number_at(e, std::string("training.per_gpu.") + part), Figure::bytes));
     }
     line(out, "bytes per parameter", figure(number_at(e, "training.bytes_per_param.total"), Figure::plain));

@@ -20,6 +20,16 @@ std::string estimate_json(std::string_view scenario_json) {
     return text;
 }
 
+std::string step_timeline_json(std::string_view scenario_json) {
+    const ScenarioReading reading = read_scenario_text(scenario_json);
+    if (!reading.ok()) return write_errors(reading.errors);
+    const Estimate result = estimate(reading.scenario);
+    bool all_finite = true;
+    std::string text = write_step_timeline(result.step, &all_finite);
+    if (!all_finite) return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});
+    return text;
+}
+
 std::string presets_json() {
     json::Writer w;
     w.begin_array();
@@ -46,7 +56,8 @@ std::string gpus_json() {
     for (const auto& gpu : gpu_catalogue()) {
         w.begin_object();
         w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
-        w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts).field("source", gpu.source);
+        w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
+        w.field("memory_bandwidth", gpu.memory_bandwidth).field("source", gpu.source);
         w.end_object();
     }
     w.end_array();

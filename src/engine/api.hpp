@@ -11,10 +11,16 @@ namespace trainscope {
 // "errors" list names each bad field; the numbers are then absent.
 std::string estimate_json(std::string_view scenario_json);
 
+// Scenario JSON → one training step on one GPU, event by event (docs/scenario.md, "Step
+// timeline"): {errors, layers, prefetch_layers, seconds, …, peak, events: [{phase, block, layer,
+// start, seconds, held: {weights, …, total}}]}. Bad input yields {errors} naming each field.
+std::string step_timeline_json(std::string_view scenario_json);
+
 // The model presets, as a JSON array of {id, name, params, active_params, source, architecture}.
 std::string presets_json();
 
-// The GPU catalogue, as a JSON array of {id, name, memory_bytes, peak_flops, watts, source}.
+// The GPU catalogue, as a JSON array of {id, name, memory_bytes, peak_flops, watts,
+// memory_bandwidth, source}.
 std::string gpus_json();
 
 // The marks of a logarithmic time axis, as a JSON array of {seconds, label}: "1 second" …

@@ -34,6 +34,33 @@ std::string activation_overflow_note(const Scenario& scenario) {
     return note + ".";
 }
 
+// The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
+// every event a GPU holds S/d of the model states S, plus its activations, logits and temporary
+// buffers (which do not depend on d), plus (d−1)/d of the gathered weights g (docs/model.md §9):
+// S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g). One timeline with d near infinity
+// gives each event's `other` and g. −1 when even then some event overflows a GPU.
+double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu) {
+    const TrainingMemory& training = result.training;
+    const double model_parallel = scenario.parallel.tensor * scenario.parallel.pipeline;
+    constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
+    Scenario sharded = scenario;
+    sharded.parallel.zero_stage = 3;
+    sharded.parallel.gpus = model_parallel * huge_data_parallel;
+    const StepTimeline limit = step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{},
+                                             training.activations, result.compute);
+    const double states = training.model_states.total() / model_parallel;
+    const double gathered_share = 1 - 1 / huge_data_parallel;
+    double data_parallel = 1;
+    for (const StepEvent& event : limit.events) {
+        const double gathered = event.held.gathered_weights / gathered_share;
+        const double other = event.held.total() - event.held.gathered_weights;
+        const double room = memory_per_gpu - other - gathered;
+        if (!(room > 0)) return -1;
+        data_parallel = std::fmax(data_parallel, std::ceil((states - gathered) / room));
+    }
+    return data_parallel * model_parallel;
+}
+
 }  // namespace
 
 Estimate estimate(const Scenario& scenario) {
@@ -65,16 +92,17 @@ Estimate estimate(const Scenario& scenario) {
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;
     training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
-    training.fits = training.per_gpu_total() <= memory_per_gpu;
 
-    // With ZeRO-3 every state shards over d, so d = ceil(states/(t·p) / room left after activations).
-    const double room_for_states = memory_per_gpu - training.activations.total();
-    const double data_parallel_needed = gpus_to_hold(training.model_states.total() / model_parallel, room_for_states);
-    training.min_gpus = data_parallel_needed < 0 ? -1 : data_parallel_needed * model_parallel;
     training.min_gpus_for_states = gpus_to_hold(training.model_states.total(), memory_per_gpu);
-    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
 
     result.compute = training_compute(model.architecture, result.params.active, scenario);
+    // One number from one piece of code: the per-GPU total is the step's peak (docs/model.md §9).
+    result.step = step_timeline(scenario, result.params, training.bytes_per_param, training.per_gpu_states,
+                                training.activations, result.compute);
+    training.per_gpu_peak = result.step.peak();
+    training.fits = training.per_gpu_total() <= memory_per_gpu;
+    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu);
+    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
     return result;
 }
 
@@ -187,7 +215,8 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     const Gpu& gpu = scenario.hardware.gpu;
     w.key("gpu").begin_object();
     w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
-    w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts).field("source", gpu.source);
+    w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
+    w.field("memory_bandwidth", e.step.memory_bandwidth).field("source", gpu.source);
     w.end_object();
 
     w.key("inference").begin_object();
@@ -223,7 +252,10 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     write_states(w, t.per_gpu_states);
     // The four model states on one GPU as one figure: what ZeRO shards (quiz: "per GPU with ZeRO-3").
     w.field("model_states", t.per_gpu_states.total());
-    w.field("activations", t.activations.layers).field("logits", t.activations.logits);
+    // Held at the step's peak (docs/model.md §9); without recompute or ZeRO-2/3 that is the whole
+    // pile of activations and the logits, where the backward pass begins.
+    w.field("activations", t.per_gpu_peak.activations).field("logits", t.per_gpu_peak.logits);
+    w.field("gathered_weights", t.per_gpu_peak.gathered_weights).field("temporary", t.per_gpu_peak.temporary);
     w.field("total", t.per_gpu_total());
     w.end_object();
     w.field("activations_per_layer", t.activations.per_layer);
@@ -244,6 +276,19 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
     w.field("seconds_on_one_gpu", c.seconds_on_one_gpu);
     w.field("cost", c.cost).field("energy_joules", c.energy_joules);
+    w.end_object();
+
+    // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.
+    const StepTimeline& step = e.step;
+    const StepEvent& peak = step.events[step.peak_event];
+    w.key("step").begin_object();
+    w.field("seconds", step.seconds()).field("compute_seconds", step.compute_seconds);
+    w.field("optimizer_seconds", step.optimizer_seconds).field("memory_bandwidth", step.memory_bandwidth);
+    w.field("layers", static_cast<double>(step.layers)).field("prefetch_layers", static_cast<double>(step.prefetch_layers));
+    w.field("events", static_cast<double>(step.events.size()));
+    w.field("peak_bytes", peak.held.total()).field("peak_event", static_cast<double>(step.peak_event));
+    w.field("peak_phase", step_phase_name(peak.phase)).field("peak_block", step_block_name(peak.block));
+    w.field("peak_layer", static_cast<double>(peak.layer));
     w.end_object();
 
     w.end_object();

@@ -7,6 +7,7 @@
 #include "engine/compute.hpp"
 #include "engine/memory.hpp"
 #include "engine/scenario.hpp"
+#include "engine/timeline.hpp"
 
 namespace trainscope {
 
@@ -17,7 +18,10 @@ struct TrainingMemory {
     ActivationBytes activations;
     double activations_without_recompute = 0;  // layers' activations with recompute none: the "before" figure
     double data_parallel = 1;
-    double per_gpu_total() const { return per_gpu_states.total() + activations.total(); }
+    // What one GPU holds at the step timeline's peak (docs/model.md §9): the model states, plus
+    // whatever activations, logits, gathered weights and gradient buffers are live at that moment.
+    StepBytes per_gpu_peak;
+    double per_gpu_total() const { return per_gpu_peak.total(); }
     bool fits = false;
     double min_gpus = -1;  // fewest GPUs with full sharding (ZeRO-3) at this t and p; -1 if none
     double min_gpus_for_states = 1;  // a floor: GPUs whose memory just holds the model states
@@ -30,6 +34,7 @@ struct Estimate {
     double inference_min_gpus = 0;
     TrainingMemory training;
     TrainingCompute compute;
+    StepTimeline step;  // one training step on one GPU; its peak is training.per_gpu_peak
     std::vector<std::string> notes;
 };
 

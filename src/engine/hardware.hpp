@@ -1,4 +1,4 @@
-// Accelerators: memory, dense 16-bit peak and power, from vendor datasheets (docs/model.md §7).
+// Accelerators: memory, dense 16-bit peak, power and memory bandwidth, from vendor datasheets (docs/model.md §7).
 #pragma once
 
 #include <string>
@@ -13,6 +13,7 @@ struct Gpu {
     double memory_bytes = 0;
     double peak_flops = 0;  // dense BF16/FP16 FLOP/s, no sparsity
     double watts = 0;
+    double memory_bandwidth = 0;  // bytes/s of device memory (HBM/GDDR); 0 when not given (custom)
     std::string source;
 };
 

@@ -306,7 +306,7 @@ ScenarioReading read_scenario(const json::Value& document) {
     std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
     const bool gpu_given = hardware_reader.text("gpu", gpu_id);
     if (gpu_id == "custom") {
-        hardware.gpu = Gpu{"custom", "Custom GPU", 0, 0, 0, "entered by the user"};
+        hardware.gpu = Gpu{"custom", "Custom GPU", 0, 0, 0, 0, "entered by the user"};
         if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", "is required for a custom GPU");
         if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", "is required for a custom GPU");
     } else if (const Gpu* gpu = find_gpu(gpu_id)) {

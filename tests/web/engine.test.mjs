@@ -45,3 +45,15 @@ test('engine errors name the scenario field, which the page uses to place them',
   const result = estimate({ parallel: { gpus: 3, tensor: 2 } });
   assert.equal(result.errors[0].field, 'parallel.gpus');
 });
+
+test('stepTimeline, through the wasm binding, peaks at the estimate’s per-GPU total and names bad fields', () => {
+  const scenario = { model: { preset: 'llama3-8b' }, training: { recompute: 'full' }, parallel: { gpus: 8, zero_stage: 3 } };
+  const timeline = JSON.parse(engine.stepTimeline(JSON.stringify(scenario)));
+  assert.deepEqual(timeline.errors, []);
+  assert.equal(timeline.peak.total, estimate(scenario).training.per_gpu.total);
+  assert.equal(timeline.events[timeline.peak_event].held.total, timeline.peak.total);
+  assert.ok(timeline.events.some((event) => event.phase === 'gather' && event.held.gathered_weights > 0));
+  const bad = JSON.parse(engine.stepTimeline('{"parallel":{"zero_stage":7}}'));
+  assert.equal(bad.events, undefined);
+  assert.ok(bad.errors.some((error) => error.field === 'parallel.zero_stage'));
+});

@@ -30,9 +30,11 @@ export interface QuantityReading {
 export interface TrainscopeEngineModule {
   /** Scenario JSON → estimate JSON. Never throws: problems come back in "errors". */
   estimate(scenarioJson: string): string;
+  /** Scenario JSON → one training step on one GPU, event by event (StepTimeline JSON, docs/scenario.md). Never throws. */
+  stepTimeline(scenarioJson: string): string;
   /** JSON array of {id, name, params, active_params, source, architecture}. */
   presets(): string;
-  /** JSON array of {id, name, memory_bytes, peak_flops, watts, source}. */
+  /** JSON array of {id, name, memory_bytes, peak_flops, watts, memory_bandwidth, source}. */
   gpus(): string;
   /** The scenario used for any field not given, fully spelled out. */
   defaultScenario(): string;

@@ -73,6 +73,8 @@ export interface Gpu {
   memory_bytes: number;
   peak_flops: number;
   watts: number;
+  /** Device memory bandwidth, bytes/s (datasheet; for a custom GPU scaled from the H100 SXM's ratio). */
+  memory_bandwidth: number;
   source: string;
 }
 
@@ -101,8 +103,55 @@ export interface TrainingComponents {
 export interface PerGpu extends TrainingComponents {
   /** weights + gradients + master_weights + optimizer_states on this GPU, summed by the engine. */
   model_states: number;
+  /** Held at the step's peak (docs/model.md §9). */
   activations: number;
   logits: number;
+  /** ZeRO-3: other GPUs' slices of the layers gathered at the peak. */
+  gathered_weights: number;
+  /** ZeRO-2/3: a layer's full gradients, before reduce-scatter, at the peak. */
+  temporary: number;
+}
+
+/** Bytes one GPU holds after a step event, by component (docs/scenario.md, "Step timeline"). */
+export interface StepBytes {
+  weights: number;
+  gathered_weights: number;
+  gradients: number;
+  master_weights: number;
+  optimizer_states: number;
+  activations: number;
+  logits: number;
+  temporary: number;
+  total: number;
+}
+
+export type StepPhase =
+  | 'gather' | 'forward' | 'loss' | 'recompute' | 'backward' | 'free' | 'reduce_scatter' | 'all_reduce' | 'optimizer';
+export type StepBlock = 'layer' | 'embedding' | 'output' | 'all';
+
+export interface StepEvent {
+  phase: StepPhase;
+  block: StepBlock;
+  /** 1-based layer within the GPU's pipeline stage when block is 'layer'; else 0. */
+  layer: number;
+  start: number;
+  seconds: number;
+  held: StepBytes;
+}
+
+/** What stepTimeline returns; on bad input only `errors`. */
+export interface StepTimeline {
+  errors: FieldError[];
+  layers?: number;
+  prefetch_layers?: number;
+  compute_seconds?: number;
+  optimizer_seconds?: number;
+  seconds?: number;
+  memory_bandwidth?: number;
+  memory_bandwidth_assumed?: boolean;
+  peak_event?: number;
+  peak?: StepBytes;
+  events?: StepEvent[];
 }
 
 export interface Estimate {
@@ -146,6 +195,22 @@ export interface Estimate {
     seconds_on_one_gpu: number;
     cost: number;
     energy_joules: number;
+  };
+  /** One training step on one GPU (docs/model.md §9); the events come from stepTimeline. */
+  step: {
+    seconds: number;
+    compute_seconds: number;
+    optimizer_seconds: number;
+    memory_bandwidth: number;
+    layers: number;
+    prefetch_layers: number;
+    events: number;
+    /** = training.per_gpu.total */
+    peak_bytes: number;
+    peak_event: number;
+    peak_phase: StepPhase;
+    peak_block: StepBlock;
+    peak_layer: number;
   };
 }
 

@@ -1,0 +1,282 @@
+// The step timeline (docs/model.md §9): one training step on one GPU, event by event.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "catch_include.hpp"
+#include "engine/api.hpp"
+#include "engine/model.hpp"
+#include "estimate_support.hpp"
+
+using namespace trainscope;
+using trainscope::testing::estimate_of;
+using trainscope::testing::has_error_for;
+using trainscope::testing::number_at;
+
+namespace {
+
+json::Value timeline_of(const std::string& scenario) {
+    const json::ParseResult parsed = json::parse(step_timeline_json(scenario));
+    REQUIRE(parsed.ok);
+    return parsed.value;
+}
+
+const std::vector<std::string>& components() {
+    static const std::vector<std::string> names = {"weights",    "gathered_weights", "gradients", "master_weights",
+                                                   "optimizer_states", "activations", "logits", "temporary"};
+    return names;
+}
+
+std::string scenario_with(const std::string& preset, const std::string& recompute, int zero_stage, double gpus,
+                          bool flash = true) {
+    return R"({"model":{"preset":")" + preset + R"("},"training":{"recompute":")" + recompute +
+           R"(","flash_attention":)" + (flash ? "true" : "false") + R"(},"parallel":{"gpus":)" +
+           json::format_number(gpus) + R"(,"zero_stage":)" + std::to_string(zero_stage) + "}}";
+}
+
+// Presets × recompute × ZeRO stage × FlashAttention, on 8 GPUs (data parallel 8).
+std::vector<std::string> variants() {
+    std::vector<std::string> scenarios;
+    for (const auto& preset : model_presets())
+        for (const char* recompute : {"none", "selective", "full"})
+            for (int zero = 0; zero <= 3; ++zero)
+                for (bool flash : {true, false})
+                    scenarios.push_back(scenario_with(std::string(preset.id), recompute, zero, 8, flash));
+    return scenarios;
+}
+
+double peak_of(const json::Value& timeline) { return number_at(timeline, "peak.total"); }
+
+}  // namespace
+
+TEST_CASE("the step's peak is the estimate's per-GPU training total, for every preset and setting", "[timeline]") {
+    for (const auto& scenario : variants()) {
+        INFO(scenario);
+        const json::Value estimate = estimate_of(scenario);
+        const json::Value timeline = timeline_of(scenario);
+        CHECK(peak_of(timeline) == number_at(estimate, "training.per_gpu.total"));
+        CHECK(number_at(estimate, "step.peak_bytes") == number_at(estimate, "training.per_gpu.total"));
+        // The estimate's breakdown is what is held at the peak, so its parts add up to the total.
+        double parts = number_at(estimate, "training.per_gpu.model_states");
+        for (const char* part : {"activations", "logits", "gathered_weights", "temporary"})
+            parts += number_at(estimate, std::string("training.per_gpu.") + part);
+        CHECK(parts == Approx(number_at(estimate, "training.per_gpu.total")).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("without recompute or ZeRO-2/3 the peak is the published sum: states, the whole pile, the logits",
+          "[timeline][published]") {
+    // Korthikanti et al. 2022 Table 2 and ZeRO §3.1 add up: what the estimate published before the
+    // timeline existed. The timeline adds nothing at that moment.
+    for (const auto& preset : model_presets()) {
+        for (int zero = 0; zero <= 1; ++zero) {
+            const std::string scenario = scenario_with(std::string(preset.id), "none", zero, 8);
+            INFO(scenario);
+            const json::Value estimate = estimate_of(scenario);
+            CHECK(number_at(estimate, "training.per_gpu.total") ==
+                  Approx(number_at(estimate, "training.per_gpu.model_states") +
+                         number_at(estimate, "training.activations_without_recompute") +
+                         number_at(estimate, "training.per_gpu.logits"))
+                      .epsilon(1e-12));
+            CHECK(number_at(estimate, "training.per_gpu.logits") > 0);
+        }
+    }
+}
+
+TEST_CASE("the peak never exceeds the sum of each component's largest value", "[timeline]") {
+    for (const auto& scenario : variants()) {
+        INFO(scenario);
+        const json::Value timeline = timeline_of(scenario);
+        double sum_of_maxima = 0;
+        for (const auto& component : components()) {
+            double largest = 0;
+            for (const auto& event : timeline.find("events")->items)
+                largest = std::fmax(largest, event.find("held")->find(component)->number);
+            sum_of_maxima += largest;
+        }
+        CHECK(peak_of(timeline) <= sum_of_maxima * (1 + 1e-12));
+    }
+}
+
+TEST_CASE("activation checkpointing never raises the peak", "[timeline]") {
+    for (const auto& preset : model_presets()) {
+        for (int zero = 0; zero <= 3; ++zero) {
+            for (bool flash : {true, false}) {
+                const std::string id(preset.id);
+                INFO(id << " ZeRO-" << zero << " flash " << flash);
+                const double none = peak_of(timeline_of(scenario_with(id, "none", zero, 8, flash)));
+                CHECK(peak_of(timeline_of(scenario_with(id, "selective", zero, 8, flash))) <= none);
+                CHECK(peak_of(timeline_of(scenario_with(id, "full", zero, 8, flash))) <= none);
+            }
+        }
+    }
+}
+
+TEST_CASE("the events' durations add up to the step time the estimate's compute figures give", "[timeline]") {
+    for (const auto& scenario :
+         {scenario_with("llama3-8b", "none", 0, 1), scenario_with("gpt3-175b", "full", 3, 64),
+          scenario_with("llama3-70b", "selective", 2, 8, false),
+          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"micro_batch":2,"attention_flops":true},)"
+                      R"("parallel":{"gpus":64,"tensor":8,"zero_stage":1}})")}) {
+        INFO(scenario);
+        const json::Value estimate = estimate_of(scenario);
+        const json::Value timeline = timeline_of(scenario);
+        // docs/model.md §6: this GPU's share (÷ t·p) of one micro-batch's hardware FLOPs, at the
+        // sustained rate; then the optimizer step.
+        const double tokens_in_step = number_at(estimate, "scenario.training.sequence") *
+                                      number_at(estimate, "scenario.training.micro_batch");
+        const double model_parallel =
+            number_at(estimate, "scenario.parallel.tensor") * number_at(estimate, "scenario.parallel.pipeline");
+        const double sustained = number_at(estimate, "gpu.peak_flops") * number_at(estimate, "scenario.hardware.utilization");
+        const double compute_seconds = number_at(estimate, "compute.hardware_flops") /
+                                       number_at(estimate, "scenario.training.tokens") * tokens_in_step /
+                                       model_parallel / sustained;
+        const double step_seconds = compute_seconds + number_at(estimate, "step.optimizer_seconds");
+        double sum = 0;
+        for (const auto& event : timeline.find("events")->items) sum += event.find("seconds")->number;
+        CHECK(sum == Approx(step_seconds).epsilon(1e-9));
+        CHECK(number_at(estimate, "step.seconds") == Approx(step_seconds).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("a GPT-style model without recompute peaks where the backward pass begins", "[timeline]") {
+    // Korthikanti et al. 2022 §4: every layer's activations are held until the backward pass frees them.
+    const json::Value timeline = timeline_of(scenario_with("gpt3-175b", "none", 0, 1024));
+    const auto& events = timeline.find("events")->items;
+    const auto peak = static_cast<std::size_t>(number_at(timeline, "peak_event"));
+    REQUIRE(peak + 1 < events.size());
+    CHECK(events[peak].find("phase")->text == "loss");
+    CHECK(events[peak + 1].find("phase")->text == "backward");
+    for (std::size_t e = 0; e < peak; ++e) CHECK(events[e].find("phase")->text == "forward");
+}
+
+TEST_CASE("ZeRO-3 gathers each layer's weights before its forward and its backward, one layer ahead", "[timeline]") {
+    // ZeRO §5.3: parameters are gathered for use and released after; one layer is prefetched.
+    const json::Value timeline = timeline_of(scenario_with("llama3-8b", "none", 3, 8));
+    CHECK(number_at(timeline, "prefetch_layers") == 1);
+    const double layers = number_at(timeline, "layers");
+    int layer_gathers = 0;
+    for (const auto& event : timeline.find("events")->items) {
+        const double gathered = event.find("held")->find("gathered_weights")->number;
+        const bool layer_block = event.find("block")->text == "layer";
+        if (event.find("phase")->text == "gather" && layer_block) {
+            ++layer_gathers;
+            CHECK(gathered > 0);
+        }
+        // While a layer (not the last) runs forward, it and the next are gathered: 8B's layer is
+        // 218M parameters, two of them in BF16, 7/8 of each from the other GPUs.
+        if (event.find("phase")->text == "forward" && layer_block && event.find("layer")->number < layers)
+            CHECK(gathered == Approx(2 * 218.1e6 * 2 * 7 / 8).epsilon(0.001));
+    }
+    CHECK(layer_gathers == 2 * layers);
+    CHECK(timeline.find("events")->items.back().find("held")->find("gathered_weights")->number == 0);
+    // Without ZeRO-3 nothing is gathered.
+    CHECK(number_at(timeline_of(scenario_with("llama3-8b", "none", 2, 8)), "peak.gathered_weights") == 0);
+}
+
+TEST_CASE("full recompute rebuilds each layer before its backward pass", "[timeline]") {
+    const json::Value timeline = timeline_of(scenario_with("llama3-8b", "full", 0, 1));
+    int recomputes = 0;
+    double before = 0;
+    for (const auto& event : timeline.find("events")->items) {
+        const double activations = event.find("held")->find("activations")->number;
+        if (event.find("phase")->text == "recompute") {
+            ++recomputes;
+            CHECK(activations > before);  // a bump: the layer's activations are back
+        }
+        before = activations;
+    }
+    CHECK(recomputes == 32);
+}
+
+TEST_CASE("the optimizer step's time is the bytes it touches over the memory bandwidth", "[timeline]") {
+    // Mixed-precision AdamW touches 28 bytes per parameter: reads gradient (2), master (4) and
+    // moments (8), writes master and moments (12) and the BF16 weights (2). H100 SXM: 3.35 TB/s.
+    const json::Value estimate = estimate_of(scenario_with("llama3-8b", "none", 0, 1));
+    CHECK(number_at(estimate, "gpu.memory_bandwidth") == 3.35e12);
+    CHECK(number_at(estimate, "step.optimizer_seconds") == Approx(number_at(estimate, "params") * 28 / 3.35e12));
+    // ZeRO-1 on 8 GPUs: each updates its eighth.
+    CHECK(number_at(estimate_of(scenario_with("llama3-8b", "none", 1, 8)), "step.optimizer_seconds") ==
+          Approx(number_at(estimate, "params") * 28 / 3.35e12 / 8));
+}
+
+TEST_CASE("with the fewest GPUs the estimate names, fully sharded training fits, and with fewer it does not",
+          "[timeline]") {
+    for (const auto& preset : model_presets()) {
+        for (const char* recompute : {"none", "full"}) {
+            const std::string id(preset.id);
+            const std::string training = std::string(R"("training":{"recompute":")") + recompute + R"("})";
+            const double fewest = number_at(
+                estimate_of(R"({"model":{"preset":")" + id + R"("},"parallel":{"zero_stage":3},)" + training + "}"),
+                "training.min_gpus");
+            INFO(id << " " << recompute << ": " << fewest);
+            if (fewest < 0) continue;
+            auto fits_on = [&](double gpus) {
+                const json::Value estimate = estimate_of(R"({"model":{"preset":")" + id + R"("},"parallel":{"gpus":)" +
+                                                         json::format_number(gpus) + R"(,"zero_stage":3},)" + training + "}");
+                return estimate.find_path("training.fits")->boolean;
+            };
+            CHECK(fits_on(fewest));
+            if (fewest > 1) CHECK_FALSE(fits_on(fewest - 1));
+        }
+    }
+}
+
+TEST_CASE("every GPU in the catalogue has its datasheet memory bandwidth", "[timeline][published]") {
+    const json::ParseResult gpus = json::parse(gpus_json());
+    REQUIRE(gpus.ok);
+    for (const auto& gpu : gpus.value.items) {
+        INFO(gpu.find("id")->text);
+        CHECK(gpu.find("memory_bandwidth")->number > 0);
+    }
+    // NVIDIA A100 datasheet: 2,039 GB/s (80 GB SXM), 1,555 GB/s (40 GB).
+    CHECK(number_at(estimate_of(R"({"hardware":{"gpu":"a100-sxm-80"}})"), "gpu.memory_bandwidth") == 2.039e12);
+    CHECK(number_at(estimate_of(R"({"hardware":{"gpu":"a100-sxm-40"}})"), "gpu.memory_bandwidth") == 1.555e12);
+}
+
+TEST_CASE("a custom GPU's optimizer step assumes the H100 SXM's bandwidth per FLOP, and says so", "[timeline]") {
+    const json::Value timeline =
+        timeline_of(R"({"hardware":{"gpu":"custom","memory_bytes":80e9,"peak_flops":494.5e12}})");
+    CHECK(timeline.find("memory_bandwidth_assumed")->boolean);
+    CHECK(number_at(timeline, "memory_bandwidth") == Approx(3.35e12 / 2));
+    CHECK_FALSE(timeline_of(R"({"hardware":{"gpu":"h100-sxm"}})").find("memory_bandwidth_assumed")->boolean);
+}
+
+TEST_CASE("every byte count in a timeline is finite and never negative", "[timeline]") {
+    std::vector<std::string> scenarios = variants();
+    scenarios.push_back(R"({"model":{"params":7e9},"parallel":{"gpus":16,"pipeline":4,"zero_stage":1}})");
+    scenarios.push_back(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":2,"pipeline":4,"interleave":2}})");
+    scenarios.push_back(R"({"hardware":{"gpu":"custom","memory_bytes":24e9,"peak_flops":1e14},"training":{"precision":"fp32"}})");
+    for (const auto& scenario : scenarios) {
+        INFO(scenario);
+        const json::Value timeline = timeline_of(scenario);
+        REQUIRE(timeline.find("errors")->items.empty());
+        for (const auto& event : timeline.find("events")->items) {
+            CHECK(std::isfinite(event.find("seconds")->number));
+            CHECK(event.find("seconds")->number >= 0);
+            for (const auto& component : components()) {
+                const double bytes = event.find("held")->find(component)->number;
+                CHECK(std::isfinite(bytes));
+                CHECK(bytes >= 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("a pipeline stage's timeline ends its forward pass holding the estimate's pile", "[timeline]") {
+    // Korthikanti §4.2.3: with 1F1B the first stage holds L layers' worth; the timeline lumps the
+    // in-flight micro-batches into its L/p layers (docs/model.md §9).
+    const std::string scenario = R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":32,"pipeline":4}})";
+    const json::Value estimate = estimate_of(scenario);
+    const json::Value timeline = timeline_of(scenario);
+    CHECK(number_at(timeline, "layers") == 20);
+    CHECK(number_at(timeline, "peak.activations") == Approx(number_at(estimate, "training.activations_without_recompute")));
+}
+
+TEST_CASE("a bad scenario gives field-named errors, not a timeline", "[timeline]") {
+    CHECK(has_error_for(timeline_of(R"({"parallel":{"gpus":-1}})"), "parallel.gpus"));
+    CHECK(has_error_for(timeline_of(R"({"training":{"recompute":"sometimes"}})"), "training.recompute"));
+    const json::Value malformed = timeline_of("{");
+    CHECK(!malformed.find("errors")->items.empty());
+    CHECK(malformed.find("events") == nullptr);
+}
