@@ -7,7 +7,7 @@ import { h, setText, uniqueId } from './dom';
 import { formatDuration, timeAxisMarks } from './units';
 
 export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
-  | 'model_flops' | 'hardware_flops';
+  | 'gathered_weights' | 'temporary' | 'model_flops' | 'hardware_flops';
 
 /** One name and (through the CSS class ts-part-<key>) one colour and pattern per concept, everywhere. */
 export const PART_LABELS: Record<PartKey, string> = {
@@ -18,6 +18,8 @@ export const PART_LABELS: Record<PartKey, string> = {
   optimizer_states: 'Optimizer states',
   activations: 'Activations',
   logits: 'Logits',
+  gathered_weights: 'Gathered weights',
+  temporary: 'Temporary buffers',
   model_flops: 'Model FLOPs',
   hardware_flops: 'Hardware FLOPs',
 };

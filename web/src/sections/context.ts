@@ -1,6 +1,7 @@
 // What the widget (web/src/app.ts, the owner of the state) hands each section component.
 
 import type { Control } from '../controls';
+import type { Part } from '../figures';
 import type { Estimate, PartialScenario, Scenario } from '../types';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
@@ -41,4 +42,12 @@ export function shortGpu(name: string): string {
 
 export function plural(count: number, noun: string): string {
   return count === 1 ? noun : `${noun}s`;
+}
+
+/** The step's passing parts at its peak (ZeRO-3's gathered layers, ZeRO-2/3's full-gradient buffer), when held. */
+export function extraParts(perGpu: { gathered_weights: number; temporary: number }): Part[] {
+  const parts: Part[] = [];
+  if (perGpu.gathered_weights > 0) parts.push({ key: 'gathered_weights', value: perGpu.gathered_weights, detail: 'other GPUs’ slices, gathered for a layer' });
+  if (perGpu.temporary > 0) parts.push({ key: 'temporary', value: perGpu.temporary, detail: 'a layer’s full gradients, before they are shared out' });
+  return parts;
 }

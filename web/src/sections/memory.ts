@@ -4,10 +4,10 @@ import { rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
 import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName, sliderScale } from '../units';
-import { shortGpu, type SectionContext, type SectionView } from './context';
+import { extraParts, shortGpu, type SectionContext, type SectionView } from './context';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
-const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'];
+const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
 
 export function memorySection(context: SectionContext): SectionView {
   const headingId = uniqueId('heading');
@@ -73,6 +73,8 @@ export function memorySection(context: SectionContext): SectionView {
       { key: 'optimizer_states', value: training.per_gpu.optimizer_states, detail: `${formatNumber(perParam.optimizer_states)} B/param` },
       { key: 'activations', value: training.per_gpu.activations, detail: `micro-batch ${formatInteger(resolved.training.micro_batch)} × ${formatInteger(resolved.training.sequence)} tokens` },
       { key: 'logits', value: training.per_gpu.logits, detail: 'FP32, for the loss' },
+      // Held only at some moments of the step (docs/model.md §9): listed when the peak holds them.
+      ...extraParts(training.per_gpu),
     ];
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
     const marker = { value: gpu.memory_bytes, label: `one ${shortGpu(gpu.name)}: ${formatBytes(gpu.memory_bytes)}` };

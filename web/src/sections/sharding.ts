@@ -5,11 +5,12 @@ import { h, setText, uniqueId } from '../dom';
 import { legend, linearAxis, PART_LABELS, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
 import { setField } from '../scenario';
 import { formatBytes, formatInteger, sliderStops } from '../units';
-import { plural, shortGpu, type SectionContext, type SectionView } from './context';
+import { extraParts, plural, shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
 const HELD_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'] as const;
+const SHOWN_KEYS: readonly PartKey[] = [...HELD_KEYS, 'gathered_weights', 'temporary'];
 /** GPU chips drawn (fewer on a narrow screen); the rest are summed up in a sentence. */
 const CHIPS = 16;
 const NARROW_CHIPS = 8;
@@ -40,9 +41,9 @@ export function shardingSection(context: SectionContext): SectionView {
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
 
   const whole = shardBar(STATE_KEYS, formatBytes);
-  const held = stackedBar(HELD_KEYS, formatBytes, { marker: true });
+  const held = stackedBar(SHOWN_KEYS, formatBytes, { marker: true });
   const axis = linearAxis((value) => formatBytes(value, 3));
-  const heldLegend = legend(HELD_KEYS, formatBytes, 'What each GPU holds');
+  const heldLegend = legend(SHOWN_KEYS, formatBytes, 'What each GPU holds');
   const chips = Array.from({ length: CHIPS }, (_, index) => {
     const fill = h('span', { className: 'ts-chip-fill' });
     return { fill, item: h('li', { className: 'ts-chip' }, fill, h('span', { className: 'ts-chip-name' }, `GPU ${index + 1}`)) };
@@ -67,6 +68,7 @@ export function shardingSection(context: SectionContext): SectionView {
       detail: key === 'activations' || key === 'logits' ? 'its own micro-batch'
         : perGpu[key] < states[key] ? `a slice of ${formatBytes(states[key])}` : 'a full copy',
     }));
+    parts.push(...extraParts(perGpu));
     const max = Math.max(perGpu.total, gpu.memory_bytes);
     minimum = training.min_gpus;
 
