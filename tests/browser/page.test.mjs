@@ -328,3 +328,22 @@ test('a learner’s own GPU: its memory and peak drive the fit and the time', as
     assert.equal(estimate.scenario.hardware.memory_bytes, undefined);
   });
 });
+
+test('with ZeRO-3 the sharding legend adds up to the engine’s per-GPU total, gathered weights included', async () => {
+  const scenario = { parallel: { gpus: 64, zero_stage: 3 }, training: { recompute: 'full' } };
+  await withPage(`${harness.url}#s=${encodeURIComponent(JSON.stringify(scenario))}`, {}, async (page) => {
+    await page.evaluate(() => document.querySelector('[data-ts-section="sharding"]')?.scrollIntoView());
+    await page.waitForSelector('[data-ts-section="sharding"] .ts-legend-value[data-value]', { state: 'attached' });
+    const estimate = await engineEstimate(page);
+    assert.ok(estimate.training.per_gpu.gathered_weights > 0, 'the engine counts gathered weights at the ZeRO-3 peak');
+    const sums = await page.evaluate(() => {
+      const legendSum = (section) => [...document.querySelector(`[data-ts-section="${section}"]`)
+        .querySelectorAll('.ts-legend-group, .ts-legend')].at(-1).querySelectorAll('li:not([hidden]) .ts-legend-value')
+        .values().reduce((sum, value) => sum + Number(value.dataset.value), 0);
+      return { sharding: legendSum('sharding'), gathered: [...document.querySelectorAll('[data-ts-section="sharding"] .ts-legend-name')].some((name) => name.textContent === 'Gathered weights' && !name.closest('li').hidden) };
+    });
+    assert.ok(sums.gathered, 'the sharding legend lists the gathered weights');
+    assert.ok(Math.abs(sums.sharding - estimate.training.per_gpu.total) <= 1e-9 * estimate.training.per_gpu.total,
+      `the sharding legend sums to ${sums.sharding}, the engine's per-GPU total is ${estimate.training.per_gpu.total}`);
+  });
+});
