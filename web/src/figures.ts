@@ -543,7 +543,7 @@ export function timeCurve(): TimeCurve {
         const value = tickValues[index];
         setAttribute(grid, 'visibility', value === undefined ? 'hidden' : 'visible');
         if (value !== undefined) { setAttribute(grid, 'x1', view(xShare(value))); setAttribute(grid, 'x2', view(xShare(value))); }
-        setText(ticks[index], value === undefined ? '' : formatCount(value));
+        setText(ticks[index], value === undefined ? '' : formatCount(value, { short: true }));
       });
 
       // A mark on an earlier mark's point is that point: drawn once.
