@@ -20,7 +20,8 @@ std::vector<ReferenceDuration> reference_durations() {
     // UN World Population Prospects 2024: life expectancy at birth worldwide, 73.3 years in 2024.
     constexpr double lifetime = 73.3 * year;
     const auto tick = [](double seconds) { return quantity::format_tick(seconds, quantity::Figure::duration); };
-    return {{day, tick(day)}, {month, tick(month)}, {year, tick(year)}, {lifetime, "a lifetime (" + quantity::format(lifetime, quantity::Figure::duration) + ")"}};
+    const std::string lifetime_text = quantity::format(lifetime, quantity::Figure::duration);  // not a round tick
+    return {{day, tick(day)}, {month, tick(month)}, {year, tick(year)}, {lifetime, "a lifetime (" + lifetime_text + ")"}};
 }
 
 namespace {
