@@ -1,8 +1,46 @@
 #include "engine/compute.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "engine/field_limits.hpp"
+#include "engine/quantity.hpp"
+
 namespace trainscope {
+
+double seconds_on_gpus(double seconds_on_one_gpu, double gpus) { return seconds_on_one_gpu / gpus; }
+
+double lesson_cluster_gpus() {
+    const ModelPreset* llama = find_model_preset("llama3-405b");
+    return llama ? llama->training_gpus : 0;
+}
+
+std::vector<ReferenceDuration> reference_durations() {
+    constexpr double day = 86400, year = 365.25 * day, month = year / 12;  // Julian year, as the formatter's
+    // UN World Population Prospects 2024: life expectancy at birth worldwide, 73.3 years in 2024.
+    constexpr double lifetime = 73.3 * year;
+    const auto tick = [](double seconds) { return quantity::format_tick(seconds, quantity::Figure::duration); };
+    const std::string lifetime_text = quantity::format(lifetime, quantity::Figure::duration);  // not a round tick
+    return {{day, tick(day)}, {month, tick(month)}, {year, tick(year)}, {lifetime, "a lifetime (" + lifetime_text + ")"}};
+}
+
+namespace {
+
+// Every stop of the GPU slider (powers of two up to its end, then the end itself), the scenario's
+// own count among them even when it was typed, so the curve always passes through the learner's point.
+std::vector<double> curve_gpus(double scenario_gpus) {
+    std::vector<double> gpus;
+    if (const SliderRange* slider = find_slider_range("parallel.gpus")) {
+        for (double g = slider->min; g < slider->max; g *= 2) gpus.push_back(g);
+        gpus.push_back(slider->max);
+    }
+    gpus.push_back(scenario_gpus);
+    std::sort(gpus.begin(), gpus.end());
+    gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+    return gpus;
+}
+
+}  // namespace
 
 TrainingCompute training_compute(const Architecture& a, double active_parameters, const Scenario& scenario) {
     const TrainingSettings& training = scenario.training;
@@ -36,7 +74,8 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
     const double sustained_flops_per_gpu = hardware.gpu.peak_flops * hardware.utilization;
     const double gpus = scenario.parallel.gpus;
     compute.seconds_on_one_gpu = compute.hardware_flops / sustained_flops_per_gpu;
-    compute.seconds = compute.seconds_on_one_gpu / gpus;
+    compute.seconds = seconds_on_gpus(compute.seconds_on_one_gpu, gpus);
+    for (const double g : curve_gpus(gpus)) compute.time_over_gpus.push_back({g, seconds_on_gpus(compute.seconds_on_one_gpu, g)});
     compute.gpu_hours = gpus * compute.seconds / 3600;
     compute.model_flops_utilization = compute.model_flops / (compute.seconds * gpus * hardware.gpu.peak_flops);
     compute.cost = hardware.price_per_gpu_hour * compute.gpu_hours;

@@ -276,6 +276,14 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
     w.field("seconds_on_one_gpu", c.seconds_on_one_gpu);
     w.field("cost", c.cost).field("energy_joules", c.energy_joules);
+    // The time figure's curve, its reference lines and the lesson's cluster (docs/model.md §6).
+    w.key("time_over_gpus").begin_array();
+    for (const auto& point : c.time_over_gpus) w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds).end_object();
+    w.end_array();
+    w.key("time_references").begin_array();
+    for (const auto& line : reference_durations()) w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
+    w.end_array();
+    w.field("lesson_cluster_gpus", lesson_cluster_gpus());
     w.end_object();
 
     // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.

@@ -1,4 +1,6 @@
 #include "catch_include.hpp"
+#include <cmath>
+
 #include "estimate_support.hpp"
 
 using trainscope::testing::estimate_of;
@@ -75,4 +77,76 @@ TEST_CASE("GPT-3 175B on 300B tokens takes about 3.14e23 FLOPs", "[compute][publ
     // Brown et al. 2020 (GPT-3), Appendix D, Table D.1: 3.14E+23 training FLOPs for GPT-3 175B.
     const auto estimate = estimate_of(R"({"model":{"preset":"gpt3-175b"}})");
     CHECK(number_at(estimate, "compute.flops") == Approx(3.14e23).epsilon(0.01));
+}
+
+namespace {
+
+// The time-over-GPUs curve's point at `gpus`; fails the test when the curve has none there.
+double curve_seconds_at(const trainscope::json::Value& estimate, double gpus) {
+    const auto* curve = estimate.find_path("compute.time_over_gpus");
+    REQUIRE(curve != nullptr);
+    for (const auto& point : curve->items)
+        if (point.find("gpus")->number == gpus) return point.find("seconds")->number;
+    FAIL("no point of the curve at " << gpus << " GPUs");
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("the time-over-GPUs curve passes through the learner's point and the one-GPU time", "[compute][curve]") {
+    // docs/model.md §6, "Time over GPUs": every point is compute.seconds' formula at its own count.
+    for (const char* gpus : {"1", "64", "1000", "16384", "3000000"}) {
+        INFO("gpus " << gpus);
+        const auto estimate = estimate_of(std::string(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":)") + gpus + "}}");
+        CHECK(curve_seconds_at(estimate, number_at(estimate, "scenario.parallel.gpus")) == number_at(estimate, "compute.seconds"));
+        CHECK(curve_seconds_at(estimate, 1) == number_at(estimate, "compute.seconds_on_one_gpu"));
+    }
+}
+
+TEST_CASE("the curve spans the GPU slider's stops, every value finite and positive", "[compute][curve]") {
+    const auto estimate = estimate_of(R"({"model":{"preset":"gpt2-124m"},"parallel":{"gpus":8}})");
+    const auto& curve = estimate.find_path("compute.time_over_gpus")->items;
+    // Powers of two from 1 to 65,536, then the slider's end, 100,000 (field_limits.cpp).
+    REQUIRE(curve.size() == 18);
+    CHECK(curve.front().find("gpus")->number == 1);
+    CHECK(curve[16].find("gpus")->number == 65536);
+    CHECK(curve.back().find("gpus")->number == 100000);
+    double previous_gpus = 0, previous_seconds = INFINITY;
+    for (const auto& point : curve) {
+        const double gpus = point.find("gpus")->number, seconds = point.find("seconds")->number;
+        CHECK(std::isfinite(seconds));
+        CHECK(seconds > 0);
+        CHECK(gpus > previous_gpus);
+        CHECK(seconds < previous_seconds);
+        previous_gpus = gpus;
+        previous_seconds = seconds;
+    }
+    // A count typed between two stops joins the curve in its place.
+    const auto typed = estimate_of(R"({"model":{"preset":"gpt2-124m"},"parallel":{"gpus":1000}})");
+    CHECK(typed.find_path("compute.time_over_gpus")->items.size() == 19);
+}
+
+TEST_CASE("the lesson's two points on the curve: Llama 3 405B takes about 3,000 years on one H100, 68 days on 16,384",
+          "[compute][curve][published]") {
+    // The same published figures as above (docs/model.md §6), read off the curve at any slider position.
+    const auto estimate = estimate_of(R"({"model":{"preset":"llama3-405b"},"training":{"tokens":15.6e12},
+        "parallel":{"gpus":512},"hardware":{"gpu":"h100-sxm","utilization":0.4}})");
+    CHECK(number_at(estimate, "compute.lesson_cluster_gpus") == 16384);
+    CHECK(curve_seconds_at(estimate, 16384) / seconds_per_day == Approx(68).epsilon(0.02));
+    CHECK(curve_seconds_at(estimate, 1) / seconds_per_year == Approx(3000).epsilon(0.03));
+}
+
+TEST_CASE("the curve's reference lines: a day, a month, a year and a lifetime, labelled by the formatter", "[compute][curve]") {
+    const auto estimate = estimate_of("{}");
+    const auto& lines = estimate.find_path("compute.time_references")->items;
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0].find("seconds")->number == seconds_per_day);
+    CHECK(lines[0].find("label")->text == "1 day");
+    CHECK(lines[1].find("seconds")->number == Approx(seconds_per_year / 12));
+    CHECK(lines[1].find("label")->text == "1 month");
+    CHECK(lines[2].find("seconds")->number == seconds_per_year);
+    CHECK(lines[2].find("label")->text == "1 year");
+    // UN World Population Prospects 2024: 73.3 years at birth, worldwide.
+    CHECK(lines[3].find("seconds")->number == Approx(73.3 * seconds_per_year));
+    CHECK(lines[3].find("label")->text == "a lifetime (73.3 years)");
 }

@@ -35,7 +35,8 @@ test('the estimate carries every field the page reads', () => {
     'training.bytes_per_param.total', 'training.activations_without_recompute', 'training.activations_per_layer',
     'training.data_parallel', 'training.fits', 'training.min_gpus', 'ratio_training_to_inference',
     'compute.flops', 'compute.hardware_flops', 'compute.recompute_overhead', 'compute.seconds', 'compute.seconds_on_one_gpu',
-    'compute.gpu_hours', 'compute.mfu', 'compute.energy_joules', 'scenario.parallel.gpus', 'gpu.memory_bytes']) {
+    'compute.gpu_hours', 'compute.mfu', 'compute.energy_joules', 'compute.time_over_gpus', 'compute.time_references',
+    'compute.lesson_cluster_gpus', 'scenario.parallel.gpus', 'gpu.memory_bytes']) {
     const value = path.split('.').reduce((node, key) => node?.[key], result);
     assert.notEqual(value, undefined, path);
   }

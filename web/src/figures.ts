@@ -4,7 +4,7 @@
 // with the figure's own formatter (bytes for memory, FLOPs for arithmetic, time for time).
 
 import { h, setText, uniqueId } from './dom';
-import { formatDuration, timeAxisMarks } from './units';
+import { formatCount, formatDuration, timeAxisMarks } from './units';
 
 export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
   | 'gathered_weights' | 'temporary' | 'model_flops' | 'hardware_flops';
@@ -395,4 +395,274 @@ export function why(summary: string, paragraphs: Array<string | Node>, formula: 
       paragraphs.map((paragraph) => h('p', null, paragraph)),
       formula ? h('p', { className: 'ts-formula' }, formula) : null,
       h('p', { className: 'ts-source' }, h('span', { className: 'ts-source-label' }, 'Source: '), source)));
+}
+
+export interface CurvePoint {
+  gpus: number;
+  seconds: number;
+}
+
+export interface CurveMark extends CurvePoint {
+  /** What the point is, under its time: "your 2,048 GPUs", "one GPU". */
+  name: string;
+}
+
+export interface TimeCurve {
+  element: HTMLElement;
+  /**
+   * Draws the curve, its reference lines and up to three marked points (the learner's first);
+   * a mark that is absent (null) or sits on an earlier one is hidden.
+   */
+  update(curve: readonly CurvePoint[], references: ReadonlyArray<{ seconds: number; label: string }>,
+    marks: ReadonlyArray<CurveMark | null>, label: string): string[];
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** The SVG's own coordinates: it stretches to the plot, and its strokes do not scale (vector-effect). */
+const CURVE_VIEW = 1000;
+/** The most powers of ten of GPUs the x axis labels: 1 to 10 million, the field's limit. */
+const CURVE_X_TICKS = 8;
+/** Pixels kept between a label and anything placed before it. */
+const CURVE_LABEL_GAP = 4;
+/** Half the largest dot, its outline included (styles.css, .ts-curve-dot-you). */
+const CURVE_DOT_RADIUS = 11;
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: SVGElement[]): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  for (const child of children) element.appendChild(child);
+  return element;
+}
+
+interface Box { left: number; top: number; right: number; bottom: number }
+/** Whether the segment from (x0, y0) to (x1, y1) passes through the box grown by the label gap (Liang–Barsky clipping). */
+function crosses(box: Box, x0: number, y0: number, x1: number, y1: number): boolean {
+  const dx = x1 - x0, dy = y1 - y0;
+  let enter = 0, leave = 1;
+  const edges: Array<[number, number]> = [[-dx, x0 - (box.left - CURVE_LABEL_GAP)], [dx, box.right + CURVE_LABEL_GAP - x0],
+    [-dy, y0 - (box.top - CURVE_LABEL_GAP)], [dy, box.bottom + CURVE_LABEL_GAP - y0]];
+  for (const [p, q] of edges) {
+    if (p === 0) { if (q < 0) return false; continue; }
+    const t = q / p;
+    if (p < 0) enter = Math.max(enter, t); else leave = Math.min(leave, t);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+const meets = (a: Box, b: Box) => a.left < b.right + CURVE_LABEL_GAP && b.left < a.right + CURVE_LABEL_GAP
+  && a.top < b.bottom + CURVE_LABEL_GAP && b.top < a.bottom + CURVE_LABEL_GAP;
+
+/**
+ * Training time against GPUs on log–log axes: one line, since time halves when GPUs double, with
+ * familiar durations as dashed lines and the learner's and the lesson's points marked. Lines are
+ * SVG stretched over the plot; labels are HTML over it, each placed where it meets nothing placed
+ * before it (marks first, then reference lines, then the GPU axis), or hidden. Widths come from a
+ * canvas (no layout) and the plot's size from a ResizeObserver, so a slider step changes text,
+ * attributes and positions only.
+ */
+export function timeCurve(): TimeCurve {
+  const line = svg('polyline', { class: 'ts-curve-line', fill: 'none', 'vector-effect': 'non-scaling-stroke' });
+  const referenceLines = Array.from({ length: 4 }, () =>
+    svg('line', { class: 'ts-curve-reference', x1: '0', x2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }));
+  const gridLines = Array.from({ length: CURVE_X_TICKS }, () =>
+    svg('line', { class: 'ts-curve-grid', y1: '0', y2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }));
+  const drawing = svg('svg', { class: 'ts-curve-svg', viewBox: `0 0 ${CURVE_VIEW} ${CURVE_VIEW}`, preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
+    ...gridLines, ...referenceLines, line);
+  const referenceLabels = referenceLines.map((_, index) => h('span', { className: 'ts-curve-label ts-curve-ref-label', 'data-figure': `time-reference-${index}` }, ''));
+  const markViews = (['you', 'one', 'cluster'] as const).map((kind) => {
+    const dot = h('span', { className: `ts-curve-dot ts-curve-dot-${kind}` });
+    const value = h('strong', { 'data-figure': `curve-seconds-${kind}` }, '');
+    const name = h('span', null, '');
+    const label = h('span', { className: `ts-curve-label ts-curve-mark-label ts-curve-mark-${kind}` }, value, name);
+    return { dot, value, name, label };
+  });
+  const plot = h('div', { className: 'ts-curve-plot' }, drawing, markViews.map((m) => m.dot), referenceLabels, markViews.map((m) => m.label));
+  const ticks = Array.from({ length: CURVE_X_TICKS }, () => h('span', { className: 'ts-tick' }, ''));
+  const axis = h('div', { className: 'ts-axis ts-axis-log ts-curve-axis', 'aria-hidden': 'true' }, ticks);
+  const element = h('div', { className: 'ts-curve', role: 'img' },
+    h('p', { className: 'ts-curve-axis-title', 'aria-hidden': 'true' }, 'Training time (log scale)'), plot, axis,
+    h('p', { className: 'ts-curve-axis-title ts-curve-axis-title-x', 'aria-hidden': 'true' }, 'GPUs (log scale)'));
+
+  let width = 0;
+  let height = 0;
+  let font = '';
+  let fontSize = 12;
+  const canvas = document.createElement('canvas').getContext?.('2d') ?? null;
+  const textWidth = (text: string, bold = false) => {
+    if (!canvas) return text.length * fontSize * 0.62;
+    canvas.font = bold ? `700 ${font}` : font;
+    return canvas.measureText(text).width + 2;
+  };
+  /** Shares (0 to 1) of the last update, kept so a resize can place the labels again. */
+  let layout: (() => void) | null = null;
+
+  const place = (view: HTMLElement, box: Box | null) => {
+    setHidden(view, box === null);
+    if (!box) return;
+    setStyle(view, 'left', `${box.left.toFixed(1)}px`);
+    setStyle(view, 'top', `${box.top.toFixed(1)}px`);
+  };
+
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver(() => {
+      if (plot.clientWidth === width && plot.clientHeight === height) return;
+      width = plot.clientWidth;
+      height = plot.clientHeight;
+      layout?.();
+    }).observe(plot);
+  }
+
+  return {
+    element,
+    update(curve, references, marks, label) {
+      setAttribute(element, 'aria-label', label);
+      const drawn = curve.filter((p) => p.gpus > 0 && p.seconds > 0);
+      if (drawn.length === 0) return [];
+      const xLow = Math.log10(drawn[0].gpus);
+      const xHigh = Math.max(xLow + 1, Math.log10(drawn[drawn.length - 1].gpus));
+      const yLow = Math.log10(Math.min(...drawn.map((p) => p.seconds)));
+      const yHigh = Math.log10(Math.max(...drawn.map((p) => p.seconds)));
+      // A margin inside the plot so the end points' dots are whole.
+      const xShare = (gpus: number) => 0.03 + 0.94 * (Math.log10(gpus) - xLow) / (xHigh - xLow);
+      // Room above the longest time and below the shortest for a two-line label beside their points.
+      const yShare = (seconds: number) => 0.83 - 0.66 * (Math.log10(seconds) - yLow) / Math.max(1e-9, yHigh - yLow);
+      const view = (share: number) => (share * CURVE_VIEW).toFixed(1);
+      setAttribute(line, 'points', drawn.map((p) => `${view(xShare(p.gpus))},${view(yShare(p.seconds))}`).join(' '));
+
+      const referenceShares = referenceLines.map((referenceLine, index) => {
+        const reference = references[index];
+        const share = reference ? yShare(reference.seconds) : -1;
+        const inside = share >= 0 && share <= 1;
+        setAttribute(referenceLine, 'visibility', inside ? 'visible' : 'hidden');
+        if (inside) { setAttribute(referenceLine, 'y1', view(share)); setAttribute(referenceLine, 'y2', view(share)); }
+        setText(referenceLabels[index], reference?.label ?? '');
+        return inside ? share : null;
+      });
+
+      const tickValues: number[] = [];
+      for (let power = Math.ceil(xLow); power <= Math.floor(xHigh) && tickValues.length < CURVE_X_TICKS; power += 1) tickValues.push(10 ** power);
+      gridLines.forEach((grid, index) => {
+        const value = tickValues[index];
+        setAttribute(grid, 'visibility', value === undefined ? 'hidden' : 'visible');
+        if (value !== undefined) { setAttribute(grid, 'x1', view(xShare(value))); setAttribute(grid, 'x2', view(xShare(value))); }
+        setText(ticks[index], value === undefined ? '' : formatCount(value, { short: true }));
+      });
+
+      // A mark on an earlier mark's point is that point: drawn once.
+      const shownMarks = marks.map((mark, index) => (mark && mark.gpus > 0 && mark.seconds > 0
+        && !marks.slice(0, index).some((earlier) => earlier && earlier.gpus === mark.gpus) ? mark : null));
+      markViews.forEach((markView, index) => {
+        const mark = shownMarks[index];
+        setHidden(markView.dot, mark === null);
+        if (!mark) return;
+        setStyle(markView.dot, 'left', `${(xShare(mark.gpus) * 100).toFixed(3)}%`);
+        setStyle(markView.dot, 'top', `${(yShare(mark.seconds) * 100).toFixed(3)}%`);
+        setFigure(markView.value, formatDuration(mark.seconds), mark.seconds);
+        setText(markView.name, mark.name);
+      });
+
+      layout = () => {
+        if (!(width > 0)) {
+          // Before the first measurement: labels wait, hidden, for the ResizeObserver.
+          [...referenceLabels, ...markViews.map((m) => m.label), ...ticks].forEach((v) => setHidden(v, true));
+          return;
+        }
+        if (!font) {
+          const style = getComputedStyle(referenceLabels[0]);
+          fontSize = parseFloat(style.fontSize) || 12;
+          font = `${style.fontSize} ${style.fontFamily}`;
+        }
+        const lineHeight = fontSize * 1.3;
+        const placed: Box[] = [];
+        const path = drawn.map((p) => [xShare(p.gpus) * width, yShare(p.seconds) * height]);
+        const fits = (box: Box) => box.left >= 0 && box.right <= width && box.top >= 0 && box.bottom <= height
+          && !placed.some((other) => meets(box, other))
+          && !path.some(([x, y], index) => index > 0 && crosses(box, path[index - 1][0], path[index - 1][1], x, y));
+        const choose = (candidates: Box[]) => {
+          const box = candidates.find(fits) ?? null;
+          if (box) placed.push(box);
+          return box;
+        };
+        // The dots themselves are kept clear of every label.
+        shownMarks.forEach((mark) => {
+          if (!mark) return;
+          const x = xShare(mark.gpus) * width, y = yShare(mark.seconds) * height;
+          placed.push({ left: x - CURVE_DOT_RADIUS, right: x + CURVE_DOT_RADIUS, top: y - CURVE_DOT_RADIUS, bottom: y + CURVE_DOT_RADIUS });
+        });
+        // The curve falls from top left to bottom right: above-right and below-left of a point are clear of it.
+        const markCandidates = shownMarks.map((mark) => {
+          if (!mark) return { clear: [] as Box[], all: [] as Box[] };
+          const x = xShare(mark.gpus) * width, y = yShare(mark.seconds) * height;
+          const w = Math.max(textWidth(formatDuration(mark.seconds), true), textWidth(mark.name)), hgt = 2 * lineHeight;
+          const at = (left: number, top: number): Box => ({ left, top, right: left + w, bottom: top + hgt });
+          const candidates: Box[] = [];
+          // Above or below the dot, kept inside the plot at its ends.
+          const centred = Math.max(0, Math.min(width - w, x - w / 2));
+          // Beside the dot first, then a little further out, past a neighbouring dot.
+          for (const near of [CURVE_DOT_RADIUS + CURVE_LABEL_GAP + 1, 3 * CURVE_DOT_RADIUS, 5 * CURVE_DOT_RADIUS]) {
+            const above = y - hgt - CURVE_LABEL_GAP - 2, below = y + CURVE_LABEL_GAP + 2;
+            candidates.push(at(x + near, above), at(x - w - near, below), at(x + near, below), at(x - w - near, above),
+              at(x + near, y - hgt / 2), at(x - w - near, y - hgt / 2), at(centred, y + near), at(centred, y - hgt - near));
+          }
+          // Text across a dashed line is hard to read: places clear of the reference lines come first.
+          const onLine = (box: Box) => referenceShares.some((share) => share !== null
+            && crosses(box, 0, share * height, width, share * height));
+          const usable = candidates.filter(fits);
+          return { clear: usable.filter((box) => !onLine(box)), all: [...usable.filter((box) => !onLine(box)), ...usable.filter(onLine)] };
+        });
+        // Every mark named if any arrangement allows it (the learner's label keeps its best place
+        // when it can): a small search, as each mark has a few dozen places at most.
+        const chosen: Array<Box | null> = shownMarks.map(() => null);
+        const arrange = (index: number, choice: 'clear' | 'all'): boolean => {
+          if (index === markCandidates.length) return true;
+          const candidates = markCandidates[index][choice];
+          if (markCandidates[index].all.length === 0) return arrange(index + 1, choice);
+          for (const box of candidates) {
+            if (chosen.slice(0, index).some((other) => other !== null && meets(box, other))) continue;
+            chosen[index] = box;
+            if (arrange(index + 1, choice)) return true;
+          }
+          chosen[index] = null;
+          return false;
+        };
+        // Clear of the dashed lines if possible, across them if need be, and failing both each
+        // mark takes the first place left, in order.
+        if (!arrange(0, 'clear') && !arrange(0, 'all')) {
+          chosen.fill(null);
+          markCandidates.forEach((candidates, index) => {
+            chosen[index] = candidates.all.find((box) => !chosen.some((other) => other !== null && meets(box, other))) ?? null;
+          });
+        }
+        chosen.forEach((box, index) => { place(markViews[index].label, box); if (box) placed.push(box); });
+        referenceLabels.forEach((labelView, index) => {
+          const share = referenceShares[index];
+          if (share === null) { place(labelView, null); return; }
+          const y = share * height, w = textWidth(labelView.textContent ?? '');
+          const at = (left: number, top: number): Box => ({ left, top, right: left + w, bottom: top + lineHeight });
+          // At either end of its line first, then anywhere along it, above or below.
+          const lefts = [width - w - 2, 2, ...[0.25, 0.5, 0.75].map((share) => share * (width - w))];
+          place(labelView, choose([...lefts.map((left) => at(left, y - lineHeight - 1)), ...lefts.map((left) => at(left, y + 1))]));
+        });
+        // GPU counts under the plot: centred on their line, or kept inside at the ends; one that would crowd the one before waits.
+        let lastRight = -Infinity;
+        ticks.forEach((tick, index) => {
+          const value = tickValues[index];
+          if (value === undefined) { setHidden(tick, true); return; }
+          const x = xShare(value) * width, w = textWidth(tick.textContent ?? '');
+          const align = x - w / 2 < 0 ? 'start' : x + w / 2 > width ? 'end' : 'middle';
+          const left = align === 'start' ? x : align === 'end' ? x - w : x - w / 2;
+          const shown = left >= 0 && left >= lastRight + 8;
+          setHidden(tick, !shown);
+          if (!shown) return;
+          lastRight = left + w;
+          setStyle(tick, 'left', `${x.toFixed(1)}px`);
+          setClass(tick, 'ts-tick-start', align === 'start');
+          setClass(tick, 'ts-tick-end', align === 'end');
+        });
+      };
+      if (typeof ResizeObserver !== 'function') { width = plot.clientWidth; height = plot.clientHeight; }
+      layout();
+      return references.filter((_, index) => referenceShares[index] !== null).map((reference) => reference.label);
+    },
+  };
 }

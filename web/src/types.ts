@@ -195,6 +195,12 @@ export interface Estimate {
     seconds_on_one_gpu: number;
     cost: number;
     energy_joules: number;
+    /** The time at each GPU slider stop and at the scenario's own count, fewest GPUs first. */
+    time_over_gpus: Array<{ gpus: number; seconds: number }>;
+    /** A day, a month, a year, a lifetime: the curve's reference lines, labelled by the engine. */
+    time_references: Array<{ seconds: number; label: string }>;
+    /** The lesson's cluster: Llama 3 405B's 16,384 GPUs. */
+    lesson_cluster_gpus: number;
   };
   /** One training step on one GPU (docs/model.md §9); the events come from stepTimeline. */
   step: {

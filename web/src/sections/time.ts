@@ -2,7 +2,7 @@
 
 import { checkboxControl, rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
-import { setFigure, setHidden, timeAxis, why } from '../figures';
+import { setFigure, setHidden, timeAxis, timeCurve, why } from '../figures';
 import type { Engine } from '../engine';
 import { formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney, formatNumber, formatPercent, formatScientific, readField, sliderScale } from '../units';
 import { plural, shortGpu, type SectionContext, type SectionView } from './context';
@@ -54,6 +54,8 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const figure = h('div', { className: 'ts-figure-body' }, axis.element,
     h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, energy.item, cost.item));
   const caption = h('figcaption');
+  const curve = timeCurve();
+  const curveCaption = h('figcaption');
 
   const update: SectionView['update'] = (estimate) => {
     const resolved = context.resolved();
@@ -85,6 +87,18 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setText(caption, gridLabels.length > 0
       ? `Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark ${listInWords(gridLabels)}.`
       : 'Time on a logarithmic scale, where equal distances are equal factors.');
+    const lessonGpus = compute.lesson_cluster_gpus;
+    const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus);
+    const lessonName = `${formatInteger(lessonGpus)} GPUs`;
+    const lessonSentence = onLesson && gpus !== lessonGpus ? `, ${formatDuration(onLesson.seconds)} on ${lessonName} (Llama 3 405B's cluster)` : '';
+    const oneSentence = gpus !== 1 ? `, ${formatDuration(compute.seconds_on_one_gpu)} on one GPU` : '';
+    const referencesDrawn = curve.update(compute.time_over_gpus, compute.time_references, [
+      { gpus, seconds: compute.seconds, name: `your ${onGpus}` },
+      { gpus: 1, seconds: compute.seconds_on_one_gpu, name: 'one GPU' },
+      onLesson ? { ...onLesson, name: lessonName } : null,
+    ], `Training time against GPUs, both on log scales: ${formatDuration(compute.seconds)} on your ${onGpus}${oneSentence}${lessonSentence}.`);
+    setText(curveCaption, `Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson's ${lessonName}, Llama 3 405B's cluster.${
+      referencesDrawn.length > 0 ? ` The dashed lines mark ${listInWords(referencesDrawn)}.` : ''}`);
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
     setHidden(energy.item, !(compute.energy_joules > 0));
@@ -143,6 +157,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
               formatField: (v) => formatNumber(v, 3), describe: (v) => `${formatNumber(v, 3)} dollars per GPU-hour`,
             }, context.onValue)).element))),
       h('figure', { className: 'ts-figure' }, figure, caption)),
+    h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveCaption),
     why('Why 6 × parameters × tokens?', [
       'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
     ], 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time',

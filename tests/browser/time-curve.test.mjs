@@ -1,0 +1,118 @@
+// Time over GPUs: the curve's learner point is the engine's compute.seconds and follows the GPUs
+// slider, the curve is updated in place (the same nodes on every step), and its labels fit.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineEstimate, openPage, startHarness } from './harness.mjs';
+import { assertLooksRight, renderEverything, settle } from './looks.mjs';
+
+let harness;
+before(async () => { harness = await startHarness(); });
+after(async () => { await harness?.close(); });
+
+async function withCurve(options, body) {
+  const { page, context, problems } = await openPage(harness.browser, harness.url, options);
+  try {
+    await page.locator('.ts-curve').scrollIntoViewIfNeeded();
+    await page.waitForSelector('.ts-curve');
+    await settle(page);
+    await body(page);
+    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
+  } finally {
+    await context.close();
+  }
+}
+
+/** Moves the time section's GPUs slider to a stop, as a drag does: one input event. */
+function moveGpus(page, position) {
+  return page.evaluate((to) => {
+    const range = document.querySelector('.ts-curve').closest('section').querySelector('[data-field="parallel.gpus"] input[type=range]');
+    range.value = String(to);
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+  }, position);
+}
+
+/** The learner's point as drawn: its printed value and where its dot sits in the plot (0 to 1). */
+function learnerPoint(page) {
+  return page.evaluate(() => {
+    const plot = document.querySelector('.ts-curve-plot').getBoundingClientRect();
+    const dot = document.querySelector('.ts-curve-dot-you').getBoundingClientRect();
+    const value = document.querySelector('[data-figure="curve-seconds-you"]');
+    return {
+      seconds: Number(value.dataset.value), text: value.textContent,
+      x: (dot.left + dot.width / 2 - plot.left) / plot.width, y: (dot.top + dot.height / 2 - plot.top) / plot.height,
+      aria: document.querySelector('.ts-curve').getAttribute('aria-label'),
+    };
+  });
+}
+
+function countNodes(page) {
+  return page.evaluate(() => {
+    const walker = document.createTreeWalker(document.querySelector('.ts-curve'), NodeFilter.SHOW_ALL);
+    let nodes = 0;
+    while (walker.nextNode()) nodes += 1;
+    return nodes;
+  });
+}
+
+test('the learner point is the engine’s compute.seconds and moves with the GPUs slider, on the same nodes', async () => {
+  await withCurve({}, async (page) => {
+    const nodes = await countNodes(page);
+    const seen = [];
+    for (const position of [3, 11, 14, 0, 17]) {
+      await moveGpus(page, position);
+      await settle(page);
+      const estimate = await engineEstimate(page);
+      const point = await learnerPoint(page);
+      assert.equal(point.seconds, estimate.compute.seconds, `stop ${position}: the point is compute.seconds`);
+      const formatted = await page.evaluate((s) => window.trainscope.engine.module.formatQuantity(s, 'duration', 0), estimate.compute.seconds);
+      assert.equal(point.text, formatted, 'printed by the engine’s formatter');
+      assert.ok(point.aria.includes(formatted), `the text alternative names the learner's time: ${point.aria}`);
+      seen.push({ gpus: estimate.scenario.parallel.gpus, ...point });
+      assert.equal(await countNodes(page), nodes, `stop ${position}: no node added or removed`);
+    }
+    // More GPUs: further right and lower (a shorter time is nearer the bottom).
+    const byGpus = [...seen].sort((a, b) => a.gpus - b.gpus);
+    for (let index = 1; index < byGpus.length; index += 1) {
+      assert.ok(byGpus[index].x > byGpus[index - 1].x, `${byGpus[index].gpus} GPUs sit right of ${byGpus[index - 1].gpus}`);
+      assert.ok(byGpus[index].y > byGpus[index - 1].y, `${byGpus[index].gpus} GPUs sit below ${byGpus[index - 1].gpus}`);
+    }
+  });
+});
+
+test('the lesson’s points: one GPU and 16,384 GPUs are marked with the engine’s times', async () => {
+  await withCurve({}, async (page) => {
+    await moveGpus(page, 5);
+    await settle(page);
+    const estimate = await engineEstimate(page);
+    const onOne = await page.locator('[data-figure="curve-seconds-one"]').getAttribute('data-value');
+    assert.equal(Number(onOne), estimate.compute.seconds_on_one_gpu);
+    const lesson = estimate.compute.time_over_gpus.find((p) => p.gpus === estimate.compute.lesson_cluster_gpus);
+    const onCluster = await page.locator('[data-figure="curve-seconds-cluster"]').getAttribute('data-value');
+    assert.equal(Number(onCluster), lesson.seconds);
+    assert.match(await page.locator('.ts-curve-mark-cluster').innerText(), /16,384 GPUs/);
+  });
+});
+
+for (const width of [320, 360, 1280]) {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`nothing overlaps or is cut off at ${width} px, ${colorScheme}, across the GPUs slider`, async () => {
+      await withCurve({ viewport: { width, height: 900 }, colorScheme }, async (page) => {
+        // Sections off screen skip rendering, and their text would read as piled up: render them all.
+        await renderEverything(page);
+        for (const position of [0, 4, 10, 14, 17]) {
+          await moveGpus(page, position);
+          await settle(page);
+          await assertLooksRight(page, `${width} px, ${colorScheme}, GPUs stop ${position}`);
+          // The learner's point is always named on screen.
+          assert.ok(await page.locator('.ts-curve-mark-you').isVisible(), `stop ${position}: the learner's point is labelled`);
+          // The lesson's two points are named too, wherever they are not the learner's own.
+          if (position !== 0) assert.ok(await page.locator('.ts-curve-mark-one').isVisible(), `stop ${position}: one GPU is labelled`);
+          if (position !== 14) assert.ok(await page.locator('.ts-curve-mark-cluster').isVisible(), `stop ${position}: 16,384 GPUs are labelled`);
+        }
+        if (process.env.TS_SCREENSHOTS) {
+          await page.locator('.ts-curve-figure').screenshot({ path: `test-artifacts/time-curve-${width}-${colorScheme}.png` });
+        }
+      });
+    });
+  }
+}
