@@ -3,20 +3,14 @@
 // the input settles, and the quiz waits until it is needed.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, startHarness } from './harness.mjs';
+import { openPage, startHarness, withOpenPage } from './harness.mjs';
 
 let harness;
 before(async () => { harness = await startHarness(); });
 after(async () => { await harness?.close(); });
 
-async function withPage(address, options, body) {
-  const { page, context, problems } = await openPage(harness.browser, address, options);
-  try {
-    await body(page);
-    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
-  } finally {
-    await context.close();
-  }
+function withPage(address, options, body) {
+  return withOpenPage(harness.browser, address, options, body);
 }
 
 /** Scrolls through the page so every section near the viewport is built, then waits for none pending. */

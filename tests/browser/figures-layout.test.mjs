@@ -4,7 +4,7 @@
 // current-question marker is not clipped.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineEstimate, openPage, startHarness } from './harness.mjs';
+import { engineEstimate, startHarness, withOpenPage } from './harness.mjs';
 import { engineModule } from '../web/wasm-engine.mjs';
 
 const formatDuration = (value) => engineModule.formatQuantity(value, 'duration', 0);
@@ -16,14 +16,8 @@ let harness;
 before(async () => { harness = await startHarness(); });
 after(async () => { await harness?.close(); });
 
-async function withPage(address, options, body) {
-  const { page, context, problems } = await openPage(harness.browser, address, options);
-  try {
-    await body(page, context);
-    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
-  } finally {
-    await context.close();
-  }
+function withPage(address, options, body) {
+  return withOpenPage(harness.browser, address, options, body);
 }
 
 /** Builds every lazily built section, shows `selector`, and waits for two frames (ResizeObservers run before a frame paints). */

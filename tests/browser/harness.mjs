@@ -1,5 +1,6 @@
 // Shared set-up for the browser tests: Debian's Chromium (never a downloaded browser) driven by
 // playwright-core, the built page served from dist/ on 127.0.0.1, console errors collected.
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -57,6 +58,20 @@ export async function openPage(browser, address, options = {}) {
   await page.goto(address);
   await page.waitForSelector(options.readySelector ?? '[data-ts-ready]', { timeout: options.readyTimeout ?? 15000 });
   return { page, context, problems };
+}
+
+/**
+ * Opens `address` (openPage), runs `body(page, context)`, then checks that the page logged no
+ * error or warning and reached nothing outside, and closes the context whatever happened.
+ */
+export async function withOpenPage(browser, address, options, body) {
+  const { page, context, problems } = await openPage(browser, address, options);
+  try {
+    await body(page, context);
+    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
+  } finally {
+    await context.close();
+  }
 }
 
 /** The engine's own estimate for the page's current scenario, computed in the page. */

@@ -4,7 +4,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { engineEstimate, figure, fileUrl, openPage, repoRoot, startHarness } from './harness.mjs';
+import { engineEstimate, figure, fileUrl, repoRoot, startHarness, withOpenPage } from './harness.mjs';
 import { engineModule } from '../web/wasm-engine.mjs';
 
 // The engine's own writing of each figure (the page must show exactly this text; units.ts asks
@@ -18,14 +18,8 @@ let harness;
 before(async () => { harness = await startHarness(); });
 after(async () => { await harness?.close(); });
 
-async function withPage(address, options, body) {
-  const { page, context, problems } = await openPage(harness.browser, address, options);
-  try {
-    await body(page);
-    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
-  } finally {
-    await context.close();
-  }
+function withPage(address, options, body) {
+  return withOpenPage(harness.browser, address, options, body);
 }
 
 async function figureValue(page, name) {

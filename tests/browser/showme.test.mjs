@@ -6,7 +6,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactsDir, openPage, repoRoot, startHarness } from './harness.mjs';
+import { artifactsDir, repoRoot, startHarness, withOpenPage } from './harness.mjs';
 
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 
@@ -14,14 +14,8 @@ let harness;
 before(async () => { harness = await startHarness(); });
 after(async () => { await harness?.close(); });
 
-async function withPage(options, body, address = harness.url) {
-  const { page, context, problems } = await openPage(harness.browser, address, { reducedMotion: 'reduce', ...options });
-  try {
-    await body(page);
-    assert.deepEqual(problems, [], 'no console errors, page errors or outside requests');
-  } finally {
-    await context.close();
-  }
+function withPage(options, body, address = harness.url) {
+  return withOpenPage(harness.browser, address, { reducedMotion: 'reduce', ...options }, body);
 }
 
 /** The quiz is prepared lazily: scroll to it, show every question at once. */
