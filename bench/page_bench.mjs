@@ -23,7 +23,7 @@
 // session, and the table gives trainscope's figure over the peer's: see bench/README.md.
 //
 // Usage: node bench/page_bench.mjs [--loads 8] [--steps 10] [--long-steps 1000] [--dist DIR]
-//          [--peer NAME=URL_OR_DIR --peer-input CSS --peer-output CSS [--peer-values a,b,c]]…
+//          [--peer NAME=URL_OR_DIR --peer-input CSS --peer-output CSS [--peer-values a,b,c] [--peer-click CSS]]…
 //          [--match REGEX] [--json]
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -67,10 +67,11 @@ function parseOptions(argv) {
       const spec = value();
       const at = spec.indexOf('=');
       if (at <= 0) throw new Error(`--peer wants NAME=URL_OR_DIR, not “${spec}”`);
-      options.peers.push({ name: spec.slice(0, at), target: spec.slice(at + 1), input: null, output: null, values: null });
+      options.peers.push({ name: spec.slice(0, at), target: spec.slice(at + 1), input: null, output: null, values: null, click: null });
     } else if (flag === '--peer-input') lastPeer().input = value();
     else if (flag === '--peer-output') lastPeer().output = value();
     else if (flag === '--peer-values') lastPeer().values = value().split(',').map((v) => v.trim()).filter(Boolean);
+    else if (flag === '--peer-click') lastPeer().click = value();
     else if (flag === '--help' || flag === '-h') {
       console.log(readUsage());
       process.exit(0);
@@ -93,6 +94,8 @@ function readUsage() {
   --peer-output CSS  (after --peer) the element whose text is the peer's figure
   --peer-values a,b  (after --peer) values to type into the peer's input, cycled (default: its own
                      min..max for a slider; for a field, its number ×1.25 twice, then ×0.8 twice)
+  --peer-click CSS   (after --peer) a button the peer needs pressed before it computes (gpu_poor's
+                     "Find Memory requirement"): clicked right after each input, inside the timing
   --match REGEX      the trainscope input compared with each peer's, by label (default "sequence length";
                      a slider before a field)
   --json             the summary as JSON on stdout (the table then goes to stderr)`;
@@ -293,6 +296,13 @@ function instrument(config) {
     setValue(element, next);
     // A drag or a keystroke fires `input`; `change` comes only on release or leaving the field.
     element.dispatchEvent(new Event('input', { bubbles: true }));
+    // A page that computes only on a button press gets it, as its learner must press it.
+    if (config.clickSelector) {
+      element.dispatchEvent(new Event('change', { bubbles: true }));
+      const button = queryAll(config.clickSelector)[0];
+      if (!button) throw new Error(`no button “${config.clickSelector}” on this page`);
+      button.click();
+    }
   };
   // What the learner sees of the figures: every text and figure value (taken outside the timing).
   const snapshot = () => (config.figureSelector
@@ -420,7 +430,7 @@ for (const peer of options.peers) {
     servers.push(served.server);
     address = served.url;
   }
-  contenders.push({ name: peer.name, address, config: { figureSelector: peer.output }, peer });
+  contenders.push({ name: peer.name, address, config: { figureSelector: peer.output, clickSelector: peer.click }, peer });
 }
 
 async function openPage(address, config) {

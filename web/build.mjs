@@ -28,7 +28,7 @@ const args = new Set(process.argv.slice(2));
 const stylesheets = ['styles.css', 'quiz.css'];
 
 /** DOM-free modules with unit tests in tests/web/ (units.ts is bound to the real wasm engine there). */
-const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders'];
+const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes'];
 
 /** Compiles DOM-free modules to ES modules that node's test runner can import. */
 export async function buildUnitModules(folder, names, outdir) {
@@ -55,7 +55,7 @@ async function buildUnits() {
 /**
  * esbuild plugin for the engine's virtual modules (web/src/virtual-modules.d.ts):
  *   trainscope:engine-glue    Emscripten's factory (build/wasm/trainscope_engine.js)
- *   trainscope:engine-wasm    the .wasm bytes, base64
+ *   trainscope:engine-wasm    the .wasm bytes, gzipped, then base64 (web/src/wasm-bytes.ts)
  *   trainscope:engine-source  what engine.ts awaits: the two above, bundled in ("inline"), or,
  *                             with `remote`, a loader for dist/embed/trainscope-engine.js beside
  *                             the script, fetched when a widget first comes near the viewport.
@@ -73,12 +73,13 @@ export function enginePlugin({ remote = false } = {}) {
           const contents = remote
             ? "export { default } from './ship/engine-remote.ts';"
             : "import createTrainscopeEngine from 'trainscope:engine-glue';\n"
-              + "import wasmBase64 from 'trainscope:engine-wasm';\n"
-              + 'export default () => Promise.resolve({ createTrainscopeEngine, wasmBase64 });';
+              + "import wasmGzipBase64 from 'trainscope:engine-wasm';\n"
+              + 'export default () => Promise.resolve({ createTrainscopeEngine, wasmGzipBase64 });';
           return { contents, loader: 'js', resolveDir: webDir };
         }
         if (loadArgs.path === 'trainscope:engine-wasm') {
-          return { contents: `export default ${JSON.stringify(readFileSync(wasmPath).toString('base64'))};`, loader: 'js' };
+          const gzipped = gzipSync(readFileSync(wasmPath), { level: 9 });
+          return { contents: `export default ${JSON.stringify(gzipped.toString('base64'))};`, loader: 'js' };
         }
         // The glue is CommonJS-shaped (module.exports = createTrainscopeEngine) and also carries
         // node-only branches that require('fs') etc.; those modules are marked external below
@@ -102,7 +103,7 @@ async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
     bundle: true,
     format: 'iife',
     platform: 'browser',
-    target: ['es2020', 'chrome90', 'firefox90', 'safari15'],
+    target: ['es2020', 'chrome90', 'firefox113', 'safari16.4'], // DecompressionStream (wasm-bytes.ts)
     minify: !dev,
     sourcemap: false,
     legalComments: 'none',

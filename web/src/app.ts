@@ -13,7 +13,7 @@ import { h, replace } from './dom';
 import { loadEngine, type Engine } from './engine';
 import { bindUnitsEngine } from './units';
 import { decodeHash, encodeHash } from './hash';
-import { nextTask, whenNear } from './lazy';
+import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
 import { configSection } from './sections/config';
@@ -82,6 +82,9 @@ const NARROW_BELOW_PX = 560;
 /** How long the input must rest before the address is rewritten. */
 const HASH_SETTLE_MS = 250;
 
+/** The longest a section far off screen shows an old estimate when the browser is never idle. */
+const STALE_REFRESH_MS = 300;
+
 /** True when the document already carries the widget's stylesheet (the page's <link>, or the single file's <style>). */
 export function documentHasStyles(doc: Document = document): boolean {
   return doc.querySelector('link[rel="stylesheet"][href$="trainscope.css"], style[data-trainscope-styles]') !== null;
@@ -147,6 +150,10 @@ class Widget {
   private readonly controls: Control[] = [];
   /** The sections built so far; an off-screen one joins when it nears the viewport. */
   private readonly views: SectionView[] = [];
+  /** Sections far off screen that have not shown the latest estimate yet; updated when idle or near. */
+  private readonly staleViews = new Set<SectionView>();
+  private readonly nearViewport = new NearViewport((element) => this.refreshIfStale(element));
+  private cancelStaleRefresh: (() => void) | null = null;
   private readonly cancels: Array<() => void> = [];
   /** Builds a pending section now (show-me lands in it); each section by its data-ts-section name. */
   private readonly buildNow = new Map<string, () => void>();
@@ -245,6 +252,8 @@ class Widget {
       destroy: () => {
         this.cancelQuiz?.();
         for (const cancel of this.cancels) cancel();
+        this.cancelStaleRefresh?.();
+        this.nearViewport.disconnect();
         this.quiz?.destroy();
         window.removeEventListener('hashchange', this.onHashChange);
         window.removeEventListener('pagehide', this.onPageHide);
@@ -326,10 +335,15 @@ class Widget {
     } else {
       this.overrides = setField(this.overrides, path, value);
     }
-    this.commit({ announce: true, writeHash: true });
+    this.commit({ announce: true, writeHash: true, fromInput: true });
   };
 
-  private commit(options: { announce: boolean; writeHash: boolean }): void {
+  /**
+   * `fromInput`: a learner moving a control, where the step's cost is what they feel, so sections
+   * far off screen may catch up when idle. Everything else (a link, a preset, "show me") updates
+   * every section at once.
+   */
+  private commit(options: { announce: boolean; writeHash: boolean; fromInput?: boolean }): void {
     const estimate = this.engine.estimate(this.overrides);
     for (const control of this.controls) control.setError(null);
     if (estimate.errors.length > 0) {
@@ -348,16 +362,45 @@ class Widget {
       if (single.errors.length > 0) single = estimate;
       this.singleKey = single === estimate ? '' : singleKey;
       this.good = { estimate, single };
-      for (const view of this.views) {
-        if (singleUnchanged && view.singleOnly) continue;
-        view.update(this.good.estimate, this.good.single);
-      }
+      this.updateViews(singleUnchanged, options.fromInput === true);
       this.updatePresetChoice();
       this.renderNotes(estimate.notes);
       if (options.writeHash) this.scheduleHashWrite();
       if (options.announce) this.scheduleAnnouncement();
     }
     this.syncControls();
+  }
+
+  /**
+   * Sections near the viewport show the new estimate now; those far off screen wait for an idle
+   * moment (at most STALE_REFRESH_MS) or for coming near, whichever is first, so a slider step
+   * costs only what the learner can see.
+   */
+  private updateViews(singleUnchanged: boolean, offscreenMayWait: boolean): void {
+    for (const view of this.views) {
+      if (singleUnchanged && view.singleOnly && !this.staleViews.has(view)) continue;
+      if (!offscreenMayWait || this.nearViewport.isNear(view.element)) {
+        this.staleViews.delete(view);
+        view.update(this.good.estimate, this.good.single);
+      } else {
+        this.staleViews.add(view);
+      }
+    }
+    if (this.staleViews.size > 0 && !this.cancelStaleRefresh) {
+      this.cancelStaleRefresh = whenIdle(() => {
+        this.cancelStaleRefresh = null;
+        for (const view of this.staleViews) view.update(this.good.estimate, this.good.single);
+        this.staleViews.clear();
+      }, STALE_REFRESH_MS);
+    }
+  }
+
+  private refreshIfStale(element: Element): void {
+    for (const view of this.staleViews) {
+      if (view.element !== element) continue;
+      this.staleViews.delete(view);
+      view.update(this.good.estimate, this.good.single);
+    }
   }
 
   private syncControls(): void {
@@ -493,6 +536,11 @@ class Widget {
     }
   }
 
+  private addView(view: SectionView): void {
+    this.views.push(view);
+    this.nearViewport.observe(view.element);
+  }
+
   private add<T extends Control>(control: T): T {
     this.controls.push(control);
     return control;
@@ -517,7 +565,7 @@ class Widget {
       resolved: () => this.resolved,
       change: (next) => {
         this.overrides = next(this.overrides);
-        this.commit({ announce: true, writeHash: true });
+        this.commit({ announce: true, writeHash: true, fromInput: true });
       },
       narrow: () => this.narrow,
     };
@@ -525,12 +573,12 @@ class Widget {
     const model = figures ? modelSection(context, this.engine, [this.notes, this.generalErrors]) : null;
     if (model) {
       this.presetSelect = model.presetSelect;
-      this.views.push(model);
+      this.addView(model);
     }
     // The first figure on screen is built now; the others when they near the viewport (or the
     // browser is idle), so the first paint waits for nothing off screen.
     const first = memory ? memorySection(context) : time ? timeSection(context, this.engine) : null;
-    if (first) this.views.push(first);
+    if (first) this.addView(first);
     first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
     const later: Array<[string, () => SectionView | HTMLElement]> = [];
     if (memory) later.push(['activations', () => activationSection(context)], ['sharding', () => shardingSection(context)]);
@@ -581,7 +629,7 @@ class Widget {
       element.setAttribute('data-ts-section', name);
       slot.replaceWith(element);
       if (!view) return;
-      this.views.push(view);
+      this.addView(view);
       if (this.good) view.update(this.good.estimate, this.good.single);
       this.syncControls();
     };

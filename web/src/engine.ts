@@ -1,9 +1,10 @@
 // A thin typed wrapper over the wasm module: JSON text in and out becomes typed objects.
-// The .wasm bytes travel inside the bundle (base64), so loading needs no fetch: it works over
-// http, from file:// and under a CSP that forbids connect-src.
+// The .wasm bytes travel inside the bundle (base64 of gzip, wasm-bytes.ts), so loading needs no
+// fetch: it works over http, from file:// and under a CSP that forbids connect-src.
 
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
+import { wasmBytesFromGzipBase64 } from './wasm-bytes';
 import type { Estimate, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
 
 export type { QuantityReading } from './engine-module';
@@ -36,17 +37,6 @@ export interface Engine {
   readonly module: TrainscopeEngineModule;
 }
 
-export function decodeBase64(base64: string): Uint8Array {
-  // Native where the browser has it (Chromium 140+, Firefox 133+, Safari 18.2+): the engine's
-  // ~200 KB of base64 then costs a fraction of a millisecond before the first figure, not several.
-  const native = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
-  if (typeof native === 'function') return native(base64);
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
-}
-
 let loading: Promise<Engine> | null = null;
 
 /** Loads the engine once per page; later calls share the same instance. A failed load may be retried. */
@@ -59,9 +49,9 @@ export function loadEngine(): Promise<Engine> {
 }
 
 async function instantiate(): Promise<Engine> {
-  const { createTrainscopeEngine, wasmBase64 } = await loadEngineSource();
+  const { createTrainscopeEngine, wasmGzipBase64 } = await loadEngineSource();
   const engineModule = await createTrainscopeEngine({
-    wasmBinary: decodeBase64(wasmBase64),
+    wasmBinary: await wasmBytesFromGzipBase64(wasmGzipBase64),
     // The engine prints nothing in normal use; anything it does print is a bug worth seeing.
     print: (text) => console.info(`[trainscope engine] ${text}`),
     printErr: (text) => console.warn(`[trainscope engine] ${text}`),

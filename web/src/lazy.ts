@@ -40,3 +40,52 @@ export function whenNear(element: Element, work: () => void, options: { whenIdle
 export function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Which elements are near the viewport now. Updates to a section far off screen can then wait for
+ * an idle moment instead of lengthening the learner's input → figure time. An element not yet
+ * reported on counts as near, so nothing is left stale before the observer's first report.
+ */
+export class NearViewport {
+  private readonly near = new Set<Element>();
+  private readonly reported = new Set<Element>();
+  private readonly observer: IntersectionObserver | null;
+
+  constructor(onNear: (element: Element) => void) {
+    this.observer = typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          this.reported.add(entry.target);
+          if (entry.isIntersecting) {
+            this.near.add(entry.target);
+            onNear(entry.target);
+          } else {
+            this.near.delete(entry.target);
+          }
+        }
+      }, { rootMargin: NEAR_MARGIN })
+      : null;
+  }
+
+  observe(element: Element): void {
+    this.observer?.observe(element);
+  }
+
+  isNear(element: Element): boolean {
+    return this.observer === null || !this.reported.has(element) || this.near.has(element);
+  }
+
+  disconnect(): void {
+    this.observer?.disconnect();
+  }
+}
+
+/** Runs `work` when the browser is idle, but within `timeout` ms. Returns a cancel. */
+export function whenIdle(work: () => void, timeout: number): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(work, { timeout });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(work, Math.min(timeout, 50));
+  return () => clearTimeout(handle);
+}

@@ -8,16 +8,16 @@ declare module 'trainscope:engine-glue' {
 }
 
 declare module 'trainscope:engine-wasm' {
-  /** build/wasm/trainscope_engine.wasm, base64-encoded. */
-  const wasmBase64: string;
-  export default wasmBase64;
+  /** build/wasm/trainscope_engine.wasm, gzipped then base64-encoded (web/src/wasm-bytes.ts). */
+  const wasmGzipBase64: string;
+  export default wasmGzipBase64;
 }
 
 declare module 'trainscope:engine-source' {
   /** The engine's factory and bytes: bundled in, or loaded from a sibling script (the element). */
   export interface EngineSource {
     createTrainscopeEngine: import('./engine-module').TrainscopeEngineFactory;
-    wasmBase64: string;
+    wasmGzipBase64: string;
   }
   const loadEngineSource: () => Promise<EngineSource>;
   export default loadEngineSource;
