@@ -40,6 +40,14 @@ export function shortGpu(name: string): string {
   return name.replace(/^(NVIDIA|AMD|Google)\s+(GeForce\s+|Instinct\s+)?/, '');
 }
 
+/**
+ * "NVIDIA V100 32 GB" → "V100": for a label that shows the GPU's memory beside its name, where
+ * "one V100 32 GB: 32 GB" would say the same figure twice.
+ */
+export function gpuModel(name: string): string {
+  return shortGpu(name).replace(/\s+\d+\s?GB$/, '');
+}
+
 export function plural(count: number, noun: string): string {
   return count === 1 ? noun : `${noun}s`;
 }

@@ -4,7 +4,7 @@ import { rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
 import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName, sliderScale } from '../units';
-import { extraParts, shortGpu, type SectionContext, type SectionView } from './context';
+import { extraParts, gpuModel, shortGpu, type SectionContext, type SectionView } from './context';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
@@ -77,7 +77,7 @@ export function memorySection(context: SectionContext): SectionView {
       ...extraParts(training.per_gpu),
     ];
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
-    const marker = { value: gpu.memory_bytes, label: `one ${shortGpu(gpu.name)}: ${formatBytes(gpu.memory_bytes)}` };
+    const marker = { value: gpu.memory_bytes, label: `one ${gpuModel(gpu.name)}: ${formatBytes(gpu.memory_bytes)}` };
     // The fewest GPUs to train is one engine field of the scenario on screen (docs/scenario.md), the
     // same one the sharding section quotes; -1 means the activations alone overflow one GPU.
     const trainingMinimum = estimate.training.min_gpus;

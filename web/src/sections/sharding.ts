@@ -5,7 +5,7 @@ import { h, setText, uniqueId } from '../dom';
 import { legend, linearAxis, PART_LABELS, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
 import { setField } from '../scenario';
 import { formatBytes, formatInteger, sliderStops } from '../units';
-import { extraParts, plural, shortGpu, type SectionContext, type SectionView } from './context';
+import { extraParts, gpuModel, plural, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
@@ -101,7 +101,7 @@ export function shardingSection(context: SectionContext): SectionView {
     whole.update(STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })), states.total,
       `The model states total ${formatBytes(states.total)}. ${STATE_KEYS.map((key) => perGpu[key] < states[key] ? `${PART_LABELS[key]}: each GPU keeps a slice, ${formatBytes(perGpu[key])} of ${formatBytes(states[key])}` : `${PART_LABELS[key]}: every GPU keeps all ${formatBytes(states[key])}`).join('; ')}.`);
     held.update(parts, max, `Each GPU holds ${formatBytes(perGpu.total)}: ${parts.map((p) => `${PART_LABELS[p.key as PartKey]} ${formatBytes(p.value)}`).join(', ')}. It has ${formatBytes(gpu.memory_bytes)}.`,
-      { value: gpu.memory_bytes, label: `${shortGpu(gpu.name)} memory` });
+      { value: gpu.memory_bytes, label: `${gpuModel(gpu.name)} memory` });
     axis.update(max, context.narrow());
     heldLegend.update(parts);
 
