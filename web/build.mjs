@@ -6,6 +6,7 @@
 //                                                 <trainscope-widget> for course pages
 //   embed/trainscope-iframe-host.js, iframe/      the iframe page and its auto-height host script
 //   trainscope-scorm12.zip                        a SCORM 1.2 package
+//   trainscope-scorm2004.zip, trainscope-cmi5.zip SCORM 2004 4th Edition and cmi5 packages
 // `--units` instead compiles the pure modules that the unit tests import to build/web-units/.
 //
 // Usage: node web/build.mjs [--units] [--dev]
@@ -48,7 +49,7 @@ async function buildUnits() {
   const outdir = join(repoRoot, 'build', 'web-units');
   await buildUnitModules('src', unitModules, outdir);
   // The shipping code's pure parts: embed settings, the SCORM session.
-  await buildUnitModules('ship', ['settings', 'scorm'], join(outdir, 'ship'));
+  await buildUnitModules('ship', ['settings', 'scorm', 'scorm2004', 'xapi', 'cmi5'], join(outdir, 'ship'));
   console.log(`web: unit modules → ${outdir}`);
 }
 
@@ -177,9 +178,34 @@ async function buildPage() {
     { name: 'index.html', data: inlinePage(html, scormScript, css) },
   ]));
   rmSync(join(distDir, 'scorm-sco.js'));
+  // SCORM 2004 4th Edition: the same SCO page with the API_1484_11 adapter; the pass mark (when
+  // set) as the primary objective's minNormalizedMeasure, which the LMS gives as cmi.scaled_passing_score.
+  const passingScore = /^\d{1,3}$/.test(masteryScore) && Number(masteryScore) <= 100 ? String(Number(masteryScore) / 100) : null;
+  const scorm2004Script = await bundle('ship/scorm2004-entry.ts', 'scorm2004-sco.js', css, dev);
+  let manifest2004 = readFileSync(join(webDir, 'ship', 'imsmanifest-2004.xml'), 'utf8');
+  manifest2004 = passingScore !== null
+    ? manifest2004.replace('{{SCALED_PASSING_SCORE}}', passingScore)
+    : manifest2004.replace(/\s*<imsss:sequencing>[\s\S]*<\/imsss:sequencing>/, '');
+  writeFileSync(join(distDir, 'trainscope-scorm2004.zip'), createZip([
+    { name: 'imsmanifest.xml', data: manifest2004 },
+    { name: 'index.html', data: inlinePage(html, scorm2004Script, css) },
+  ]));
+  rmSync(join(distDir, 'scorm2004-sco.js'));
+  // cmi5: the AU page and cmi5.xml. Its CSP allows connections (only this build's): the AU posts
+  // statements to the LRS its launch URL names, which no build can know in advance.
+  const cmi5Script = await bundle('ship/cmi5-entry.ts', 'cmi5-au.js', css, dev);
+  const cmi5Xml = readFileSync(join(webDir, 'ship', 'cmi5.xml'), 'utf8')
+    .replace('{{MOVE_ON}}', passingScore !== null ? 'CompletedAndPassed' : 'Completed')
+    .replace('{{MASTERY_SCORE}}', passingScore !== null ? ` masteryScore="${passingScore}"` : '');
+  writeFileSync(join(distDir, 'trainscope-cmi5.zip'), createZip([
+    { name: 'cmi5.xml', data: cmi5Xml },
+    { name: 'index.html', data: inlinePage(html, cmi5Script, css).replace("default-src 'none';", "default-src 'none'; connect-src https: http:;") },
+  ]));
+  rmSync(join(distDir, 'cmi5-au.js'));
 
   const outputs = ['index.html', 'trainscope.js', 'trainscope.css', 'trainscope.html', 'embed/trainscope-widget.js', 'embed/trainscope-engine.js',
-    'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip'];
+    'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip',
+    'trainscope-scorm2004.zip', 'trainscope-cmi5.zip'];
   for (const name of outputs) {
     const bytes = readFileSync(join(distDir, name));
     console.log(`web: dist/${name.padEnd(32)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KiB (gzip ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KiB)`);

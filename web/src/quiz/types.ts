@@ -98,6 +98,35 @@ export interface ScoreDetail {
   answered: number;
 }
 
+/**
+ * What the learner just did, carried by the `trainscope-score` event that follows an answer or a
+ * shown solution, so that a host (or web/ship/xapi.ts) can describe it without a second record.
+ */
+export interface AnswerDetail {
+  itemId: string;
+  kind: ItemKind;
+  /** The question as this learner saw it (with its drawn numbers). */
+  prompt: string;
+  /** Choice items: the options as shown, and which are right. Empty for typed answers. */
+  options: { id: string; text: string }[];
+  correctOptions: string[];
+  /** Choice ids joined by "[,]" (the xAPI choice format), or the text the learner typed. */
+  response: string;
+  correct: boolean;
+  /** The solution was shown rather than an answer given. */
+  revealed: boolean;
+  /** Points this question now earns (1, 0.5 or 0; docs/quiz.md, "Scoring"). */
+  credit: number;
+  /** This answer (or solution) was the last one missing: the quiz is now complete. */
+  completesQuiz: boolean;
+}
+
+/** The detail of the `trainscope-score` event: the score, the bank's id, and what was just done. */
+export interface ScoreEventDetail extends ScoreDetail {
+  bank: string;
+  answer?: AnswerDetail;
+}
+
 /** Where progress is kept: localStorage by default; a SCORM adapter can use cmi.suspend_data. */
 export interface QuizStorage {
   load(): string | null;
