@@ -14,9 +14,10 @@ async function start(): Promise<void> {
   const inLms = session ? await session.start() : false;
   // The statements follow the score event that caused them: keep its detail for their score.
   let lastScore: ScoreEventDetail | null = null;
+  // Capture: the statements are dispatched while the score event bubbles, before it reaches target.
   target.addEventListener('trainscope-score', (event) => {
     lastScore = (event as CustomEvent<ScoreEventDetail>).detail ?? null;
-  });
+  }, { capture: true });
   target.addEventListener(XAPI_EVENT, (event) => {
     const statement = (event as CustomEvent<XapiStatement>).detail;
     if (statement && session) session.forward(statement, lastScore);

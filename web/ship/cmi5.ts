@@ -180,8 +180,12 @@ export class Cmi5Session {
   /** Sends "terminated" (§9.3.8): the last statement of the session. keepalive lets it outlive the page. */
   finish(): Promise<unknown> {
     if (!this.active || this.terminated) return this.queue;
-    this.send(this.statement(VERBS.terminated, { duration: formatDuration(this.now() - this.startedAt) }, true));
     this.terminated = true;
+    const body = JSON.stringify(this.statement(VERBS.terminated, { duration: formatDuration(this.now() - this.startedAt) }, true));
+    // Sent at once, not after the queue: on pagehide a request started later may never leave.
+    const sent = this.fetchImpl(`${this.launch.endpoint}statements`, { method: 'POST', headers: this.headers(true), body, keepalive: true })
+      .catch((error: unknown) => this.warn(error));
+    this.queue = Promise.all([this.queue, sent]);
     return this.queue;
   }
 
