@@ -89,6 +89,7 @@ export class Cmi5Session {
   private terminated = false;
   /** Requests go one after another, so the LRS receives statements in the order they happened. */
   private queue: Promise<unknown> = Promise.resolve();
+  private inFlight = 0;
   private warned = false;
 
   constructor(launch: Cmi5Launch, fetchImpl: Fetch = (input, init) => fetch(input, init), now: () => number = () => Date.now()) {
@@ -180,12 +181,8 @@ export class Cmi5Session {
   /** Sends "terminated" (§9.3.8): the last statement of the session. keepalive lets it outlive the page. */
   finish(): Promise<unknown> {
     if (!this.active || this.terminated) return this.queue;
+    this.send(this.statement(VERBS.terminated, { duration: formatDuration(this.now() - this.startedAt) }, true));
     this.terminated = true;
-    const body = JSON.stringify(this.statement(VERBS.terminated, { duration: formatDuration(this.now() - this.startedAt) }, true));
-    // Sent at once, not after the queue: on pagehide a request started later may never leave.
-    const sent = this.fetchImpl(`${this.launch.endpoint}statements`, { method: 'POST', headers: this.headers(true), body, keepalive: true })
-      .catch((error: unknown) => this.warn(error));
-    this.queue = Promise.all([this.queue, sent]);
     return this.queue;
   }
 
@@ -255,10 +252,19 @@ export class Cmi5Session {
     this.enqueue(() => this.fetchImpl(`${this.launch.endpoint}statements`, { method: 'POST', headers: this.headers(true), body, keepalive: true }));
   }
 
+  /**
+   * Starts `request` at once when nothing is in flight (on pagehide, a request started later may
+   * never leave the page), else after the one before it, so the LRS gets statements in order and
+   * "terminated" last.
+   */
   private enqueue(request: () => Promise<Response>): void {
-    this.queue = this.queue.then(request).then((response) => {
+    const run = () => request().then((response) => {
       if (!response.ok) throw new Error(`the LRS answered HTTP ${response.status}`);
-    }).catch((error: unknown) => this.warn(error));
+    }).catch((error: unknown) => this.warn(error)).finally(() => {
+      this.inFlight -= 1;
+    });
+    this.queue = this.inFlight === 0 ? run() : this.queue.then(run);
+    this.inFlight += 1;
   }
 
   private warn(error: unknown): void {
