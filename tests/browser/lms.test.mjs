@@ -168,6 +168,32 @@ test('the element dispatches xAPI statements for a right answer, a wrong one and
   assert.deepEqual(problems, []);
 });
 
+test('the iframe page’s statements reach the host page through the host script; malformed ones do not', async (t) => {
+  const { url } = await serve(t, {
+    headers: { 'content-security-policy': STRICT_CSP.replace("default-src 'none'", "default-src 'none'; frame-src 'self'") },
+    extra: {
+      '/host/iframe.html': { type: 'text/html; charset=utf-8', body: fixture('iframe-host.html') },
+      '/host/xapi-listener.js': { type: 'text/javascript', body: fixture('xapi-listener.js') },
+    },
+  });
+  const context = await newContext(t);
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}host/iframe.html`);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('[data-ts-quiz-ready]').waitFor({ timeout: 20000 });
+  // A statement out of shape, posted from inside the frame, is dropped by the host script.
+  await page.frames()[1].evaluate(() => window.parent.postMessage({ type: 'trainscope:xapi', statement: { id: 'x', timestamp: 'now', verb: { id: 'javascript:1' }, object: { objectType: 'Activity', id: 'a' } } }, '*'));
+  await answer(frame.locator('body'), firstItem, rightOption(firstItem));
+  // Messages from one window arrive in order: had the forged one been relayed, it would come first.
+  const seen = await until(() => page.evaluate(() => window.statements), (list) => list.length >= 1);
+  assert.equal(seen.length, 1, 'only the widget’s own statement');
+  assert.equal(seen[0].target, 'iframe');
+  assert.equal(seen[0].statement.verb.id, VERB('answered'));
+  assert.ok(seen[0].statement.object.id.endsWith(`/item/${firstItem.id}`));
+  assert.deepEqual(seen[0].statement.result.score, { scaled: 1, raw: 1, min: 0, max: 1 });
+  assert.deepEqual(problems, []);
+});
+
 test('the builds other than cmi5 carry no LRS client', () => {
   for (const name of ['trainscope.html', 'trainscope.js', 'embed/trainscope-widget.js', 'embed/trainscope-engine.js', 'iframe/trainscope-iframe.js']) {
     const text = readFileSync(join(distDir, name), 'utf8');
