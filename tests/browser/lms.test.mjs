@@ -119,9 +119,11 @@ test('the element dispatches xAPI statements for a right answer, a wrong one and
 
   await answer(widget, firstItem, rightOption(firstItem));
   let seen = await until(statements, (list) => list.length === 1);
-  const bankId = (await page.evaluate(() => window.scores[0].bank));
-  const quizIri = `urn:trainscope:quiz:${bankId}`;
   const right = seen[0];
+  const quizIri = right.statement.object.id.replace(/\/item\/.*$/, '');
+  assert.match(quizIri, /^urn:trainscope:quiz:[0-9a-f]+$/, 'the quiz is named by its bank’s id');
+  const bankId = quizIri.split(':').at(-1);
+  assert.equal(await page.evaluate(() => window.answers[0].bank), bankId, 'the trainscope-answer event names the bank too');
   assert.equal(right.target, 'trainscope-widget', 'the event left the shadow root and reached the page from the element');
   assert.match(right.statement.id, UUID);
   assert.ok(!Number.isNaN(Date.parse(right.statement.timestamp)));

@@ -9,6 +9,7 @@ import { formatDuration, Scorm2004Session, SUSPEND_DATA_LIMIT_2004 } from '../..
 import { Cmi5Session, readLaunch, readLaunchData } from '../../build/web-units/ship/cmi5.mjs';
 
 const answer = (overrides = {}) => ({
+  bank: 'abc123',
   itemId: 'gpu-memory',
   kind: 'single_choice',
   prompt: 'Which is right?',
@@ -21,7 +22,7 @@ const answer = (overrides = {}) => ({
   completesQuiz: false,
   ...overrides,
 });
-const scoreEvent = (overrides = {}) => ({ score: 1, right: 1, max: 4, scaled: 0.25, passed: null, completed: false, answered: 1, bank: 'abc123', answer: answer(), ...overrides });
+const scoreEvent = (overrides = {}) => ({ score: 1, right: 1, max: 4, scaled: 0.25, passed: null, completed: false, answered: 1, answer: answer(), ...overrides });
 const fixed = { now: () => new Date('2026-01-02T03:04:05.000Z'), newId: () => '00000000-0000-4000-8000-000000000000' };
 const verbs = (statements) => statements.map((statement) => statement.verb.id.split('/').at(-1));
 

@@ -2,7 +2,7 @@
 // fetch, actor, registration and activityId in its URL. It reports to that LMS's LRS only
 // (web/ship/cmi5.ts). Opened without those parameters it is the plain offline page.
 import { documentHasStyles, mountTrainscope } from '../src/app';
-import type { ScoreEventDetail } from '../src/quiz/types';
+import type { ScoreDetail } from '../src/quiz/types';
 import { Cmi5Session, readLaunch } from './cmi5';
 import { XAPI_EVENT, type XapiStatement } from './xapi';
 
@@ -13,10 +13,10 @@ async function start(): Promise<void> {
   const session = launch ? new Cmi5Session(launch) : null;
   const inLms = session ? await session.start() : false;
   // The statements follow the score event that caused them: keep its detail for their score.
-  let lastScore: ScoreEventDetail | null = null;
+  let lastScore: ScoreDetail | null = null;
   // Capture: the statements are dispatched while the score event bubbles, before it reaches target.
   target.addEventListener('trainscope-score', (event) => {
-    lastScore = (event as CustomEvent<ScoreEventDetail>).detail ?? null;
+    lastScore = (event as CustomEvent<ScoreDetail>).detail ?? null;
   }, { capture: true });
   target.addEventListener(XAPI_EVENT, (event) => {
     const statement = (event as CustomEvent<XapiStatement>).detail;

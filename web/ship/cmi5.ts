@@ -4,7 +4,7 @@
 // Reference: cmi5 specification (AICC/ADL, "Quartz"), §8 (launch: endpoint, fetch, actor,
 // registration, activityId), §9 (statement requirements), §10 (LMS.LaunchData state document);
 // xAPI 1.0.3 Communication §2 (statements and state resources, version header).
-import type { ScoreEventDetail } from '../src/quiz/types';
+import type { ScoreDetail } from '../src/quiz/types';
 import { formatDuration } from './scorm2004';
 import { quizScore, uuid, VERBS, XAPI_VERSION, type XapiContext, type XapiResult, type XapiStatement } from './xapi';
 
@@ -12,6 +12,8 @@ export const CMI5_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/cmi5
 export const MOVEON_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/moveon';
 export const SESSION_EXTENSION = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
 export const MASTERY_EXTENSION = 'https://w3id.org/xapi/cmi5/context/extensions/masteryscore';
+/** How long the launch may take before the quiz starts without the LMS (an LRS that never answers). */
+const LAUNCH_TIMEOUT_MS = 15000;
 /** Where this AU keeps the quiz's progress and what it already reported, per registration. */
 export const AU_STATE_ID = 'trainscope-cmi5';
 
@@ -74,6 +76,11 @@ export function readLaunchData(value: unknown): LaunchData {
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
+/** Aborts a launch request that hangs; undefined where AbortSignal.timeout is missing (Safari < 16). */
+function launchSignal(): AbortSignal | undefined {
+  return typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(LAUNCH_TIMEOUT_MS) : undefined;
+}
+
 /** One AU session: launch, statements in order, progress in the State API, terminate. */
 export class Cmi5Session {
   private readonly launch: Cmi5Launch;
@@ -107,7 +114,7 @@ export class Cmi5Session {
   /** Fetches the auth token, reads LMS.LaunchData and the saved progress, sends "initialized". */
   async start(): Promise<boolean> {
     try {
-      const tokenResponse = await this.fetchImpl(this.launch.fetchUrl, { method: 'POST' });
+      const tokenResponse = await this.fetchImpl(this.launch.fetchUrl, { method: 'POST', signal: launchSignal() });
       const token = (await tokenResponse.json()) as Record<string, unknown>;
       if (!tokenResponse.ok || typeof token['auth-token'] !== 'string') throw new Error(`the fetch URL gave no auth-token (${String(token['error-text'] ?? tokenResponse.status)})`);
       this.auth = `Basic ${token['auth-token']}`;
@@ -150,7 +157,7 @@ export class Cmi5Session {
    * "passed" per registration, no "failed" after a pass, at most one "failed" per session, and
    * none of the three outside Normal launch mode; in Review mode, no answers either.
    */
-  forward(statement: XapiStatement, detail: ScoreEventDetail | null): void {
+  forward(statement: XapiStatement, detail: ScoreDetail | null): void {
     if (!this.active || this.terminated || !this.data) return;
     const mode = this.data.launchMode;
     const verb = statement.verb.id;
@@ -236,7 +243,7 @@ export class Cmi5Session {
   }
 
   private async getState(stateId: string, required: boolean): Promise<unknown> {
-    const response = await this.fetchImpl(this.stateUrl(stateId), { method: 'GET', headers: this.headers(false) });
+    const response = await this.fetchImpl(this.stateUrl(stateId), { method: 'GET', headers: this.headers(false), signal: launchSignal() });
     if (response.status === 404 && !required) return null;
     if (!response.ok) throw new Error(`the LRS refused the state ${stateId} (HTTP ${response.status})`);
     return response.json();

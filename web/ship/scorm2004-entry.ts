@@ -2,7 +2,7 @@
 // (score, completion, success, suspend data, location). Opened on its own it is the plain
 // offline page (progress in localStorage where allowed).
 import { documentHasStyles, mountTrainscope } from '../src/app';
-import type { ScoreEventDetail } from '../src/quiz/types';
+import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';
 import { findScorm2004Api, Scorm2004Session } from './scorm2004';
 
 function start(): void {
@@ -10,9 +10,14 @@ function start(): void {
   if (!target) return;
   const session = new Scorm2004Session(findScorm2004Api(window));
   const inLms = session.start();
+  // The answer event comes right before its score event: it names the question for cmi.location.
+  let answered: string | undefined;
+  target.addEventListener('trainscope-answer', (event) => {
+    answered = (event as CustomEvent<AnswerDetail>).detail?.itemId;
+  });
   target.addEventListener('trainscope-score', (event) => {
-    const detail = (event as CustomEvent<ScoreEventDetail>).detail;
-    if (detail) session.report(detail, detail.answer?.itemId);
+    const detail = (event as CustomEvent<ScoreDetail>).detail;
+    if (detail) session.report(detail, answered);
   });
   // pagehide fires on tab close, navigation and LMS frame teardown; unload does not always.
   window.addEventListener('pagehide', () => session.finish());

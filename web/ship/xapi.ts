@@ -1,11 +1,17 @@
 // xAPI statements for the quiz (docs/embedding.md, "xAPI"): every answer and the completion,
-// derived from the `trainscope-score` event, so the score has one source (the quiz's state) and
+// derived from the `trainscope-score` event (and the `trainscope-answer` event just before it,
+// which says what was answered), so the score has one source (the quiz's state) and
 // xAPI, SCORM and the host all read the same figures. The widget only dispatches the statements
 // as a `trainscope-xapi` DOM event; the host forwards them to its LRS. Nothing here touches the
 // network. Reference: xAPI 1.0.3 (IEEE 9274.1.1), Data §2.4; ADL verb IRIs; the cmi.interaction
 // activity type and its interactionType / response formats (Data §2.4.4.1, "Interaction Activities").
 
-import type { AnswerDetail, ScoreEventDetail } from '../src/quiz/types';
+import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';
+
+/** A score event's detail with the answer event that came just before it (if any). */
+export interface ScoreWithAnswer extends ScoreDetail {
+  answer?: AnswerDetail;
+}
 
 export const XAPI_EVENT = 'trainscope-xapi';
 export const XAPI_VERSION = '1.0.3';
@@ -126,7 +132,7 @@ function quizObject(quizActivity: string): XapiActivity {
 }
 
 /** The quiz's score as xAPI's: raw in points (1 per question right at the first try), scaled 0..1. */
-export function quizScore(detail: Pick<ScoreEventDetail, 'score' | 'max' | 'scaled'>): XapiScore {
+export function quizScore(detail: Pick<ScoreWithAnswer, 'score' | 'max' | 'scaled'>): XapiScore {
   return { scaled: round(detail.scaled), raw: round(detail.score), min: 0, max: detail.max };
 }
 
@@ -140,12 +146,12 @@ function round(value: number): number {
  * shown solution: nothing was answered), then, when that answer completed the quiz, "completed"
  * and, with a pass mark, "passed" or "failed". An event without an answer (none today) gives none.
  */
-export function statementsFor(detail: ScoreEventDetail, options: StatementOptions = {}): XapiStatement[] {
+export function statementsFor(detail: ScoreWithAnswer, options: StatementOptions = {}): XapiStatement[] {
   const answer = detail.answer;
   if (!answer) return [];
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? uuid;
-  const quiz = quizActivityId(detail.bank, options.activity);
+  const quiz = quizActivityId(answer.bank, options.activity);
   const timestamp = now().toISOString();
   const statements: XapiStatement[] = [];
   if (!answer.revealed) {
@@ -191,14 +197,25 @@ export function statementsFor(detail: ScoreEventDetail, options: StatementOption
  * root and reaches the host page. Returns how to stop.
  */
 export function emitXapi(root: HTMLElement, options: Omit<StatementOptions, 'now' | 'newId'> = {}): () => void {
+  // The quiz dispatches the answer event, then the score event; the statements need both.
+  let pending: AnswerDetail | null = null;
+  const onAnswer = (event: Event) => {
+    pending = (event as CustomEvent<AnswerDetail>).detail ?? null;
+  };
   const onScore = (event: Event) => {
-    const detail = (event as CustomEvent<ScoreEventDetail>).detail;
-    if (!detail || typeof detail.bank !== 'string') return;
+    const score = (event as CustomEvent<ScoreDetail>).detail;
+    const answer = pending;
+    pending = null;
+    if (!score || !answer) return;
     const origin = (event.composedPath()[0] as EventTarget | undefined) ?? root;
-    for (const statement of statementsFor(detail, options)) {
+    for (const statement of statementsFor({ ...score, answer }, options)) {
       origin.dispatchEvent(new CustomEvent(XAPI_EVENT, { bubbles: true, composed: true, detail: statement }));
     }
   };
+  root.addEventListener('trainscope-answer', onAnswer);
   root.addEventListener('trainscope-score', onScore);
-  return () => root.removeEventListener('trainscope-score', onScore);
+  return () => {
+    root.removeEventListener('trainscope-answer', onAnswer);
+    root.removeEventListener('trainscope-score', onScore);
+  };
 }

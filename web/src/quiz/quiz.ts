@@ -27,9 +27,9 @@ import {
   type QuizProgress,
 } from './state';
 import { defaultQuizStorage, guardStorage, type GuardedStorage } from './storage';
-import type { Answer, AnswerDetail, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail, ScoreEventDetail } from './types';
+import type { Answer, AnswerDetail, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
 
-export type { Answer, AnswerDetail, QuizEngine, QuizStorage, ScoreDetail, ScoreEventDetail } from './types';
+export type { Answer, AnswerDetail, QuizEngine, QuizStorage, ScoreDetail } from './types';
 
 export interface QuizOptions {
   /** The wasm module (or anything with its quiz functions). */
@@ -82,6 +82,8 @@ export interface QuizHandle {
 }
 
 export const SCORE_EVENT = 'trainscope-score';
+/** Dispatched right before the score event of an answer or a shown solution (detail: AnswerDetail). */
+export const ANSWER_EVENT = 'trainscope-answer';
 
 const READ_AS_DELAY_MS = 250;
 let instanceCounter = 0;
@@ -186,14 +188,15 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   };
   const currentScore = (): ScoreDetail => score(progress, items, passMark);
   const emitScore = (answer?: AnswerDetail) => {
-    const detail: ScoreEventDetail = { ...currentScore(), bank: bank.bankId, answer };
-    container.dispatchEvent(new CustomEvent(SCORE_EVENT, { bubbles: true, composed: true, detail }));
+    if (answer) container.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true, detail: answer }));
+    container.dispatchEvent(new CustomEvent(SCORE_EVENT, { bubbles: true, composed: true, detail: currentScore() }));
   };
   /** The answer (or shown solution) just recorded, as the score event tells the host about it. */
   const describeAnswer = (item: PreparedItem, answer: Answer | null, wasCompleted: boolean): AnswerDetail => {
     const state = progress.items[item.id]!;
     const view = viewOf(item);
     return {
+      bank: bank.bankId,
       itemId: item.id,
       kind: item.kind,
       prompt: view.instance?.prompt ?? '',

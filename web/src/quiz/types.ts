@@ -99,10 +99,13 @@ export interface ScoreDetail {
 }
 
 /**
- * What the learner just did, carried by the `trainscope-score` event that follows an answer or a
- * shown solution, so that a host (or web/ship/xapi.ts) can describe it without a second record.
+ * What the learner just did: the detail of the `trainscope-answer` event that the quiz dispatches
+ * right before the `trainscope-score` event of an answer or a shown solution, so that a host (or
+ * web/ship/xapi.ts) can describe it; the score itself stays in the score event alone.
  */
 export interface AnswerDetail {
+  /** The bank's id (bank.ts): with the item's id, a stable name for the question. */
+  bank: string;
   itemId: string;
   kind: ItemKind;
   /** The question as this learner saw it (with its drawn numbers). */
@@ -119,12 +122,6 @@ export interface AnswerDetail {
   credit: number;
   /** This answer (or solution) was the last one missing: the quiz is now complete. */
   completesQuiz: boolean;
-}
-
-/** The detail of the `trainscope-score` event: the score, the bank's id, and what was just done. */
-export interface ScoreEventDetail extends ScoreDetail {
-  bank: string;
-  answer?: AnswerDetail;
 }
 
 /** Where progress is kept: localStorage by default; a SCORM adapter can use cmi.suspend_data. */
