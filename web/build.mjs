@@ -133,6 +133,27 @@ export function inlinePage(html, script, css) {
     .replace(/<script src="trainscope\.js"><\/script>/, () => `<script>${script}</script>`);
 }
 
+/** TRAINSCOPE_SCORM_MASTERY_SCORE (a whole percentage, 0–100) as a fraction, or null when unset or malformed. */
+export function passingFraction(masteryScore) {
+  return /^\d{1,3}$/.test(masteryScore ?? '') && Number(masteryScore) <= 100 ? String(Number(masteryScore) / 100) : null;
+}
+
+/** The SCORM 2004 manifest: the pass mark as the primary objective's minNormalizedMeasure (the LMS's cmi.scaled_passing_score), or no sequencing at all. */
+export function scorm2004Manifest(template, masteryScore) {
+  const passing = passingFraction(masteryScore);
+  return passing !== null
+    ? template.replace('{{SCALED_PASSING_SCORE}}', passing)
+    : template.replace(/\s*<imsss:sequencing>[\s\S]*<\/imsss:sequencing>/, '');
+}
+
+/** cmi5.xml: with a pass mark, masteryScore and moveOn CompletedAndPassed; without, moveOn Completed. */
+export function cmi5CourseStructure(template, masteryScore) {
+  const passing = passingFraction(masteryScore);
+  return template
+    .replace('{{MOVE_ON}}', passing !== null ? 'CompletedAndPassed' : 'Completed')
+    .replace('{{MASTERY_SCORE}}', passing !== null ? ` masteryScore="${passing}"` : '');
+}
+
 async function buildPage() {
   for (const required of [gluePath, wasmPath]) {
     if (!existsSync(required)) {
@@ -178,27 +199,18 @@ async function buildPage() {
     { name: 'index.html', data: inlinePage(html, scormScript, css) },
   ]));
   rmSync(join(distDir, 'scorm-sco.js'));
-  // SCORM 2004 4th Edition: the same SCO page with the API_1484_11 adapter; the pass mark (when
-  // set) as the primary objective's minNormalizedMeasure, which the LMS gives as cmi.scaled_passing_score.
-  const passingScore = /^\d{1,3}$/.test(masteryScore) && Number(masteryScore) <= 100 ? String(Number(masteryScore) / 100) : null;
+  // SCORM 2004 4th Edition: the same SCO page with the API_1484_11 adapter.
   const scorm2004Script = await bundle('ship/scorm2004-entry.ts', 'scorm2004-sco.js', css, dev);
-  let manifest2004 = readFileSync(join(webDir, 'ship', 'imsmanifest-2004.xml'), 'utf8');
-  manifest2004 = passingScore !== null
-    ? manifest2004.replace('{{SCALED_PASSING_SCORE}}', passingScore)
-    : manifest2004.replace(/\s*<imsss:sequencing>[\s\S]*<\/imsss:sequencing>/, '');
   writeFileSync(join(distDir, 'trainscope-scorm2004.zip'), createZip([
-    { name: 'imsmanifest.xml', data: manifest2004 },
+    { name: 'imsmanifest.xml', data: scorm2004Manifest(readFileSync(join(webDir, 'ship', 'imsmanifest-2004.xml'), 'utf8'), masteryScore) },
     { name: 'index.html', data: inlinePage(html, scorm2004Script, css) },
   ]));
   rmSync(join(distDir, 'scorm2004-sco.js'));
   // cmi5: the AU page and cmi5.xml. Its CSP allows connections (only this build's): the AU posts
   // statements to the LRS its launch URL names, which no build can know in advance.
   const cmi5Script = await bundle('ship/cmi5-entry.ts', 'cmi5-au.js', css, dev);
-  const cmi5Xml = readFileSync(join(webDir, 'ship', 'cmi5.xml'), 'utf8')
-    .replace('{{MOVE_ON}}', passingScore !== null ? 'CompletedAndPassed' : 'Completed')
-    .replace('{{MASTERY_SCORE}}', passingScore !== null ? ` masteryScore="${passingScore}"` : '');
   writeFileSync(join(distDir, 'trainscope-cmi5.zip'), createZip([
-    { name: 'cmi5.xml', data: cmi5Xml },
+    { name: 'cmi5.xml', data: cmi5CourseStructure(readFileSync(join(webDir, 'ship', 'cmi5.xml'), 'utf8'), masteryScore) },
     { name: 'index.html', data: inlinePage(html, cmi5Script, css).replace("default-src 'none';", "default-src 'none'; connect-src https: http:;") },
   ]));
   rmSync(join(distDir, 'cmi5-au.js'));

@@ -7,6 +7,8 @@ import { Scorm2004API } from 'scorm-again/scorm2004';
 import { itemActivityId, quizActivityId, statementsFor, uuid } from '../../build/web-units/ship/xapi.mjs';
 import { formatDuration, Scorm2004Session, SUSPEND_DATA_LIMIT_2004 } from '../../build/web-units/ship/scorm2004.mjs';
 import { Cmi5Session, readLaunch, readLaunchData } from '../../build/web-units/ship/cmi5.mjs';
+import { readFileSync } from 'node:fs';
+import { cmi5CourseStructure, scorm2004Manifest } from '../../web/build.mjs';
 
 const answer = (overrides = {}) => ({
   bank: 'abc123',
@@ -219,4 +221,26 @@ test('cmi5: a fetch URL that gives no token leaves the AU unconnected, with one 
   assert.equal(sent.length, 1);
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /already used/);
+});
+
+// ── Packaging ─────────────────────────────────────────────────────────────────────────────────
+
+const template = (name) => readFileSync(new URL(`../../web/ship/${name}`, import.meta.url), 'utf8');
+
+test('SCORM 2004 manifest: a pass mark of 70 becomes minNormalizedMeasure 0.7; none or a bad one, no sequencing', () => {
+  const with70 = scorm2004Manifest(template('imsmanifest-2004.xml'), '70');
+  assert.match(with70, /<imsss:primaryObjective objectiveID="[^"]+" satisfiedByMeasure="true">\s*<imsss:minNormalizedMeasure>0\.7<\/imsss:minNormalizedMeasure>/);
+  for (const value of [undefined, '', '101', '7.5', 'abc']) {
+    const without = scorm2004Manifest(template('imsmanifest-2004.xml'), value);
+    assert.doesNotMatch(without, /imsss:sequencing|\{\{/, String(value));
+  }
+});
+
+test('cmi5.xml: with a pass mark, masteryScore and moveOn CompletedAndPassed; without, moveOn Completed', () => {
+  const with70 = cmi5CourseStructure(template('cmi5.xml'), '70');
+  assert.match(with70, /<au [^>]*moveOn="CompletedAndPassed" masteryScore="0\.7"/);
+  const without = cmi5CourseStructure(template('cmi5.xml'), undefined);
+  assert.match(without, /<au [^>]*moveOn="Completed"/);
+  assert.doesNotMatch(without, /masteryScore|\{\{/);
+  assert.match(without, /<url>index\.html<\/url>/);
 });
