@@ -191,7 +191,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     if (answer) container.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true, detail: answer }));
     container.dispatchEvent(new CustomEvent(SCORE_EVENT, { bubbles: true, composed: true, detail: currentScore() }));
   };
-  /** The answer (or shown solution) just recorded, as the score event tells the host about it. */
+  /** The answer (answer null: the solution shown) just recorded, as the answer event tells the host. */
   const describeAnswer = (item: PreparedItem, answer: Answer | null, wasCompleted: boolean): AnswerDetail => {
     const state = progress.items[item.id]!;
     const view = viewOf(item);
@@ -204,7 +204,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       correctOptions: item.options.filter((option) => option.correct).map((option) => option.id),
       response: !answer ? '' : 'text' in answer ? answer.text : answer.choices.join('[,]'),
       correct: state.status === 'correct',
-      revealed: state.status === 'revealed',
+      revealed: answer === null,
       credit: itemCredit(state),
       completesQuiz: !wasCompleted && currentScore().completed,
     };
