@@ -6,6 +6,7 @@
 //                                                 <trainscope-widget> for course pages
 //   embed/trainscope-iframe-host.js, iframe/      the iframe page and its auto-height host script
 //   trainscope-scorm12.zip                        a SCORM 1.2 package
+//   trainscope-scorm2004.zip, trainscope-cmi5.zip SCORM 2004 4th Edition and cmi5 packages
 // `--units` instead compiles the pure modules that the unit tests import to build/web-units/.
 //
 // Usage: node web/build.mjs [--units] [--dev]
@@ -48,7 +49,7 @@ async function buildUnits() {
   const outdir = join(repoRoot, 'build', 'web-units');
   await buildUnitModules('src', unitModules, outdir);
   // The shipping code's pure parts: embed settings, the SCORM session.
-  await buildUnitModules('ship', ['settings', 'scorm'], join(outdir, 'ship'));
+  await buildUnitModules('ship', ['settings', 'scorm', 'scorm2004', 'xapi', 'cmi5'], join(outdir, 'ship'));
   console.log(`web: unit modules → ${outdir}`);
 }
 
@@ -133,6 +134,27 @@ export function inlinePage(html, script, css) {
     .replace(/<script src="trainscope\.js"><\/script>/, () => `<script>${script}</script>`);
 }
 
+/** TRAINSCOPE_SCORM_MASTERY_SCORE (a whole percentage, 0–100) as a fraction, or null when unset or malformed. */
+export function passingFraction(masteryScore) {
+  return /^\d{1,3}$/.test(masteryScore ?? '') && Number(masteryScore) <= 100 ? String(Number(masteryScore) / 100) : null;
+}
+
+/** The SCORM 2004 manifest: the pass mark as the primary objective's minNormalizedMeasure (the LMS's cmi.scaled_passing_score), or no sequencing at all. */
+export function scorm2004Manifest(template, masteryScore) {
+  const passing = passingFraction(masteryScore);
+  return passing !== null
+    ? template.replace('{{SCALED_PASSING_SCORE}}', passing)
+    : template.replace(/\s*<imsss:sequencing>[\s\S]*<\/imsss:sequencing>/, '');
+}
+
+/** cmi5.xml: with a pass mark, masteryScore and moveOn CompletedAndPassed; without, moveOn Completed. */
+export function cmi5CourseStructure(template, masteryScore) {
+  const passing = passingFraction(masteryScore);
+  return template
+    .replace('{{MOVE_ON}}', passing !== null ? 'CompletedAndPassed' : 'Completed')
+    .replace('{{MASTERY_SCORE}}', passing !== null ? ` masteryScore="${passing}"` : '');
+}
+
 async function buildPage() {
   for (const required of [gluePath, wasmPath]) {
     if (!existsSync(required)) {
@@ -178,9 +200,25 @@ async function buildPage() {
     { name: 'index.html', data: inlinePage(html, scormScript, css) },
   ]));
   rmSync(join(distDir, 'scorm-sco.js'));
+  // SCORM 2004 4th Edition: the same SCO page with the API_1484_11 adapter.
+  const scorm2004Script = await bundle('ship/scorm2004-entry.ts', 'scorm2004-sco.js', css, dev);
+  writeFileSync(join(distDir, 'trainscope-scorm2004.zip'), createZip([
+    { name: 'imsmanifest.xml', data: scorm2004Manifest(readFileSync(join(webDir, 'ship', 'imsmanifest-2004.xml'), 'utf8'), masteryScore) },
+    { name: 'index.html', data: inlinePage(html, scorm2004Script, css) },
+  ]));
+  rmSync(join(distDir, 'scorm2004-sco.js'));
+  // cmi5: the AU page and cmi5.xml. Its CSP allows connections (only this build's): the AU posts
+  // statements to the LRS its launch URL names, which no build can know in advance.
+  const cmi5Script = await bundle('ship/cmi5-entry.ts', 'cmi5-au.js', css, dev);
+  writeFileSync(join(distDir, 'trainscope-cmi5.zip'), createZip([
+    { name: 'cmi5.xml', data: cmi5CourseStructure(readFileSync(join(webDir, 'ship', 'cmi5.xml'), 'utf8'), masteryScore) },
+    { name: 'index.html', data: inlinePage(html, cmi5Script, css).replace("default-src 'none';", "default-src 'none'; connect-src https: http:;") },
+  ]));
+  rmSync(join(distDir, 'cmi5-au.js'));
 
   const outputs = ['index.html', 'trainscope.js', 'trainscope.css', 'trainscope.html', 'embed/trainscope-widget.js', 'embed/trainscope-engine.js',
-    'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip'];
+    'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip',
+    'trainscope-scorm2004.zip', 'trainscope-cmi5.zip'];
   for (const name of outputs) {
     const bytes = readFileSync(join(distDir, name));
     console.log(`web: dist/${name.padEnd(32)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KiB (gzip ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KiB)`);

@@ -30,8 +30,15 @@ export function reportToHost(content: HTMLElement, target: Window = window.paren
     if (detail) post({ type: 'trainscope:score', ...detail });
   };
   content.addEventListener('trainscope-score', onScore);
+  // xAPI statements (web/ship/xapi.ts) cross the frame too; the host script re-dispatches them.
+  const onStatement = (event: Event) => {
+    const statement = (event as CustomEvent<unknown>).detail;
+    if (statement) post({ type: 'trainscope:xapi', statement });
+  };
+  content.addEventListener('trainscope-xapi', onStatement);
   return () => {
     observer?.disconnect();
     content.removeEventListener('trainscope-score', onScore);
+    content.removeEventListener('trainscope-xapi', onStatement);
   };
 }

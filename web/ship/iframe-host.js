@@ -2,7 +2,7 @@
  * trainscope iframe host: include this one script on a page that embeds trainscope in an
  * <iframe data-trainscope-frame>. It sizes each such iframe to its content and re-dispatches
  * quiz scores as a `trainscope-score` DOM event on the iframe element (detail: {score, max,
- * scaled, passed, completed, answered}).
+ * scaled, passed, completed, answered}), and the quiz's xAPI statements as `trainscope-xapi`.
  *
  * Messages are accepted only from the window of a marked iframe (event.source), and, when the
  * iframe has data-trainscope-origin="https://…" (the documented snippet always sets it), only
@@ -50,6 +50,24 @@
     return detail;
   }
 
+  /**
+   * An xAPI statement as the widget makes it (web/ship/xapi.ts), or null: an id, a timestamp, an
+   * ADL verb and an activity. A copy through JSON, so the host gets plain data and no getters.
+   */
+  function checkedStatement(statement) {
+    if (!statement || typeof statement !== 'object') return null;
+    var copy;
+    try {
+      copy = JSON.parse(JSON.stringify(statement));
+    } catch (error) {
+      return null;
+    }
+    if (typeof copy.id !== 'string' || typeof copy.timestamp !== 'string') return null;
+    if (!copy.verb || typeof copy.verb.id !== 'string' || copy.verb.id.indexOf('http://adlnet.gov/expapi/verbs/') !== 0) return null;
+    if (!copy.object || copy.object.objectType !== 'Activity' || typeof copy.object.id !== 'string') return null;
+    return copy;
+  }
+
   window.addEventListener('message', function (event) {
     var data = event.data;
     if (!data || typeof data !== 'object' || typeof data.type !== 'string') return;
@@ -66,6 +84,9 @@
     } else if (data.type === 'trainscope:score') {
       var detail = checkedScore(data);
       if (detail) frame.dispatchEvent(new CustomEvent('trainscope-score', { bubbles: true, detail: detail }));
+    } else if (data.type === 'trainscope:xapi') {
+      var statement = checkedStatement(data.statement);
+      if (statement) frame.dispatchEvent(new CustomEvent('trainscope-xapi', { bubbles: true, detail: statement }));
     }
   });
 })();

@@ -20,22 +20,26 @@ export const SUSPEND_DATA_LIMIT = 4096;
 /** How far up the frame tree to look: the RTE's reference algorithm stops at 500 (§3.2.1). */
 const MAX_PARENT_HOPS = 500;
 
-function apiOf(candidate: Window): Scorm12Api | null {
+/** A property of `candidate` that looks like an LMS's API (has `method`), or null. */
+function apiOf<T>(candidate: Window, name: string, method: string): T | null {
   try {
-    const api = (candidate as Window & { API?: unknown }).API;
-    if (api && typeof (api as Scorm12Api).LMSInitialize === 'function') return api as Scorm12Api;
+    const api = (candidate as unknown as Record<string, unknown>)[name];
+    if (api && typeof (api as Record<string, unknown>)[method] === 'function') return api as T;
   } catch {
     // A cross-origin frame: reading its properties throws. It is not our LMS.
   }
   return null;
 }
 
-/** Walks window.parent up to the top, then the opener's chain, as the RTE describes (§3.2.1). */
-export function findScormApi(start: Window): Scorm12Api | null {
-  const searchUp = (from: Window): Scorm12Api | null => {
+/**
+ * Walks window.parent up to the top, then the opener's chain, looking for `window[name]`: the
+ * discovery algorithm of SCORM 1.2 (RTE §3.2.1, `API`) and of SCORM 2004 (RTE §3.1.5, `API_1484_11`).
+ */
+export function findLmsApi<T>(start: Window, name: string, method: string): T | null {
+  const searchUp = (from: Window): T | null => {
     let current: Window = from;
     for (let hops = 0; hops <= MAX_PARENT_HOPS; hops += 1) {
-      const api = apiOf(current);
+      const api = apiOf<T>(current, name, method);
       if (api) return api;
       let parent: Window | null = null;
       try {
@@ -57,6 +61,11 @@ export function findScormApi(start: Window): Scorm12Api | null {
     // A cross-origin opener.
   }
   return null;
+}
+
+/** The SCORM 1.2 API (`window.API`) of the LMS this page runs in, or null. */
+export function findScormApi(start: Window): Scorm12Api | null {
+  return findLmsApi<Scorm12Api>(start, 'API', 'LMSInitialize');
 }
 
 /**

@@ -27,6 +27,7 @@ import { formatBytes, formatDuration, formatInteger } from './units';
 import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
 import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
+import { emitXapi } from '../ship/xapi';
 
 declare const TRAINSCOPE_CSS: string;
 
@@ -59,6 +60,8 @@ export interface MountOptions {
   /** Show the widget's own title and introduction. Default: true (the page); the embeds turn it
    *  off unless asked, since their course page has its own (docs/embedding.md). */
   header?: boolean;
+  /** The quiz's xAPI activity IRI (web/ship/xapi.ts); default urn:trainscope:quiz:<bank id>. */
+  xapiActivity?: string;
 }
 
 export interface TrainscopeHandle {
@@ -685,6 +688,8 @@ class Widget {
         instanceKey: this.options.instanceKey,
         headingLevel: Number(this.headingTag(1).slice(1)),
       });
+      // Every answer and the completion also leave as xAPI statements, for a host with an LRS.
+      this.cancels.push(emitXapi(section, { activity: this.options.xapiActivity }));
       section.setAttribute('data-ts-quiz-ready', 'true');
     });
     return section;

@@ -11,6 +11,7 @@ import {
   deserializeProgress,
   initialProgress,
   isAnswered,
+  itemCredit,
   mergeProgress,
   nextSeed,
   nextUnanswered,
@@ -26,9 +27,9 @@ import {
   type QuizProgress,
 } from './state';
 import { defaultQuizStorage, guardStorage, type GuardedStorage } from './storage';
-import type { Answer, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
+import type { Answer, AnswerDetail, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
 
-export type { Answer, QuizEngine, QuizStorage, ScoreDetail } from './types';
+export type { Answer, AnswerDetail, QuizEngine, QuizStorage, ScoreDetail } from './types';
 
 export interface QuizOptions {
   /** The wasm module (or anything with its quiz functions). */
@@ -81,6 +82,8 @@ export interface QuizHandle {
 }
 
 export const SCORE_EVENT = 'trainscope-score';
+/** Dispatched right before the score event of an answer or a shown solution (detail: AnswerDetail). */
+export const ANSWER_EVENT = 'trainscope-answer';
 
 const READ_AS_DELAY_MS = 250;
 let instanceCounter = 0;
@@ -184,8 +187,27 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     storageNote.hidden = storage.persistent;
   };
   const currentScore = (): ScoreDetail => score(progress, items, passMark);
-  const emitScore = () => {
+  const emitScore = (answer?: AnswerDetail) => {
+    if (answer) container.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true, detail: answer }));
     container.dispatchEvent(new CustomEvent(SCORE_EVENT, { bubbles: true, composed: true, detail: currentScore() }));
+  };
+  /** The answer (answer null: the solution shown) just recorded, as the answer event tells the host. */
+  const describeAnswer = (item: PreparedItem, answer: Answer | null, wasCompleted: boolean): AnswerDetail => {
+    const state = progress.items[item.id]!;
+    const view = viewOf(item);
+    return {
+      bank: bank.bankId,
+      itemId: item.id,
+      kind: item.kind,
+      prompt: view.instance?.prompt ?? '',
+      options: view.instance?.options.map((option) => ({ id: option.id, text: option.text })) ?? [],
+      correctOptions: item.options.filter((option) => option.correct).map((option) => option.id),
+      response: !answer ? '' : 'text' in answer ? answer.text : answer.choices.join('[,]'),
+      correct: state.status === 'correct',
+      revealed: answer === null,
+      credit: itemCredit(state),
+      completesQuiz: !wasCompleted && currentScore().completed,
+    };
   };
   const announce = (message: string) => {
     // Cleared first so that the same words twice are still read twice.
@@ -504,30 +526,32 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       showInputError(li, result.message || 'Please give an answer first.');
       return;
     }
+    const wasCompleted = currentScore().completed;
     progress = recordAnswer(progress, item.id, answer, result.status === 'correct');
     viewOf(item).grade = result;
-    settle(item, `${result.status === 'correct' ? 'Correct.' : 'Not quite.'} ${result.message}`);
+    settle(item, `${result.status === 'correct' ? 'Correct.' : 'Not quite.'} ${result.message}`, describeAnswer(item, answer, wasCompleted));
   }
 
   function revealItem(item: PreparedItem) {
     const view = viewOf(item);
     const state = progress.items[item.id]!;
+    const wasCompleted = currentScore().completed;
     progress = revealSolution(progress, item.id);
     // Keep the graded answer (its choices are shown beside the solution); otherwise ask the
     // engine for the explanation alone.
     if (!view.grade || state.status === 'new') view.grade = grade(item, {});
-    settle(item, 'Here is the solution.');
+    settle(item, 'Here is the solution.', describeAnswer(item, null, wasCompleted));
   }
 
   /** After an answer or a solution: save, redraw, tell the host, move focus to the feedback. */
-  function settle(item: PreparedItem, message: string) {
+  function settle(item: PreparedItem, message: string, answer: AnswerDetail) {
     persist();
     const li = replaceItem(item);
     renderChrome();
     const completed = currentScore().completed;
     li.querySelector<HTMLElement>('.ts-quiz-feedback')?.focus();
     announce(completed && progress.mode === 'all' ? `${message} That was the last question: your results are below.` : message);
-    emitScore();
+    emitScore(answer);
   }
 
   function retry(item: PreparedItem) {

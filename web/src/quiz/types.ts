@@ -98,6 +98,32 @@ export interface ScoreDetail {
   answered: number;
 }
 
+/**
+ * What the learner just did: the detail of the `trainscope-answer` event that the quiz dispatches
+ * right before the `trainscope-score` event of an answer or a shown solution, so that a host (or
+ * web/ship/xapi.ts) can describe it; the score itself stays in the score event alone.
+ */
+export interface AnswerDetail {
+  /** The bank's id (bank.ts): with the item's id, a stable name for the question. */
+  bank: string;
+  itemId: string;
+  kind: ItemKind;
+  /** The question as this learner saw it (with its drawn numbers). */
+  prompt: string;
+  /** Choice items: the options as shown, and which are right. Empty for typed answers. */
+  options: { id: string; text: string }[];
+  correctOptions: string[];
+  /** Choice ids joined by "[,]" (the xAPI choice format), or the text the learner typed. */
+  response: string;
+  correct: boolean;
+  /** The solution was shown rather than an answer given. */
+  revealed: boolean;
+  /** Points this question now earns (1, 0.5 or 0; docs/quiz.md, "Scoring"). */
+  credit: number;
+  /** This answer (or solution) was the last one missing: the quiz is now complete. */
+  completesQuiz: boolean;
+}
+
 /** Where progress is kept: localStorage by default; a SCORM adapter can use cmi.suspend_data. */
 export interface QuizStorage {
   load(): string | null;
