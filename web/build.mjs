@@ -8,7 +8,10 @@
 //   trainscope-scorm12.zip                        a SCORM 1.2 package
 // `--units` instead compiles the pure modules that the unit tests import to build/web-units/.
 //
-// Usage: node web/build.mjs [--units] [--dev]
+// `--bank FILE` builds an author's question bank (docs/quiz.md) into every output in place of
+// web/quiz/bank.json: the page, the offline file, the embeds' built-in bank and the SCORM package.
+//
+// Usage: node web/build.mjs [--units] [--dev] [--bank FILE]
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +26,12 @@ const distDir = join(repoRoot, 'dist');
 const wasmDir = process.env.TRAINSCOPE_WASM_DIR ? resolve(process.env.TRAINSCOPE_WASM_DIR) : join(repoRoot, 'build', 'wasm');
 const gluePath = join(wasmDir, 'trainscope_engine.js');
 const wasmPath = join(wasmDir, 'trainscope_engine.wasm');
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const bankFlag = argv.findIndex((arg) => arg === '--bank' || arg.startsWith('--bank='));
+/** The author's bank file (--bank FILE), or null for web/quiz/bank.json. */
+const authorBankPath = bankFlag < 0 ? null
+  : argv[bankFlag].startsWith('--bank=') ? resolve(argv[bankFlag].slice('--bank='.length)) : argv[bankFlag + 1] ? resolve(argv[bankFlag + 1]) : '';
 /** Concatenated into the one stylesheet that the page links and that shadow roots adopt. */
 const stylesheets = ['styles.css', 'quiz.css'];
 
@@ -94,6 +102,43 @@ export function enginePlugin({ remote = false } = {}) {
   };
 }
 
+/**
+ * Swaps the built-in bank (web/quiz/bank.json, imported by src/app.ts) for the author's file.
+ * The engine still validates it when the widget loads, and scripts/build.sh runs quiz-check first.
+ */
+export function bankPlugin(bankPath) {
+  return {
+    name: 'trainscope-bank',
+    setup(pluginBuild) {
+      if (!bankPath) return;
+      pluginBuild.onResolve({ filter: /(^|\/)quiz\/bank\.json$/ }, () => ({ path: bankPath }));
+    },
+  };
+}
+
+/** Reads the --bank file once, so a missing or malformed one stops the build with its name. */
+function checkAuthorBank() {
+  if (authorBankPath === null) return;
+  if (!authorBankPath) {
+    console.error('web: --bank needs a file: node web/build.mjs --bank my-bank.json');
+    process.exit(64);
+  }
+  let text;
+  try {
+    text = readFileSync(authorBankPath, 'utf8');
+  } catch {
+    console.error(`web: cannot read the question bank ${authorBankPath}`);
+    process.exit(2);
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    console.error(`web: the question bank ${authorBankPath} is not valid JSON: ${error.message}`);
+    process.exit(2);
+  }
+  console.log(`web: question bank ${authorBankPath}`);
+}
+
 /** One esbuild bundle: a classic script holding the engine (wasm as base64) and the styles. */
 async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
   await build({
@@ -106,7 +151,7 @@ async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
     minify: !dev,
     sourcemap: false,
     legalComments: 'none',
-    plugins: [enginePlugin({ remote: remoteEngine })],
+    plugins: [enginePlugin({ remote: remoteEngine }), bankPlugin(authorBankPath)],
     // The quiz bank ships inside the bundle: no fetch, so file:// and strict CSPs work.
     loader: { '.json': 'json' },
     define: { TRAINSCOPE_CSS: JSON.stringify(css) },
@@ -139,6 +184,7 @@ async function buildPage() {
       process.exit(1);
     }
   }
+  checkAuthorBank();
   for (const folder of ['', 'embed', 'iframe']) mkdirSync(join(distDir, folder), { recursive: true });
   const dev = args.has('--dev');
   const css = (await transform(stylesheets.map((name) => readFileSync(join(webDir, name), 'utf8')).join('\n'),
