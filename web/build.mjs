@@ -209,6 +209,8 @@ async function buildPage() {
   writeFileSync(join(distDir, 'iframe', 'index.html'), html
     .replace('<script src="trainscope.js"></script>', '<script src="trainscope-iframe.js"></script>')
     .replace('class="ts-page"', 'class="ts-page ts-framed"')
+    // ?bank= fetches an author's bank from the iframe page's own site (docs/quiz.md): only there.
+    .replace("default-src 'none';", "default-src 'none'; connect-src 'self';")
     // Frames get no favicon, and a data: icon would trip a host server's img-src policy.
     .replace(/<link rel="icon"[^>]*>\n?/, ''));
   // 4. Learning management systems: a SCORM 1.2 package with the widget as one self-contained SCO.

@@ -352,7 +352,10 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       const readAs = h('p', { className: 'ts-quiz-read-as', id: readAsId });
       const lead = item.kind === 'estimate' && instance.tolerance_factor
         ? `An estimate is enough: anything within a factor of ${instance.tolerance_factor} of the answer counts.`
-        : KIND_HINTS[item.kind];
+        : instance.unit === '' && item.kind === 'numeric'
+          // A plain count (GPU-hours, a ratio) has no unit to ask for.
+          ? 'Type a number.'
+          : KIND_HINTS[item.kind];
       hint.textContent = instance.unit ? `${lead} Any unit works; a plain number is read in ${instance.unit}.` : lead ?? '';
       fieldset.append(h('div', { className: 'ts-quiz-answer' },
         h('label', { className: 'ts-quiz-answer-label', for: inputId }, 'Your answer'),
