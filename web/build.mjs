@@ -22,7 +22,8 @@ import { createZip } from './ship/zip.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(webDir, '..');
-const distDir = join(repoRoot, 'dist');
+// TRAINSCOPE_DIST_DIR: build elsewhere (a test's own --bank build, beside the shared dist/).
+const distDir = process.env.TRAINSCOPE_DIST_DIR ? resolve(process.env.TRAINSCOPE_DIST_DIR) : join(repoRoot, 'dist');
 const wasmDir = process.env.TRAINSCOPE_WASM_DIR ? resolve(process.env.TRAINSCOPE_WASM_DIR) : join(repoRoot, 'build', 'wasm');
 const gluePath = join(wasmDir, 'trainscope_engine.js');
 const wasmPath = join(wasmDir, 'trainscope_engine.wasm');

@@ -7,8 +7,11 @@
 // sets its own.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
@@ -183,4 +186,52 @@ test('the notice reads well at 320 and 1280 px, light and dark', async (t) => {
     assert.ok(overflow <= 1, `the notice fits at ${width} px (overflow ${overflow})`);
     await page.locator('#unit .ts-quiz-root').screenshot({ path: join(artifactsDir, `author-bank-${width}-${colorScheme}.png`) });
   }
+});
+
+test('built in with --bank: the offline file asks the author\'s questions, and the SCORM package reports the bank\'s pass mark to the LMS', async (t) => {
+  // The single choice first; one right and one wrong answer complete the quiz at half the points.
+  const bank = bankWith({ order: 'fixed', draw: undefined, pass_mark: 0.5 }, [example.items[1], example.items[2]]);
+  const out = mkdtempSync(join(tmpdir(), 'trainscope-author-build-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const bankFile = join(out, 'two.json');
+  writeFileSync(bankFile, JSON.stringify(bank));
+  execFileSync(process.execPath, [join(repoRoot, 'web', 'build.mjs'), '--bank', bankFile], {
+    env: { ...process.env, TRAINSCOPE_DIST_DIR: join(out, 'dist'), TRAINSCOPE_WASM_DIR: process.env.TRAINSCOPE_WASM_DIR ?? join(repoRoot, 'build', 'wasm') },
+    stdio: 'pipe',
+  });
+
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  t.after(() => context.close());
+  const offline = await context.newPage();
+  await offline.goto(pathToFileURL(join(out, 'dist', 'trainscope.html')).href);
+  await offline.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await offline.locator('[data-ts-section="quiz"]').scrollIntoViewIfNeeded();
+  assert.deepEqual(await askedIds(offline, 'body'), ['more-gpus-same-hours', 'utilization-meaning']);
+
+  execFileSync('unzip', ['-q', join(out, 'dist', 'trainscope-scorm12.zip'), '-d', join(out, 'sco')]);
+  const fixture = (name) => readFileSync(join(repoRoot, 'tests', 'browser', 'fixtures-ship', name), 'utf8');
+  const served = await serveDirectory(join(out, 'dist'), 0, { extra: {
+    '/lms/index.html': { type: 'text/html; charset=utf-8', body: fixture('scorm-again-lms.html') },
+    '/lms/scorm-again-lms.js': { type: 'text/javascript', body: fixture('scorm-again-lms.js') },
+    '/lms/scorm12.js': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm12.js')) },
+    '/sco/index.html': { type: 'text/html; charset=utf-8', body: readFileSync(join(out, 'sco', 'index.html')) },
+  } });
+  t.after(() => new Promise((resolve) => served.server.close(resolve)));
+  const lms = await context.newPage();
+  await lms.goto(`${served.url}lms/index.html`);
+  // No mastery score from the LMS: the bank's pass mark is the one that counts.
+  await lms.evaluate(() => window.launch({}));
+  const sco = lms.frameLocator('#sco');
+  await sco.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await sco.locator('[data-ts-section="quiz"]').scrollIntoViewIfNeeded();
+  await sco.locator('[data-ts-quiz-ready]').waitFor({ timeout: 20000 });
+  await sco.locator('.ts-quiz-mode').click();
+  await sco.locator('li[data-item-id="more-gpus-same-hours"] input[value="same"]').check();
+  await sco.locator('li[data-item-id="more-gpus-same-hours"] [data-action="check"]').click();
+  await sco.locator('li[data-item-id="utilization-meaning"] input[value="tokens"]').check();
+  await sco.locator('li[data-item-id="utilization-meaning"] [data-action="check"]').click();
+  await lms.waitForFunction(() => window.lmsRecord.core.lesson_status !== 'incomplete', null, { timeout: 10000 });
+  const record = await lms.evaluate(() => window.lmsRecord.core);
+  assert.equal(record.score.raw, '50');
+  assert.equal(record.lesson_status, 'passed', 'at the bank\'s pass mark of 50%: passed, not merely completed');
 });
