@@ -67,16 +67,18 @@ async function open(t, extra, path, { learner = 0, viewport = { width: 1100, hei
   const page = await context.newPage();
   const errors = [];
   const warnings = [];
+  const requests = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
     if (message.type() === 'warning') warnings.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   page.on('request', (request) => {
+    requests.push(request.url());
     if (!request.url().startsWith(served.url)) errors.push(`request outside: ${request.url()}`);
   });
   await page.goto(`${served.url}${path}`);
-  return { page, errors, warnings };
+  return { page, errors, warnings, requests };
 }
 
 /** The ids of the questions the quiz in `scope` asks, in its order. */
@@ -134,8 +136,9 @@ test('?bank= gives the iframe page the author\'s bank, drawn for the learner', a
 });
 
 test('a bank that is not there names itself; the built-in questions run instead', async (t) => {
-  const { page, errors, warnings } = await open(t, {
-    '/host/course.html': coursePage('<trainscope-widget id="lost" sections="quiz" bank="missing.json"></trainscope-widget>'
+  const { page, errors, warnings, requests } = await open(t, {
+    '/host/course.html': coursePage('<trainscope-widget id="figures" sections="time" bank="never.json"></trainscope-widget>'
+      + '<trainscope-widget id="lost" sections="quiz" bank="missing.json"></trainscope-widget>'
       + '<trainscope-widget id="garbled" sections="quiz" bank="garbled.json"></trainscope-widget>'),
     '/host/garbled.json': { type: 'application/json', body: '{"version": 1, "items": [' },
   }, 'host/course.html');
@@ -147,6 +150,9 @@ test('a bank that is not there names itself; the built-in questions run instead'
   assert.match(await page.locator('#garbled .ts-quiz-bank-problem').textContent(), /^The question bank “garbled\.json” is not valid JSON \(.+\), so the built-in questions are shown instead\.$/);
   assert.ok(warnings.some((line) => line.includes('“missing.json” could not be loaded (HTTP 404)')), warnings.join('\n'));
   await page.locator('#lost .ts-quiz-notice').screenshot({ path: join(artifactsDir, 'author-bank-404.png') });
+  // A widget without its quiz fetches no bank.
+  await page.locator('#figures [data-ts-ready]').waitFor({ timeout: 20000 });
+  assert.equal(requests.filter((url) => url.endsWith('/never.json')).length, 0);
   // The 404 itself is the browser's console error for the failed request; nothing else.
   assert.deepEqual(errors.filter((line) => !/404/.test(line)), []);
 });

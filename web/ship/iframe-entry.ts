@@ -23,7 +23,7 @@ async function start(): Promise<void> {
   reportToHost(target);
   // The engine checks the preset and scenario first; if it cannot load, mountTrainscope says why.
   // ?bank= names a file on the iframe page's own site (docs/quiz.md, "Your own bank").
-  const [engine, quizBank] = await Promise.all([loadEngine().catch(() => null), loadAuthorBank({ url: read.bank, inline: null }, window.location.href)]);
+  const [engine, quizBank] = await Promise.all([loadEngine().catch(() => null), read.sections.includes('quiz') ? loadAuthorBank({ url: read.bank, inline: null }, window.location.href) : null]);
   const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario)) : read;
   for (const problem of settings.problems) console.warn(`trainscope iframe: ${problem}`);
   void mountTrainscope(target, {
