@@ -140,9 +140,12 @@ export class TrainscopeWidgetElement extends HTMLElement {
   }
 
   /** The author's bank: the `bank` attribute's file, else a <script type="application/json"> child. */
-  private authorBank(settings: ElementSettings): Promise<AuthorBank | null> {
+  private async authorBank(settings: ElementSettings): Promise<AuthorBank | null> {
     // A widget without its quiz has no use for a bank: nothing is fetched.
-    if (!settings.sections.includes('quiz')) return Promise.resolve(null);
+    if (!settings.sections.includes('quiz')) return null;
+    // With a script that is not deferred the element can start before the parser has reached
+    // its children: wait for them.
+    if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
     // A script child of a custom element is inert (its type is not JavaScript) and unrendered
     // (the shadow root has no slot): a bank that travels with the page, under any CSP.
     const script = this.querySelector<HTMLScriptElement>(':scope > script[type="application/json"]');

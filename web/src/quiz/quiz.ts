@@ -122,7 +122,6 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const h: Builder = builder(doc);
   const engine = options.engine;
   const random = options.random ?? Math.random;
-
   const prefix = `ts-quiz-${(instanceCounter += 1)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
   const uid = (name: string) => `${prefix}-${name}`;
 
