@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Builds everything: the native CLI and tests, the wasm module and its tests, and the page.
-# Usage: scripts/build.sh            (set-up is run first; idempotent)
+# Usage: scripts/build.sh [--bank FILE]   (set-up is run first; idempotent)
+#   --bank FILE  an author's question bank (docs/quiz.md) in the page, the offline file and the
+#                SCORM package instead of web/quiz/bank.json; checked by quiz-check first.
 set -euo pipefail
+author_bank=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bank) [ $# -ge 2 ] || { echo "build: --bank needs a file" >&2; exit 64; }; author_bank="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    --bank=*) author_bank="$(cd "$(dirname "${1#--bank=}")" && pwd)/$(basename "${1#--bank=}")"; shift ;;
+    *) echo "build: unknown option $1 (usage: scripts/build.sh [--bank FILE])" >&2; exit 64 ;;
+  esac
+done
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
@@ -19,6 +29,12 @@ if ! bank_report="$(build/native/trainscope quiz-check web/quiz/bank.json 20)"; 
   echo "$bank_report" >&2
   exit 1
 fi
+# The author's bank is held to the same check: every problem named by item and field.
+if [ -n "$author_bank" ] && ! bank_report="$(build/native/trainscope quiz-check "$author_bank" 20)"; then
+  echo "build: $author_bank has problems:" >&2
+  echo "$bank_report" >&2
+  exit 1
+fi
 
 # Debian's emscripten runs its JS tools with the project's node (EM_NODE_JS, from env.sh), which
 # must find Debian's JS modules; the wasm tests run under that same node.
@@ -27,5 +43,5 @@ cmake --preset wasm -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/n
 cmake --build --preset wasm -j "$jobs"
 
 if [ -f package.json ]; then
-  npm run --silent build
+  node web/build.mjs ${author_bank:+--bank "$author_bank"}
 fi

@@ -9,7 +9,10 @@
 //   trainscope-scorm2004.zip, trainscope-cmi5.zip SCORM 2004 4th Edition and cmi5 packages
 // `--units` instead compiles the pure modules that the unit tests import to build/web-units/.
 //
-// Usage: node web/build.mjs [--units] [--dev]
+// `--bank FILE` builds an author's question bank (docs/quiz.md) into every output in place of
+// web/quiz/bank.json: the page, the offline file, the embeds' built-in bank and the SCORM package.
+//
+// Usage: node web/build.mjs [--units] [--dev] [--bank FILE]
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,11 +23,17 @@ import { createZip } from './ship/zip.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(webDir, '..');
-const distDir = join(repoRoot, 'dist');
+// TRAINSCOPE_DIST_DIR: build elsewhere (a test's own --bank build, beside the shared dist/).
+const distDir = process.env.TRAINSCOPE_DIST_DIR ? resolve(process.env.TRAINSCOPE_DIST_DIR) : join(repoRoot, 'dist');
 const wasmDir = process.env.TRAINSCOPE_WASM_DIR ? resolve(process.env.TRAINSCOPE_WASM_DIR) : join(repoRoot, 'build', 'wasm');
 const gluePath = join(wasmDir, 'trainscope_engine.js');
 const wasmPath = join(wasmDir, 'trainscope_engine.wasm');
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const bankFlag = argv.findIndex((arg) => arg === '--bank' || arg.startsWith('--bank='));
+/** The author's bank file (--bank FILE), or null for web/quiz/bank.json. */
+const authorBankPath = bankFlag < 0 ? null
+  : argv[bankFlag].startsWith('--bank=') ? resolve(argv[bankFlag].slice('--bank='.length)) : argv[bankFlag + 1] ? resolve(argv[bankFlag + 1]) : '';
 /** Concatenated into the one stylesheet that the page links and that shadow roots adopt. */
 const stylesheets = ['styles.css', 'quiz.css'];
 
@@ -96,6 +105,43 @@ export function enginePlugin({ remote = false } = {}) {
   };
 }
 
+/**
+ * Swaps the built-in bank (web/quiz/bank.json, imported by src/app.ts) for the author's file.
+ * The engine still validates it when the widget loads, and scripts/build.sh runs quiz-check first.
+ */
+export function bankPlugin(bankPath) {
+  return {
+    name: 'trainscope-bank',
+    setup(pluginBuild) {
+      if (!bankPath) return;
+      pluginBuild.onResolve({ filter: /(^|\/)quiz\/bank\.json$/ }, () => ({ path: bankPath }));
+    },
+  };
+}
+
+/** Reads the --bank file once, so a missing or malformed one stops the build with its name. */
+function checkAuthorBank() {
+  if (authorBankPath === null) return;
+  if (!authorBankPath) {
+    console.error('web: --bank needs a file: node web/build.mjs --bank my-bank.json');
+    process.exit(64);
+  }
+  let text;
+  try {
+    text = readFileSync(authorBankPath, 'utf8');
+  } catch {
+    console.error(`web: cannot read the question bank ${authorBankPath}`);
+    process.exit(2);
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    console.error(`web: the question bank ${authorBankPath} is not valid JSON: ${error.message}`);
+    process.exit(2);
+  }
+  console.log(`web: question bank ${authorBankPath}`);
+}
+
 /** One esbuild bundle: a classic script holding the engine (wasm as base64) and the styles. */
 async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
   await build({
@@ -108,7 +154,7 @@ async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
     minify: !dev,
     sourcemap: false,
     legalComments: 'none',
-    plugins: [enginePlugin({ remote: remoteEngine })],
+    plugins: [enginePlugin({ remote: remoteEngine }), bankPlugin(authorBankPath)],
     // The quiz bank ships inside the bundle: no fetch, so file:// and strict CSPs work.
     loader: { '.json': 'json' },
     define: { TRAINSCOPE_CSS: JSON.stringify(css) },
@@ -162,6 +208,7 @@ async function buildPage() {
       process.exit(1);
     }
   }
+  checkAuthorBank();
   for (const folder of ['', 'embed', 'iframe']) mkdirSync(join(distDir, folder), { recursive: true });
   const dev = args.has('--dev');
   const css = (await transform(stylesheets.map((name) => readFileSync(join(webDir, name), 'utf8')).join('\n'),
@@ -186,6 +233,8 @@ async function buildPage() {
   writeFileSync(join(distDir, 'iframe', 'index.html'), html
     .replace('<script src="trainscope.js"></script>', '<script src="trainscope-iframe.js"></script>')
     .replace('class="ts-page"', 'class="ts-page ts-framed"')
+    // ?bank= fetches an author's bank from the iframe page's own site (docs/quiz.md): only there.
+    .replace("default-src 'none';", "default-src 'none'; connect-src 'self';")
     // Frames get no favicon, and a data: icon would trip a host server's img-src policy.
     .replace(/<link rel="icon"[^>]*>\n?/, ''));
   // 4. Learning management systems: a SCORM 1.2 package with the widget as one self-contained SCO.

@@ -1,4 +1,5 @@
 // trainscope: the estimation engine from the command line, for scripts and tests.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,9 @@ void print_usage(std::FILE* to) {
         "  trainscope default-scenario            every field of the default scenario, as JSON\n"
         "  trainscope quiz-check FILE [SEEDS]     validate a quiz bank and compute every numeric item\n"
         "                                         for seeds 1..SEEDS (default 200); exit 2 when it fails\n"
+        "  trainscope quiz-check FILE --preview [SEEDS]\n"
+        "                                         every item as the learner sees it for seeds 0..SEEDS-1\n"
+        "                                         (default 3), with the engine's answers; then the check\n"
         "Invalid input prints field-named errors and exits with 2. See docs/scenario.md.\n",
         to);
 }
@@ -88,18 +92,84 @@ bool read_seed_count(const char* text, int& out) {
     return true;
 }
 
+namespace json = trainscope::json;
+
+std::string text_at(const json::Value& value, const char* name) {
+    const json::Value* found = value.find(name);
+    return found && found->kind == json::Kind::string ? found->text : std::string();
+}
+
+// The author's view of a bank: each item's prompt and answer for a few seeds, straight from the
+// engine (quiz_instance_json), so what is printed is what the widget asks and grades.
+void print_preview(const std::string& bank_text, int seeds) {
+    const json::ParseResult bank = json::parse(bank_text);
+    const json::Value* items = bank.ok ? bank.value.find("items") : nullptr;
+    if (!items || items->kind != json::Kind::array) return;  // the check below says why
+    for (std::size_t index = 0; index < items->items.size(); ++index) {
+        const json::Value& item = items->items[index];
+        const std::string item_text = json::serialize(item);
+        const std::string kind = text_at(item, "kind");
+        const bool numeric = kind == "numeric" || kind == "estimate";
+        const json::Value* randomize = item.find("randomize");
+        const bool randomized = numeric && randomize && randomize->kind == json::Kind::array && !randomize->items.empty();
+        std::printf("[%zu] %s (%s, takeaway %s)\n", index + 1, text_at(item, "id").c_str(), kind.c_str(),
+                    text_at(item, "takeaway").c_str());
+        // Choice items draw no numbers: one instance says it all.
+        const int last = randomized ? (seeds > 0 ? seeds : 1) : 1;
+        for (int seed = 0; seed < last; ++seed) {
+            const json::ParseResult asked = json::parse(trainscope::quiz_instance_json(item_text, static_cast<std::uint32_t>(seed)));
+            const json::Value* errors = asked.ok ? asked.value.find("errors") : nullptr;
+            if (!asked.ok || (errors && !errors->items.empty())) {
+                std::printf("  seed %d: cannot be asked:\n", seed);
+                if (errors)
+                    for (const auto& e : errors->items)
+                        std::printf("    %s: %s\n", text_at(e, "field").c_str(), text_at(e, "message").c_str());
+                break;
+            }
+            std::printf("  seed %d: %s\n", seed, text_at(asked.value, "prompt").c_str());
+            if (numeric) {
+                const json::Value* tolerance = asked.value.find(kind == "numeric" ? "tolerance" : "tolerance_factor");
+                const double within = tolerance && tolerance->kind == json::Kind::number ? tolerance->number : 0.0;
+                if (kind == "numeric")
+                    std::printf("    answer: %s (within %g%%)\n", text_at(asked.value, "expected_display").c_str(), within * 100.0);
+                else
+                    std::printf("    answer: %s (within a factor of %g)\n", text_at(asked.value, "expected_display").c_str(), within);
+                continue;
+            }
+            const json::Value* options = item.find("options");
+            if (!options) continue;
+            for (const auto& option : options->items) {
+                const json::Value* correct = option.find("correct");
+                const bool right = correct && correct->kind == json::Kind::boolean && correct->boolean;
+                std::printf("    %s %s: %s\n", right ? "[x]" : "[ ]", text_at(option, "id").c_str(), text_at(option, "text").c_str());
+            }
+        }
+    }
+    std::puts("");
+}
+
 int run_quiz_check(int argc, char** argv) {
-    if (argc < 3 || argc > 4) { print_usage(stderr); return exit_usage; }
+    bool preview = false;
+    const char* path = nullptr;
+    const char* seed_text = nullptr;
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--preview") == 0 && !preview) preview = true;
+        else if (!path) path = argv[i];
+        else if (!seed_text) seed_text = argv[i];
+        else { print_usage(stderr); return exit_usage; }
+    }
+    if (!path) { print_usage(stderr); return exit_usage; }
     std::string bank;
-    if (!read_all(argv[2], bank)) {
-        std::fprintf(stderr, "trainscope: cannot read %s\n", argv[2]);
+    if (!read_all(path, bank)) {
+        std::fprintf(stderr, "trainscope: cannot read %s\n", path);
         return exit_invalid_input;
     }
-    int seeds = 200;
-    if (argc == 4 && !read_seed_count(argv[3], seeds)) {
-        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds, argv[3]);
+    int seeds = preview ? 3 : 200;
+    if (seed_text && !read_seed_count(seed_text, seeds)) {
+        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds, seed_text);
         return exit_usage;
     }
+    if (preview) print_preview(bank, seeds);
     const std::string report = trainscope::quiz_check_bank_json(bank, seeds);
     std::puts(report.c_str());
     const trainscope::json::ParseResult parsed = trainscope::json::parse(report);

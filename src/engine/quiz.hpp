@@ -25,8 +25,11 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed);
 // "wrong_unit" | "no_answer" | "invalid_item" (these do not).
 std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std::string_view answer_json);
 
-// Checks a whole bank {version, takeaways, items} against the schema, and computes every
-// numeric item once as authored. Returns {ok, items, errors:[{item, field, message}]}.
+// Checks a whole bank {version, takeaways, items, order?, draw?, pass_mark?} against the schema,
+// and computes every numeric item once as authored. Returns {ok, items, settings:{order, draw,
+// pass_mark}, unusable:[index…], errors:[{item, field, message}]}: `settings` as validated (a
+// refused one is an error and reads as its default: "fixed", null, null); `unusable` lists the
+// items with a problem of their own, which the page leaves out.
 std::string quiz_validate_bank_json(std::string_view bank_json);
 
 // quiz_validate_bank_json plus, for every numeric item and seeds 1…seeds: the instance computes,

@@ -304,11 +304,51 @@ void validate_item(const Value& item, const std::string& label, std::vector<Prob
 
 namespace {
 
+// The author's choices for the whole bank (docs/quiz.md, "The bank"); a refused value is reported
+// and its default used, so a typo in a setting never stops the questions.
+struct BankSettings {
+    bool shuffled = false;
+    int draw = 0;            // 0: every usable item
+    double pass_mark = -1;   // < 0: none
+};
+
 struct BankReport {
     std::vector<Problem> errors, warnings;
     int items = 0, numeric_items = 0;
     double instances_checked = 0;
+    BankSettings settings;
+    // Per item: it has a problem of its own, so the page leaves it out (a learner never sees a
+    // half-broken question). Bank-level problems mark no item.
+    std::vector<bool> unusable;
 };
+
+void read_bank_settings(const Value& bank, std::size_t item_count, BankReport& report) {
+    if (const Value* order = bank.find("order")) {
+        const std::string text = text_of(order);
+        if (order->kind == Kind::string && (text == "fixed" || text == "shuffled"))
+            report.settings.shuffled = text == "shuffled";
+        else
+            report.errors.push_back({"", "order", "must be \"fixed\" (the bank's order, the default) or \"shuffled\" (an order per learner)"});
+    }
+    if (const Value* draw = bank.find("draw")) {
+        double count = 0.0;
+        if (!number_of(draw, count) || count < 1 || count != std::floor(count) || count > 100000)
+            report.errors.push_back({"", "draw", "must be a whole number of questions to ask, at least 1"});
+        else if (item_count > 0 && count > static_cast<double>(item_count))
+            report.errors.push_back({"", "draw", "asks for " + std::to_string(static_cast<long long>(count)) +
+                                                     " questions but the bank has " + std::to_string(item_count) +
+                                                     "; every question is asked"});
+        else
+            report.settings.draw = static_cast<int>(count);
+    }
+    if (const Value* pass_mark = bank.find("pass_mark")) {
+        double mark = 0.0;
+        if (!number_of(pass_mark, mark) || !(mark >= 0.0 && mark <= 1.0))
+            report.errors.push_back({"", "pass_mark", "must be a fraction from 0 to 1 (0.7 for 70%)"});
+        else
+            report.settings.pass_mark = mark;
+    }
+}
 
 const Value* bank_items(const Value& bank, BankReport& report) {
     if (!bank.is_object()) {
@@ -316,7 +356,8 @@ const Value* bank_items(const Value& bank, BankReport& report) {
         return nullptr;
     }
     for (const auto& member : bank.members) {
-        if (member.first != "version" && member.first != "takeaways" && member.first != "items" && member.first != "$comment")
+        if (member.first != "version" && member.first != "takeaways" && member.first != "items" && member.first != "$comment" &&
+            member.first != "order" && member.first != "draw" && member.first != "pass_mark")
             report.errors.push_back({"", member.first, "unknown field (a typo?); see docs/quiz.md"});
     }
     double version = 0.0;
@@ -341,11 +382,14 @@ const Value* bank_items(const Value& bank, BankReport& report) {
         report.errors.push_back({"", "items", "must be a non-empty array of items"});
         return nullptr;
     }
+    read_bank_settings(bank, items->items.size(), report);
+    report.unusable.assign(items->items.size(), false);
     std::vector<std::string> ids;
     std::vector<int> covered(takeaways.size(), 0);
     for (std::size_t i = 0; i < items->items.size(); ++i) {
         const Value& item = items->items[i];
         const std::string label = item_label(item, i);
+        const std::size_t errors_before = report.errors.size();
         ++report.items;
         validate_item(item, label, report.errors);
         const std::string id = text_of(item.find("id"));
@@ -363,6 +407,7 @@ const Value* bank_items(const Value& bank, BankReport& report) {
         if (!takeaway.empty() && !takeaways.empty() && !known)
             report.errors.push_back({label, "takeaway", "is not one of the bank's takeaways"});
         if (is_numeric_kind(text_of(item.find("kind")))) ++report.numeric_items;
+        if (report.errors.size() > errors_before) report.unusable[i] = true;
     }
     for (std::size_t t = 0; t < takeaways.size(); ++t) {
         if (covered[t] == 0) report.errors.push_back({"", "takeaways", "no item checks the takeaway \"" + takeaways[t] + "\""});
@@ -457,6 +502,17 @@ std::string write_report(const BankReport& report, bool with_counts, int seeds) 
     w.begin_object();
     w.field_bool("ok", report.errors.empty());
     w.key("items").integer(report.items);
+    w.key("settings").begin_object();
+    w.field("order", report.settings.shuffled ? "shuffled" : "fixed");
+    w.key("draw");
+    if (report.settings.draw > 0) w.integer(report.settings.draw); else w.null();
+    w.key("pass_mark");
+    if (report.settings.pass_mark >= 0) w.number(report.settings.pass_mark); else w.null();
+    w.end_object();
+    w.key("unusable").begin_array();
+    for (std::size_t i = 0; i < report.unusable.size(); ++i)
+        if (report.unusable[i]) w.integer(static_cast<long long>(i));
+    w.end_array();
     if (with_counts) {
         w.key("numeric_items").integer(report.numeric_items);
         w.key("seeds").integer(seeds);
@@ -486,7 +542,11 @@ std::string quiz_validate_bank_json(std::string_view bank_json) {
         return write_report(report, false, 0);
     }
     if (const Value* items = bank_items(parsed.value, report)) {
-        for (std::size_t i = 0; i < items->items.size(); ++i) check_computes(items->items[i], i, 0, report, false);
+        for (std::size_t i = 0; i < items->items.size(); ++i) {
+            const std::size_t errors_before = report.errors.size();
+            check_computes(items->items[i], i, 0, report, false);
+            if (report.errors.size() > errors_before) report.unusable[i] = true;
+        }
     }
     return write_report(report, false, 0);
 }
@@ -502,7 +562,9 @@ std::string quiz_check_bank_json(std::string_view bank_json, int seeds) {
     if (const Value* items = bank_items(parsed.value, report)) {
         for (std::size_t i = 0; i < items->items.size(); ++i) {
             const Value& item = items->items[i];
+            const std::size_t errors_before = report.errors.size();
             check_computes(item, i, 0, report, true);
+            if (report.errors.size() > errors_before) report.unusable[i] = true;
             if (!is_numeric_kind(text_of(item.find("kind")))) continue;
             for (int seed = 1; seed <= seeds; ++seed) {
                 const std::size_t before = report.errors.size();

@@ -85,5 +85,23 @@ rm -f "$duplicate_bank"
 [ "$status" -eq 2 ] && grep -q '"field":"items"' <<<"$bank_report" && grep -q 'appears twice' <<<"$bank_report"
 check "quiz-check names a duplicate member" $?
 
+# quiz-check --preview: each item as asked for seeds 0..SEEDS-1 with the engine's answer, then the check.
+example_bank="$(dirname "$0")/../../docs/examples/author-bank.json"
+preview="$("$cli" quiz-check "$example_bank" --preview 2)"; status=$?
+[ "$status" -eq 0 ] && grep -q '^  seed 1: Your team trains a model with 13 billion parameters' <<<"$preview" \
+  && grep -q '^    answer: 67,400 (within 10%)$' <<<"$preview" && ! grep -q '^  seed 2:' <<<"$preview" \
+  && grep -q '^    \[x\] same: ' <<<"$preview" && grep -q '^    \[ \] half: ' <<<"$preview" \
+  && grep -q '"settings":{"order":"shuffled","draw":3,"pass_mark":0.7}' <<<"$preview"
+check "quiz-check --preview prints each item's instances and answers" $?
+broken_bank="$(mktemp)"
+sed 's/"feedback": "The wall-clock/"feedbak": "The wall-clock/; s/"unit": "", "tolerance": 0.1/"unit": "", "tolerance": 2/' "$example_bank" >"$broken_bank"
+preview="$("$cli" quiz-check "$broken_bank" --preview 1)"; status=$?
+rm -f "$broken_bank"
+[ "$status" -eq 2 ] && grep -q '"item":"more-gpus-same-hours","field":"options\[1\].feedback"' <<<"$preview" \
+  && grep -q '"item":"gpu-hours-to-train","field":"answer.tolerance"' <<<"$preview" \
+  && grep -q '^  seed 0: cannot be asked:$' <<<"$preview" && grep -q '"unusable":\[0,1\]' <<<"$preview"
+check "quiz-check --preview names a broken item's field and exits 2" $?
+"$cli" quiz-check "$example_bank" --preview 2 3 >/dev/null 2>&1; [ $? -eq 64 ]; check "quiz-check with two seed counts is a usage error" $?
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

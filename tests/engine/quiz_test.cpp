@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/json.hpp"
 #include "engine/quiz.hpp"
@@ -520,6 +521,75 @@ TEST_CASE("an item with a member given twice is unusable, naming the member", "[
     CHECK(text_at(asked.find("errors")->items[0], "field") == "kind");
     const json::Value graded = parse_json(quiz_grade_json(item, 0, R"({"choices":["a"]})"));
     CHECK(text_at(graded, "status") == "invalid_item");
+}
+
+namespace {
+std::string bank_with(const std::string& settings, const std::string& items) {
+    std::string text = bank(items);
+    return text.insert(1, settings + ",");
+}
+
+std::vector<double> unusable_of(const json::Value& report) {
+    std::vector<double> indices;
+    for (const auto& index : report.find("unusable")->items) indices.push_back(index.number);
+    return indices;
+}
+}  // namespace
+
+TEST_CASE("a bank's order, draw and pass mark are read and reported back", "[quiz][bank][settings]") {
+    const std::string items = std::string(memory_item) + "," + time_item + "," + single_item;
+    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("order": "shuffled", "draw": 2, "pass_mark": 0.7)", items)));
+    INFO(json::serialize(report));
+    CHECK(report.find("ok")->boolean);
+    CHECK(text_at(report, "settings.order") == "shuffled");
+    CHECK(number_at(report, "settings.draw") == 2);
+    CHECK(number_at(report, "settings.pass_mark") == 0.7);
+}
+
+TEST_CASE("without settings the bank is asked whole, in order, with no pass mark", "[quiz][bank][settings]") {
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(memory_item) + "," + time_item)));
+    CHECK(text_at(report, "settings.order") == "fixed");
+    CHECK(report.find_path("settings.draw")->kind == json::Kind::null);
+    CHECK(report.find_path("settings.pass_mark")->kind == json::Kind::null);
+}
+
+TEST_CASE("a refused setting is named by its field, its default is used and no item is left out", "[quiz][bank][settings]") {
+    const std::string items = std::string(memory_item) + "," + time_item;
+    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("order": "random", "draw": 2.5, "pass_mark": 70)", items)));
+    CHECK_FALSE(report.find("ok")->boolean);
+    CHECK(has_error(report, "", "order"));
+    CHECK(has_error(report, "", "draw"));
+    CHECK(has_error(report, "", "pass_mark"));
+    CHECK(text_at(report, "settings.order") == "fixed");
+    CHECK(report.find_path("settings.draw")->kind == json::Kind::null);
+    CHECK(report.find_path("settings.pass_mark")->kind == json::Kind::null);
+    CHECK(unusable_of(report).empty());
+}
+
+TEST_CASE("drawing more questions than the bank holds is an error that says so", "[quiz][bank][settings]") {
+    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("draw": 5)", std::string(memory_item) + "," + time_item)));
+    REQUIRE(has_error(report, "", "draw"));
+    CHECK(text_at(report.find("errors")->items[0], "message").find("the bank has 2") != std::string::npos);
+    CHECK(report.find_path("settings.draw")->kind == json::Kind::null);
+}
+
+TEST_CASE("a misspelt bank setting is an unknown field", "[quiz][bank][settings]") {
+    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("passmark": 0.7)", std::string(memory_item) + "," + time_item)));
+    CHECK(has_error(report, "", "passmark"));
+}
+
+TEST_CASE("the items with problems of their own are listed as unusable, the others are not", "[quiz][bank][settings]") {
+    // A schema error (item 1), a computed one (item 2: the explanation does not state the answer)
+    // and a repeated id (item 3: the first of the two stays usable).
+    const std::string broken_schema = with(single_item, "\"feedback\": \"That is training.\"", "\"feedback\": \"\"");
+    const std::string no_answer = with(memory_item, "= {answer}.", "= a lot.");
+    const std::string items = std::string(time_item) + "," + broken_schema + "," + no_answer + "," + time_item;
+    const json::Value report = parse_json(quiz_validate_bank_json(bank(items)));
+    INFO(json::serialize(report));
+    CHECK(has_error(report, "run-bytes", "options[1].feedback"));
+    CHECK(has_error(report, "states", "explanation"));
+    CHECK(has_error(report, "days", "id"));
+    CHECK(unusable_of(report) == std::vector<double>{1, 2, 3});
 }
 
 TEST_CASE("repeated item ids are named", "[quiz][bank]") {

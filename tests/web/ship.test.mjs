@@ -15,9 +15,14 @@ import { inlinePage } from '../../web/build.mjs';
 
 const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
 
-test('no attributes mean every section, the system theme, no pass mark and no header', () => {
-  assert.deepEqual(readSettings(none), { scenario: {}, sections: ['memory', 'time', 'quiz'], theme: 'auto', passMark: null, header: false, problems: [],
+test('no attributes mean every section, the system theme, no pass mark, no header and the built-in bank', () => {
+  assert.deepEqual(readSettings(none), { scenario: {}, sections: ['memory', 'time', 'quiz'], theme: 'auto', passMark: null, header: false, bank: null, problems: [],
     sources: { preset: null, scenario: {} } });
+});
+
+test('the bank attribute is read as given, trimmed; blank means the built-in bank', () => {
+  assert.equal(readSettings({ ...none, bank: '  banks/unit-3.json ' }).bank, 'banks/unit-3.json');
+  for (const value of [null, undefined, '', '   ']) assert.equal(readSettings({ ...none, bank: value }).bank, null, String(value));
 });
 
 test('header is on when present (empty, on, true), off when off or absent, and a problem otherwise', () => {

@@ -3,6 +3,7 @@
 //   <script src="trainscope-widget.js"></script>
 //   <trainscope-widget preset="llama3-405b" sections="memory time quiz" theme="auto" pass-mark="0.7">
 //   </trainscope-widget>
+//   <trainscope-widget bank="my-bank.json"></trainscope-widget>   (the author's own questions)
 //
 // Styles live in the element's shadow root, so the host's CSS cannot break it and its CSS cannot
 // leak out. The engine starts only when the element comes near the viewport. Each bad attribute
@@ -11,6 +12,7 @@
 
 import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
 import { loadEngine, type Engine } from '../src/engine';
+import { loadAuthorBank, type AuthorBank } from '../src/quiz/source';
 import { checkScenario, readSettings, type ElementSettings } from './settings';
 
 /** Start the engine a little before the widget scrolls into view, so it is ready when seen. */
@@ -35,7 +37,7 @@ function adoptHostStyles(shadow: ShadowRoot): void {
 }
 
 export class TrainscopeWidgetElement extends HTMLElement {
-  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header'];
+  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header', 'bank'];
 
   private readonly shadow: ShadowRoot;
   private readonly frame: HTMLDivElement;
@@ -98,7 +100,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   private applyChange(name: string): void {
     if (!this.handle) return;
-    if (name === 'sections' || name === 'pass-mark' || name === 'header') {
+    if (name === 'sections' || name === 'pass-mark' || name === 'header' || name === 'bank') {
       // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
       this.handle.destroy();
       this.handle = null;
@@ -133,7 +135,21 @@ export class TrainscopeWidgetElement extends HTMLElement {
       theme: this.getAttribute('theme'),
       passMark: this.getAttribute('pass-mark'),
       header: this.getAttribute('header'),
+      bank: this.getAttribute('bank'),
     });
+  }
+
+  /** The author's bank: the `bank` attribute's file, else a <script type="application/json"> child. */
+  private async authorBank(settings: ElementSettings): Promise<AuthorBank | null> {
+    // A widget without its quiz has no use for a bank: nothing is fetched.
+    if (!settings.sections.includes('quiz')) return null;
+    // With a script that is not deferred the element can start before the parser has reached
+    // its children: wait for them.
+    if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
+    // A script child of a custom element is inert (its type is not JavaScript) and unrendered
+    // (the shadow root has no slot): a bank that travels with the page, under any CSP.
+    const script = this.querySelector<HTMLScriptElement>(':scope > script[type="application/json"]');
+    return loadAuthorBank({ url: settings.bank, inline: script ? script.textContent ?? '' : null }, document.baseURI);
   }
 
   /** The settings with their scenario checked by the engine (when it loaded); warns of new problems. */
@@ -152,7 +168,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
     this.frame.replaceChildren(this.placeholder('Loading the trainscope engine…'));
     // The engine checks the preset and scenario before the widget starts from them. If it cannot
     // load, mountTrainscope tries again and shows why in the widget.
-    const engine = await loadEngine().catch(() => null);
+    const [engine, quizBank] = await Promise.all([loadEngine().catch(() => null), this.authorBank(read)]);
     const settings = this.checked(read, engine);
     this.frame.replaceChildren();
     const options: MountOptions = {
@@ -165,6 +181,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       problems: settings.problems,
       header: settings.header,
       instanceKey: this.instanceKey(),
+      quizBank,
       // A course page has its own h1; the widget's title sits under it.
       headingLevel: 2,
     };

@@ -18,6 +18,8 @@ export interface ElementSettings {
   /** The widget's own title and introduction: off unless asked, since a course page has its own. */
   header: boolean;
   problems: string[];
+  /** The author's question bank: a same-origin address (`bank` attribute, `?bank=`), or null. */
+  bank: string | null;
   /** What `preset` and `scenario` said on their own, so that checkScenario can blame the right one. */
   sources: { preset: string | null; scenario: PartialScenario };
 }
@@ -29,6 +31,7 @@ export interface SettingsText {
   theme: string | null;
   passMark: string | null;
   header?: string | null;
+  bank?: string | null;
 }
 
 /** Reads the attributes (or query parameters) as given, null when absent; every problem becomes a sentence, never an exception. */
@@ -77,7 +80,9 @@ export function readSettings(attributes: SettingsText): ElementSettings {
     if (HEADER_ON.includes(value)) header = true;
     else if (!HEADER_OFF.includes(value)) problems.push(`The header attribute must be on or off, not “${value.slice(0, 20)}”.`);
   }
-  return { scenario, sections, theme, passMark, header, problems, sources: { preset, scenario: fromJson } };
+  // The address is only trimmed here: whether it can be fetched is quiz/source.ts's to say, by name.
+  const bank = attributes.bank !== undefined && attributes.bank !== null && attributes.bank.trim() !== '' ? attributes.bank.trim() : null;
+  return { scenario, sections, theme, passMark, header, bank, problems, sources: { preset, scenario: fromJson } };
 }
 
 /**

@@ -28,6 +28,7 @@ import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from 
 import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
 import { emitXapi } from '../ship/xapi';
+import type { AuthorBank } from './quiz/source';
 
 declare const TRAINSCOPE_CSS: string;
 
@@ -57,6 +58,8 @@ export interface MountOptions {
   headingLevel?: number;
   /** Problems the host found in its own settings (e.g. element attributes), shown as a notice. */
   problems?: readonly string[];
+  /** An author's own question bank (quiz/source.ts); its `bank` null: the built-in one, with its `problem` shown. */
+  quizBank?: AuthorBank | null;
   /** Show the widget's own title and introduction. Default: true (the page); the embeds turn it
    *  off unless asked, since their course page has its own (docs/embedding.md). */
   header?: boolean;
@@ -678,7 +681,9 @@ class Widget {
       this.cancelQuiz = null;
       this.quiz = mountQuiz(section, {
         engine: this.engine.module,
-        bank: defaultBank,
+        bank: this.options.quizBank?.bank ?? defaultBank,
+        bankName: this.options.quizBank?.name,
+        bankProblem: this.options.quizBank?.problem ?? undefined,
         // "Show me in the simulation" only where a simulation is shown.
         onShowInSimulation: this.sections.has('memory') || this.sections.has('time')
           ? (scenario, target) => this.showInSimulation(scenario as PartialScenario, target)

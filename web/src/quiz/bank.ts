@@ -20,6 +20,15 @@ export interface PreparedItem {
   randomized: boolean;
 }
 
+/** The author's choices for the whole bank (docs/quiz.md, "The bank"), as the engine read them. */
+export interface BankSettings {
+  order: 'fixed' | 'shuffled';
+  /** How many questions each learner is asked; null: every usable one. */
+  draw: number | null;
+  /** 0..1, or null: the bank sets none. */
+  passMark: number | null;
+}
+
 export interface PreparedBank {
   /** Short, stable name for this bank (from its takeaways), used to namespace saved progress. */
   bankId: string;
@@ -31,6 +40,7 @@ export interface PreparedBank {
   skipped: string[];
   /** Items the bank held, usable or not. */
   total: number;
+  settings: BankSettings;
 }
 
 const KINDS: readonly string[] = ['single_choice', 'multiple_select', 'numeric', 'estimate'];
@@ -107,9 +117,13 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
     }
   }
 
-  const validation = callEngine<{ errors?: unknown }>(() => engine.quizValidateBank(bankJson));
+  const validation = callEngine<{ errors?: unknown; unusable?: unknown; settings?: unknown }>(() => engine.quizValidateBank(bankJson));
   if (validation) report(asProblems(validation.errors));
   else report([{ item: '', field: '', message: 'the quiz engine could not check the bank' }]);
+  // Items the engine found a problem in (a repeated id, an explanation without its answer…) are
+  // left out even when they could be asked: a learner never sees a half-broken question.
+  const unusable = new Set(Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : []);
+  const settings = readSettings(validation?.settings);
 
   const takeaways: Takeaway[] = [];
   const rawTakeaways = isRecord(data) && Array.isArray(data.takeaways) ? data.takeaways : [];
@@ -129,6 +143,10 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
     if (!isRecord(raw)) {
       skipped.push(label);
       report([{ item: label, field: '', message: 'is not an object' }]);
+      return;
+    }
+    if (unusable.has(index)) {
+      skipped.push(label);
       return;
     }
     if (id && keptIds.has(id)) {
@@ -165,7 +183,19 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
   });
 
   const bankId = shortHash(takeaways.map((takeaway) => takeaway.id).join(',') || 'trainscope');
-  return { bankId, items, takeaways, problems, skipped, total: rawItems.length };
+  return { bankId, items, takeaways, problems, skipped, total: rawItems.length, settings };
+}
+
+/** The engine's reading of the bank's settings; anything else (an older engine) means none. */
+function readSettings(value: unknown): BankSettings {
+  const settings = isRecord(value) ? value : {};
+  const draw = settings.draw;
+  const passMark = settings.pass_mark;
+  return {
+    order: settings.order === 'shuffled' ? 'shuffled' : 'fixed',
+    draw: typeof draw === 'number' && Number.isInteger(draw) && draw >= 1 ? draw : null,
+    passMark: typeof passMark === 'number' && passMark >= 0 && passMark <= 1 ? passMark : null,
+  };
 }
 
 /** One line per problem, for the author: “Question "zero-stages", options[2].feedback: must say why…”. */

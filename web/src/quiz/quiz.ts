@@ -20,6 +20,7 @@ import {
   retryMissed,
   optionOrder,
   revealSolution,
+  selectItems,
   score,
   serializeProgress,
   summarize,
@@ -44,8 +45,12 @@ export interface QuizOptions {
   onShowInSimulation?(scenario: object, target: ShowMeTarget): void;
   /** Where progress is kept. Default: localStorage under "trainscope-quiz:<bank id>[:<instanceKey>]". */
   storage?: QuizStorage;
-  /** 0..1. Only with a pass mark is `passed` computed (and mentioned, gently). */
+  /** 0..1. Only with a pass mark is `passed` computed (and mentioned, gently). Wins over the bank's `pass_mark`. */
   passMark?: number;
+  /** The author's bank's name (its file or "the bank in the page"), for notices and the console. */
+  bankName?: string;
+  /** Why the author's bank could not be used (it failed to load): shown above the questions. */
+  bankProblem?: string;
   /** Tells apart two quizzes on one page (or one origin) that use the same bank. */
   instanceKey?: string;
   /** The quiz's heading; null when the host page supplies its own. Default "Check your understanding". */
@@ -120,19 +125,30 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const h: Builder = builder(doc);
   const engine = options.engine;
   const random = options.random ?? Math.random;
-  const passMark = validPassMark(options.passMark);
   const prefix = `ts-quiz-${(instanceCounter += 1)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
   const uid = (name: string) => `${prefix}-${name}`;
 
   const bank: PreparedBank = prepareBank(engine, options.bank);
-  const items = bank.items;
-  const itemIndex = new Map(items.map((item, index) => [item.id, index]));
+  // The host's pass mark (attribute, LMS) wins over the bank's own.
+  const passMark = validPassMark(options.passMark) ?? bank.settings.passMark;
   const storage: GuardedStorage = guardStorage(options.storage ?? defaultQuizStorage(bank.bankId, options.instanceKey));
-  let progress: QuizProgress = deserializeProgress(storage.load(), items);
+  const saved = storage.load();
+  const legacyStates = storage.loadLegacy();
+  // This learner's seed: drawn once, then saved with the progress (at the end of mounting). It
+  // picks the questions drawn from a larger bank, their order, and each question's option order.
+  let learner = deserializeProgress(saved, bank.items).learner;
+  for (const legacy of legacyStates) learner = learner || deserializeProgress(legacy, bank.items).learner;
+  if (learner === 0) learner = nextSeed(0, random);
+  const items = selectItems(bank.items, bank.settings, learner);
+  const itemIndex = new Map(items.map((item, index) => [item.id, index]));
+  let progress: QuizProgress = deserializeProgress(saved, items);
   // States an earlier version kept under other keys for this quiz (storage.ts) join in.
-  for (const legacy of storage.loadLegacy()) progress = mergeProgress(progress, deserializeProgress(legacy, items));
-  // This learner's option order: drawn once, then saved with the progress (saved at the end of mounting).
-  if (progress.learner === 0) progress = { ...progress, learner: nextSeed(0, random) };
+  for (const legacy of legacyStates) progress = mergeProgress(progress, deserializeProgress(legacy, items));
+  progress = { ...progress, learner };
+  const bankLabel = options.bankName ? `the question bank \u201C${options.bankName}\u201D` : 'the question bank';
+  // The author reads the same list in the console, one line per problem.
+  if (options.bankProblem) console.warn(`trainscope quiz: ${options.bankProblem}`);
+  for (const problem of bank.problems) console.warn(`trainscope quiz (${options.bankName ?? 'bank'}): ${describeProblem(problem)}`);
   const views = new Map<string, ItemView>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let destroyed = false;
@@ -254,14 +270,17 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   container.appendChild(root);
 
   function problemsNotice(): HTMLElement | null {
-    if (bank.problems.length === 0) return null;
+    const loadProblem = options.bankProblem ? h('p', { className: 'ts-quiz-bank-problem' }, options.bankProblem) : null;
+    if (bank.problems.length === 0) return loadProblem ? h('div', { className: 'ts-quiz-notice', role: 'status' }, loadProblem) : null;
     const left = bank.skipped.length;
-    const lead = items.length === 0
-      ? 'The questions for this self-check could not be loaded: the question bank has mistakes the quiz cannot work around.'
+    const usable = bank.items.length;
+    const lead = usable === 0
+      ? `The questions for this self-check could not be loaded: ${bankLabel} has mistakes the quiz cannot work around.`
       : left > 0
-        ? `${plural(left, 'question was', 'questions were')} left out because ${left === 1 ? 'it has' : 'they have'} mistakes in the question bank. The other ${plural(items.length, 'question works', 'questions work')} as usual.`
-        : 'The question bank has small mistakes; every question can still be asked.';
+        ? `${plural(left, 'question was', 'questions were')} left out because ${left === 1 ? 'it has' : 'they have'} mistakes in ${bankLabel}. The other ${plural(usable, 'question works', 'questions work')} as usual.`
+        : `${bankLabel[0]!.toUpperCase()}${bankLabel.slice(1)} has small mistakes; every question can still be asked.`;
     return h('div', { className: `ts-quiz-notice${items.length === 0 ? ' ts-quiz-notice-error' : ''}`, role: items.length === 0 ? 'alert' : null },
+      loadProblem,
       h('p', null, lead),
       h('details', { className: 'ts-quiz-notice-details' },
         h('summary', null, `Details for the course author (${plural(bank.problems.length, 'problem', 'problems')})`),
@@ -354,7 +373,10 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       const readAs = h('p', { className: 'ts-quiz-read-as', id: readAsId });
       const lead = item.kind === 'estimate' && instance.tolerance_factor
         ? `An estimate is enough: anything within a factor of ${instance.tolerance_factor} of the answer counts.`
-        : KIND_HINTS[item.kind];
+        : instance.unit === '' && item.kind === 'numeric'
+          // A plain count (GPU-hours, a ratio) has no unit to ask for.
+          ? 'Type a number.'
+          : KIND_HINTS[item.kind];
       hint.textContent = instance.unit ? `${lead} Any unit works; a plain number is read in ${instance.unit}.` : lead ?? '';
       fieldset.append(h('div', { className: 'ts-quiz-answer' },
         h('label', { className: 'ts-quiz-answer-label', for: inputId }, 'Your answer'),

@@ -377,3 +377,20 @@ export function optionOrder<T>(options: readonly T[], itemId: string, learner: n
   }
   return order;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Which questions, in which order
+
+/**
+ * The questions this learner is asked (docs/quiz.md, "The bank"): with `draw`, that many, picked
+ * from the learner's seed; with `order: shuffled`, in an order of the learner's own, else in the
+ * bank's. Drawn from the learner seed alone, so a reload, another tab and "Start again" ask the
+ * same questions, and the saved progress keeps fitting them.
+ */
+export function selectItems<T>(items: readonly T[], settings: { order: 'fixed' | 'shuffled'; draw: number | null }, learner: number): T[] {
+  const count = settings.draw === null ? items.length : Math.min(settings.draw, items.length);
+  if (settings.order === 'fixed' && count === items.length) return items.slice();
+  const shuffled = optionOrder(items.map((item, index) => ({ item, index })), 'bank:questions', learner, 0).slice(0, count);
+  if (settings.order === 'fixed') shuffled.sort((a, b) => a.index - b.index);
+  return shuffled.map((entry) => entry.item);
+}
