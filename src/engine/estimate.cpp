@@ -46,24 +46,19 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
     Scenario sharded = scenario;
     sharded.parallel.zero_stage = 3;
     sharded.parallel.gpus = model_parallel * huge_data_parallel;
-    const StepTimeline limit = step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{},
-                                             training.activations, result.compute);
-    const double states = training.model_states.total() / model_parallel;
-    const double gathered_share = 1 - 1 / huge_data_parallel;
-    double data_parallel = 1;
-    for (const StepEvent& event : limit.events) {
-        const double gathered = event.held.gathered_weights / gathered_share;
-        const double other = event.held.total() - event.held.gathered_weights;
-        const double room = memory_per_gpu - other - gathered;
-        if (!(room > 0)) return -1;
-        data_parallel = std::fmax(data_parallel, std::ceil((states - gathered) / room));
-    }
-    return data_parallel * model_parallel;
+    ShardingLimit limit;
+    limit.memory = memory_per_gpu;
+    limit.states = training.model_states.total() / model_parallel;
+    // The activations (and their micro-batches in flight) are the scenario's own, not d → ∞'s.
+    step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{}, training.activations,
+                  result.compute, StepDetail::peak, &limit);
+    if (limit.overflows) return -1;
+    return limit.data_parallel * model_parallel;
 }
 
 }  // namespace
 
-Estimate estimate(const Scenario& scenario) {
+Estimate estimate(const Scenario& scenario, StepDetail detail) {
     Estimate result;
     const ModelChoice& model = scenario.model;
     result.architecture = model.architecture;
@@ -98,7 +93,7 @@ Estimate estimate(const Scenario& scenario) {
     result.compute = training_compute(model.architecture, result.params.active, scenario);
     // One number from one piece of code: the per-GPU total is the step's peak (docs/model.md §9).
     result.step = step_timeline(scenario, result.params, training.bytes_per_param, training.per_gpu_states,
-                                training.activations, result.compute);
+                                training.activations, result.compute, detail);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
     training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu);
@@ -288,15 +283,17 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
 
     // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.
     const StepTimeline& step = e.step;
-    const StepEvent& peak = step.events[step.peak_event];
     w.key("step").begin_object();
     w.field("seconds", step.seconds()).field("compute_seconds", step.compute_seconds);
     w.field("optimizer_seconds", step.optimizer_seconds).field("memory_bandwidth", step.memory_bandwidth);
     w.field("layers", static_cast<double>(step.layers)).field("prefetch_layers", static_cast<double>(step.prefetch_layers));
-    w.field("events", static_cast<double>(step.events.size()));
-    w.field("peak_bytes", peak.held.total()).field("peak_event", static_cast<double>(step.peak_event));
-    w.field("peak_phase", step_phase_name(peak.phase)).field("peak_block", step_block_name(peak.block));
-    w.field("peak_layer", static_cast<double>(peak.layer));
+    w.field("micro_batches", static_cast<double>(step.micro_batches)).field("in_flight", static_cast<double>(step.in_flight));
+    w.field("micro_batch_seconds", step.micro_batch_seconds);
+    w.field("events", static_cast<double>(step.event_count));
+    w.field("peak_bytes", step.peak().total()).field("peak_event", static_cast<double>(step.peak_event));
+    w.field("peak_phase", step_phase_name(step.peak_phase)).field("peak_block", step_block_name(step.peak_block));
+    w.field("peak_layer", static_cast<double>(step.peak_layer));
+    w.field("peak_micro_batch", static_cast<double>(step.peak_micro_batch));
     w.end_object();
 
     w.end_object();

@@ -55,8 +55,9 @@ std::string_view format_label(NumberFormat format);
 // Every number format: [{id, name, bytes, label: "BF16 (2 bytes)"}], for labels that state bytes.
 std::string number_formats_json();
 
-// Assumes a scenario that read_scenario accepted.
-Estimate estimate(const Scenario& scenario);
+// Assumes a scenario that read_scenario accepted. The step's events are kept only when asked
+// for (the chart); its peak, which the estimate's per-GPU total is, is computed either way.
+Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak);
 
 // The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes.
 // `all_finite` is set false if any number was NaN or infinite (written as null).
