@@ -411,3 +411,96 @@ TEST_CASE("events say which layers and micro-batches they cover, in the JSON too
     CHECK(number_at(timeline, "micro_batches") == 1);
     CHECK(number_at(timeline, "micro_batches_shown") == 1);
 }
+
+TEST_CASE("1F1B: the first pipeline stage holds p micro-batches of its L/p layers, L layers' worth, at its peak",
+          "[timeline][published]") {
+    // Korthikanti et al. 2022 §4.2.3 (docs/model.md §4): whatever p, the first stage holds L layers'
+    // activations once 1F1B's warm-up has p micro-batches in flight. Llama 3 70B, 32 GPUs, p = 4,
+    // so d = 8; a global batch of 64 sequences is 8 micro-batches of 1.
+    const std::string scenario =
+        R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":64},"parallel":{"gpus":32,"pipeline":4}})";
+    const json::Value estimate = estimate_of(scenario);
+    const json::Value timeline = timeline_of(scenario);
+    CHECK(number_at(timeline, "micro_batches") == 8);
+    CHECK(number_at(timeline, "in_flight") == 4);
+    const double per_layer = number_at(estimate, "training.activations_per_layer");
+    CHECK(number_at(timeline, "peak.activations") == Approx(80 * per_layer).epsilon(1e-12));
+    CHECK(number_at(timeline, "peak.total") ==
+          Approx(number_at(estimate, "training.per_gpu.model_states") + 80 * per_layer).epsilon(1e-12));
+    CHECK(number_at(timeline, "peak_micro_batch") == 4);
+    // The warm-up: micro-batches 1 … 4 go forward before micro-batch 1's backward.
+    const auto& events = timeline.find("events")->items;
+    std::size_t first_backward = 0;
+    while (events[first_backward].find("phase")->text != "backward") ++first_backward;
+    CHECK(events[first_backward].find("micro_batch")->number == 1);
+    CHECK(events[first_backward - 1].find("micro_batch")->number == 4);
+    // With fewer micro-batches than stages only those are in flight: 2 of 4, half the pile.
+    const json::Value few = timeline_of(
+        R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":16},"parallel":{"gpus":32,"pipeline":4}})");
+    CHECK(number_at(few, "in_flight") == 2);
+    CHECK(number_at(few, "peak.activations") == Approx(40 * per_layer).epsilon(1e-12));
+}
+
+TEST_CASE("gradient accumulation never changes the peak without a pipeline: the gradient buffer is held all step",
+          "[timeline]") {
+    for (const auto& preset : {"llama3-8b", "mixtral-8x7b", "gpt2-124m"}) {
+        for (const char* recompute : {"none", "selective", "full"}) {
+            for (int zero = 0; zero <= 3; ++zero) {
+                auto with_batch = [&](int global_batch) {
+                    return std::string(R"({"model":{"preset":")") + preset + R"("},"training":{"recompute":")" +
+                           recompute + R"(","global_batch":)" + std::to_string(global_batch) +
+                           R"(},"parallel":{"gpus":8,"zero_stage":)" + std::to_string(zero) + "}}";
+                };
+                INFO(with_batch(8));
+                const json::Value one = timeline_of(with_batch(8));
+                CHECK(number_at(one, "micro_batches") == 1);
+                for (int global_batch : {16, 64, 8000000}) {
+                    const json::Value many = timeline_of(with_batch(global_batch));
+                    CHECK(number_at(many, "micro_batches") == global_batch / 8);
+                    CHECK(number_at(many, "peak.total") == number_at(one, "peak.total"));
+                    CHECK(number_at(many, "peak.gradients") == number_at(one, "peak.gradients"));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("with many micro-batches the step shows the first and last and groups the rest; durations still add up",
+          "[timeline]") {
+    for (const std::string& scenario :
+         {std::string(R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":1000000},"parallel":{"gpus":8,"zero_stage":2}})"),
+          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":1000000,"recompute":"full"},"parallel":{"gpus":64,"pipeline":8,"zero_stage":1}})"),
+          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":96},"parallel":{"gpus":64,"pipeline":8}})")}) {
+        INFO(scenario);
+        const json::Value estimate = estimate_of(scenario);
+        const json::Value timeline = timeline_of(scenario);
+        const double micro_batches = number_at(timeline, "micro_batches");
+        // docs/model.md §6: one micro-batch is this GPU's share (÷ t·p) of its hardware FLOPs at the
+        // sustained rate; the step runs them all, then the optimizer step.
+        const double micro_batch_seconds =
+            number_at(estimate, "compute.hardware_flops") / number_at(estimate, "scenario.training.tokens") *
+            number_at(estimate, "scenario.training.sequence") * number_at(estimate, "scenario.training.micro_batch") /
+            (number_at(estimate, "scenario.parallel.tensor") * number_at(estimate, "scenario.parallel.pipeline")) /
+            (number_at(estimate, "gpu.peak_flops") * number_at(estimate, "scenario.hardware.utilization"));
+        CHECK(number_at(timeline, "micro_batch_seconds") == Approx(micro_batch_seconds).epsilon(1e-9));
+        const double step_seconds = micro_batches * micro_batch_seconds + number_at(timeline, "optimizer_seconds");
+        double sum = 0, last_end = 0;
+        for (const auto& event : timeline.find("events")->items) {
+            sum += event.find("seconds")->number;
+            last_end = event.find("start")->number + event.find("seconds")->number;
+        }
+        CHECK(sum == Approx(step_seconds).epsilon(1e-9));
+        CHECK(last_end == Approx(step_seconds).epsilon(1e-9));
+        CHECK(number_at(timeline, "seconds") == Approx(step_seconds).epsilon(1e-12));
+        CHECK(number_at(estimate, "step.seconds") == Approx(step_seconds).epsilon(1e-12));
+        CHECK(timeline.find("events")->items.size() <= max_step_events);
+        CHECK(number_at(timeline, "micro_batches_shown") < micro_batches);
+        CHECK(number_at(timeline, "micro_batches_shown") >= 2);
+        // The last micro-batch is shown on its own.
+        bool last_shown = false;
+        for (const auto& event : timeline.find("events")->items)
+            last_shown = last_shown || (event.find("micro_batch")->number == micro_batches &&
+                                        event.find("micro_batch_last")->number == micro_batches);
+        CHECK(last_shown);
+    }
+}
