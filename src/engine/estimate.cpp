@@ -143,7 +143,7 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
     const NumberFormat pass = training.precision;
     std::vector<BytesPerParamPart> parts;
     parts.push_back({"weights", "weights", pass, bytes.weights});
-    parts.push_back({"gradients", "gradients", pass, bytes.gradients});
+    parts.push_back({"gradients", "gradients", bytes.gradients == 4 ? NumberFormat::fp32 : pass, bytes.gradients});
     if (bytes.master_weights > 0) parts.push_back({"master_weights", "master copy", NumberFormat::fp32, bytes.master_weights});
     switch (training.optimizer) {
         case Optimizer::adam:
@@ -177,6 +177,28 @@ std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts) {
         total += part.bytes;
     }
     return text + " = " + quantity::format_significant(total);
+}
+
+std::string_view accounting_label(AccountingConvention accounting) {
+    switch (accounting) {
+        case AccountingConvention::zero: return "ZeRO paper";
+        case AccountingConvention::fp32_gradients: return "FP32 gradients";
+    }
+    return "ZeRO paper";
+}
+
+std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
+                                   const Architecture& architecture, double parameters) {
+    // docs/model.md §2: the sum is this optimizer's and precision's, written by the engine.
+    TrainingSettings under = training;
+    under.accounting = accounting;
+    const std::string sum = bytes_per_param_sum(
+        bytes_per_param_parts(under, training_bytes_per_param(under, architecture, parameters)));
+    if (accounting == AccountingConvention::zero)
+        return "The ZeRO paper's count, and the lesson's: gradients stored in the training precision, " + sum +
+               " bytes per parameter.";
+    return "Hugging Face's memory guide and DeepSpeed's ZeRO-3 estimator count the gradients in FP32, as when they "
+           "are accumulated in FP32: " + sum + " bytes per parameter.";
 }
 
 std::string number_formats_json() {
@@ -239,6 +261,24 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     }
     w.end_array();
     w.field("bytes_per_param_sum", bytes_per_param_sum(parts));
+    // The accounting conventions, each explained with its sum for this optimizer and precision,
+    // so the page can offer the choice and say why another tool says 18 (docs/model.md §2).
+    const double parameters = e.params.total;
+    w.key("accounting").begin_object();
+    w.field("id", accounting_name(scenario.training.accounting)).field("label", accounting_label(scenario.training.accounting));
+    w.field("explanation", accounting_explanation(scenario.training.accounting, scenario.training, e.architecture, parameters));
+    w.end_object();
+    w.key("accounting_choices").begin_array();
+    for (const AccountingConvention option : {AccountingConvention::zero, AccountingConvention::fp32_gradients}) {
+        TrainingSettings under = scenario.training;
+        under.accounting = option;
+        w.begin_object();
+        w.field("id", accounting_name(option)).field("label", accounting_label(option));
+        w.field("bytes_per_param", training_bytes_per_param(under, e.architecture, parameters).total());
+        w.field("explanation", accounting_explanation(option, scenario.training, e.architecture, parameters));
+        w.end_object();
+    }
+    w.end_array();
     w.key("model_states").begin_object();
     write_states(w, t.model_states);
     w.field("total", t.model_states.total());

@@ -29,7 +29,10 @@ BytesPerParam training_bytes_per_param(const TrainingSettings& training, const A
     // that small updates are not rounded away (Micikevicius et al. 2018, §3.1). FP32 training has
     // no separate master copy.
     bytes.weights = mixed_precision ? 2.0 : 4.0;
-    bytes.gradients = mixed_precision ? 2.0 : 4.0;
+    // docs/model.md §2: the ZeRO paper counts 16-bit gradients; Hugging Face's guide and DeepSpeed's
+    // ZeRO-3 estimator count them in FP32 (accumulated in FP32), 18 bytes for mixed Adam.
+    const bool fp32_gradients = training.accounting == AccountingConvention::fp32_gradients;
+    bytes.gradients = mixed_precision && !fp32_gradients ? 2.0 : 4.0;
     bytes.master_weights = mixed_precision ? 4.0 : 0.0;
     switch (training.optimizer) {
         case Optimizer::adam:

@@ -32,6 +32,13 @@ export type InferencePrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'in
 export type KvPrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8';
 export type TrainingPrecision = 'bf16' | 'fp16' | 'fp32';
 export type AccountingConvention = 'zero' | 'fp32_gradients';
+/** An accounting convention as the engine explains it (docs/model.md §2). */
+export interface AccountingChoice {
+  id: AccountingConvention;
+  label: string;
+  explanation: string;
+  bytes_per_param?: number;
+}
 export type Optimizer = 'adamw' | 'adam' | 'sgd_momentum' | 'sgd' | 'adam_8bit' | 'adafactor';
 export type Recompute = 'none' | 'selective' | 'full';
 
@@ -187,6 +194,10 @@ export interface Estimate {
     bytes_per_param_parts: BytesPerParamPart[];
     /** The parts written out: "2 + 2 + 4 + 4 + 4 = 16". */
     bytes_per_param_sum: string;
+    /** The scenario's accounting convention, named and explained by the engine. */
+    accounting?: AccountingChoice;
+    /** Every convention for this scenario, with its bytes per parameter: the choice's labels. */
+    accounting_choices?: AccountingChoice[];
     model_states: TrainingComponents;
     per_gpu: PerGpu;
     activations_per_layer: number;
