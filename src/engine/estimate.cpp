@@ -15,23 +15,53 @@ double gpus_to_hold(double bytes, double capacity) {
     return std::fmax(1.0, std::ceil(bytes / capacity));
 }
 
-// Names only the remedies the scenario has not used yet, so the advice is always actionable.
-std::string activation_overflow_note(const Scenario& scenario) {
+// Says what fills the step's fullest moment that no number of data-parallel GPUs shrinks
+// (docs/model.md §9: activations, logits, ZeRO-3's gathered layers, full-layer gradients), and
+// names only the remedies the scenario has not used yet, so the advice is always actionable.
+std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
     const TrainingSettings& training = scenario.training;
+    const double memory = scenario.hardware.gpu.memory_bytes;
+    auto bytes = [](double value) { return quantity::format(value, quantity::Figure::bytes); };
+    std::vector<std::string> parts;
+    if (fullest.activations > 0) parts.push_back("activations " + bytes(fullest.activations));
+    if (fullest.logits > 0) parts.push_back("logits " + bytes(fullest.logits));
+    if (fullest.gathered_weights > 0) parts.push_back("the gathered weights of the layers in use " + bytes(fullest.gathered_weights));
+    if (fullest.temporary > 0) parts.push_back("full gradients awaiting their reduce-scatter " + bytes(fullest.temporary));
+    auto listed = [](const std::vector<std::string>& items) {
+        std::string text;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (i > 0) text += i + 1 == items.size() ? (items.size() > 2 ? ", and " : " and ") : ", ";
+            text += items[i];
+        }
+        return text;
+    };
+    std::string note;
+    if (parts.size() == 1 && fullest.activations > 0) {
+        note = "Activations alone (" + bytes(fullest.activations) + " at the step's fullest moment) overflow one GPU's " +
+               bytes(memory) + ", so no number of data-parallel GPUs makes training fit.";
+    } else {
+        note = "At the step's fullest moment one GPU holds " + bytes(fullest.total()) +
+               " that more data-parallel GPUs cannot shard (" + listed(parts) + "), more than its " + bytes(memory) +
+               ", so no number of them makes training fit.";
+    }
     std::vector<std::string> remedies;
-    if (training.recompute != Recompute::full) remedies.emplace_back("full activation checkpointing");
-    if (!training.flash_attention && training.recompute == Recompute::none) remedies.emplace_back("FlashAttention");
-    if (training.micro_batch > 1) remedies.emplace_back("a smaller micro-batch");
-    remedies.emplace_back("shorter sequences");
+    // Activation remedies only where activations and logits are most of what overflows.
+    if (fullest.activations + fullest.logits >= fullest.gathered_weights + fullest.temporary) {
+        if (training.recompute != Recompute::full) remedies.emplace_back("full activation checkpointing");
+        if (!training.flash_attention && training.recompute == Recompute::none) remedies.emplace_back("FlashAttention");
+        if (training.micro_batch > 1) remedies.emplace_back("a smaller micro-batch");
+        remedies.emplace_back("shorter sequences");
+    }
     if (!training.sequence_parallel || scenario.parallel.tensor == 1)
         remedies.emplace_back("tensor parallelism with sequence parallelism");
-    std::string note = "Activations alone overflow one GPU's memory, so no number of data-parallel GPUs makes "
-                       "training fit. Shrink them with ";
+    else
+        remedies.emplace_back("more tensor parallelism");
+    std::string advice;
     for (std::size_t i = 0; i < remedies.size(); ++i) {
-        if (i > 0) note += i + 1 == remedies.size() ? " or " : ", ";
-        note += remedies[i];
+        if (i > 0) advice += i + 1 == remedies.size() ? " or " : ", ";
+        advice += remedies[i];
     }
-    return note + ".";
+    return note + " Shrink it with " + advice + ".";
 }
 
 // The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
@@ -39,7 +69,8 @@ std::string activation_overflow_note(const Scenario& scenario) {
 // buffers (which do not depend on d), plus (d−1)/d of the gathered weights g (docs/model.md §9):
 // S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g). One timeline with d near infinity
 // gives each event's `other` and g. −1 when even then some event overflows a GPU.
-double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu) {
+double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu,
+                                 StepBytes& fullest) {
     const TrainingMemory& training = result.training;
     const double model_parallel = scenario.parallel.tensor * scenario.parallel.pipeline;
     constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
@@ -52,6 +83,7 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
     // The activations (and their micro-batches in flight) are the scenario's own, not d → ∞'s.
     step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{}, training.activations,
                   result.compute, StepDetail::peak, &limit);
+    fullest = limit.fullest;
     if (limit.overflows) return -1;
     return limit.data_parallel * model_parallel;
 }
@@ -96,8 +128,9 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
                                 training.activations, result.compute, detail);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
-    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu);
-    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
+    StepBytes fullest;
+    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, fullest);
+    if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
     return result;
 }
 

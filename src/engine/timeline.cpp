@@ -131,6 +131,11 @@ public:
         if (limit_) {
             // estimate.cpp: S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g).
             const double gathered = held.gathered_weights / limit_->gathered_share;
+            const double unshardable = total - held.gathered_weights + gathered;
+            if (unshardable > limit_->fullest.total()) {
+                limit_->fullest = held;
+                limit_->fullest.gathered_weights = gathered;
+            }
             const double room = limit_->memory - (total - held.gathered_weights) - gathered;
             if (!(room > 0)) limit_->overflows = true;
             else limit_->data_parallel = std::fmax(limit_->data_parallel, std::ceil((limit_->states - gathered) / room));

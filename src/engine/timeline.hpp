@@ -87,6 +87,9 @@ struct ShardingLimit {
     double gathered_share = 1;  // (d−1)/d of the timeline's d
     double data_parallel = 1;   // result
     bool overflows = false;     // result: some event overflows whatever d
+    // Result: what the event holding the most that sharding cannot shrink holds (activations,
+    // logits, temporary buffers, and the gathered layers in full), for the note that names it.
+    StepBytes fullest;
 };
 
 // Layer groups per pass and micro-batch runs are chosen so a timeline has at most this many events.
