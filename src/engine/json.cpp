@@ -343,6 +343,9 @@ ParseResult parse(std::string_view text) { return Parser(text).run(); }
 std::string format_number(double value) {
     if (!std::isfinite(value)) return "null";
     if (value == 0.0) return "0";
+    // Whole numbers below 10^15 are what "%.15g" writes them as, digit for digit, and read back
+    // exactly: skip the formatting and the round-trip check (most of an estimate's numbers).
+    if (std::fabs(value) < 1e15 && value == std::floor(value)) return std::to_string(static_cast<long long>(value));
     const std::string shorter = write_decimal(value, 'g', 15);
     return read_decimal(shorter) == value ? shorter : write_decimal(value, 'g', 17);
 }
