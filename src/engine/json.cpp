@@ -314,7 +314,13 @@ private:
 
 void write_escaped(std::string& out, std::string_view value) {
     out += '"';
-    for (const char c : value) {
+    // Runs of characters that need no escape are appended whole: keys and prose are nearly all such.
+    std::size_t plain_from = 0;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
+        out.append(value.data() + plain_from, i - plain_from);
+        plain_from = i + 1;
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -328,11 +334,10 @@ void write_escaped(std::string& out, std::string_view value) {
                     out += "\\u00";
                     out += hex[(c >> 4) & 0xF];
                     out += hex[c & 0xF];
-                } else {
-                    out += c;
                 }
         }
     }
+    out.append(value.data() + plain_from, value.size() - plain_from);
     out += '"';
 }
 
