@@ -23,7 +23,7 @@ std::string estimate_json(std::string_view scenario_json) {
 std::string step_timeline_json(std::string_view scenario_json) {
     const ScenarioReading reading = read_scenario_text(scenario_json);
     if (!reading.ok()) return write_errors(reading.errors);
-    const Estimate result = estimate(reading.scenario);
+    const Estimate result = estimate(reading.scenario, StepDetail::events);
     bool all_finite = true;
     std::string text = write_step_timeline(result.step, &all_finite);
     if (!all_finite) return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});

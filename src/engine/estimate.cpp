@@ -15,23 +15,53 @@ double gpus_to_hold(double bytes, double capacity) {
     return std::fmax(1.0, std::ceil(bytes / capacity));
 }
 
-// Names only the remedies the scenario has not used yet, so the advice is always actionable.
-std::string activation_overflow_note(const Scenario& scenario) {
+// Says what fills the step's fullest moment that no number of data-parallel GPUs shrinks
+// (docs/model.md §9: activations, logits, ZeRO-3's gathered layers, full-layer gradients), and
+// names only the remedies the scenario has not used yet, so the advice is always actionable.
+std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
     const TrainingSettings& training = scenario.training;
+    const double memory = scenario.hardware.gpu.memory_bytes;
+    auto bytes = [](double value) { return quantity::format(value, quantity::Figure::bytes); };
+    std::vector<std::string> parts;
+    if (fullest.activations > 0) parts.push_back("activations " + bytes(fullest.activations));
+    if (fullest.logits > 0) parts.push_back("logits " + bytes(fullest.logits));
+    if (fullest.gathered_weights > 0) parts.push_back("the gathered weights of the layers in use " + bytes(fullest.gathered_weights));
+    if (fullest.temporary > 0) parts.push_back("full gradients awaiting their reduce-scatter " + bytes(fullest.temporary));
+    auto listed = [](const std::vector<std::string>& items) {
+        std::string text;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (i > 0) text += i + 1 == items.size() ? (items.size() > 2 ? ", and " : " and ") : ", ";
+            text += items[i];
+        }
+        return text;
+    };
+    std::string note;
+    if (parts.size() == 1 && fullest.activations > 0) {
+        note = "Activations alone (" + bytes(fullest.activations) + " at the step's fullest moment) overflow one GPU's " +
+               bytes(memory) + ", so no number of data-parallel GPUs makes training fit.";
+    } else {
+        note = "At the step's fullest moment one GPU holds " + bytes(fullest.total()) +
+               " that more data-parallel GPUs cannot shard (" + listed(parts) + "), more than its " + bytes(memory) +
+               ", so no number of them makes training fit.";
+    }
     std::vector<std::string> remedies;
-    if (training.recompute != Recompute::full) remedies.emplace_back("full activation checkpointing");
-    if (!training.flash_attention && training.recompute == Recompute::none) remedies.emplace_back("FlashAttention");
-    if (training.micro_batch > 1) remedies.emplace_back("a smaller micro-batch");
-    remedies.emplace_back("shorter sequences");
+    // Activation remedies only where activations and logits are most of what overflows.
+    if (fullest.activations + fullest.logits >= fullest.gathered_weights + fullest.temporary) {
+        if (training.recompute != Recompute::full) remedies.emplace_back("full activation checkpointing");
+        if (!training.flash_attention && training.recompute == Recompute::none) remedies.emplace_back("FlashAttention");
+        if (training.micro_batch > 1) remedies.emplace_back("a smaller micro-batch");
+        remedies.emplace_back("shorter sequences");
+    }
     if (!training.sequence_parallel || scenario.parallel.tensor == 1)
         remedies.emplace_back("tensor parallelism with sequence parallelism");
-    std::string note = "Activations alone overflow one GPU's memory, so no number of data-parallel GPUs makes "
-                       "training fit. Shrink them with ";
+    else
+        remedies.emplace_back("more tensor parallelism");
+    std::string advice;
     for (std::size_t i = 0; i < remedies.size(); ++i) {
-        if (i > 0) note += i + 1 == remedies.size() ? " or " : ", ";
-        note += remedies[i];
+        if (i > 0) advice += i + 1 == remedies.size() ? " or " : ", ";
+        advice += remedies[i];
     }
-    return note + ".";
+    return note + " Shrink it with " + advice + ".";
 }
 
 // The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
@@ -39,31 +69,28 @@ std::string activation_overflow_note(const Scenario& scenario) {
 // buffers (which do not depend on d), plus (d−1)/d of the gathered weights g (docs/model.md §9):
 // S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g). One timeline with d near infinity
 // gives each event's `other` and g. −1 when even then some event overflows a GPU.
-double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu) {
+double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu,
+                                 StepBytes& fullest) {
     const TrainingMemory& training = result.training;
     const double model_parallel = scenario.parallel.tensor * scenario.parallel.pipeline;
     constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
     Scenario sharded = scenario;
     sharded.parallel.zero_stage = 3;
     sharded.parallel.gpus = model_parallel * huge_data_parallel;
-    const StepTimeline limit = step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{},
-                                             training.activations, result.compute);
-    const double states = training.model_states.total() / model_parallel;
-    const double gathered_share = 1 - 1 / huge_data_parallel;
-    double data_parallel = 1;
-    for (const StepEvent& event : limit.events) {
-        const double gathered = event.held.gathered_weights / gathered_share;
-        const double other = event.held.total() - event.held.gathered_weights;
-        const double room = memory_per_gpu - other - gathered;
-        if (!(room > 0)) return -1;
-        data_parallel = std::fmax(data_parallel, std::ceil((states - gathered) / room));
-    }
-    return data_parallel * model_parallel;
+    ShardingLimit limit;
+    limit.memory = memory_per_gpu;
+    limit.states = training.model_states.total() / model_parallel;
+    // The activations (and their micro-batches in flight) are the scenario's own, not d → ∞'s.
+    step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{}, training.activations,
+                  result.compute, StepDetail::peak, &limit);
+    fullest = limit.fullest;
+    if (limit.overflows) return -1;
+    return limit.data_parallel * model_parallel;
 }
 
 }  // namespace
 
-Estimate estimate(const Scenario& scenario) {
+Estimate estimate(const Scenario& scenario, StepDetail detail) {
     Estimate result;
     const ModelChoice& model = scenario.model;
     result.architecture = model.architecture;
@@ -98,11 +125,12 @@ Estimate estimate(const Scenario& scenario) {
     result.compute = training_compute(model.architecture, result.params.active, scenario);
     // One number from one piece of code: the per-GPU total is the step's peak (docs/model.md §9).
     result.step = step_timeline(scenario, result.params, training.bytes_per_param, training.per_gpu_states,
-                                training.activations, result.compute);
+                                training.activations, result.compute, detail);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
-    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu);
-    if (training.min_gpus < 0) result.notes.push_back(activation_overflow_note(scenario));
+    StepBytes fullest;
+    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, fullest);
+    if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
     return result;
 }
 
@@ -148,7 +176,7 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
     const NumberFormat pass = training.precision;
     std::vector<BytesPerParamPart> parts;
     parts.push_back({"weights", "weights", pass, bytes.weights});
-    parts.push_back({"gradients", "gradients", pass, bytes.gradients});
+    parts.push_back({"gradients", "gradients", bytes.gradients == 4 ? NumberFormat::fp32 : pass, bytes.gradients});
     if (bytes.master_weights > 0) parts.push_back({"master_weights", "master copy", NumberFormat::fp32, bytes.master_weights});
     switch (training.optimizer) {
         case Optimizer::adam:
@@ -182,6 +210,28 @@ std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts) {
         total += part.bytes;
     }
     return text + " = " + quantity::format_significant(total);
+}
+
+std::string_view accounting_label(AccountingConvention accounting) {
+    switch (accounting) {
+        case AccountingConvention::zero: return "ZeRO paper";
+        case AccountingConvention::fp32_gradients: return "FP32 gradients";
+    }
+    return "ZeRO paper";
+}
+
+std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
+                                   const Architecture& architecture, double parameters) {
+    // docs/model.md §2: the sum is this optimizer's and precision's, written by the engine.
+    TrainingSettings under = training;
+    under.accounting = accounting;
+    const std::string sum = bytes_per_param_sum(
+        bytes_per_param_parts(under, training_bytes_per_param(under, architecture, parameters)));
+    if (accounting == AccountingConvention::zero)
+        return "The ZeRO paper's count, and the lesson's: gradients stored in the training precision, " + sum +
+               " bytes per parameter.";
+    return "Hugging Face's memory guide and DeepSpeed's ZeRO-3 estimator count the gradients in FP32, as when they "
+           "are accumulated in FP32: " + sum + " bytes per parameter.";
 }
 
 std::string number_formats_json() {
@@ -244,6 +294,24 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     }
     w.end_array();
     w.field("bytes_per_param_sum", bytes_per_param_sum(parts));
+    // The accounting conventions, each explained with its sum for this optimizer and precision,
+    // so the page can offer the choice and say why another tool says 18 (docs/model.md §2).
+    const double parameters = e.params.total;
+    w.key("accounting").begin_object();
+    w.field("id", accounting_name(scenario.training.accounting)).field("label", accounting_label(scenario.training.accounting));
+    w.field("explanation", accounting_explanation(scenario.training.accounting, scenario.training, e.architecture, parameters));
+    w.end_object();
+    w.key("accounting_choices").begin_array();
+    for (const AccountingConvention option : {AccountingConvention::zero, AccountingConvention::fp32_gradients}) {
+        TrainingSettings under = scenario.training;
+        under.accounting = option;
+        w.begin_object();
+        w.field("id", accounting_name(option)).field("label", accounting_label(option));
+        w.field("bytes_per_param", training_bytes_per_param(under, e.architecture, parameters).total());
+        w.field("explanation", accounting_explanation(option, scenario.training, e.architecture, parameters));
+        w.end_object();
+    }
+    w.end_array();
     w.key("model_states").begin_object();
     write_states(w, t.model_states);
     w.field("total", t.model_states.total());
@@ -288,15 +356,17 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
 
     // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.
     const StepTimeline& step = e.step;
-    const StepEvent& peak = step.events[step.peak_event];
     w.key("step").begin_object();
     w.field("seconds", step.seconds()).field("compute_seconds", step.compute_seconds);
     w.field("optimizer_seconds", step.optimizer_seconds).field("memory_bandwidth", step.memory_bandwidth);
     w.field("layers", static_cast<double>(step.layers)).field("prefetch_layers", static_cast<double>(step.prefetch_layers));
-    w.field("events", static_cast<double>(step.events.size()));
-    w.field("peak_bytes", peak.held.total()).field("peak_event", static_cast<double>(step.peak_event));
-    w.field("peak_phase", step_phase_name(peak.phase)).field("peak_block", step_block_name(peak.block));
-    w.field("peak_layer", static_cast<double>(peak.layer));
+    w.field("micro_batches", static_cast<double>(step.micro_batches)).field("in_flight", static_cast<double>(step.in_flight));
+    w.field("micro_batch_seconds", step.micro_batch_seconds);
+    w.field("events", static_cast<double>(step.event_count));
+    w.field("peak_bytes", step.peak().total()).field("peak_event", static_cast<double>(step.peak_event));
+    w.field("peak_phase", step_phase_name(step.peak_phase)).field("peak_block", step_block_name(step.peak_block));
+    w.field("peak_layer", static_cast<double>(step.peak_layer));
+    w.field("peak_micro_batch", static_cast<double>(step.peak_micro_batch));
     w.end_object();
 
     w.end_object();

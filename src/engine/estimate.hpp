@@ -50,13 +50,20 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
 // "2 + 2 + 4 + 4 + 4 = 16": the parts' bytes, as the engine writes numbers.
 std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts);
 
+// "ZeRO paper", "FP32 gradients": a convention's short name; and one sentence on what it counts,
+// with its sum for this optimizer and precision ("… 2 + 4 + 4 + 4 + 4 = 18 bytes per parameter.").
+std::string_view accounting_label(AccountingConvention accounting);
+std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
+                                   const Architecture& architecture, double parameters);
+
 // "BF16", "FP32", …: how the lesson names a format.
 std::string_view format_label(NumberFormat format);
 // Every number format: [{id, name, bytes, label: "BF16 (2 bytes)"}], for labels that state bytes.
 std::string number_formats_json();
 
-// Assumes a scenario that read_scenario accepted.
-Estimate estimate(const Scenario& scenario);
+// Assumes a scenario that read_scenario accepted. The step's events are kept only when asked
+// for (the chart); its peak, which the estimate's per-GPU total is, is computed either way.
+Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak);
 
 // The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes.
 // `all_finite` is set false if any number was NaN or infinite (written as null).

@@ -314,7 +314,13 @@ private:
 
 void write_escaped(std::string& out, std::string_view value) {
     out += '"';
-    for (const char c : value) {
+    // Runs of characters that need no escape are appended whole: keys and prose are nearly all such.
+    std::size_t plain_from = 0;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const char c = value[i];
+        if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
+        out.append(value.data() + plain_from, i - plain_from);
+        plain_from = i + 1;
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -328,11 +334,10 @@ void write_escaped(std::string& out, std::string_view value) {
                     out += "\\u00";
                     out += hex[(c >> 4) & 0xF];
                     out += hex[c & 0xF];
-                } else {
-                    out += c;
                 }
         }
     }
+    out.append(value.data() + plain_from, value.size() - plain_from);
     out += '"';
 }
 
@@ -343,6 +348,9 @@ ParseResult parse(std::string_view text) { return Parser(text).run(); }
 std::string format_number(double value) {
     if (!std::isfinite(value)) return "null";
     if (value == 0.0) return "0";
+    // Whole numbers below 10^15 are what "%.15g" writes them as, digit for digit, and read back
+    // exactly: skip the formatting and the round-trip check (most of an estimate's numbers).
+    if (std::fabs(value) < 1e15 && value == std::floor(value)) return std::to_string(static_cast<long long>(value));
     const std::string shorter = write_decimal(value, 'g', 15);
     return read_decimal(shorter) == value ? shorter : write_decimal(value, 'g', 17);
 }

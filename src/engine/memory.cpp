@@ -29,7 +29,10 @@ BytesPerParam training_bytes_per_param(const TrainingSettings& training, const A
     // that small updates are not rounded away (Micikevicius et al. 2018, §3.1). FP32 training has
     // no separate master copy.
     bytes.weights = mixed_precision ? 2.0 : 4.0;
-    bytes.gradients = mixed_precision ? 2.0 : 4.0;
+    // docs/model.md §2: the ZeRO paper counts 16-bit gradients; Hugging Face's guide and DeepSpeed's
+    // ZeRO-3 estimator count them in FP32 (accumulated in FP32), 18 bytes for mixed Adam.
+    const bool fp32_gradients = training.accounting == AccountingConvention::fp32_gradients;
+    bytes.gradients = mixed_precision && !fp32_gradients ? 2.0 : 4.0;
     bytes.master_weights = mixed_precision ? 4.0 : 0.0;
     switch (training.optimizer) {
         case Optimizer::adam:
@@ -106,6 +109,13 @@ LayerActivationTerms layer_activation_terms(const Architecture& a, double sequen
 
 }  // namespace
 
+double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel) {
+    const double data_parallel = parallel.gpus / (parallel.tensor * parallel.pipeline);
+    if (training.global_batch > 0)
+        return std::fmax(1.0, std::ceil(training.global_batch / (training.micro_batch * data_parallel) - 1e-9));
+    return std::fmax(1.0, parallel.pipeline);
+}
+
 ActivationBytes training_activations(const Architecture& a, const TrainingSettings& training,
                                      const ParallelSettings& parallel) {
     const double t = parallel.tensor;
@@ -132,24 +142,30 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     if (training.precision == NumberFormat::fp32) per_layer *= 2;
 
     // Pipeline 1F1B (Korthikanti §4.2.3): the first stage keeps p micro-batches of L/p layers in
-    // flight, L layers' worth whatever p. The last stage holds one micro-batch of its L/p layers
+    // flight, L layers' worth whatever p; fewer when the step has fewer micro-batches than stages
+    // (docs/model.md §4). The last stage holds one micro-batch of its L/p layers
     // plus the logits: 4 bytes each in FP32 for the loss (docs/model.md §4), split by t (vocab-parallel).
     // With m virtual stages per GPU (interleaved schedule, Korthikanti §4.2.3) the first stage
     // holds L·(1 + (p−1)/(p·m)) layers' worth instead.
     const double p = parallel.pipeline, m = parallel.interleave;
     const double interleaving = p > 1 && m > 1 ? 1 + (p - 1) / (p * m) : 1.0;
-    const double layers_first_stage = a.layers * per_layer * interleaving;
+    const double micro_batches = micro_batches_per_step(training, parallel);
+    const double in_flight_first = std::fmin(p, micro_batches);
+    const double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
     const double layers_last_stage = a.layers / parallel.pipeline * per_layer;
     const double logits = 4.0 * s * b * a.vocab / t;
 
     ActivationBytes bytes;
     bytes.per_layer = per_layer;
+    bytes.micro_batches = micro_batches;
     if (parallel.pipeline <= 1 || layers_last_stage + logits > layers_first_stage) {
         bytes.layers = parallel.pipeline <= 1 ? layers_first_stage : layers_last_stage;
         bytes.logits = logits;
+        bytes.in_flight = 1;  // the last stage runs each micro-batch's backward right after its forward
     } else {
         bytes.layers = layers_first_stage;
         bytes.logits = 0;
+        bytes.in_flight = in_flight_first;
     }
     return bytes;
 }

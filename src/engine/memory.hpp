@@ -38,8 +38,15 @@ struct ActivationBytes {
     double per_layer = 0;  // one transformer layer, one micro-batch, on one GPU
     double layers = 0;     // what the busiest pipeline stage keeps in flight
     double logits = 0;     // the output layer's FP32 logits, on the last stage
+    double micro_batches = 1;  // per step on each data-parallel replica (micro_batches_per_step)
+    double in_flight = 1;      // micro-batches whose activations the reported stage holds at once
     double total() const { return layers + logits; }
 };
+
+// Micro-batches one data-parallel replica runs per optimizer step (docs/model.md §4): the global
+// batch over micro-batch × data-parallel degree, rounded up; without a global batch, one, or with
+// a pipeline as many as its stages (the fewest that fill 1F1B's warm-up).
+double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel);
 
 // Korthikanti et al. 2022, Table 2 (docs/model.md §4), for the scenario's block, parallelism and recompute.
 ActivationBytes training_activations(const Architecture& architecture, const TrainingSettings& training,

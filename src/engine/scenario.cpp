@@ -31,6 +31,14 @@ std::string_view recompute_name(Recompute recompute) {
     return "none";
 }
 
+std::string_view accounting_name(AccountingConvention accounting) {
+    switch (accounting) {
+        case AccountingConvention::zero: return "zero";
+        case AccountingConvention::fp32_gradients: return "fp32_gradients";
+    }
+    return "zero";
+}
+
 namespace {
 
 // Sizes in messages, written for people: "8,192", "10 million".
@@ -289,6 +297,9 @@ ScenarioReading read_scenario(const json::Value& document) {
     training_reader.boolean("sequence_parallel", training.sequence_parallel);
     const bool tokens_given = training_reader.number("tokens", training.tokens);
     training_reader.boolean("attention_flops", training.attention_flops);
+    training_reader.number("global_batch", training.global_batch);
+    training_reader.choice("accounting", training.accounting,
+                           {AccountingConvention::zero, AccountingConvention::fp32_gradients}, accounting_name);
     training_reader.finish();
 
     ParallelSettings& parallel = scenario.parallel;
@@ -411,6 +422,7 @@ std::string write_scenario(const Scenario& scenario) {
     w.field_bool("flash_attention", training.flash_attention);
     w.field_bool("sequence_parallel", training.sequence_parallel);
     w.field("tokens", training.tokens).field_bool("attention_flops", training.attention_flops);
+    w.field("global_batch", training.global_batch).field("accounting", accounting_name(training.accounting));
     w.end_object();
 
     const ParallelSettings& parallel = scenario.parallel;

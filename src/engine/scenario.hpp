@@ -15,9 +15,13 @@ namespace trainscope {
 
 enum class Optimizer { adamw, adam, sgd_momentum, sgd, adam_8bit, adafactor };
 enum class Recompute { none, selective, full };
+// How the model states are tallied (docs/model.md §2): the ZeRO paper's 16 bytes for mixed Adam,
+// or with an FP32 gradient copy as well, 18 (Hugging Face's guide, DeepSpeed's ZeRO-3 estimator).
+enum class AccountingConvention { zero, fp32_gradients };
 
 std::string_view optimizer_name(Optimizer optimizer);
 std::string_view recompute_name(Recompute recompute);
+std::string_view accounting_name(AccountingConvention accounting);
 
 struct ModelChoice {
     std::string preset_id;            // empty for a bare count or a custom architecture
@@ -45,6 +49,10 @@ struct TrainingSettings {
     bool sequence_parallel = false;
     double tokens = 0;
     bool attention_flops = false;
+    // Sequences per optimizer step over all data-parallel replicas; 0: the fewest micro-batches
+    // the layout needs (micro_batches_per_step, memory.hpp).
+    double global_batch = 0;
+    AccountingConvention accounting = AccountingConvention::zero;
 };
 
 struct ParallelSettings {

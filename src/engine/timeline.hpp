@@ -39,29 +39,68 @@ struct StepBytes {
 struct StepEvent {
     StepPhase phase = StepPhase::forward;
     StepBlock block = StepBlock::layer;
-    std::int32_t layer = 0;  // 1-based within the stage for StepBlock::layer, else 0
+    // 1-based within the stage for StepBlock::layer, else 0. A grouped event covers the layers
+    // layer … layer_last (layer_last == layer for one layer).
+    std::int32_t layer = 0;
+    std::int32_t layer_last = 0;
+    // 1-based micro-batch of the step, 0 for per-step events (reductions, the optimizer); a run of
+    // identical micro-batches shown as one event covers micro_batch … micro_batch_last.
+    std::int64_t micro_batch = 0;
+    std::int64_t micro_batch_last = 0;
     double seconds = 0;
-    StepBytes held;  // after the event
+    StepBytes held;  // after the event; for a grouped event, after the member that holds the most
 };
 
+// How much of the step to keep: the estimate needs only the peak; the chart needs the events.
+enum class StepDetail { peak, events };
+
 struct StepTimeline {
-    std::vector<StepEvent> events;
+    std::vector<StepEvent> events;    // empty with StepDetail::peak
+    std::size_t event_count = 0;      // events the full timeline has, kept or not
     std::int32_t layers = 0;          // transformer layers this GPU's stage runs
     std::int32_t prefetch_layers = 0; // ZeRO-3: layers gathered ahead of the one in use
-    double compute_seconds = 0;       // forward, recompute and backward of one micro-batch
+    std::int64_t micro_batches = 1;   // micro-batches in the step (gradient accumulation / 1F1B)
+    std::int64_t micro_batches_shown = 1;  // micro-batches with events of their own; the rest are grouped
+    std::int64_t in_flight = 1;       // micro-batches whose activations the stage holds at once (1F1B)
+    double micro_batch_seconds = 0;   // forward, recompute and backward of one micro-batch
+    double compute_seconds = 0;       // … of all the step's micro-batches
     double optimizer_seconds = 0;
     double memory_bandwidth = 0;      // bytes/s the optimizer step was timed with
     bool memory_bandwidth_assumed = false;  // a custom GPU: scaled from the H100 SXM's ratio
+    // The peak: the event (index into the full timeline's events) after which the most is held.
     std::size_t peak_event = 0;
+    StepBytes peak_held;
+    StepPhase peak_phase = StepPhase::forward;
+    StepBlock peak_block = StepBlock::layer;
+    std::int32_t peak_layer = 0;
+    std::int64_t peak_micro_batch = 0;
+    bool grouping_consistent = true;  // every grouped event's members were the same phase and block (tested)
     double seconds() const { return compute_seconds + optimizer_seconds; }
-    const StepBytes& peak() const { return events[peak_event].held; }
+    const StepBytes& peak() const { return peak_held; }
 };
+
+// ZeRO-3's fewest GPUs (estimate.cpp): fed every event of a timeline with d → ∞, finds the
+// smallest data-parallel degree whose every event fits `memory` (docs/model.md §9).
+struct ShardingLimit {
+    double memory = 0;          // one GPU's bytes
+    double states = 0;          // the model states of one t·p slice, unsharded
+    double gathered_share = 1;  // (d−1)/d of the timeline's d
+    double data_parallel = 1;   // result
+    bool overflows = false;     // result: some event overflows whatever d
+    // Result: what the event holding the most that sharding cannot shrink holds (activations,
+    // logits, temporary buffers, and the gathered layers in full), for the note that names it.
+    StepBytes fullest;
+};
+
+// Layer groups per pass and micro-batch runs are chosen so a timeline has at most this many events.
+constexpr std::size_t max_step_events = 1500;
 
 // Assumes a scenario that read_scenario accepted; `activations`, `bytes_per_param` and
 // `per_gpu_states` are the estimate's (memory.hpp), `compute` its training compute.
 StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
                            const ModelStateBytes& per_gpu_states, const ActivationBytes& activations,
-                           const TrainingCompute& compute);
+                           const TrainingCompute& compute, StepDetail detail = StepDetail::events,
+                           ShardingLimit* sharding_limit = nullptr, std::size_t event_limit = max_step_events);
 
 // The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
 std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);

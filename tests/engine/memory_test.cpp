@@ -233,3 +233,30 @@ TEST_CASE("an interleaved pipeline keeps L·(1 + (p−1)/(p·m)) layers on its f
     const json::Value too_many = estimate_of(R"({"model":{"preset":"gpt2-124m"},"parallel":{"gpus":4,"pipeline":4,"interleave":4}})");
     CHECK(trainscope::testing::has_error_for(too_many, "parallel.interleave"));
 }
+
+TEST_CASE("the overflow note says what the step's fullest moment holds, not always 'activations alone'",
+          "[activations]") {
+    // Llama 3 70B on H100s without recompute: the FP32 logits and ZeRO-3's gathered output matrix
+    // sit on top of the activations where the backward pass begins (docs/model.md §9).
+    const json::Value mixed = estimate_of(R"({"model":{"preset":"llama3-70b"}})");
+    REQUIRE(number_at(mixed, "training.min_gpus") == -1);
+    const std::string note = mixed.find("notes")->items.at(0).text;
+    CHECK(note.find("alone") == std::string::npos);
+    CHECK(note.find("activations") != std::string::npos);
+    CHECK(note.find("logits") != std::string::npos);
+    CHECK(note.find("gathered weights") != std::string::npos);
+    CHECK(note.find("80 GB") != std::string::npos);
+
+    // Two enormous layers on a 24 GB GPU: gathered weights and full-layer gradients overflow, not
+    // activations, so the note names them and does not offer shorter sequences.
+    const json::Value wide = estimate_of(
+        R"({"model":{"architecture":{"layers":2,"hidden":65536,"heads":64,"mlp":1000000,"vocab":1000000}},)"
+        R"("training":{"recompute":"full","sequence":128},"hardware":{"gpu":"rtx-4090"}})");
+    REQUIRE(number_at(wide, "training.min_gpus") == -1);
+    const std::string wide_note = wide.find("notes")->items.at(0).text;
+    CHECK(wide_note.find("gathered weights") != std::string::npos);
+    CHECK(wide_note.find("gradients awaiting their reduce-scatter") != std::string::npos);
+    CHECK(wide_note.find("Activations alone") == std::string::npos);
+    CHECK(wide_note.find("shorter sequences") == std::string::npos);
+    CHECK(wide_note.find("tensor parallelism") != std::string::npos);
+}

@@ -5,7 +5,9 @@
 
 #include "catch_include.hpp"
 #include "engine/api.hpp"
+#include "engine/estimate.hpp"
 #include "engine/model.hpp"
+#include "engine/timeline.hpp"
 #include "estimate_support.hpp"
 
 using namespace trainscope;
@@ -279,4 +281,226 @@ TEST_CASE("a bad scenario gives field-named errors, not a timeline", "[timeline]
     const json::Value malformed = timeline_of("{");
     CHECK(!malformed.find("errors")->items.empty());
     CHECK(malformed.find("events") == nullptr);
+}
+
+namespace {
+
+// Scenarios for the properties below: every ZeRO stage and recompute mode, pipelines (plain and
+// interleaved, with few and many micro-batches), gradient accumulation, a mixture of experts, a
+// tiny and a huge model.
+std::vector<std::string> wide_scenarios() {
+    std::vector<std::string> scenarios = variants();
+    for (const char* recompute : {"none", "selective", "full"}) {
+        for (int zero = 0; zero <= 3; ++zero) {
+            const std::string training = std::string(R"("training":{"recompute":")") + recompute + R"(")";
+            const std::string z = std::to_string(zero);
+            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training + R"(},"parallel":{"gpus":64,"pipeline":4,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training + R"(,"global_batch":1024},"parallel":{"gpus":64,"pipeline":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training + R"(,"global_batch":24},"parallel":{"gpus":64,"pipeline":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"llama3-405b"},)" + training + R"(,"global_batch":4096},"parallel":{"gpus":16384,"tensor":8,"pipeline":16,"interleave":2,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"gpt2-124m"},)" + training + R"(,"global_batch":512,"micro_batch":4},"parallel":{"gpus":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"mixtral-8x7b"},)" + training + R"(,"global_batch":64},"parallel":{"gpus":16,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"params":1e5},)" + training + R"(},"parallel":{"gpus":2,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)" + training +
+                                R"(,"global_batch":1000000},"parallel":{"gpus":1000,"pipeline":100,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)" + training +
+                                R"(},"parallel":{"gpus":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"params":1e15},)" + training + R"(,"global_batch":100000000},"parallel":{"gpus":8000000,"pipeline":100,"tensor":8,"zero_stage":)" + z + "}}");
+        }
+    }
+    return scenarios;
+}
+
+Scenario scenario_of(const std::string& text) {
+    const ScenarioReading reading = read_scenario_text(text);
+    INFO(text);
+    REQUIRE(reading.ok());
+    return reading.scenario;
+}
+
+StepTimeline timeline_with_limit(const Scenario& scenario, std::size_t event_limit) {
+    const Estimate e = estimate(scenario);
+    return step_timeline(scenario, e.params, e.training.bytes_per_param, e.training.per_gpu_states,
+                         e.training.activations, e.compute, StepDetail::events, nullptr, event_limit);
+}
+
+bool same_bytes(const StepBytes& a, const StepBytes& b) {
+    return a.weights == b.weights && a.gathered_weights == b.gathered_weights && a.gradients == b.gradients &&
+           a.master_weights == b.master_weights && a.optimizer_states == b.optimizer_states &&
+           a.activations == b.activations && a.logits == b.logits && a.temporary == b.temporary;
+}
+
+}  // namespace
+
+TEST_CASE("the estimate's peak-only pass gives exactly the full timeline's peak, event and breakdown", "[timeline]") {
+    for (const auto& text : wide_scenarios()) {
+        INFO(text);
+        const Scenario scenario = scenario_of(text);
+        const Estimate peak_only = estimate(scenario, StepDetail::peak);
+        const Estimate full = estimate(scenario, StepDetail::events);
+        CHECK(peak_only.step.events.empty());
+        REQUIRE(!full.step.events.empty());
+        CHECK(same_bytes(peak_only.training.per_gpu_peak, full.training.per_gpu_peak));
+        CHECK(peak_only.step.peak_event == full.step.peak_event);
+        CHECK(peak_only.step.event_count == full.step.events.size());
+        CHECK(peak_only.step.peak_phase == full.step.peak_phase);
+        CHECK(peak_only.step.peak_layer == full.step.peak_layer);
+        CHECK(peak_only.training.min_gpus == full.training.min_gpus);
+        // The peak is an event of the full timeline, and no event holds more.
+        const auto& events = full.step.events;
+        REQUIRE(full.step.peak_event < events.size());
+        CHECK(same_bytes(events[full.step.peak_event].held, full.training.per_gpu_peak));
+        double most = 0;
+        for (const auto& event : events) most = std::fmax(most, event.held.total());
+        CHECK(most == full.training.per_gpu_total());
+        CHECK(full.step.grouping_consistent);
+    }
+}
+
+TEST_CASE("a timeline has at most 1,500 events, and grouping layers changes no total, duration or peak", "[timeline]") {
+    for (const auto& text : wide_scenarios()) {
+        INFO(text);
+        const Scenario scenario = scenario_of(text);
+        const StepTimeline grouped = timeline_with_limit(scenario, max_step_events);
+        const StepTimeline every_layer = timeline_with_limit(scenario, std::size_t{1} << 30);
+        CHECK(grouped.events.size() <= max_step_events);
+        CHECK(grouped.grouping_consistent);
+        CHECK(grouped.peak().total() == every_layer.peak().total());
+        CHECK(same_bytes(grouped.peak(), every_layer.peak()));
+        double grouped_seconds = 0, every_seconds = 0;
+        for (const auto& event : grouped.events) grouped_seconds += event.seconds;
+        for (const auto& event : every_layer.events) every_seconds += event.seconds;
+        CHECK(grouped_seconds == Approx(every_seconds).epsilon(1e-12));
+        CHECK(grouped_seconds == Approx(grouped.seconds()).epsilon(1e-12));
+        // Each grouped event covers layers layer … layer_last; a layer event covers at least one.
+        for (const auto& event : grouped.events) {
+            if (event.block == StepBlock::layer) {
+                CHECK(event.layer >= 1);
+                CHECK(event.layer <= event.layer_last);
+                CHECK(event.layer_last <= grouped.layers);
+            } else {
+                CHECK(event.layer == 0);
+                CHECK(event.layer_last == 0);
+            }
+        }
+    }
+    // A 10,000-layer model without grouping would have some 60,000 events.
+    const StepTimeline deep = timeline_with_limit(
+        scenario_of(R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)"
+                    R"("training":{"recompute":"full"},"parallel":{"gpus":8,"zero_stage":3}})"),
+        max_step_events);
+    CHECK(deep.events.size() <= max_step_events);
+    CHECK(deep.events.size() > 1000);
+    bool some_grouped = false;
+    for (const auto& event : deep.events) some_grouped = some_grouped || event.layer_last > event.layer;
+    CHECK(some_grouped);
+}
+
+TEST_CASE("events say which layers and micro-batches they cover, in the JSON too", "[timeline]") {
+    const json::Value timeline = timeline_of(
+        R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},"parallel":{"gpus":8}})");
+    bool grouped = false;
+    for (const auto& event : timeline.find("events")->items) {
+        const double layer = event.find("layer")->number, last = event.find("layer_last")->number;
+        CHECK(last >= layer);
+        grouped = grouped || last > layer;
+        if (event.find("block")->text == "all") CHECK(event.find("micro_batch")->number == 0);
+        else CHECK(event.find("micro_batch")->number == 1);
+    }
+    CHECK(grouped);
+    CHECK(number_at(timeline, "micro_batches") == 1);
+    CHECK(number_at(timeline, "micro_batches_shown") == 1);
+}
+
+TEST_CASE("1F1B: the first pipeline stage holds p micro-batches of its L/p layers, L layers' worth, at its peak",
+          "[timeline][published]") {
+    // Korthikanti et al. 2022 §4.2.3 (docs/model.md §4): whatever p, the first stage holds L layers'
+    // activations once 1F1B's warm-up has p micro-batches in flight. Llama 3 70B, 32 GPUs, p = 4,
+    // so d = 8; a global batch of 64 sequences is 8 micro-batches of 1.
+    const std::string scenario =
+        R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":64},"parallel":{"gpus":32,"pipeline":4}})";
+    const json::Value estimate = estimate_of(scenario);
+    const json::Value timeline = timeline_of(scenario);
+    CHECK(number_at(timeline, "micro_batches") == 8);
+    CHECK(number_at(timeline, "in_flight") == 4);
+    const double per_layer = number_at(estimate, "training.activations_per_layer");
+    CHECK(number_at(timeline, "peak.activations") == Approx(80 * per_layer).epsilon(1e-12));
+    CHECK(number_at(timeline, "peak.total") ==
+          Approx(number_at(estimate, "training.per_gpu.model_states") + 80 * per_layer).epsilon(1e-12));
+    CHECK(number_at(timeline, "peak_micro_batch") == 4);
+    // The warm-up: micro-batches 1 … 4 go forward before micro-batch 1's backward.
+    const auto& events = timeline.find("events")->items;
+    std::size_t first_backward = 0;
+    while (events[first_backward].find("phase")->text != "backward") ++first_backward;
+    CHECK(events[first_backward].find("micro_batch")->number == 1);
+    CHECK(events[first_backward - 1].find("micro_batch")->number == 4);
+    // With fewer micro-batches than stages only those are in flight: 2 of 4, half the pile.
+    const json::Value few = timeline_of(
+        R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":16},"parallel":{"gpus":32,"pipeline":4}})");
+    CHECK(number_at(few, "in_flight") == 2);
+    CHECK(number_at(few, "peak.activations") == Approx(40 * per_layer).epsilon(1e-12));
+}
+
+TEST_CASE("gradient accumulation never changes the peak without a pipeline: the gradient buffer is held all step",
+          "[timeline]") {
+    for (const auto& preset : {"llama3-8b", "mixtral-8x7b", "gpt2-124m"}) {
+        for (const char* recompute : {"none", "selective", "full"}) {
+            for (int zero = 0; zero <= 3; ++zero) {
+                auto with_batch = [&](int global_batch) {
+                    return std::string(R"({"model":{"preset":")") + preset + R"("},"training":{"recompute":")" +
+                           recompute + R"(","global_batch":)" + std::to_string(global_batch) +
+                           R"(},"parallel":{"gpus":8,"zero_stage":)" + std::to_string(zero) + "}}";
+                };
+                INFO(with_batch(8));
+                const json::Value one = timeline_of(with_batch(8));
+                CHECK(number_at(one, "micro_batches") == 1);
+                for (int global_batch : {16, 64, 8000000}) {
+                    const json::Value many = timeline_of(with_batch(global_batch));
+                    CHECK(number_at(many, "micro_batches") == global_batch / 8);
+                    CHECK(number_at(many, "peak.total") == number_at(one, "peak.total"));
+                    CHECK(number_at(many, "peak.gradients") == number_at(one, "peak.gradients"));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("with many micro-batches the step shows the first and last and groups the rest; durations still add up",
+          "[timeline]") {
+    for (const std::string& scenario :
+         {std::string(R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":1000000},"parallel":{"gpus":8,"zero_stage":2}})"),
+          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":1000000,"recompute":"full"},"parallel":{"gpus":64,"pipeline":8,"zero_stage":1}})"),
+          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":96},"parallel":{"gpus":64,"pipeline":8}})")}) {
+        INFO(scenario);
+        const json::Value estimate = estimate_of(scenario);
+        const json::Value timeline = timeline_of(scenario);
+        const double micro_batches = number_at(timeline, "micro_batches");
+        // docs/model.md §6: one micro-batch is this GPU's share (÷ t·p) of its hardware FLOPs at the
+        // sustained rate; the step runs them all, then the optimizer step.
+        const double micro_batch_seconds =
+            number_at(estimate, "compute.hardware_flops") / number_at(estimate, "scenario.training.tokens") *
+            number_at(estimate, "scenario.training.sequence") * number_at(estimate, "scenario.training.micro_batch") /
+            (number_at(estimate, "scenario.parallel.tensor") * number_at(estimate, "scenario.parallel.pipeline")) /
+            (number_at(estimate, "gpu.peak_flops") * number_at(estimate, "scenario.hardware.utilization"));
+        CHECK(number_at(timeline, "micro_batch_seconds") == Approx(micro_batch_seconds).epsilon(1e-9));
+        const double step_seconds = micro_batches * micro_batch_seconds + number_at(timeline, "optimizer_seconds");
+        double sum = 0, last_end = 0;
+        for (const auto& event : timeline.find("events")->items) {
+            sum += event.find("seconds")->number;
+            last_end = event.find("start")->number + event.find("seconds")->number;
+        }
+        CHECK(sum == Approx(step_seconds).epsilon(1e-9));
+        CHECK(last_end == Approx(step_seconds).epsilon(1e-9));
+        CHECK(number_at(timeline, "seconds") == Approx(step_seconds).epsilon(1e-12));
+        CHECK(number_at(estimate, "step.seconds") == Approx(step_seconds).epsilon(1e-12));
+        CHECK(timeline.find("events")->items.size() <= max_step_events);
+        CHECK(number_at(timeline, "micro_batches_shown") < micro_batches);
+        CHECK(number_at(timeline, "micro_batches_shown") >= 2);
+        // The last micro-batch is shown on its own.
+        bool last_shown = false;
+        for (const auto& event : timeline.find("events")->items)
+            last_shown = last_shown || (event.find("micro_batch")->number == micro_batches &&
+                                        event.find("micro_batch_last")->number == micro_batches);
+        CHECK(last_shown);
+    }
 }

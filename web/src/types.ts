@@ -31,6 +31,14 @@ export interface ModelSpec {
 export type InferencePrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
 export type KvPrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8';
 export type TrainingPrecision = 'bf16' | 'fp16' | 'fp32';
+export type AccountingConvention = 'zero' | 'fp32_gradients';
+/** An accounting convention as the engine explains it (docs/model.md §2). */
+export interface AccountingChoice {
+  id: AccountingConvention;
+  label: string;
+  explanation: string;
+  bytes_per_param?: number;
+}
 export type Optimizer = 'adamw' | 'adam' | 'sgd_momentum' | 'sgd' | 'adam_8bit' | 'adafactor';
 export type Recompute = 'none' | 'selective' | 'full';
 
@@ -47,6 +55,10 @@ export interface Scenario {
     sequence_parallel: boolean;
     tokens: number;
     attention_flops: boolean;
+    /** Sequences per optimizer step over all data-parallel replicas; 0: the fewest the layout needs. */
+    global_batch?: number;
+    /** How model states are tallied: the ZeRO paper's 16 bytes for mixed Adam, or 18 with FP32 gradients. */
+    accounting?: AccountingConvention;
   };
   parallel: { gpus: number; tensor: number; pipeline: number; interleave: number; zero_stage: number };
   hardware: {
@@ -134,6 +146,12 @@ export interface StepEvent {
   block: StepBlock;
   /** 1-based layer within the GPU's pipeline stage when block is 'layer'; else 0. */
   layer: number;
+  /** The last layer a grouped event covers (layer … layer_last); equal to layer for one layer, 0 when not a layer. */
+  layer_last: number;
+  /** 1-based micro-batch of the step; 0 for per-step events (gradient reduction, optimizer). */
+  micro_batch: number;
+  /** The last micro-batch a grouped event covers; equal to micro_batch for one. */
+  micro_batch_last: number;
   start: number;
   seconds: number;
   held: StepBytes;
@@ -144,12 +162,18 @@ export interface StepTimeline {
   errors: FieldError[];
   layers?: number;
   prefetch_layers?: number;
+  /** Micro-batches in the step; those with events of their own; those the stage holds at once (1F1B). */
+  micro_batches?: number;
+  micro_batches_shown?: number;
+  in_flight?: number;
+  micro_batch_seconds?: number;
   compute_seconds?: number;
   optimizer_seconds?: number;
   seconds?: number;
   memory_bandwidth?: number;
   memory_bandwidth_assumed?: boolean;
   peak_event?: number;
+  peak_micro_batch?: number;
   peak?: StepBytes;
   events?: StepEvent[];
 }
@@ -170,6 +194,10 @@ export interface Estimate {
     bytes_per_param_parts: BytesPerParamPart[];
     /** The parts written out: "2 + 2 + 4 + 4 + 4 = 16". */
     bytes_per_param_sum: string;
+    /** The scenario's accounting convention, named and explained by the engine. */
+    accounting?: AccountingChoice;
+    /** Every convention for this scenario, with its bytes per parameter: the choice's labels. */
+    accounting_choices?: AccountingChoice[];
     model_states: TrainingComponents;
     per_gpu: PerGpu;
     activations_per_layer: number;
@@ -217,6 +245,10 @@ export interface Estimate {
     peak_phase: StepPhase;
     peak_block: StepBlock;
     peak_layer: number;
+    peak_micro_batch?: number;
+    micro_batches?: number;
+    in_flight?: number;
+    micro_batch_seconds?: number;
   };
 }
 
