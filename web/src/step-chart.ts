@@ -82,7 +82,8 @@ export function stepChart(): StepChart {
   const gpuLine = svg('line', { class: 'ts-step-gpu', x1: '0', x2: '0', y1: '0', y2: '0' });
   const drawing = svg('svg', { class: 'ts-step-svg', viewBox: '0 0 1000 240', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
     svg('defs', {}, ...STEP_KEYS.map((key, index) => partPattern(key, patternIds[index]))), ...gridLines, ...areas, gpuLine);
-  const yTicks = Array.from({ length: Y_TICKS }, () => h('span', { className: 'ts-step-ytick' }, ''));
+  // Each tick is named: a tick that happens to match a figure in the text is a scale mark, not that figure twice.
+  const yTicks = Array.from({ length: Y_TICKS }, (_, index) => h('span', { className: 'ts-step-ytick', 'data-figure': `step-axis-${index}` }, ''));
   const gpuLabel = h('span', { className: 'ts-step-gpu-label', 'data-figure': 'step-gpu-memory' }, '');
   const peakLine = h('span', { className: 'ts-step-peak-line' });
   const peakDot = h('span', { className: 'ts-step-peak-dot' });

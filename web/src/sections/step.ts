@@ -234,7 +234,7 @@ export function stepSection(context: SectionContext): SectionView {
     setText(phase, sentence);
     setAttribute(phase, 'data-index', String(index));
     setFigure(heldNow, formatBytes(event.held.total), event.held.total);
-    setText(heldOf, ` of the ${shortGpu(estimate.gpu.name)}’s ${formatBytes(estimate.gpu.memory_bytes)}, at ${formatDuration(endOf(event))} of ${formatDuration(timeline.seconds)}`);
+    setText(heldOf, `, at ${formatDuration(endOf(event))} of ${formatDuration(timeline.seconds)}`);
     const parts: Part[] = STEP_KEYS.map((key) => ({ key, value: event.held[key as Exclude<keyof StepBytes, 'total'>] ?? 0 })).filter((part) => part.value > 0);
     heldLegend.update(parts);
     if (scrubber.value !== String(index)) scrubber.value = String(index);
@@ -419,6 +419,7 @@ export function stepSection(context: SectionContext): SectionView {
         ], context.onValue)).element,
         // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
         gpuControl(context)),
+      h('div', { className: 'ts-step-main' },
       h('figure', { className: 'ts-figure ts-step-figure' },
         errors,
         chart.element,
@@ -428,8 +429,9 @@ export function stepSection(context: SectionContext): SectionView {
           scrubber),
         phase, held, live,
         heldLegend.element,
-        h('figcaption', null, peakText),
-        table)),
+        h('figcaption', null, peakText)),
+      // Outside the figure: the table repeats the chart's figures on purpose, for those who cannot see it.
+      table)),
     why('Why is the peak where the backward pass begins?', [
       'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
     ], 'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
