@@ -121,8 +121,8 @@ test('play advances the playhead, pause stops it, and the live region names the 
     await frames(page, 10);
     assert.equal(await phaseIndex(page), stopped, 'paused: the phase stays');
     assert.equal(await step(page).locator('.ts-step-playhead').evaluate((el) => el.style.left), left, 'paused: the playhead stays');
-    await page.waitForFunction(() => document.querySelector('.ts-step [role=status]').textContent.length > 0);
-    assert.equal(await step(page).locator('[role=status]').textContent(), await phaseText(page));
+    await page.waitForFunction(() => document.querySelector('.ts-step [aria-live=polite]').textContent.length > 0);
+    assert.equal(await step(page).locator('[aria-live=polite]').textContent(), await phaseText(page));
   });
 });
 
@@ -135,14 +135,14 @@ test('reduced motion: no play button and no animation; the scrubber and the step
     assert.equal(await phaseIndex(page), 1);
     await frames(page, 6);
     assert.equal(await phaseIndex(page), 1, 'nothing plays by itself');
-    await step(page).getByRole('button', { name: 'Step forward one event' }).click();
+    await step(page).getByRole('button', { name: 'Next event' }).click();
     assert.equal(await phaseIndex(page), 2);
   });
 });
 
 test('keyboard only: Tab to the step buttons and the scrubber; each press names another phase', async () => {
   await withStep({}, async (page) => {
-    const forward = step(page).getByRole('button', { name: 'Step forward one event' });
+    const forward = step(page).getByRole('button', { name: 'Next event' });
     await forward.focus();
     const first = await phaseText(page);
     await page.keyboard.press('Enter');

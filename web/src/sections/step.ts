@@ -164,16 +164,20 @@ export function stepSection(context: SectionContext): SectionView {
   const chart = stepChart();
   const reducedMotion = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
-  const back = h('button', { type: 'button', className: 'ts-button ts-button-quiet', 'aria-label': 'Step back one event' }, '◀ Back');
-  const play = h('button', { type: 'button', className: 'ts-button ts-button-primary ts-step-play', 'aria-label': 'Play the step' }, 'Play');
-  const forward = h('button', { type: 'button', className: 'ts-button ts-button-quiet', 'aria-label': 'Step forward one event' }, 'Forward ▶');
+  // The names are the visible words ("Back one event"): the arrows are decoration, the rest is for screen readers.
+  const back = h('button', { type: 'button', className: 'ts-button ts-button-quiet' },
+    h('span', { 'aria-hidden': 'true' }, '◀ '), 'Back', h('span', { className: 'ts-visually-hidden' }, ' one event'));
+  const play = h('button', { type: 'button', className: 'ts-button ts-button-primary ts-step-play' }, 'Play');
+  const forward = h('button', { type: 'button', className: 'ts-button ts-button-quiet' },
+    'Next', h('span', { className: 'ts-visually-hidden' }, ' event'), h('span', { 'aria-hidden': 'true' }, ' ▶'));
   const scrubberId = uniqueId('scrubber');
   const scrubber = h('input', { type: 'range', className: 'ts-range ts-step-scrubber', id: scrubberId, min: '0', max: '0', step: '1', value: '0' });
   const phase = h('p', { className: 'ts-step-phase', 'data-figure': 'step-phase' });
   const heldNow = h('strong', { 'data-figure': 'step-held' });
   const heldOf = h('span');
   const held = h('p', { className: 'ts-step-held' }, 'Held then: ', heldNow, heldOf);
-  const live = h('p', { className: 'ts-visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  // Polite, without role=status: the widget's own status line stays the one summary of the scenario.
+  const live = h('p', { className: 'ts-visually-hidden ts-step-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
   const peakText = h('p', { className: 'ts-step-peak-text', 'data-figure': 'step-peak-text' });
   const errors = h('p', { className: 'ts-errors ts-step-errors', role: 'alert' });
   errors.hidden = true;
@@ -259,7 +263,6 @@ export function stepSection(context: SectionContext): SectionView {
   const setPlaying = (on: boolean) => {
     playing = on;
     setText(play, on ? 'Pause' : 'Play');
-    setAttribute(play, 'aria-label', on ? 'Pause the step' : 'Play the step');
     setClass(play, 'ts-step-playing', on);
     if (!on) {
       if (frame) cancelAnimationFrame(frame);
