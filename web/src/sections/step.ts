@@ -17,6 +17,8 @@ import { gpuControl } from './gpus';
 const PLAY_SECONDS = 12;
 /** While playing, the live region speaks at most this often: one phase at a time, not a stream. */
 const LIVE_EVERY_MS = 2500;
+/** Rows the phase table is built with. */
+const TABLE_ROWS = 8;
 
 /** Fields the engine adds for deep models and gradient accumulation; absent from older engines. */
 type Event = StepEvent & { layer_last?: number; micro_batch?: number };
@@ -343,13 +345,18 @@ export function stepSection(context: SectionContext): SectionView {
     goTo(linked, 'no');
   });
 
+  const addRow = () => {
+    const cells = [h('th', { scope: 'row' }, ''), h('td', null, ''), h('td', null, ''), h('td', null, '')];
+    const row = h('tr', null, cells);
+    row.hidden = true;
+    tableBody.appendChild(row);
+    tableRows.push({ row, cells });
+  };
+  // Enough rows for a step without accumulation (forward, loss, backward, reductions, optimizer):
+  // a slider step shows or hides rows, and only more micro-batches than ever before add some.
+  for (let row = 0; row < TABLE_ROWS; row += 1) addRow();
   const drawTable = (groups: PhaseGroup[]) => {
-    while (tableRows.length < groups.length) {
-      const cells = [h('th', { scope: 'row' }), h('td'), h('td'), h('td')];
-      const row = h('tr', null, cells);
-      tableBody.appendChild(row);
-      tableRows.push({ row, cells });
-    }
+    while (tableRows.length < groups.length) addRow();
     tableRows.forEach(({ row, cells }, position) => {
       const group = groups[position];
       setHidden(row, !group);
