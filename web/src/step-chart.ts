@@ -80,8 +80,10 @@ export function stepChart(): StepChart {
   const areas = STEP_KEYS.map((key, index) => svg('path', { class: `ts-step-area ts-step-area-${key}`, fill: `url(#${patternIds[index]})`, d: '' }));
   const gridLines = Array.from({ length: Y_TICKS }, () => svg('line', { class: 'ts-step-grid', x1: '0', x2: '0', y1: '0', y2: '0' }));
   const gpuLine = svg('line', { class: 'ts-step-gpu', x1: '0', x2: '0', y1: '0', y2: '0' });
+  // A halo in the page's colour under the GPU's line keeps it legible across the patterned areas.
+  const gpuHalo = svg('line', { class: 'ts-step-gpu-halo', x1: '0', x2: '0', y1: '0', y2: '0' });
   const drawing = svg('svg', { class: 'ts-step-svg', viewBox: '0 0 1000 240', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
-    svg('defs', {}, ...STEP_KEYS.map((key, index) => partPattern(key, patternIds[index]))), ...gridLines, ...areas, gpuLine);
+    svg('defs', {}, ...STEP_KEYS.map((key, index) => partPattern(key, patternIds[index]))), ...gridLines, ...areas, gpuHalo, gpuLine);
   // Each tick is named: a tick that happens to match a figure in the text is a scale mark, not that figure twice.
   const yTicks = Array.from({ length: Y_TICKS }, (_, index) => h('span', { className: 'ts-step-ytick', 'data-figure': `step-axis-${index}` }, ''));
   const gpuLabel = h('span', { className: 'ts-step-gpu-label', 'data-figure': 'step-gpu-memory' }, '');
@@ -141,9 +143,11 @@ export function stepChart(): StepChart {
       setAttribute(line, 'y1', y(value));
       setAttribute(line, 'y2', y(value));
     });
-    setAttribute(gpuLine, 'x2', String(width));
-    setAttribute(gpuLine, 'y1', y(memory));
-    setAttribute(gpuLine, 'y2', y(memory));
+    for (const line of [gpuHalo, gpuLine]) {
+      setAttribute(line, 'x2', String(width));
+      setAttribute(line, 'y1', y(memory));
+      setAttribute(line, 'y2', y(memory));
+    }
     const memoryShare = top > 0 ? memory / top : 0;
     setStyle(gpuLabel, 'top', `${((1 - memoryShare) * 100).toFixed(3)}%`);
     // A line near the floor has its label above it; one near the top of the plot, below it.
