@@ -218,20 +218,23 @@ test('an engine answer with errors names the field and keeps the last good chart
   });
 });
 
-test('200 slider steps leave the node count flat', async () => {
+test('200 slider steps leave the node count flat, and the chart follows each', async () => {
   await withStep({}, async (page) => {
     await bringNear(page, 'activations');
     await page.waitForSelector('.ts-section[data-ts-section="activations"] [data-field="training.sequence"] input[type=range]');
     await step(page).scrollIntoViewIfNeeded();
     const nodes = await countNodes(page);
     const paths = await step(page).locator('path').count();
-    const seen = await page.evaluate(() => {
+    const seen = await page.evaluate(async () => {
       const range = document.querySelector('.ts-section[data-ts-section="activations"] [data-field="training.sequence"] input[type=range]');
       const max = Number(range.max);
       const peaks = new Set();
+      // One step per frame, as a drag moves: the chart redraws once per frame.
+      const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       for (let i = 0; i < 200; i += 1) {
         range.value = String(i % (max + 1));
         range.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
         peaks.add(document.querySelector('.ts-step [data-figure="step-peak"]').dataset.value);
       }
       return peaks.size;
@@ -260,3 +263,17 @@ for (const width of [320, 1280]) {
     });
   }
 }
+
+test('off screen the chart waits, and catches up when it comes into view', async () => {
+  await withStep({}, async (page) => {
+    const before = await peakValue(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settle(page);
+    await page.evaluate(() => window.trainscope.setScenario({ training: { recompute: 'full' } }));
+    await settle(page);
+    assert.equal(await peakValue(page), before, 'not redrawn while far off screen');
+    await step(page).scrollIntoViewIfNeeded();
+    await page.waitForFunction((old) => Number(document.querySelector('.ts-step [data-figure="step-peak"]').dataset.value) !== old, before);
+    assert.equal(await peakValue(page), (await engineEstimate(page)).training.per_gpu.total);
+  });
+});

@@ -206,6 +206,8 @@ export function stepSection(context: SectionContext): SectionView {
   let lastFrame: number | null = null;
   let lastSpoken = 0;
   let liveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The playhead a link asked for (null: none), waiting for the redraw of the link's scenario. */
+  let linkedIndex: number | null | undefined = context.playhead() ?? undefined;
 
   const recompute = (): Recompute => (context.resolved().training.recompute ?? 'none') as Recompute;
   const endOf = (event: Event) => event.start + event.seconds;
@@ -335,6 +337,11 @@ export function stepSection(context: SectionContext): SectionView {
 
   context.onPlayheadFromLink((linked) => {
     setPlaying(false);
+    // A redraw for the link's scenario is on its way: it places the playhead in the new events.
+    if (pending) {
+      linkedIndex = linked;
+      return;
+    }
     if (linked === null) {
       placed = false;
       index = 0;
@@ -368,7 +375,7 @@ export function stepSection(context: SectionContext): SectionView {
     });
   };
 
-  const update: SectionView['update'] = (next) => {
+  const redraw = (next: Estimate) => {
     const read = readTimeline(context.stepTimeline());
     if ('errors' in read) {
       // The last good chart stays, faded; the message names the field the engine refused.
@@ -390,22 +397,40 @@ export function stepSection(context: SectionContext): SectionView {
       label: `Memory held by one GPU through one training step of ${formatDuration(timeline.seconds)}: the peak is ${formatBytes(timeline.peak.total)}, the ${gpu} has ${formatBytes(next.gpu.memory_bytes)}.`,
     });
     setAttribute(scrubber, 'max', String(timeline.events.length - 1));
-    if (!previous) {
-      const linked = context.playhead();
-      if (linked !== null) {
-        index = Math.min(timeline.events.length - 1, Math.max(0, linked));
-        time = endOf(timeline.events[index]);
-        placed = true;
-      }
-    } else {
+    if (linkedIndex !== undefined) {
+      // A link's event index counts the events of the link's own scenario: this one.
+      const linked = linkedIndex;
+      linkedIndex = undefined;
+      placed = linked !== null;
+      index = Math.min(timeline.events.length - 1, Math.max(0, linked ?? 0));
+      time = linked === null ? 0 : endOf(timeline.events[index]);
+    } else if (previous) {
       // Another scenario: the playhead stays at the same share of the step.
       time = Math.min(1, Math.max(0, fraction)) * timeline.seconds;
-      index = playing ? indexAt(time) : Math.min(timeline.events.length - 1, indexAt(time));
+      index = indexAt(time);
     }
     show({ speak: 'no' });
     report();
     setText(peakText, peakInWords(timeline, next));
     drawTable(phaseGroups(timeline));
+  };
+
+  // The engine's timeline costs far more than its estimate (every event, as JSON), so it is asked
+  // once per frame however many inputs the frame had, and not at all while the section is off
+  // screen: the chart catches up when it comes into view.
+  let pending: Estimate | null = null;
+  let frameRequest = 0;
+  let onScreen = typeof IntersectionObserver !== 'function';
+  const flush = () => {
+    frameRequest = 0;
+    if (!pending || !onScreen) return;
+    const next = pending;
+    pending = null;
+    redraw(next);
+  };
+  const update: SectionView['update'] = (next) => {
+    pending = next;
+    if (onScreen && frameRequest === 0) frameRequest = requestAnimationFrame(flush);
   };
 
   syncMotion();
@@ -446,5 +471,11 @@ export function stepSection(context: SectionContext): SectionView {
       'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
     ], 'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
     'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.'));
+  if (!onScreen) {
+    new IntersectionObserver((entries) => {
+      onScreen = entries.some((entry) => entry.isIntersecting);
+      if (onScreen && pending && frameRequest === 0) flush();
+    }, { rootMargin: '50% 0px' }).observe(element);
+  }
   return { element, update };
 }
