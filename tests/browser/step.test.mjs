@@ -264,16 +264,24 @@ for (const width of [320, 1280]) {
   }
 }
 
-test('off screen the chart waits, and catches up when it comes into view', async () => {
+test('off screen the chart is redrawn once the page is idle, so what a screen reader reaches is current', async () => {
   await withStep({}, async (page) => {
     const before = await peakValue(page);
     await page.evaluate(() => window.scrollTo(0, 0));
     await settle(page);
     await page.evaluate(() => window.trainscope.setScenario({ training: { recompute: 'full' } }));
-    await settle(page);
-    assert.equal(await peakValue(page), before, 'not redrawn while far off screen');
-    await step(page).scrollIntoViewIfNeeded();
     await page.waitForFunction((old) => Number(document.querySelector('.ts-step [data-figure="step-peak"]').dataset.value) !== old, before);
     assert.equal(await peakValue(page), (await engineEstimate(page)).training.per_gpu.total);
+    assert.match(await phaseText(page), /^Forward, layer 1 of 80: only its input is kept/);
+  });
+});
+
+test('a click on the chart moves the playhead to the event under it', async () => {
+  await withStep({}, async (page) => {
+    const box = await step(page).locator('.ts-step-plot').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.95, box.y + box.height / 2);
+    assert.ok(await phaseIndex(page) > 100, 'near the end of the step');
+    const share = await step(page).locator('.ts-step-playhead').evaluate((el) => parseFloat(el.style.left));
+    assert.ok(share > 90, `the playhead is near the click: ${share}%`);
   });
 });

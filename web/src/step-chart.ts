@@ -96,7 +96,7 @@ export function stepChart(): StepChart {
   const peakLabel = h('span', { className: 'ts-step-peak-label' }, 'Peak ', peakValue);
   const peakRow = h('div', { className: 'ts-step-peak-row', 'aria-hidden': 'true' }, peakLabel);
   const xAxis = linearAxis(formatDuration);
-  const element = h('div', { className: 'ts-step-chart', role: 'img' },
+  const element = h('div', { className: 'ts-step-chart', role: 'img', 'aria-label': 'Memory held by one GPU through one training step' },
     h('p', { className: 'ts-step-axis-title', 'aria-hidden': 'true' }, 'Memory held by one GPU'),
     peakRow, plot, xAxis.element,
     h('p', { className: 'ts-step-axis-title ts-step-axis-title-x', 'aria-hidden': 'true' }, 'Time within one training step'));

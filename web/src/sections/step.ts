@@ -327,6 +327,13 @@ export function stepSection(context: SectionContext): SectionView {
     setPlaying(false);
     goTo(Number(scrubber.value), 'no');
   });
+  // A click on the chart puts the playhead there (the scrubber and the buttons do it by keyboard).
+  chart.element.addEventListener('click', (event) => {
+    const at = chart.timeAt(event.clientX);
+    if (at === null) return;
+    setPlaying(false);
+    goTo(indexAt(at), 'now');
+  });
   const syncMotion = () => {
     // Reduced motion: no animation at all; the scrubber and the step buttons move the playhead.
     const still = reducedMotion?.matches ?? false;
@@ -416,26 +423,34 @@ export function stepSection(context: SectionContext): SectionView {
   };
 
   // The engine's timeline costs far more than its estimate (every event, as JSON), so it is asked
-  // once per frame however many inputs the frame had, and not at all while the section is off
-  // screen: the chart catches up when it comes into view.
+  // once per frame however many inputs the frame had; off screen, once the page is idle (a drag
+  // elsewhere costs one timeline when it stops, and the text a screen reader may reach stays current).
   let pending: Estimate | null = null;
   let frameRequest = 0;
+  let idleRequest = false;
   let onScreen = typeof IntersectionObserver !== 'function';
   const flush = () => {
     frameRequest = 0;
-    if (!pending || !onScreen) return;
+    idleRequest = false;
+    if (!pending) return;
     const next = pending;
     pending = null;
     redraw(next);
   };
   const update: SectionView['update'] = (next) => {
     pending = next;
-    if (onScreen && frameRequest === 0) frameRequest = requestAnimationFrame(flush);
+    if (onScreen) {
+      if (frameRequest === 0) frameRequest = requestAnimationFrame(flush);
+    } else if (!idleRequest) {
+      idleRequest = true;
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(flush, { timeout: 1000 });
+      else setTimeout(flush, 200);
+    }
   };
 
   syncMotion();
   const element = h('section', { className: 'ts-section ts-step', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('step', 'One training step: memory over time')),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('step', 'One training step: where the memory goes, layer by layer')),
     h('div', { className: 'ts-prose' },
       h('p', null, 'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
         'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.')),
@@ -474,7 +489,7 @@ export function stepSection(context: SectionContext): SectionView {
   if (!onScreen) {
     new IntersectionObserver((entries) => {
       onScreen = entries.some((entry) => entry.isIntersecting);
-      if (onScreen && pending && frameRequest === 0) flush();
+      if (onScreen && pending) flush();
     }, { rootMargin: '50% 0px' }).observe(element);
   }
   return { element, update };
