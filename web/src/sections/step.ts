@@ -21,7 +21,7 @@ const LIVE_EVERY_MS = 2500;
 const TABLE_ROWS = 8;
 
 /** Fields the engine adds for deep models and gradient accumulation; absent from older engines. */
-type Event = StepEvent & { layer_last?: number; micro_batch?: number };
+type Event = StepEvent & { layer_last?: number; micro_batch?: number; micro_batch_last?: number };
 type Timeline = StepTimeline & { micro_batches?: number; events?: Event[] };
 interface GoodTimeline { events: Event[]; seconds: number; layers: number; peakEvent: number; peak: StepBytes; microBatches: number }
 
@@ -45,6 +45,16 @@ export function readTimeline(timeline: Timeline): { good: GoodTimeline } | { err
 }
 
 type Recompute = 'none' | 'selective' | 'full';
+
+/** "micro-batch 2 of 8", "micro-batches 2–7 of 8" (a run shown as one event), or "" for a step without accumulation. */
+function microBatches(event: Event, timeline: GoodTimeline): string {
+  const first = event.micro_batch ?? 0;
+  if (timeline.microBatches <= 1 || first <= 0) return '';
+  const last = event.micro_batch_last ?? first;
+  return last > first
+    ? `micro-batches ${formatInteger(first)}–${formatInteger(last)} of ${formatInteger(timeline.microBatches)}`
+    : `micro-batch ${formatInteger(first)} of ${formatInteger(timeline.microBatches)}`;
+}
 
 /** "layer 57 of 80", "layers 41–60 of 80", "the output layer". */
 function place(event: Event, layers: number): string {
@@ -87,8 +97,8 @@ export function phaseInWords(event: Event, timeline: GoodTimeline, recompute: Re
     case 'optimizer': text = 'optimizer step: the master weights and moments are updated, then the 16-bit weights refreshed'; break;
     default: text = `${String(event.phase)}, ${where}`;
   }
-  const micro = event.micro_batch ?? 0;
-  return timeline.microBatches > 1 && micro > 0 ? `micro-batch ${formatInteger(micro)} of ${formatInteger(timeline.microBatches)}, ${text}` : text;
+  const micro = microBatches(event, timeline);
+  return micro ? `${micro}, ${text}` : text;
 }
 
 /** "the backward pass of layer 57 of 80", "the loss": an event as the object of a sentence. */
@@ -99,9 +109,9 @@ function eventName(event: Event, timeline: GoodTimeline): string {
     recompute: `the recomputation of ${where}`, backward: `the backward pass of ${where}`, free: `the freeing of ${where}`,
     reduce_scatter: 'a gradient reduce-scatter', all_reduce: 'the gradient all-reduce', optimizer: 'the optimizer step',
   };
-  const micro = event.micro_batch ?? 0;
+  const micro = microBatches(event, timeline);
   const name = names[event.phase] ?? String(event.phase);
-  return timeline.microBatches > 1 && micro > 0 ? `${name} in micro-batch ${formatInteger(micro)} of ${formatInteger(timeline.microBatches)}` : name;
+  return micro ? `${name} in ${micro}` : name;
 }
 
 /** Why the peak is where it is, from the phase the engine puts it after and what is held then. */
@@ -146,7 +156,8 @@ function phaseGroups(timeline: GoodTimeline): PhaseGroup[] {
     } else if (event.block === 'all') {
       name = event.phase === 'optimizer' ? 'Optimizer step' : event.phase === 'all_reduce' ? 'Gradient all-reduce' : event.phase === 'reduce_scatter' ? 'Gradient reduce-scatter' : String(event.phase);
     } else name = afterLoss ? 'Backward pass' : 'Forward pass';
-    const label = timeline.microBatches > 1 && eventMicro > 0 ? `Micro-batch ${formatInteger(eventMicro)} of ${formatInteger(timeline.microBatches)}: ${name.toLowerCase()}` : name;
+    const micro = microBatches(event, timeline);
+    const label = micro ? `${micro.charAt(0).toUpperCase()}${micro.slice(1)}: ${name.toLowerCase()}` : name;
     const end = event.start + event.seconds;
     const groupKey = `${eventMicro}|${label}`;
     const current = groups[groups.length - 1];
