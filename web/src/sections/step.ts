@@ -156,8 +156,8 @@ function phaseGroups(timeline: GoodTimeline): PhaseGroup[] {
     } else if (event.block === 'all') {
       name = event.phase === 'optimizer' ? 'Optimizer step' : event.phase === 'all_reduce' ? 'Gradient all-reduce' : event.phase === 'reduce_scatter' ? 'Gradient reduce-scatter' : String(event.phase);
     } else name = afterLoss ? 'Backward pass' : 'Forward pass';
-    const micro = microBatches(event, timeline);
-    const label = micro ? `${micro.charAt(0).toUpperCase()}${micro.slice(1)}: ${name.toLowerCase()}` : name;
+    const run = microBatches(event, timeline);
+    const label = run ? `${run.charAt(0).toUpperCase()}${run.slice(1)}: ${name.toLowerCase()}` : name;
     const end = event.start + event.seconds;
     const groupKey = `${eventMicro}|${label}`;
     const current = groups[groups.length - 1];
