@@ -105,11 +105,12 @@ test('two widgets on one page: no repeated title, each numbers its own sections 
   assert.deepEqual(await chrome(page, '#memory'), { titles: 0, ledes: 0, pickers: 1, pointsAtInputs: false }, 'no header by default in an embed');
   assert.deepEqual(await chrome(page, '#time'), { titles: 0, ledes: 0, pickers: 1, pointsAtInputs: false });
   // Without its own title, a widget's sections sit directly under the course page's h1.
-  assert.deepEqual(await sectionTitles(page, '#memory', 4), [
+  assert.deepEqual(await sectionTitles(page, '#memory', 5), [
     'h2 1. Running vs training: what must sit in memory',
     'h2 2. Activations: remember, or recompute',
-    'h2 3. Sharding: every GPU keeps only its slice',
-    'h2 4. Your own model',
+    'h2 3. One training step: where the memory goes, layer by layer',
+    'h2 4. Sharding: every GPU keeps only its slice',
+    'h2 5. Your own model',
   ]);
   assert.deepEqual(await sectionTitles(page, '#time', 1), ['h2 1. Time: staggering amounts of simple arithmetic']);
   assert.deepEqual(errors, []);
@@ -148,7 +149,7 @@ test('a quiz-only widget has no model picker and no text about inputs, with or w
   assert.deepEqual(warnings, []);
 });
 
-test('the full page keeps its header and numbers all five sections', async (t) => {
+test('the full page keeps its header and numbers all six sections', async (t) => {
   // The page carries its own CSP (index.html's meta element).
   const served = await serveDirectory(distDir, 0);
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -165,12 +166,13 @@ test('the full page keeps its header and numbers all five sections', async (t) =
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
   assert.equal(await page.locator('.ts-title').count(), 1);
   assert.match(await page.locator('.ts-lede').textContent(), /inputs below/);
-  assert.deepEqual(await sectionTitles(page, '[data-trainscope]', 5), [
+  assert.deepEqual(await sectionTitles(page, '[data-trainscope]', 6), [
     'h2 1. Running vs training: what must sit in memory',
     'h2 2. Activations: remember, or recompute',
-    'h2 3. Sharding: every GPU keeps only its slice',
-    'h2 4. Time: staggering amounts of simple arithmetic',
-    'h2 5. Your own model',
+    'h2 3. One training step: where the memory goes, layer by layer',
+    'h2 4. Sharding: every GPU keeps only its slice',
+    'h2 5. Time: staggering amounts of simple arithmetic',
+    'h2 6. Your own model',
   ]);
   assert.deepEqual(errors, []);
 });

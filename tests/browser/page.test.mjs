@@ -80,7 +80,8 @@ test('moving controls changes the per-GPU memory to exactly the engine’s value
     assert.equal(await page.getByLabel('GPUs, exact number').first().inputValue(), '256');
 
     // Checkpointing: activations and recompute overhead follow the engine.
-    await page.getByRole('radio', { name: /Full/ }).check();
+    // The activations section's (the step section repeats the choice beside its chart).
+    await page.getByRole('radio', { name: /Full/ }).first().check();
     estimate = await engineEstimate(page);
     assert.equal((await figureValue(page, 'activations')).value, estimate.training.per_gpu.activations);
     assert.equal((await figureValue(page, 'activations-without-recompute')).value, estimate.training.activations_without_recompute);

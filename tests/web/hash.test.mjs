@@ -66,3 +66,19 @@ test('a pasted config’s name travels in the link and the engine keeps it (issu
   assert.deepEqual(estimate.errors, []);
   assert.equal(estimate.scenario.model.name, 'Mistral-7B “v0.1”');
 });
+
+test('the step section’s playhead rides along as step=<event index>, with or without a scenario', () => {
+  const scenario = { training: { recompute: 'full' } };
+  const hash = encodeHash(scenario, 80);
+  assert.match(hash, /^#s=[^&]+&step=80$/);
+  assert.deepEqual(decodeHash(hash), { kind: 'scenario', scenario, playhead: 80 });
+  assert.equal(encodeHash({}, 12), '#step=12');
+  assert.deepEqual(decodeHash('#step=12'), { kind: 'empty', playhead: 12 });
+  assert.equal(encodeHash(scenario, null), encodeHash(scenario), 'no playhead, no step part');
+  for (const bad of ['#step=-1', '#step=x', '#step=1&step=2', '#step=1.5']) {
+    const decoded = decodeHash(bad);
+    assert.equal(decoded.kind, 'invalid', bad);
+    assert.match(decoded.message, /step/, `${bad}: the message names the step`);
+  }
+  assert.deepEqual(decodeHash('#foo'), { kind: 'anchor' }, 'an anchor is still an anchor');
+});

@@ -21,8 +21,9 @@ import type { HeadingTag, NumberedSection, SectionContext, SectionView } from '.
 import { memorySection } from './sections/memory';
 import { ANY_SIZE, FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from './sections/model';
 import { shardingSection } from './sections/sharding';
+import { stepSection } from './sections/step';
 import { CUSTOM_GPU, timeSection } from './sections/time';
-import type { Estimate, FieldError, PartialScenario, Scenario } from './types';
+import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from './types';
 import { formatBytes, formatDuration, formatInteger } from './units';
 import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
 import { landOnFigure } from './showme';
@@ -184,6 +185,11 @@ class Widget {
   };
   private hashTimer: ReturnType<typeof setTimeout> | undefined;
   private hashIdle: number | undefined;
+  /** The step section's playhead (an event index) while the learner or a link placed it; in the hash. */
+  private stepPlayhead: number | null = null;
+  private playheadListener: ((index: number | null) => void) | null = null;
+  /** The last step timeline and the scenario it was asked for: a resize redraws without asking again. */
+  private stepCache: { key: string; timeline: StepTimeline } | null = null;
   private readonly resizeObserver: ResizeObserver | null;
   private narrow = false;
 
@@ -275,20 +281,23 @@ class Widget {
 
   private scenarioFromHash(): PartialScenario | null {
     const decoded = decodeHash(window.location.hash, this.engine.module);
+    if (decoded.kind === 'empty') this.stepPlayhead = decoded.playhead ?? null;
     if (decoded.kind === 'empty' || decoded.kind === 'anchor') return null;
     if (decoded.kind === 'invalid') {
       this.showNotice(`${capitalise(decoded.message)}, so the page shows the default scenario instead.`);
       return null;
     }
     this.hideNotice();
+    this.stepPlayhead = decoded.playhead ?? null;
     return decoded.scenario;
   }
 
   private loadFromHash(): void {
     // The address changed under us (back, forward, an edited link): it wins over a pending write.
     this.cancelHashWrite();
-    if (window.location.hash === encodeHash(this.overrides)) return;
+    if (window.location.hash === encodeHash(this.overrides, this.stepPlayhead)) return;
     if (decodeHash(window.location.hash).kind === 'anchor') return;
+    const playheadBefore = this.stepPlayhead;
     const fromHash = this.scenarioFromHash() ?? {};
     const check = this.engine.estimate(fromHash);
     if (check.errors.length > 0) {
@@ -296,6 +305,8 @@ class Widget {
       this.overrides = {};
     } else this.overrides = fromHash;
     this.commit({ announce: true, writeHash: false });
+    // After the redraw: the link's event index counts the events of the link's scenario.
+    if (this.stepPlayhead !== playheadBefore) this.playheadListener?.(this.stepPlayhead);
   }
 
   /** The learner picked another model: a new preset brings its own facts (tokens, GPUs). */
@@ -454,7 +465,7 @@ class Widget {
 
   private writeHash(): void {
     this.hashIdle = undefined;
-    const hash = encodeHash(this.overrides);
+    const hash = encodeHash(this.overrides, this.stepPlayhead);
     if (hash === window.location.hash || (hash === '' && window.location.hash === '')) return;
     // replaceState: moving a slider should not fill the back button's history.
     const url = `${window.location.pathname}${window.location.search}${hash}`;
@@ -559,7 +570,7 @@ class Widget {
     const time = this.sections.has('time');
     const figures = memory || time;
     const numberedSections: NumberedSection[] = [
-      ...(memory ? ['memory', 'activations', 'sharding'] as const : []),
+      ...(memory ? ['memory', 'activations', 'step', 'sharding'] as const : []),
       ...(time ? ['time'] as const : []),
       ...(memory ? ['config'] as const : []),
     ];
@@ -574,6 +585,14 @@ class Widget {
         this.commit({ announce: true, writeHash: true, fromInput: true });
       },
       narrow: () => this.narrow,
+      stepTimeline: () => this.stepTimeline(),
+      playhead: () => this.stepPlayhead,
+      setPlayhead: (index) => {
+        if (index === this.stepPlayhead) return;
+        this.stepPlayhead = index;
+        this.scheduleHashWrite();
+      },
+      onPlayheadFromLink: (listener) => { this.playheadListener = listener; },
     };
     // The model picker serves the figures; a quiz alone has none to drive.
     const model = figures ? modelSection(context, this.engine, [this.notes, this.generalErrors]) : null;
@@ -587,7 +606,7 @@ class Widget {
     if (first) this.addView(first);
     first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
     const later: Array<[string, () => SectionView | HTMLElement]> = [];
-    if (memory) later.push(['activations', () => activationSection(context)], ['sharding', () => shardingSection(context)]);
+    if (memory) later.push(['activations', () => activationSection(context)], ['step', () => stepSection(context)], ['sharding', () => shardingSection(context)]);
     if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
     if (memory) later.push(['config', () => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name))]);
     const header = this.options.header !== false;
@@ -643,6 +662,20 @@ class Widget {
     this.cancels.push(cancel);
     this.buildNow.set(name, run);
     return slot;
+  }
+
+  /** The step timeline of the scenario on screen; asked only by the step section, once it is built. */
+  private stepTimeline(): StepTimeline {
+    const key = JSON.stringify(this.overrides);
+    if (this.stepCache?.key === key) return this.stepCache.timeline;
+    let timeline: StepTimeline;
+    try {
+      timeline = JSON.parse(this.engine.module.stepTimeline(key)) as StepTimeline;
+    } catch (error) {
+      timeline = { errors: [{ field: 'stepTimeline', message: `the engine's answer could not be read (${error instanceof Error ? error.message : String(error)})` }] };
+    }
+    this.stepCache = { key, timeline };
+    return timeline;
   }
 
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */

@@ -1,23 +1,42 @@
 // The scenario in the URL hash: "#s=" followed by the URL-encoded JSON of the fields that
-// differ from the engine's defaults (docs/page.md). An empty hash means the defaults.
+// differ from the engine's defaults (docs/page.md). An empty hash means the defaults. The step
+// section's playhead rides along as "&step=<event index>" (or alone: "#step=80"), so a link
+// opens one training step at a chosen moment.
 
 import type { TrainscopeEngineModule } from './engine-module';
 import type { PartialScenario } from './types';
 
 export const HASH_KEY = 's';
+/** The playhead of the step section: the index of the event under it. */
+export const STEP_KEY = 'step';
 const MAX_HASH_LENGTH = 8000;
 
 export type HashResult =
-  | { kind: 'empty' }
-  | { kind: 'scenario'; scenario: PartialScenario }
+  | { kind: 'empty'; playhead?: number }
+  | { kind: 'scenario'; scenario: PartialScenario; playhead?: number }
   /** A plain in-page anchor ("#quiz"): not ours to read or to complain about. */
   | { kind: 'anchor' }
   | { kind: 'invalid'; message: string };
 
-/** The hash for a scenario's changes: "" when there are none. */
-export function encodeHash(changes: PartialScenario): string {
-  if (Object.keys(changes).length === 0) return '';
-  return `#${HASH_KEY}=${encodeURIComponent(JSON.stringify(changes))}`;
+/** The hash for a scenario's changes and the step's playhead: "" when there are neither. */
+export function encodeHash(changes: PartialScenario, playhead: number | null = null): string {
+  const parts: string[] = [];
+  if (Object.keys(changes).length > 0) parts.push(`${HASH_KEY}=${encodeURIComponent(JSON.stringify(changes))}`);
+  if (playhead !== null) parts.push(`${STEP_KEY}=${playhead}`);
+  return parts.length > 0 ? `#${parts.join('&')}` : '';
+}
+
+/** The playhead part ("step=80") taken off a hash's text; the JSON is URL-encoded, so a raw "&" only ever separates parts. */
+function splitPlayhead(text: string): { rest: string; playhead?: number; invalid?: string } {
+  const parts = text.split('&');
+  const stepParts = parts.filter((part) => part.startsWith(`${STEP_KEY}=`));
+  if (stepParts.length === 0) return { rest: text };
+  const rest = parts.filter((part) => !part.startsWith(`${STEP_KEY}=`)).join('&');
+  const value = stepParts[stepParts.length - 1].slice(STEP_KEY.length + 1);
+  if (stepParts.length > 1 || !/^\d{1,6}$/.test(value)) {
+    return { rest, invalid: `the link’s ${STEP_KEY} is “${truncate(stepParts.join('&'))}”, where one event number (e.g. ${STEP_KEY}=80) was expected` };
+  }
+  return { rest, playhead: Number(value) };
 }
 
 /**
@@ -26,9 +45,16 @@ export function encodeHash(changes: PartialScenario): string {
  * would silently resolve to its last copy) is refused with its path, as the CLI refuses it.
  */
 export function decodeHash(hash: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
-  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const whole = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (/^[A-Za-z][\w:.-]*$/.test(whole)) return { kind: 'anchor' };
+  const { rest: text, playhead, invalid } = splitPlayhead(whole);
+  if (invalid) return { kind: 'invalid', message: invalid };
+  const result = decodeScenario(text, engine);
+  return playhead !== undefined && (result.kind === 'empty' || result.kind === 'scenario') ? { ...result, playhead } : result;
+}
+
+function decodeScenario(text: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
   if (text.trim() === '') return { kind: 'empty' };
-  if (/^[A-Za-z][\w:.-]*$/.test(text)) return { kind: 'anchor' };
   if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: `the link’s scenario is too long (${text.length} characters)` };
   const params = new URLSearchParams(text);
   const encoded = text.startsWith(`${HASH_KEY}=`) ? text.slice(HASH_KEY.length + 1) : null;

@@ -2,12 +2,12 @@
 
 import type { Control } from '../controls';
 import type { Part } from '../figures';
-import type { Estimate, PartialScenario, Scenario } from '../types';
+import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../types';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
 /** The sections that carry a number in their title, in the order the widget shows them. */
-export type NumberedSection = 'memory' | 'activations' | 'sharding' | 'time' | 'config';
+export type NumberedSection = 'memory' | 'activations' | 'step' | 'sharding' | 'time' | 'config';
 
 export interface SectionContext {
   /** h1…h6 for a heading `depth` levels below the widget's title. */
@@ -24,6 +24,14 @@ export interface SectionContext {
   change(next: (overrides: PartialScenario) => PartialScenario): void;
   /** True when the widget is narrower than a phone in landscape (fewer ticks and chips). */
   narrow(): boolean;
+  /** One training step on one GPU for the scenario on screen (the engine's stepTimeline). */
+  stepTimeline(): StepTimeline;
+  /** The step's playhead (an event index) as the address set it, or null. */
+  playhead(): number | null;
+  /** The step section moved its playhead: the address keeps it (written once input settles). */
+  setPlayhead(index: number | null): void;
+  /** The address brought another playhead (back, forward, an edited link). */
+  onPlayheadFromLink(listener: (index: number | null) => void): void;
 }
 
 /** A section or figure: built once, then updated in place from each new estimate. */
