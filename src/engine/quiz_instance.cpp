@@ -318,6 +318,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     instance.simulation = *item.find("simulation");
     instance.show_section = text_of(item.find("show")->find("section"));
     instance.show_figure = text_of(item.find("show")->find("figure"));
+    instance.show_moment = text_of(item.find("show")->find("moment"));
     instance.numeric = is_numeric_kind(instance.kind);
 
     std::vector<std::pair<std::string, Value>> drawn;
@@ -480,7 +481,11 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     if (usable) w.raw(json::serialize(instance.simulation));
     else w.null();
     w.key("show");
-    if (usable) w.begin_object().field("section", instance.show_section).field("figure", instance.show_figure).end_object();
+    if (usable) {
+        w.begin_object().field("section", instance.show_section).field("figure", instance.show_figure);
+        if (!instance.show_moment.empty()) w.field("moment", instance.show_moment);
+        w.end_object();
+    }
     else w.null();
     w.key("expected");
     if (usable && instance.numeric) w.number(instance.expected);

@@ -72,6 +72,7 @@ struct Instance {
     std::string prompt, explanation;
     Value scenario, simulation, estimate;
     std::string show_section, show_figure;  // where "show me" lands (validated against show_targets)
+    std::string show_moment;                // the step section's playhead moment, or empty
     bool numeric = false;
     double expected = 0.0;
     Unit unit;

@@ -25,7 +25,10 @@ const char* const item_fields[] = {"id", "takeaway", "kind", "prompt", "options"
 const char* const option_fields[] = {"id", "text", "correct", "feedback", "misconception"};
 const char* const randomize_fields[] = {"path", "distribution", "min", "max", "values", "round"};
 const char* const answer_fields[] = {"path", "unit", "tolerance", "tolerance_factor"};
-const char* const show_fields[] = {"section", "figure"};
+const char* const show_fields[] = {"section", "figure", "moment"};
+// Moments of the step section's playhead a show-me may open at (web/src/sections/step.ts): the
+// peak, or the first event of a phase (docs/model.md §9).
+const char* const step_moments[] = {"peak", "gather", "recompute", "backward", "reduce_scatter", "optimizer"};
 const char* const misconception_fields[] = {"id", "feedback", "path", "factor", "overrides", "multiply_by",
                                             "divide_by"};
 
@@ -62,6 +65,10 @@ const ShowTarget show_targets[] = {
     {"time", "seconds-on-one-gpu", "compute.seconds_on_one_gpu"},
     {"time", "gpu-hours", "compute.gpu_hours"},
     {"time", "mfu", "compute.mfu"},
+    // The step section: what the playhead's moment holds, and the peak's sentence.
+    {"step", "step-phase", nullptr},
+    {"step", "step-held", nullptr},
+    {"step", "step-peak-text", "training.per_gpu.total"},
 };
 
 std::string known_sections() {
@@ -95,6 +102,19 @@ void validate_show(const Value& item, const std::string& label, std::vector<Prob
             if (section == t.section) figures += std::string(figures.empty() ? "\"" : ", \"") + t.figure + "\"";
         problems.push_back({label, "show.figure", "must be a figure of the " + section + " section: " + figures});
     }
+    const Value* moment = show->find("moment");
+    if (!moment) return;
+    if (section != "step") {
+        problems.push_back({label, "show.moment", "only the step section has moments; leave it out for the " + section + " section"});
+        return;
+    }
+    bool moment_known = false;
+    std::string moments;
+    for (const char* name : step_moments) {
+        moment_known = moment_known || text_of(moment) == name;
+        moments += std::string(moments.empty() ? "\"" : ", \"") + name + "\"";
+    }
+    if (moment->kind != Kind::string || !moment_known) problems.push_back({label, "show.moment", "must be one of " + moments});
 }
 
 }  // namespace
@@ -449,6 +469,18 @@ void check_computes(const Value& item, std::size_t index, std::uint32_t seed, Ba
         std::string error;
         if (!run_estimate(*item.find("simulation"), unused, error))
             report.errors.push_back({label, "simulation", "the engine refuses it: " + error, 0});
+    }
+    // A show-me that opens the step at a phase needs that phase in the simulation's step (a
+    // gather needs ZeRO-3, a recompute needs checkpointing).
+    if (seed == 0 && !instance.show_moment.empty() && instance.show_moment != "peak") {
+        const json::ParseResult step = json::parse(step_timeline_json(json::serialize(instance.simulation)));
+        bool found = false;
+        if (step.ok)
+            if (const Value* events = step.value.find("events"))
+                for (const Value& event : events->items) found = found || text_of(event.find("phase")) == instance.show_moment;
+        if (!found)
+            report.errors.push_back({label, "show.moment", "the simulation's step has no \"" + instance.show_moment +
+                                                                "\" event: change the simulation or the moment", 0});
     }
     // "Show me" lands on the figure of the answer: in the simulation it loads, that figure must
     // read the very number the question expects (the simulation carries the drawn values too).

@@ -343,3 +343,23 @@ test('with ZeRO-3 the sharding legend adds up to the engine’s per-GPU total, g
       `the sharding legend sums to ${sums.sharding}, the engine's per-GPU total is ${estimate.training.per_gpu.total}`);
   });
 });
+
+test('the counting convention: FP32 gradients make 18 bytes, and both conventions are explained in the engine’s words', async () => {
+  await withPage(harness.url, {}, async (page) => {
+    await page.locator('.ts-deeper summary', { hasText: 'precision, optimizer' }).click();
+    const notes = page.locator('.ts-accounting-notes li');
+    assert.equal(await notes.count(), 2);
+    assert.equal((await figureValue(page, 'training-bytes-per-param')).value, 16);
+    await page.locator('[data-field="training.accounting"] input[value="fp32_gradients"]').check();
+    await page.waitForFunction(() => document.querySelector('[data-figure="training-bytes-per-param"]')?.getAttribute('data-value') === '18');
+    const estimate = await engineEstimate(page);
+    assert.equal(estimate.training.bytes_per_param.total, 18);
+    assert.equal(await page.locator('.ts-accounting-notes .ts-current').textContent(), `${estimate.training.accounting.label}: ${estimate.training.accounting.explanation}`);
+    // The prose follows the estimate, not a 16 written into the page.
+    assert.match(await page.locator('[data-figure="prose-training-bytes-per-param"]').textContent(), /^18 bytes$/);
+    // With SGD and momentum each convention's sum is the optimizer's, as the engine writes it.
+    await page.locator('[data-field="training.optimizer"] select').selectOption('sgd_momentum');
+    const sgd = await engineEstimate(page);
+    assert.equal(await page.locator('.ts-accounting-notes .ts-current').textContent(), `${sgd.training.accounting.label}: ${sgd.training.accounting.explanation}`);
+  });
+});

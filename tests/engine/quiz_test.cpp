@@ -682,6 +682,27 @@ TEST_CASE("a numeric item's simulation must show its answer at the show-me figur
     CHECK_FALSE(has_error(fine, "days", "simulation"));
 }
 
+TEST_CASE("a show-me can open the step at a moment the simulation's step has", "[quiz][bank][show]") {
+    const std::string at_step = with(single_item, R"("section": "memory", "figure": "inference-bytes-per-param")",
+                                     R"("section": "step", "figure": "step-phase", "moment": "gather")");
+    // The default simulation (one GPU, no ZeRO) gathers nothing: the author hears so.
+    const json::Value no_gather = parse_json(quiz_check_bank_json(bank(at_step + "," + time_item), 1));
+    INFO(json::serialize(no_gather));
+    CHECK(has_error(no_gather, "run-bytes", "show.moment"));
+    const std::string zero3 = with(at_step.c_str(), R"("simulation": {"model": {"preset": "llama3-70b"}})",
+                                   R"("simulation": {"model": {"preset": "llama3-70b"}, "parallel": {"gpus": 64, "zero_stage": 3}})");
+    const json::Value fine = parse_json(quiz_check_bank_json(bank(zero3 + "," + time_item), 1));
+    INFO(json::serialize(fine));
+    CHECK_FALSE(has_error(fine, "run-bytes", "show.moment"));
+    CHECK(text_at(instance(zero3.c_str(), 0), "show.moment") == "gather");
+
+    const std::string unknown = with(zero3.c_str(), R"("moment": "gather")", R"("moment": "lunch")");
+    CHECK(has_error(parse_json(quiz_validate_bank_json(bank(unknown + "," + time_item))), "run-bytes", "show.moment"));
+    const std::string elsewhere = with(single_item, R"("figure": "inference-bytes-per-param")",
+                                       R"("figure": "inference-bytes-per-param", "moment": "peak")");
+    CHECK(has_error(parse_json(quiz_validate_bank_json(bank(elsewhere + "," + time_item))), "run-bytes", "show.moment"));
+}
+
 TEST_CASE("an instance carries its show-me target", "[quiz][show]") {
     const json::Value asked = instance(time_item, 3);
     CHECK(text_at(asked, "show.section") == "time");

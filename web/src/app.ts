@@ -602,7 +602,7 @@ class Widget {
     }
     // The first figure on screen is built now; the others when they near the viewport (or the
     // browser is idle), so the first paint waits for nothing off screen.
-    const first = memory ? memorySection(context) : time ? timeSection(context, this.engine) : null;
+    const first = memory ? memorySection(context, this.engine.estimate({}).training.accounting_choices ?? []) : time ? timeSection(context, this.engine) : null;
     if (first) this.addView(first);
     first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
     const later: Array<[string, () => SectionView | HTMLElement]> = [];
@@ -740,7 +740,18 @@ class Widget {
     // Every pending section is built first: one built while the view scrolls past would move the figure.
     for (const run of [...this.buildNow.values()]) run();
     const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
+    if (target.moment) this.openStepAt(target.moment);
     landOnFigure(this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
+  }
+
+  /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase. */
+  private openStepAt(moment: string): void {
+    const timeline = this.stepTimeline();
+    if (!timeline.events) return;
+    const index = moment === 'peak' ? timeline.peak_event ?? -1 : timeline.events.findIndex((event) => event.phase === moment);
+    if (index < 0) return;
+    this.stepPlayhead = index;
+    this.playheadListener?.(index);
   }
 }
 

@@ -66,6 +66,8 @@ export interface ShowMeTarget {
   /** The page's section (data-ts-section) and figure (data-figure), as the bank names them. */
   section: string;
   figure: string;
+  /** The step section's moment to open at (docs/quiz.md, "show"): "peak" or a phase, else null. */
+  moment: string | null;
   /** The item's id and its number in the quiz (1-based, as "Question 10 of 21" shows it). */
   itemId: string;
   question: number;
@@ -451,6 +453,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
           options.onShowInSimulation?.(structuredCloneSafe(simulation), {
             section: instance.show?.section ?? '',
             figure: instance.show?.figure ?? '',
+            moment: instance.show?.moment ?? null,
             itemId: item.id,
             question: index + 1,
             expected: instance.expected,

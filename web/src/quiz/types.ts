@@ -37,7 +37,7 @@ export interface QuizInstance {
   scenario: Record<string, unknown> | null;
   simulation: Record<string, unknown> | null;
   /** Where "show me in the simulation" lands: a section and a figure of the page (docs/quiz.md). */
-  show: { section: string; figure: string } | null;
+  show: { section: string; figure: string; moment?: string } | null;
   expected: number | null;
   expected_display: string;
   unit: string;

@@ -1,15 +1,17 @@
 // Section 1: running vs training, one whole copy of the model on one scale.
 
-import { rangeControl, selectControl } from '../controls';
+import { radioControl, rangeControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { gpuIcons, legend, linearAxis, PART_LABELS, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
 import { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName, sliderScale } from '../units';
 import { extraParts, gpuModel, shortGpu, type SectionContext, type SectionView } from './context';
+import type { AccountingChoice } from '../types';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
 
-export function memorySection(context: SectionContext): SectionView {
+/** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
+export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const headingId = uniqueId('heading');
   const stat = (figure: string) => h('span', { 'data-figure': figure });
 
@@ -58,8 +60,16 @@ export function memorySection(context: SectionContext): SectionView {
   const whySummary = whyDetails.querySelector('summary') as HTMLElement;
   const whyFormula = whyDetails.querySelector('.ts-formula') as HTMLElement;
 
+  // Why another tool says 18: each convention in the engine's words, its sum for the optimizer on screen.
+  const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
+  for (const note of accountingNotes) note.element.append(note.text);
   const update = (estimate: Parameters<SectionView['update']>[0], single: Parameters<SectionView['update']>[1]) => {
     const resolved = context.resolved();
+    for (const note of accountingNotes) {
+      const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
+      setText(note.text, choice ? `${choice.label}: ${choice.explanation}` : '');
+      note.element.classList.toggle('ts-current', single.training.accounting?.id === note.id);
+    }
     const { inference, training, gpu } = single;
     const perParam = training.bytes_per_param;
     const runParts: Part[] = [
@@ -129,7 +139,11 @@ export function memorySection(context: SectionContext): SectionView {
       context.add(selectControl('training.precision', 'Training precision', [
         { value: 'bf16', label: 'BF16 mixed precision (FP32 master copy)' }, { value: 'fp16', label: 'FP16 mixed precision (FP32 master copy)' },
         { value: 'fp32', label: 'FP32 throughout' },
-      ], context.onValue)).element));
+      ], context.onValue)).element,
+      h('div', { className: 'ts-accounting' },
+        context.add(radioControl('training.accounting', 'Counting convention (why some tools say 18 bytes)',
+          accountingChoices.map((choice) => ({ value: choice.id, label: choice.label })), context.onValue)).element,
+        h('ul', { className: 'ts-accounting-notes' }, accountingNotes.map((note) => note.element)))));
 
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
     h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('memory', 'Running vs training: what must sit in memory')),
