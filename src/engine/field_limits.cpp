@@ -48,6 +48,7 @@ const SliderRange sliders[] = {
     {"inference.batch", SliderScale::powers_of_two, 1, 256, 0},
     {"inference.context", SliderScale::powers_of_two, 128, 131072, 0},  // up to Llama 3.1's 128K
     {"training.micro_batch", SliderScale::powers_of_two, 1, 256, 0},
+    {"training.global_batch", SliderScale::powers_of_two, 1, 65536, 0},  // Llama 3 405B: 2,048 × 8K tokens
     {"training.sequence", SliderScale::powers_of_two, 128, 131072, 0},
     {"training.tokens", SliderScale::log, 1e9, 1e14, 20},           // 1B … 100T tokens (Llama 3: 15.6T)
     {"parallel.gpus", SliderScale::powers_of_two, 1, 1e5, 0},       // Llama 3 405B: 16,384 H100s

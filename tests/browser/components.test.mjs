@@ -78,6 +78,7 @@ test('a slider step changes text, attributes and sizes but replaces no node in a
 
 test('the address is written once the input settles, and back and forward restore the scenario', async () => {
   await withPage(harness.url, {}, async (page) => {
+    await buildEverySection(page);
     const hashDuringStep = await page.evaluate((step) => {
       const move = new Function(`return (${step})`)();
       move('parallel.gpus', 5);

@@ -276,8 +276,11 @@ test('nothing reaches the network and the bundle holds no remote URL', () => {
 
 test('after many quick inputs the figures show the last one (speed is bench/page_bench.mjs’s)', async () => {
   await withPage(harness.url, {}, async (page) => {
+    // The GPUs slider lives in sections built when they near the viewport.
+    await page.locator('[data-ts-section="sharding"]').scrollIntoViewIfNeeded();
+    await page.waitForSelector('[data-ts-section="sharding"] [data-field="parallel.gpus"]');
     await page.evaluate(() => {
-      const slider = document.querySelector('[data-field="parallel.gpus"] input[type="range"]');
+      const slider = document.querySelector('[data-ts-section="sharding"] [data-field="parallel.gpus"] input[type="range"]');
       for (let index = 0; index < 60; index += 1) {
         slider.value = String(index % 17);
         slider.dispatchEvent(new Event('input', { bubbles: true }));
@@ -354,12 +357,29 @@ test('the counting convention: FP32 gradients make 18 bytes, and both convention
     await page.waitForFunction(() => document.querySelector('[data-figure="training-bytes-per-param"]')?.getAttribute('data-value') === '18');
     const estimate = await engineEstimate(page);
     assert.equal(estimate.training.bytes_per_param.total, 18);
-    assert.equal(await page.locator('.ts-accounting-notes .ts-current').textContent(), `${estimate.training.accounting.label}: ${estimate.training.accounting.explanation}`);
+    assert.equal(await page.locator('.ts-accounting-notes .ts-current').textContent(), estimate.training.accounting.explanation);
     // The prose follows the estimate, not a 16 written into the page.
     assert.match(await page.locator('[data-figure="prose-training-bytes-per-param"]').textContent(), /^18 bytes$/);
     // With SGD and momentum each convention's sum is the optimizer's, as the engine writes it.
     await page.locator('[data-field="training.optimizer"] select').selectOption('sgd_momentum');
     const sgd = await engineEstimate(page);
-    assert.equal(await page.locator('.ts-accounting-notes .ts-current').textContent(), `${sgd.training.accounting.label}: ${sgd.training.accounting.explanation}`);
+    assert.notEqual(sgd.training.accounting.explanation, estimate.training.accounting.explanation, 'the sum follows the optimizer');
+    await page.waitForFunction((text) => document.querySelector('.ts-accounting-notes .ts-current')?.textContent === text, sgd.training.accounting.explanation);
+  });
+});
+
+test('a global batch larger than one round of micro-batches is accumulated: the engine’s count is shown', async () => {
+  const scenario = { model: { preset: 'llama3-8b' }, parallel: { gpus: 8, zero_stage: 3 } };
+  await withPage(`${harness.url}#s=${encodeURIComponent(JSON.stringify(scenario))}`, {}, async (page) => {
+    await page.locator('[data-ts-section="activations"]').scrollIntoViewIfNeeded();
+    await page.waitForSelector('[data-field="training.global_batch"]');
+    assert.equal((await figureValue(page, 'micro-batches')).value, 1);
+    await page.locator('[data-field="training.global_batch"] input.ts-number').fill('64');
+    await page.locator('[data-field="training.global_batch"] input.ts-number').press('Enter');
+    const estimate = await engineEstimate(page);
+    assert.equal(estimate.scenario.training.global_batch, 64);
+    assert.ok(estimate.step.micro_batches > 1, `64 sequences over 8 GPUs is several micro-batches: ${estimate.step.micro_batches}`);
+    await page.waitForFunction((count) => document.querySelector('[data-figure="micro-batches"]')?.getAttribute('data-value') === String(count), estimate.step.micro_batches);
+    assert.match(await figure(page, 'micro-batches').textContent(), new RegExp(`^${estimate.step.micro_batches} micro-batches`));
   });
 });

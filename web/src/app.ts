@@ -580,9 +580,10 @@ class Widget {
       add: (control) => this.add(control),
       onValue: this.onValue,
       resolved: () => this.resolved,
+      // A button's jump (a story, "try ZeRO-3"): every section shows it at once, as a link does.
       change: (next) => {
         this.overrides = next(this.overrides);
-        this.commit({ announce: true, writeHash: true, fromInput: true });
+        this.commit({ announce: true, writeHash: true });
       },
       narrow: () => this.narrow,
       stepTimeline: () => this.stepTimeline(),

@@ -36,8 +36,14 @@ export function activationSection(context: SectionContext): SectionView {
       h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, 'With recomputation ', hardwareFlops), hardwareBar.element),
       overhead));
 
+  // Gradient accumulation in the engine's count: how many micro-batches one optimizer step adds up.
+  const accumulation = h('p', { className: 'ts-hint', 'data-figure': 'micro-batches', 'aria-live': 'off' });
   const update: SectionView['update'] = (estimate) => {
     const { training, compute } = estimate;
+    const microBatches = estimate.step.micro_batches ?? 1;
+    setFigure(accumulation, microBatches === 1
+      ? 'One micro-batch per GPU per step: the optimizer steps after each.'
+      : `${formatInteger(microBatches)} micro-batches per GPU per step: their gradients add up before one optimizer step.`, microBatches);
     const memoryMax = Math.max(training.activations_without_recompute, training.per_gpu.activations);
     const computeMax = Math.max(compute.flops, compute.hardware_flops);
     setFigure(withoutValue, formatBytes(training.activations_without_recompute), training.activations_without_recompute);
@@ -69,6 +75,11 @@ export function activationSection(context: SectionContext): SectionView {
         context.add(rangeControl({
           path: 'training.micro_batch', label: 'Micro-batch (sequences per GPU per step)', scale: sliderScale('training.micro_batch'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} sequences`,
         }, context.onValue)).element,
+        context.add(rangeControl({
+          path: 'training.global_batch', label: 'Global batch (sequences per optimizer step; 0: the fewest)', scale: sliderScale('training.global_batch'), formatField: formatInteger,
+          describe: (v) => (v === 0 ? 'the fewest micro-batches' : `${formatInteger(v)} sequences`),
+        }, context.onValue)).element,
+        accumulation,
         context.add(rangeControl({
           path: 'training.sequence', label: 'Sequence length (tokens)', scale: sliderScale('training.sequence'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} tokens`,
         }, context.onValue)).element,

@@ -67,7 +67,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     const resolved = context.resolved();
     for (const note of accountingNotes) {
       const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
-      setText(note.text, choice ? `${choice.label}: ${choice.explanation}` : '');
+      setText(note.text, choice?.explanation ?? '');
       note.element.classList.toggle('ts-current', single.training.accounting?.id === note.id);
     }
     const { inference, training, gpu } = single;
@@ -141,7 +141,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
         { value: 'fp32', label: 'FP32 throughout' },
       ], context.onValue)).element,
       h('div', { className: 'ts-accounting' },
-        context.add(radioControl('training.accounting', 'Counting convention (why some tools say 18 bytes)',
+        context.add(radioControl('training.accounting', 'Counting convention (why other tools give another total)',
           accountingChoices.map((choice) => ({ value: choice.id, label: choice.label })), context.onValue)).element,
         h('ul', { className: 'ts-accounting-notes' }, accountingNotes.map((note) => note.element)))));
 
