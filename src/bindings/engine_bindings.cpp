@@ -4,8 +4,10 @@
 // docs/scenario.md and docs/quiz.md; the quantity calls, made on every keystroke and slider step,
 // take and return plain numbers and strings (docs/numbers.md).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
+#include <vector>
 
 #include "engine/api.hpp"
 #include "engine/estimate.hpp"
@@ -41,6 +43,17 @@ QuantityReading to_javascript(const Reading& reading) {
 
 std::string estimate(const std::string& scenario_json) { return trainscope::estimate_json(scenario_json); }
 std::string step_timeline(const std::string& scenario_json) { return trainscope::step_timeline_json(scenario_json); }
+
+// The step chart asks on every slider step; JSON of 1,500 event objects cost more to write and
+// parse than the timeline costs to compute. {summary: JSON text, numbers: Float64Array} where the
+// array is a view of wasm memory, valid only until the next call: the caller copies it.
+emscripten::val step_timeline_columns(const std::string& scenario_json) {
+    static std::vector<double> numbers;
+    emscripten::val out = emscripten::val::object();
+    out.set("summary", trainscope::step_timeline_columns(scenario_json, numbers));
+    out.set("numbers", emscripten::val(emscripten::typed_memory_view(numbers.size(), numbers.data())));
+    return out;
+}
 
 std::string quiz_instance(const std::string& item_json, unsigned seed) {
     return trainscope::quiz_instance_json(item_json, seed);
@@ -102,6 +115,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
 
     emscripten::function("estimate", &estimate);
     emscripten::function("stepTimeline", &step_timeline);
+    emscripten::function("stepTimelineColumns", &step_timeline_columns);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);
