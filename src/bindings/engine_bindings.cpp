@@ -2,7 +2,8 @@
 // std::string and numbers as double/unsigned/int, so each adapter below only converts types and
 // calls the engine. Scenario, estimate and quiz calls take and return JSON text in the schemas of
 // docs/scenario.md and docs/quiz.md; the quantity calls, made on every keystroke and slider step,
-// take and return plain numbers and strings (docs/numbers.md).
+// take and return plain numbers and strings (docs/numbers.md); the step chart's timeline, also
+// asked on every slider step, comes as a short JSON and a typed array of numbers.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
