@@ -46,14 +46,15 @@ std::string estimate(const std::string& scenario_json) { return trainscope::esti
 std::string step_timeline(const std::string& scenario_json) { return trainscope::step_timeline_json(scenario_json); }
 
 // The step chart asks on every slider step; JSON of 1,500 event objects cost more to write and
-// parse than the timeline costs to compute. {summary: JSON text, numbers: Float64Array} where the
-// array is a view of wasm memory, valid only until the next call: the caller copies it.
-emscripten::val step_timeline_columns(const std::string& scenario_json) {
-    static std::vector<double> numbers;
-    emscripten::val out = emscripten::val::object();
-    out.set("summary", trainscope::step_timeline_columns(scenario_json, numbers));
-    out.set("numbers", emscripten::val(emscripten::typed_memory_view(numbers.size(), numbers.data())));
-    return out;
+// parse than the timeline costs to compute. stepTimelineColumns returns the summary JSON and keeps
+// the events' numbers for stepTimelineNumbers, a Float64Array view of wasm memory valid only
+// until the next call: the caller copies it. Two plain calls cost less code than one object.
+std::vector<double> step_numbers;
+std::string step_timeline_columns(const std::string& scenario_json) {
+    return trainscope::step_timeline_columns(scenario_json, step_numbers);
+}
+emscripten::val step_timeline_numbers() {
+    return emscripten::val(emscripten::typed_memory_view(step_numbers.size(), step_numbers.data()));
 }
 
 std::string quiz_instance(const std::string& item_json, unsigned seed) {
@@ -117,6 +118,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("estimate", &estimate);
     emscripten::function("stepTimeline", &step_timeline);
     emscripten::function("stepTimelineColumns", &step_timeline_columns);
+    emscripten::function("stepTimelineNumbers", &step_timeline_numbers);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);

@@ -636,22 +636,26 @@ std::string write_step_timeline_columns(const StepTimeline& timeline, std::vecto
     w.end_array();
     w.end_object();
 
-    numbers.clear();
-    numbers.reserve(timeline.events.size() * step_event_numbers);
-    bool finite = w.all_numbers_finite();
+    numbers.assign(timeline.events.size() * step_event_numbers, 0.0);
+    double* out = numbers.data();
     double start = 0;
     for (const StepEvent& event : timeline.events) {
         const StepBytes& held = event.held;
-        const double row[step_event_numbers] = {
-            static_cast<double>(event.phase), static_cast<double>(event.block), static_cast<double>(event.layer),
-            static_cast<double>(event.layer_last), static_cast<double>(event.micro_batch),
-            static_cast<double>(event.micro_batch_last), start, event.seconds, held.weights, held.gathered_weights,
-            held.gradients, held.master_weights, held.optimizer_states, held.activations, held.logits, held.temporary,
-            held.total()};
-        for (double value : row) finite = finite && std::isfinite(value);
-        numbers.insert(numbers.end(), row, row + step_event_numbers);
+        *out++ = static_cast<double>(event.phase);
+        *out++ = static_cast<double>(event.block);
+        *out++ = static_cast<double>(event.layer);
+        *out++ = static_cast<double>(event.layer_last);
+        *out++ = static_cast<double>(event.micro_batch);
+        *out++ = static_cast<double>(event.micro_batch_last);
+        *out++ = start;
+        *out++ = event.seconds;
+        for (double bytes : {held.weights, held.gathered_weights, held.gradients, held.master_weights,
+                             held.optimizer_states, held.activations, held.logits, held.temporary, held.total()})
+            *out++ = bytes;
         start += event.seconds;
     }
+    bool finite = w.all_numbers_finite();
+    for (double value : numbers) finite = finite && std::isfinite(value);
     if (all_finite) *all_finite = finite;
     return w.take();
 }

@@ -47,9 +47,9 @@ export function stepTimelineFromColumns(summaryJson: string, numbers: ArrayLike<
 /** The engine's step timeline for a scenario's JSON. Never throws: problems come back in `errors`. */
 export function readStepTimeline(engineModule: TrainscopeEngineModule, scenarioJson: string): StepTimeline {
   try {
-    const { summary, numbers } = engineModule.stepTimelineColumns(scenarioJson);
-    // `numbers` views wasm memory, which the next engine call may reuse or move: copy it first.
-    return stepTimelineFromColumns(summary, numbers.slice());
+    const summary = engineModule.stepTimelineColumns(scenarioJson);
+    // The numbers view wasm memory, which the next engine call may reuse or move: copy them first.
+    return stepTimelineFromColumns(summary, engineModule.stepTimelineNumbers().slice());
   } catch (error) {
     return { errors: [{ field: 'stepTimeline', message: `the engine's answer could not be read (${error instanceof Error ? error.message : String(error)})` }] };
   }
