@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <vector>
 
 #include "engine/api.hpp"
 #include "engine/estimate.hpp"
@@ -62,8 +63,19 @@ int main() {
         },
         50000);
 
+    // The same timeline in columns: a short JSON and a vector of numbers (what the page uses).
+    std::vector<double> numbers;
+    const double columns_rate = calls_per_second(
+        [&](int i) {
+            scenario_json = R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
+            sink = sink + static_cast<double>(trainscope::step_timeline_columns(scenario_json, numbers).size()) +
+                   static_cast<double>(numbers.size());
+        },
+        50000);
+
     std::printf("estimate (structs):        %12.0f per second  (%.3f us each)\n", struct_rate, 1e6 / struct_rate);
     std::printf("estimate_json (JSON in/out): %10.0f per second  (%.3f us each)\n", json_rate, 1e6 / json_rate);
     std::printf("step_timeline_json:          %10.0f per second  (%.3f us each)\n", timeline_rate, 1e6 / timeline_rate);
+    std::printf("step_timeline_columns:       %10.0f per second  (%.3f us each)\n", columns_rate, 1e6 / columns_rate);
     return 0;
 }

@@ -38,7 +38,7 @@ const authorBankPath = bankFlag < 0 ? null
 const stylesheets = ['styles.css', 'quiz.css'];
 
 /** DOM-free modules with unit tests in tests/web/ (units.ts is bound to the real wasm engine there). */
-const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes'];
+const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes', 'step-timeline'];
 
 /** Compiles DOM-free modules to ES modules that node's test runner can import. */
 export async function buildUnitModules(folder, names, outdir) {

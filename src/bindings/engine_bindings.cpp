@@ -2,10 +2,13 @@
 // std::string and numbers as double/unsigned/int, so each adapter below only converts types and
 // calls the engine. Scenario, estimate and quiz calls take and return JSON text in the schemas of
 // docs/scenario.md and docs/quiz.md; the quantity calls, made on every keystroke and slider step,
-// take and return plain numbers and strings (docs/numbers.md).
+// take and return plain numbers and strings (docs/numbers.md); the step chart's timeline, also
+// asked on every slider step, comes as a short JSON and a typed array of numbers.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
+#include <vector>
 
 #include "engine/api.hpp"
 #include "engine/estimate.hpp"
@@ -41,6 +44,18 @@ QuantityReading to_javascript(const Reading& reading) {
 
 std::string estimate(const std::string& scenario_json) { return trainscope::estimate_json(scenario_json); }
 std::string step_timeline(const std::string& scenario_json) { return trainscope::step_timeline_json(scenario_json); }
+
+// The step chart asks on every slider step; JSON of 1,500 event objects cost more to write and
+// parse than the timeline costs to compute. stepTimelineColumns returns the summary JSON and keeps
+// the events' numbers for stepTimelineNumbers, a Float64Array view of wasm memory valid only
+// until the next call: the caller copies it. Two plain calls cost less code than one object.
+std::vector<double> step_numbers;
+std::string step_timeline_columns(const std::string& scenario_json) {
+    return trainscope::step_timeline_columns(scenario_json, step_numbers);
+}
+emscripten::val step_timeline_numbers() {
+    return emscripten::val(emscripten::typed_memory_view(step_numbers.size(), step_numbers.data()));
+}
 
 std::string quiz_instance(const std::string& item_json, unsigned seed) {
     return trainscope::quiz_instance_json(item_json, seed);
@@ -102,6 +117,8 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
 
     emscripten::function("estimate", &estimate);
     emscripten::function("stepTimeline", &step_timeline);
+    emscripten::function("stepTimelineColumns", &step_timeline_columns);
+    emscripten::function("stepTimelineNumbers", &step_timeline_numbers);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);

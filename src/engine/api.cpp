@@ -30,6 +30,20 @@ std::string step_timeline_json(std::string_view scenario_json) {
     return text;
 }
 
+std::string step_timeline_columns(std::string_view scenario_json, std::vector<double>& numbers) {
+    numbers.clear();
+    const ScenarioReading reading = read_scenario_text(scenario_json);
+    if (!reading.ok()) return write_errors(reading.errors);
+    const Estimate result = estimate(reading.scenario, StepDetail::events);
+    bool all_finite = true;
+    std::string text = write_step_timeline_columns(result.step, numbers, &all_finite);
+    if (!all_finite) {
+        numbers.clear();
+        return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});
+    }
+    return text;
+}
+
 std::string presets_json() {
     json::Writer w;
     w.begin_array();

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace trainscope {
 
@@ -15,6 +16,10 @@ std::string estimate_json(std::string_view scenario_json);
 // timeline"): {errors, layers, prefetch_layers, seconds, …, peak, events: [{phase, block, layer,
 // start, seconds, held: {weights, …, total}}]}. Bad input yields {errors} naming each field.
 std::string step_timeline_json(std::string_view scenario_json);
+
+// The same, in columns (write_step_timeline_columns): the JSON without "events", the events'
+// numbers in `numbers`. Bad input yields {errors} and no numbers.
+std::string step_timeline_columns(std::string_view scenario_json, std::vector<double>& numbers);
 
 // The model presets, as a JSON array of {id, name, params, active_params, source, architecture}.
 std::string presets_json();

@@ -560,9 +560,10 @@ void write_bytes(json::Writer& w, const StepBytes& bytes) {
 
 }  // namespace
 
-std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite) {
-    json::Writer w;
-    w.begin_object();
+namespace {
+
+// The fields both forms share: everything but the events.
+void write_step_summary(json::Writer& w, const StepTimeline& timeline) {
     w.key("errors").begin_array().end_array();
     w.field("layers", static_cast<double>(timeline.layers));
     w.field("prefetch_layers", static_cast<double>(timeline.prefetch_layers));
@@ -579,6 +580,19 @@ std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite) 
     w.key("peak").begin_object();
     write_bytes(w, timeline.peak());
     w.end_object();
+}
+
+constexpr StepPhase all_phases[] = {StepPhase::gather,   StepPhase::forward,        StepPhase::loss,
+                                    StepPhase::recompute, StepPhase::backward,      StepPhase::free,
+                                    StepPhase::reduce_scatter, StepPhase::all_reduce, StepPhase::optimizer};
+constexpr StepBlock all_blocks[] = {StepBlock::layer, StepBlock::embedding, StepBlock::output, StepBlock::all};
+
+}  // namespace
+
+std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite) {
+    json::Writer w;
+    w.begin_object();
+    write_step_summary(w, timeline);
     w.key("events").begin_array();
     double start = 0;
     for (const StepEvent& event : timeline.events) {
@@ -597,6 +611,52 @@ std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite) 
     w.end_array();
     w.end_object();
     if (all_finite) *all_finite = w.all_numbers_finite();
+    return w.take();
+}
+
+std::string write_step_timeline_columns(const StepTimeline& timeline, std::vector<double>& numbers, bool* all_finite) {
+    json::Writer w;
+    w.begin_object();
+    write_step_summary(w, timeline);
+    w.field("event_count", static_cast<double>(timeline.events.size()));
+    w.key("event_fields").begin_array();
+    for (const char* name : {"phase", "block", "layer", "layer_last", "micro_batch", "micro_batch_last", "start", "seconds"})
+        w.string(name);
+    w.end_array();
+    w.key("held_fields").begin_array();
+    for (const char* name : {"weights", "gathered_weights", "gradients", "master_weights", "optimizer_states",
+                             "activations", "logits", "temporary", "total"})
+        w.string(name);
+    w.end_array();
+    w.key("phases").begin_array();
+    for (StepPhase phase : all_phases) w.string(step_phase_name(phase));
+    w.end_array();
+    w.key("blocks").begin_array();
+    for (StepBlock block : all_blocks) w.string(step_block_name(block));
+    w.end_array();
+    w.end_object();
+
+    numbers.assign(timeline.events.size() * step_event_numbers, 0.0);
+    double* out = numbers.data();
+    double start = 0;
+    for (const StepEvent& event : timeline.events) {
+        const StepBytes& held = event.held;
+        *out++ = static_cast<double>(event.phase);
+        *out++ = static_cast<double>(event.block);
+        *out++ = static_cast<double>(event.layer);
+        *out++ = static_cast<double>(event.layer_last);
+        *out++ = static_cast<double>(event.micro_batch);
+        *out++ = static_cast<double>(event.micro_batch_last);
+        *out++ = start;
+        *out++ = event.seconds;
+        for (double bytes : {held.weights, held.gathered_weights, held.gradients, held.master_weights,
+                             held.optimizer_states, held.activations, held.logits, held.temporary, held.total()})
+            *out++ = bytes;
+        start += event.seconds;
+    }
+    bool finite = w.all_numbers_finite();
+    for (double value : numbers) finite = finite && std::isfinite(value);
+    if (all_finite) *all_finite = finite;
     return w.take();
 }
 

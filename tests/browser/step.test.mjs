@@ -207,7 +207,8 @@ test('an engine answer with errors names the field and keeps the last good chart
   await withStep({}, async (page) => {
     const drawn = await areaPath(page, 'activations');
     await page.evaluate(() => {
-      window.trainscope.engine.module.stepTimeline = () => JSON.stringify({ errors: [{ field: 'training.sequence', message: 'is not simulated' }], notes: [] });
+      // The page reads the timeline in columns (web/src/step-timeline.ts): errors come in the summary.
+      window.trainscope.engine.module.stepTimelineColumns = () => JSON.stringify({ errors: [{ field: 'training.sequence', message: 'is not simulated' }], notes: [] });
     });
     await step(page).getByRole('radio', { name: /Full/ }).check();
     await settle(page);

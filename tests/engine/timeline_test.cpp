@@ -504,3 +504,62 @@ TEST_CASE("with many micro-batches the step shows the first and last and groups 
         CHECK(last_shown);
     }
 }
+
+TEST_CASE("the timeline in columns carries the JSON's every field and every event's numbers", "[timeline]") {
+    std::vector<std::string> scenarios = wide_scenarios();
+    scenarios.push_back(R"({"parallel":{"gpus":-1}})");
+    scenarios.push_back("not json");
+    for (const auto& scenario : scenarios) {
+        INFO(scenario);
+        const json::Value full = timeline_of(scenario);
+        std::vector<double> numbers = {1, 2, 3};  // left from a previous call: must be replaced
+        const json::ParseResult parsed = json::parse(step_timeline_columns(scenario, numbers));
+        REQUIRE(parsed.ok);
+        const json::Value& summary = parsed.value;
+        // Every field but the events, the same.
+        for (const auto& [name, value] : full.members) {
+            if (name == "events") continue;
+            INFO(name);
+            const json::Value* same = summary.find(name);
+            REQUIRE(same != nullptr);
+            CHECK(json::serialize(*same) == json::serialize(value));
+        }
+        const json::Value* events = full.find("events");
+        if (!events) {
+            CHECK(numbers.empty());
+            CHECK(summary.find("event_count") == nullptr);
+            continue;
+        }
+        const std::size_t count = events->items.size();
+        REQUIRE(number_at(summary, "event_count") == static_cast<double>(count));
+        REQUIRE(numbers.size() == count * step_event_numbers);
+        const auto& fields = summary.find("event_fields")->items;
+        const auto& held_fields = summary.find("held_fields")->items;
+        REQUIRE(fields.size() + held_fields.size() == step_event_numbers);
+        // One check per scenario, naming the first difference: millions of CHECKs would be slow.
+        std::string first_difference;
+        for (std::size_t i = 0; i < count && first_difference.empty(); ++i) {
+            const json::Value& event = events->items[i];
+            const double* row = numbers.data() + i * step_event_numbers;
+            for (std::size_t f = 0; f < fields.size(); ++f) {
+                const std::string& name = fields[f].text;
+                const json::Value* value = event.find(name);
+                bool same = value != nullptr;
+                if (same && (name == "phase" || name == "block")) {
+                    const auto& names = summary.find(name == "phase" ? "phases" : "blocks")->items;
+                    same = row[f] >= 0 && row[f] < static_cast<double>(names.size()) &&
+                           names[static_cast<std::size_t>(row[f])].text == value->text;
+                } else if (same) {
+                    same = value->kind == json::Kind::number && row[f] == value->number;
+                }
+                if (!same && first_difference.empty()) first_difference = "event " + std::to_string(i) + " " + name;
+            }
+            for (std::size_t f = 0; f < held_fields.size(); ++f) {
+                const json::Value* value = event.find_path("held." + held_fields[f].text);
+                if ((value == nullptr || row[fields.size() + f] != value->number) && first_difference.empty())
+                    first_difference = "event " + std::to_string(i) + " held." + held_fields[f].text;
+            }
+        }
+        CHECK(first_difference == "");
+    }
+}

@@ -24,6 +24,7 @@ import { shardingSection } from './sections/sharding';
 import { stepSection } from './sections/step';
 import { CUSTOM_GPU, timeSection } from './sections/time';
 import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from './types';
+import { readStepTimeline } from './step-timeline';
 import { formatBytes, formatDuration, formatInteger } from './units';
 import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
 import { landOnFigure } from './showme';
@@ -669,12 +670,7 @@ class Widget {
   private stepTimeline(): StepTimeline {
     const key = JSON.stringify(this.overrides);
     if (this.stepCache?.key === key) return this.stepCache.timeline;
-    let timeline: StepTimeline;
-    try {
-      timeline = JSON.parse(this.engine.module.stepTimeline(key)) as StepTimeline;
-    } catch (error) {
-      timeline = { errors: [{ field: 'stepTimeline', message: `the engine's answer could not be read (${error instanceof Error ? error.message : String(error)})` }] };
-    }
+    const timeline = readStepTimeline(this.engine.module, key);
     this.stepCache = { key, timeline };
     return timeline;
   }

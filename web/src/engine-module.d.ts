@@ -32,6 +32,10 @@ export interface TrainscopeEngineModule {
   estimate(scenarioJson: string): string;
   /** Scenario JSON → one training step on one GPU, event by event (StepTimeline JSON, docs/scenario.md). Never throws. */
   stepTimeline(scenarioJson: string): string;
+  /** The same timeline in columns: stepTimeline's JSON without "events", plus how to read them (step-timeline.ts). Never throws. */
+  stepTimelineColumns(scenarioJson: string): string;
+  /** The events' numbers of the last stepTimelineColumns: a view of wasm memory, valid until the next engine call. */
+  stepTimelineNumbers(): Float64Array;
   /** JSON array of {id, name, params, active_params, source, architecture}. */
   presets(): string;
   /** JSON array of {id, name, memory_bytes, peak_flops, watts, memory_bandwidth, source}. */
