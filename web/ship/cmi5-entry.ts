@@ -4,7 +4,7 @@
 import { documentHasStyles, mountTrainscope } from '../src/app';
 import type { ScoreDetail } from '../src/quiz/types';
 import { Cmi5Session, readLaunch } from './cmi5';
-import { XAPI_EVENT, type XapiStatement } from './xapi';
+import { emitXapi, XAPI_EVENT, type XapiStatement } from './xapi';
 
 async function start(): Promise<void> {
   const target = document.querySelector<HTMLElement>('[data-trainscope]');
@@ -26,6 +26,7 @@ async function start(): Promise<void> {
     void session?.finish();
   });
   void mountTrainscope(target, {
+    xapi: emitXapi,
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: session?.passMark() ?? undefined,

@@ -11,6 +11,7 @@
 // attribute; a later good value clears it. Nothing throws.
 
 import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import { emitXapi } from './xapi';
 import { loadEngine, type Engine } from '../src/engine';
 import { loadAuthorBank, type AuthorBank } from '../src/quiz/source';
 import { checkScenario, readSettings, type ElementSettings } from './settings';
@@ -172,6 +173,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
     const settings = this.checked(read, engine);
     this.frame.replaceChildren();
     const options: MountOptions = {
+      xapi: emitXapi,
       scenario: settings.scenario,
       syncHash: false,
       injectStyles: true,

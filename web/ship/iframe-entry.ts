@@ -2,6 +2,7 @@
 // string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…&header=on&bank=…),
 // reports its height and quiz scores to the host page (iframe-host.js), and keeps no URL state.
 import { documentHasStyles, mountTrainscope } from '../src/app';
+import { emitXapi } from './xapi';
 import { loadEngine } from '../src/engine';
 import { checkScenario, readSettings } from './settings';
 import { reportToHost } from './iframe-child';
@@ -27,6 +28,7 @@ async function start(): Promise<void> {
   const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario)) : read;
   for (const problem of settings.problems) console.warn(`trainscope iframe: ${problem}`);
   void mountTrainscope(target, {
+    xapi: emitXapi,
     scenario: settings.scenario,
     syncHash: false,
     injectStyles: !documentHasStyles(),

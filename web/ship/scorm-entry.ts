@@ -2,6 +2,7 @@
 // keeps quiz progress in cmi.suspend_data and reports the score and status; opened on its own
 // it is the plain offline page (progress in localStorage where allowed).
 import { documentHasStyles, mountTrainscope } from '../src/app';
+import { emitXapi } from './xapi';
 import type { ScoreDetail } from '../src/quiz/quiz';
 import { findScormApi, ScormSession } from './scorm';
 
@@ -18,6 +19,7 @@ function start(): void {
   // pagehide fires on tab close, navigation and LMS frame teardown; unload does not always.
   window.addEventListener('pagehide', () => session.finish());
   void mountTrainscope(target, {
+    xapi: emitXapi,
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: passMark ?? undefined,

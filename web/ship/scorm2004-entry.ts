@@ -2,6 +2,7 @@
 // (score, completion, success, suspend data, location). Opened on its own it is the plain
 // offline page (progress in localStorage where allowed).
 import { documentHasStyles, mountTrainscope } from '../src/app';
+import { emitXapi } from './xapi';
 import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';
 import { findScorm2004Api, Scorm2004Session } from './scorm2004';
 
@@ -22,6 +23,7 @@ function start(): void {
   // pagehide fires on tab close, navigation and LMS frame teardown; unload does not always.
   window.addEventListener('pagehide', () => session.finish());
   void mountTrainscope(target, {
+    xapi: emitXapi,
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: session.passMark() ?? undefined,

@@ -29,7 +29,7 @@ import { formatBytes, formatDuration, formatInteger } from './units';
 import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
 import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
-import { emitXapi } from '../ship/xapi';
+import type { emitXapi } from '../ship/xapi';
 import type { AuthorBank } from './quiz/source';
 
 declare const TRAINSCOPE_CSS: string;
@@ -67,6 +67,9 @@ export interface MountOptions {
   header?: boolean;
   /** The quiz's xAPI activity IRI (web/ship/xapi.ts); default urn:trainscope:quiz:<bank id>. */
   xapiActivity?: string;
+  /** Emits the quiz's answers as xAPI statements (web/ship/xapi.ts's emitXapi). The embeds pass it;
+   *  the standalone page has no host to forward them to, and leaves the code out of its bundle. */
+  xapi?: typeof emitXapi;
 }
 
 export interface TrainscopeHandle {
@@ -724,7 +727,7 @@ class Widget {
         headingLevel: Number(this.headingTag(1).slice(1)),
       });
       // Every answer and the completion also leave as xAPI statements, for a host with an LRS.
-      this.cancels.push(emitXapi(section, { activity: this.options.xapiActivity }));
+      if (this.options.xapi) this.cancels.push(this.options.xapi(section, { activity: this.options.xapiActivity }));
       section.setAttribute('data-ts-quiz-ready', 'true');
     });
     return section;
