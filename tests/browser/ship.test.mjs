@@ -236,11 +236,14 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
   await page.waitForFunction(() => document.getElementById('framed').style.height !== '', null, { timeout: 20000 });
   const frame = page.frameLocator('#framed');
   await frame.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  // Sections are built as they near the frame's (growing) viewport, so the height settles only
+  // once none is pending and the frame matches its content.
   await page.waitForFunction(() => {
     const framed = document.getElementById('framed');
     const content = framed.contentDocument.querySelector('[data-trainscope]');
-    return Math.abs(parseFloat(framed.style.height) - Math.ceil(content.getBoundingClientRect().height)) <= 1;
-  }, null, { timeout: 10000 });
+    return framed.contentDocument.querySelector('.ts-section-pending') === null
+      && Math.abs(parseFloat(framed.style.height) - Math.ceil(content.getBoundingClientRect().height)) <= 1;
+  }, null, { timeout: 20000 });
   assert.ok(parseFloat(await frameElement.evaluate((element) => element.style.height)) > 1500, 'the frame grew to its content');
 
   // A message from the host page itself (not the frame) does not resize anything.
