@@ -279,12 +279,17 @@ test('off screen the chart is redrawn once the page is idle, so what a screen re
 
 test('a click on the chart moves the playhead to the event under it', async () => {
   await withStep({}, async (page) => {
-    const box = await step(page).locator('.ts-step-plot').boundingBox();
-    await page.mouse.click(box.x + box.width * 0.95, box.y + box.height / 2);
+    // The locator scrolls the plot into view first: a click at a box's page coordinates taken
+    // before the page settled could land beside it.
+    const plot = step(page).locator('.ts-step-plot');
+    await plot.scrollIntoViewIfNeeded();
+    const box = await plot.boundingBox();
+    await plot.click({ position: { x: box.width * 0.95, y: box.height / 2 } });
     const expected = await page.evaluate(() => {
       const timeline = JSON.parse(window.trainscope.engine.module.stepTimeline(JSON.stringify(window.trainscope.overrides())));
       return timeline.events.findIndex((event) => event.start + event.seconds >= 0.95 * timeline.seconds);
     });
+    await page.waitForFunction((index) => document.querySelector('[data-ts-section="step"] [data-figure="step-phase"]')?.getAttribute('data-index') === String(index), expected, { timeout: 3000 }).catch(() => {});
     assert.equal(await phaseIndex(page), expected, 'the event under 95% of the step');
     const share = await step(page).locator('.ts-step-playhead').evaluate((el) => parseFloat(el.style.left));
     assert.ok(share >= 95, `the playhead is at the end of that event, at or after the click: ${share}%`);
