@@ -185,7 +185,9 @@ test('the step questions open the step at their moment: the peak, the first reco
       // The engine's timeline for the question's scenario, and the event the moment names.
       const expected = await page.evaluate((moment) => {
         const timeline = JSON.parse(window.trainscope.engine.module.stepTimeline(JSON.stringify(window.trainscope.overrides())));
-        return moment === 'peak' ? timeline.peak_event : timeline.events.findIndex((event) => event.phase === moment);
+        if (moment === 'peak') return timeline.peak_event;
+        const onLayer = timeline.events.findIndex((event) => event.phase === moment && event.block === 'layer');
+        return onLayer >= 0 ? onLayer : timeline.events.findIndex((event) => event.phase === moment);
       }, item.show.moment);
       assert.ok(expected >= 0, `${item.id}: the step has a “${item.show.moment}” event`);
       const scrubber = page.locator('[data-ts-section="step"] .ts-step-scrubber');
@@ -193,7 +195,7 @@ test('the step questions open the step at their moment: the peak, the first reco
       await page.waitForFunction((index) => Number(document.querySelector('[data-ts-section="step"] .ts-step-scrubber').value) === index, expected, { timeout: 3000 }).catch(() => {});
       assert.equal(Number(await scrubber.inputValue()), expected, `${item.id}: the playhead is on the “${item.show.moment}” event`);
       const phase = await page.locator('[data-ts-section="step"] [data-figure="step-phase"]').textContent();
-      if (item.show.moment === 'gather') assert.match(phase, /gather/i, `${item.id}: the phase says what is gathered: “${phase}”`);
+      if (item.show.moment === 'gather') assert.match(phase, /gather.*layer/i, `${item.id}: the phase says which layer's weights are gathered: “${phase}”`);
       if (item.show.moment === 'recompute') assert.match(phase, /recomput/i, `${item.id}: the phase names the recomputation: “${phase}”`);
       await page.getByRole('button', { name: /^Back to question/ }).click();
     }

@@ -744,11 +744,14 @@ class Widget {
     landOnFigure(this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
   }
 
-  /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase. */
+  /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase on a layer. */
   private openStepAt(moment: string): void {
     const timeline = this.stepTimeline();
     if (!timeline.events) return;
-    const index = moment === 'peak' ? timeline.peak_event ?? -1 : timeline.events.findIndex((event) => event.phase === moment);
+    // A phase's first event on a transformer layer (the embedding's gather comes first, but a
+    // question about layers means a layer), else its first event at all.
+    const first = (onLayer: boolean) => timeline.events!.findIndex((event) => event.phase === moment && (!onLayer || event.block === 'layer'));
+    const index = moment === 'peak' ? timeline.peak_event ?? -1 : first(true) >= 0 ? first(true) : first(false);
     if (index < 0) return;
     this.stepPlayhead = index;
     this.playheadListener?.(index);
