@@ -12,10 +12,16 @@
 // `--bank FILE` builds an author's question bank (docs/quiz.md) into every output in place of
 // web/quiz/bank.json: the page, the offline file, the embeds' built-in bank and the SCORM package.
 //
-// Usage: node web/build.mjs [--units] [--dev] [--bank FILE]
+// Language packs (docs/i18n.md): i18n/<lang>/page*.json, engine*.json and bank.json become
+// dist/i18n/<lang>.json = {"page": …, "engine": …, "bank": …} (copies beside the element's and
+// the iframe's scripts, which fetch them from beside themselves); the offline file and the LMS
+// packages carry every pack inline. `--lang de` makes German the language the offline file and
+// the LMS packages open in (their <html lang>).
+//
+// Usage: node web/build.mjs [--units] [--dev] [--bank FILE] [--lang LANG]
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -34,6 +40,12 @@ const bankFlag = argv.findIndex((arg) => arg === '--bank' || arg.startsWith('--b
 /** The author's bank file (--bank FILE), or null for web/quiz/bank.json. */
 const authorBankPath = bankFlag < 0 ? null
   : argv[bankFlag].startsWith('--bank=') ? resolve(argv[bankFlag].slice('--bank='.length)) : argv[bankFlag + 1] ? resolve(argv[bankFlag + 1]) : '';
+const langFlag = argv.findIndex((arg) => arg === '--lang' || arg.startsWith('--lang='));
+/** The language the offline file and the LMS packages open in (--lang), English by default. */
+const defaultLanguage = langFlag < 0 ? 'en' : argv[langFlag].startsWith('--lang=') ? argv[langFlag].slice('--lang='.length) : argv[langFlag + 1] ?? '';
+/** The languages besides English (web/src/i18n.ts's list): one pack each. */
+export const PACK_LANGUAGES = ['de', 'es'];
+const i18nDir = join(repoRoot, 'i18n');
 /** Concatenated into the one stylesheet that the page links and that shadow roots adopt. */
 const stylesheets = ['styles.css', 'quiz.css'];
 
@@ -142,6 +154,83 @@ function checkAuthorBank() {
   console.log(`web: question bank ${authorBankPath}`);
 }
 
+/** A page key as the code writes it: t('memory.heading', … (docs/i18n.md: keys are plain literals). */
+const PAGE_KEY_CALL = /(?<![A-Za-z0-9_$])t\(\s*'([a-z0-9_]+(?:\.[a-z0-9_]+)+)'\s*,/g;
+
+function listSources(directory) {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return listSources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/**
+ * Every page key the code uses, each with a short id ("1k") that takes its place in the bundles
+ * and in the packs' "page" part: the dotted keys cost the English page about a kilobyte gzipped,
+ * and it downloads no pack to need them. Sorted, so each build gives each key the same id.
+ */
+export function pageKeyIds() {
+  const keys = new Set();
+  for (const file of [...listSources(join(webDir, 'src')), ...listSources(join(webDir, 'ship'))]) {
+    for (const match of readFileSync(file, 'utf8').matchAll(PAGE_KEY_CALL)) keys.add(match[1]);
+  }
+  return new Map([...keys].sort().map((key, index) => [key, index.toString(36)]));
+}
+
+/** esbuild plugin: each t('key', …) of the page's code becomes t('<short id>', …). */
+export function pageKeysPlugin(ids) {
+  return {
+    name: 'trainscope-page-keys',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /[\\/]web[\\/](src|ship)[\\/].*\.ts$/ }, (loadArgs) => {
+        const source = readFileSync(loadArgs.path, 'utf8');
+        const contents = source.replace(PAGE_KEY_CALL, (call, key) => call.replace(`'${key}'`, `'${ids.get(key) ?? key}'`));
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** One part of a language: its catalogue files (i18n/<lang>/page*.json …) merged; none → {}. */
+function readCatalogues(language, prefix) {
+  const folder = join(i18nDir, language);
+  if (!existsSync(folder)) return {};
+  const merged = {};
+  for (const name of readdirSync(folder).filter((file) => file.startsWith(prefix) && file.endsWith('.json')).sort()) {
+    const path = join(folder, name);
+    let value;
+    try {
+      value = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      console.error(`web: ${path} is not valid JSON: ${error.message}`);
+      process.exit(2);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      console.error(`web: ${path} must be a JSON object of "key": "text"`);
+      process.exit(2);
+    }
+    Object.assign(merged, value);
+  }
+  return merged;
+}
+
+/** Each language's pack: {"page": {short id: text}, "engine": {key: text}, "bank": {…}}; missing files give empty parts. */
+export function languagePacks(ids) {
+  const packs = {};
+  for (const language of PACK_LANGUAGES) {
+    const page = {};
+    for (const [key, text] of Object.entries(readCatalogues(language, 'page'))) {
+      // A key the code no longer uses has no id: left out (the catalogue test names it).
+      if (ids.has(key)) page[ids.get(key)] = text;
+    }
+    const bankPath = join(i18nDir, language, 'bank.json');
+    const bank = existsSync(bankPath) ? readCatalogues(language, 'bank.json') : {};
+    packs[language] = { page, engine: readCatalogues(language, 'engine'), bank };
+  }
+  return packs;
+}
+
 /** One esbuild bundle: a classic script holding the engine (wasm as base64) and the styles. */
 async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
   await build({
@@ -154,7 +243,7 @@ async function bundle(entry, outfile, css, dev, { remoteEngine = false } = {}) {
     minify: !dev,
     sourcemap: false,
     legalComments: 'none',
-    plugins: [enginePlugin({ remote: remoteEngine }), bankPlugin(authorBankPath)],
+    plugins: [enginePlugin({ remote: remoteEngine }), bankPlugin(authorBankPath), pageKeysPlugin(pageKeys)],
     // The quiz bank ships inside the bundle: no fetch, so file:// and strict CSPs work.
     loader: { '.json': 'json' },
     define: { TRAINSCOPE_CSS: JSON.stringify(css) },
@@ -170,14 +259,18 @@ const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').di
  * the script and the stylesheet inline, and the CSP rewritten to allow exactly those two by hash,
  * so the single file keeps the same strict policy as the served page.
  */
-export function inlinePage(html, script, css) {
+export function inlinePage(html, script, css, { packs = null, language = 'en' } = {}) {
   // "</script" inside the script would end the element early; esbuild escapes it in strings, and
   // this check makes sure nothing else slipped through.
   if (/<\/script/i.test(script)) throw new Error('web: the bundle contains "</script" and cannot be inlined');
   const withCsp = html.replace(/script-src 'self'/, `script-src ${sha256(script)}`).replace(/style-src 'self'/, `style-src ${sha256(css)}`);
+  // The packs as data: a JSON script is never run, so the CSP needs nothing for it; "<" is
+  // escaped so that no text in a translation can end the element.
+  const packsElement = packs ? `<script type="application/json" id="trainscope-packs">${JSON.stringify(packs).replace(/</g, '\\u003c')}</script>\n` : '';
   return withCsp
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${language}">`)
     .replace(/<link rel="stylesheet" href="trainscope\.css">/, () => `<style data-trainscope-styles>${css}</style>`)
-    .replace(/<script src="trainscope\.js"><\/script>/, () => `<script>${script}</script>`);
+    .replace(/<script src="trainscope\.js"><\/script>/, () => `${packsElement}<script>${script}</script>`);
 }
 
 /** TRAINSCOPE_SCORM_MASTERY_SCORE (a whole percentage, 0–100) as a fraction, or null when unset or malformed. */
@@ -209,7 +302,17 @@ async function buildPage() {
     }
   }
   checkAuthorBank();
-  for (const folder of ['', 'embed', 'iframe']) mkdirSync(join(distDir, folder), { recursive: true });
+  if (!['en', ...PACK_LANGUAGES].includes(defaultLanguage)) {
+    console.error(`web: --lang must be one of en, ${PACK_LANGUAGES.join(', ')} (not "${defaultLanguage}")`);
+    process.exit(64);
+  }
+  for (const folder of ['', 'embed', 'iframe']) mkdirSync(join(distDir, folder, 'i18n'), { recursive: true });
+  // The packs beside each script that fetches them (the page, the element, the iframe page).
+  const packs = languagePacks(pageKeys);
+  for (const [language, pack] of Object.entries(packs)) {
+    for (const folder of ['', 'embed', 'iframe']) writeFileSync(join(distDir, folder, 'i18n', `${language}.json`), JSON.stringify(pack));
+  }
+  const single = { packs, language: defaultLanguage };
   const dev = args.has('--dev');
   const css = (await transform(stylesheets.map((name) => readFileSync(join(webDir, name), 'utf8')).join('\n'),
     { loader: 'css', minify: !dev })).code;
@@ -220,7 +323,7 @@ async function buildPage() {
   const pageScript = await bundle('src/main.ts', 'trainscope.js', css, dev);
   writeFileSync(join(distDir, 'index.html'), html);
   // 2. Offline: one file to save and open from disk.
-  writeFileSync(join(distDir, 'trainscope.html'), inlinePage(html, pageScript, css));
+  writeFileSync(join(distDir, 'trainscope.html'), inlinePage(html, pageScript, css, single));
   // 3. Course pages: the custom element (styles in its shadow root), and the iframe page with its host script.
   // The element's script carries no engine: it loads embed/trainscope-engine.js when needed.
   await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev, { remoteEngine: true });
@@ -246,14 +349,14 @@ async function buildPage() {
     : manifest.replace(/\s*<adlcp:masteryscore>\{\{MASTERY_SCORE\}\}<\/adlcp:masteryscore>/, '');
   writeFileSync(join(distDir, 'trainscope-scorm12.zip'), createZip([
     { name: 'imsmanifest.xml', data: manifest },
-    { name: 'index.html', data: inlinePage(html, scormScript, css) },
+    { name: 'index.html', data: inlinePage(html, scormScript, css, single) },
   ]));
   rmSync(join(distDir, 'scorm-sco.js'));
   // SCORM 2004 4th Edition: the same SCO page with the API_1484_11 adapter.
   const scorm2004Script = await bundle('ship/scorm2004-entry.ts', 'scorm2004-sco.js', css, dev);
   writeFileSync(join(distDir, 'trainscope-scorm2004.zip'), createZip([
     { name: 'imsmanifest.xml', data: scorm2004Manifest(readFileSync(join(webDir, 'ship', 'imsmanifest-2004.xml'), 'utf8'), masteryScore) },
-    { name: 'index.html', data: inlinePage(html, scorm2004Script, css) },
+    { name: 'index.html', data: inlinePage(html, scorm2004Script, css, single) },
   ]));
   rmSync(join(distDir, 'scorm2004-sco.js'));
   // cmi5: the AU page and cmi5.xml. Its CSP allows connections (only this build's): the AU posts
@@ -261,18 +364,21 @@ async function buildPage() {
   const cmi5Script = await bundle('ship/cmi5-entry.ts', 'cmi5-au.js', css, dev);
   writeFileSync(join(distDir, 'trainscope-cmi5.zip'), createZip([
     { name: 'cmi5.xml', data: cmi5CourseStructure(readFileSync(join(webDir, 'ship', 'cmi5.xml'), 'utf8'), masteryScore) },
-    { name: 'index.html', data: inlinePage(html, cmi5Script, css).replace("default-src 'none';", "default-src 'none'; connect-src https: http:;") },
+    { name: 'index.html', data: inlinePage(html, cmi5Script, css, single).replace("default-src 'none';", "default-src 'none'; connect-src https: http:;") },
   ]));
   rmSync(join(distDir, 'cmi5-au.js'));
 
   const outputs = ['index.html', 'trainscope.js', 'trainscope.css', 'trainscope.html', 'embed/trainscope-widget.js', 'embed/trainscope-engine.js',
     'embed/trainscope-iframe-host.js', 'iframe/trainscope-iframe.js', 'trainscope-scorm12.zip',
-    'trainscope-scorm2004.zip', 'trainscope-cmi5.zip'];
+    'trainscope-scorm2004.zip', 'trainscope-cmi5.zip', ...PACK_LANGUAGES.map((language) => `i18n/${language}.json`)];
   for (const name of outputs) {
     const bytes = readFileSync(join(distDir, name));
     console.log(`web: dist/${name.padEnd(32)} ${(bytes.length / 1024).toFixed(1).padStart(7)} KiB (gzip ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KiB)`);
   }
 }
+
+/** The page keys' short ids, for every bundle of this build and its packs. */
+const pageKeys = pageKeyIds();
 
 if (args.has('--units')) await buildUnits();
 else if (process.argv[1] === fileURLToPath(import.meta.url)) await buildPage();

@@ -2,6 +2,7 @@
 // fetch, actor, registration and activityId in its URL. It reports to that LMS's LRS only
 // (web/ship/cmi5.ts). Opened without those parameters it is the plain offline page.
 import { documentHasStyles, mountTrainscope } from '../src/app';
+import { queryLanguage } from '../src/packs';
 import type { ScoreDetail } from '../src/quiz/types';
 import { Cmi5Session, readLaunch } from './cmi5';
 import { emitXapi, XAPI_EVENT, type XapiStatement } from './xapi';
@@ -27,6 +28,7 @@ async function start(): Promise<void> {
   });
   void mountTrainscope(target, {
     xapi: emitXapi,
+    language: queryLanguage(),
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: session?.passMark() ?? undefined,

@@ -12,7 +12,9 @@
 
 import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
 import { emitXapi } from './xapi';
-import { loadEngine, type Engine } from '../src/engine';
+import { engineFor, loadEngine, type Engine } from '../src/engine';
+import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n';
+import { widgetLanguage } from '../src/packs';
 import { loadAuthorBank, type AuthorBank } from '../src/quiz/source';
 import { checkScenario, readSettings, type ElementSettings } from './settings';
 
@@ -38,7 +40,7 @@ function adoptHostStyles(shadow: ShadowRoot): void {
 }
 
 export class TrainscopeWidgetElement extends HTMLElement {
-  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header', 'bank'];
+  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header', 'bank', 'lang'];
 
   private readonly shadow: ShadowRoot;
   private readonly frame: HTMLDivElement;
@@ -49,6 +51,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
   private observer: IntersectionObserver | null = null;
   /** The problems the console has already been told about: each is warned once, not per change. */
   private warned = new Set<string>();
+  /** The widget's language and words, as the last mount (or the wait for one) chose them. */
+  private words: WidgetLanguage = ENGLISH;
 
   constructor() {
     super();
@@ -56,7 +60,6 @@ export class TrainscopeWidgetElement extends HTMLElement {
     adoptHostStyles(this.shadow);
     this.frame = document.createElement('div');
     this.frame.className = 'ts-element';
-    this.frame.appendChild(this.placeholder('The training-vs-running simulation loads when you scroll to it.'));
     this.shadow.appendChild(this.frame);
   }
 
@@ -67,7 +70,33 @@ export class TrainscopeWidgetElement extends HTMLElement {
     return placeholder;
   }
 
+  /** The language asked for: the element's lang, else the nearest lang above it, else <html lang> (docs/i18n.md). */
+  private language(): Language {
+    const marked = this.closest('[lang]');
+    const chosen = chooseLanguage(marked ? marked.getAttribute('lang') : document.documentElement.getAttribute('lang'));
+    if (chosen.refused !== null && !this.warned.has(`lang:${chosen.refused}`)) {
+      this.warned.add(`lang:${chosen.refused}`);
+      console.warn(`<trainscope-widget>: no words for the language “${chosen.refused}”; showing English.`);
+    }
+    return chosen.language;
+  }
+
+  /** The widget's words: English at once; another language once its pack is in (English if it fails). */
+  private async loadWords(): Promise<WidgetLanguage> {
+    const language = this.language();
+    this.words = language === 'en' ? ENGLISH : await widgetLanguage(language);
+    return this.words;
+  }
+
   connectedCallback(): void {
+    if (!this.handle && !this.mounting && !this.frame.firstChild) {
+      // The waiting line in the widget's language; in another language the box stays empty until its words are in.
+      const waiting = this.placeholder('');
+      this.frame.appendChild(waiting);
+      void this.loadWords().then(({ t }) => {
+        if (waiting.isConnected) waiting.textContent = t('page.element.waiting', 'The training-vs-running simulation loads when you scroll to it.');
+      });
+    }
     if (this.handle || this.mounting || this.observer) return;
     if (typeof IntersectionObserver !== 'function') {
       void this.mount();
@@ -101,7 +130,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   private applyChange(name: string): void {
     if (!this.handle) return;
-    if (name === 'sections' || name === 'pass-mark' || name === 'header' || name === 'bank') {
+    if (name === 'sections' || name === 'pass-mark' || name === 'header' || name === 'bank' || name === 'lang') {
       // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
       this.handle.destroy();
       this.handle = null;
@@ -137,7 +166,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       passMark: this.getAttribute('pass-mark'),
       header: this.getAttribute('header'),
       bank: this.getAttribute('bank'),
-    });
+    }, this.words.t);
   }
 
   /** The author's bank: the `bank` attribute's file, else a <script type="application/json"> child. */
@@ -155,7 +184,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   /** The settings with their scenario checked by the engine (when it loaded); warns of new problems. */
   private checked(read: ElementSettings, engine: Engine | null): ElementSettings {
-    const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario)) : read;
+    const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario), this.words.t) : read;
     for (const problem of settings.problems) {
       if (!this.warned.has(problem)) console.warn(`<trainscope-widget>: ${problem}`);
     }
@@ -165,11 +194,16 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   private async mount(): Promise<void> {
     this.mounting = true;
+    const loading = this.placeholder('');
+    this.frame.replaceChildren(loading);
+    // The words first (nothing but English is shown before them), then the settings in them.
+    const words = await this.loadWords();
+    loading.textContent = words.t('page.loading', 'Loading the trainscope engine…');
     const read = this.readAttributes();
-    this.frame.replaceChildren(this.placeholder('Loading the trainscope engine…'));
     // The engine checks the preset and scenario before the widget starts from them. If it cannot
     // load, mountTrainscope tries again and shows why in the widget.
-    const [engine, quizBank] = await Promise.all([loadEngine().catch(() => null), this.authorBank(read)]);
+    const [shared, quizBank] = await Promise.all([loadEngine().catch(() => null), this.authorBank(read)]);
+    const engine = shared ? engineFor(shared, words) : null;
     const settings = this.checked(read, engine);
     this.frame.replaceChildren();
     const options: MountOptions = {
@@ -186,6 +220,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       quizBank,
       // A course page has its own h1; the widget's title sits under it.
       headingLevel: 2,
+      language: words.language,
     };
     try {
       this.handle = await mountTrainscope(this.frame, options);

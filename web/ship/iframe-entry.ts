@@ -3,7 +3,9 @@
 // reports its height and quiz scores to the host page (iframe-host.js), and keeps no URL state.
 import { documentHasStyles, mountTrainscope } from '../src/app';
 import { emitXapi } from './xapi';
-import { loadEngine } from '../src/engine';
+import { engineFor, loadEngine } from '../src/engine';
+import { chooseLanguage } from '../src/i18n';
+import { widgetLanguage } from '../src/packs';
 import { checkScenario, readSettings } from './settings';
 import { reportToHost } from './iframe-child';
 import { loadAuthorBank } from '../src/quiz/source';
@@ -12,6 +14,10 @@ async function start(): Promise<void> {
   const target = document.querySelector<HTMLElement>('[data-trainscope]');
   if (!target) return;
   const query = new URLSearchParams(window.location.search);
+  // ?lang= (else the page's <html lang>): the words come first, so the settings' problems are in them.
+  const chosen = chooseLanguage(query.get('lang') ?? document.documentElement.getAttribute('lang'));
+  if (chosen.refused !== null) console.warn(`trainscope iframe: no words for the language “${chosen.refused}”; showing English.`);
+  const words = await widgetLanguage(chosen.language);
   const read = readSettings({
     preset: query.get('preset'),
     scenario: query.get('scenario'),
@@ -20,12 +26,13 @@ async function start(): Promise<void> {
     passMark: query.get('pass-mark'),
     header: query.get('header'),
     bank: query.get('bank'),
-  });
+  }, words.t);
   reportToHost(target);
   // The engine checks the preset and scenario first; if it cannot load, mountTrainscope says why.
   // ?bank= names a file on the iframe page's own site (docs/quiz.md, "Your own bank").
-  const [engine, quizBank] = await Promise.all([loadEngine().catch(() => null), read.sections.includes('quiz') ? loadAuthorBank({ url: read.bank, inline: null }, window.location.href) : null]);
-  const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario)) : read;
+  const [shared, quizBank] = await Promise.all([loadEngine().catch(() => null), read.sections.includes('quiz') ? loadAuthorBank({ url: read.bank, inline: null }, window.location.href) : null]);
+  const engine = shared ? engineFor(shared, words) : null;
+  const settings = engine ? checkScenario(read, (scenario) => engine.estimate(scenario), words.t) : read;
   for (const problem of settings.problems) console.warn(`trainscope iframe: ${problem}`);
   void mountTrainscope(target, {
     xapi: emitXapi,
@@ -39,6 +46,7 @@ async function start(): Promise<void> {
     header: settings.header,
     instanceKey: query.get('id') ?? undefined,
     quizBank,
+    language: words.language,
   }).catch(() => {
     // mountTrainscope has already shown its message in the frame.
   });

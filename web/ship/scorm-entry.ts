@@ -2,6 +2,7 @@
 // keeps quiz progress in cmi.suspend_data and reports the score and status; opened on its own
 // it is the plain offline page (progress in localStorage where allowed).
 import { documentHasStyles, mountTrainscope } from '../src/app';
+import { queryLanguage } from '../src/packs';
 import { emitXapi } from './xapi';
 import type { ScoreDetail } from '../src/quiz/quiz';
 import { findScormApi, ScormSession } from './scorm';
@@ -20,6 +21,7 @@ function start(): void {
   window.addEventListener('pagehide', () => session.finish());
   void mountTrainscope(target, {
     xapi: emitXapi,
+    language: queryLanguage(),
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: passMark ?? undefined,

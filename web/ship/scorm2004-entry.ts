@@ -2,6 +2,7 @@
 // (score, completion, success, suspend data, location). Opened on its own it is the plain
 // offline page (progress in localStorage where allowed).
 import { documentHasStyles, mountTrainscope } from '../src/app';
+import { queryLanguage } from '../src/packs';
 import { emitXapi } from './xapi';
 import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';
 import { findScorm2004Api, Scorm2004Session } from './scorm2004';
@@ -24,6 +25,7 @@ function start(): void {
   window.addEventListener('pagehide', () => session.finish());
   void mountTrainscope(target, {
     xapi: emitXapi,
+    language: queryLanguage(),
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: session.passMark() ?? undefined,

@@ -8,10 +8,13 @@
 //      ▲             │ URL hash
 //      └─────────────┘
 
-import type { Control } from './controls';
+import { rangeControl, type Control } from './controls';
 import { h, replace } from './dom';
-import { loadEngine, type Engine } from './engine';
-import { bindUnitsEngine } from './units';
+import { engineFor, loadEngine, type Engine } from './engine';
+import { partLabels } from './figures';
+import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, type WidgetLanguage } from './i18n';
+import { widgetLanguage } from './packs';
+import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
 import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
@@ -25,7 +28,6 @@ import { stepSection } from './sections/step';
 import { CUSTOM_GPU, timeSection } from './sections/time';
 import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from './types';
 import { readStepTimeline } from './step-timeline';
-import { formatBytes, formatDuration, formatInteger } from './units';
 import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
 import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
@@ -70,11 +72,33 @@ export interface MountOptions {
   /** Emits the quiz's answers as xAPI statements (web/ship/xapi.ts's emitXapi). The embeds pass it;
    *  the standalone page has no host to forward them to, and leaves the code out of its bundle. */
   xapi?: typeof emitXapi;
+  /** The widget's language as a tag ("de", "es-419"; docs/i18n.md). Default: the nearest `lang`
+   *  above the root, else the document's <html lang>. A language without words is English, with a console warning. */
+  language?: string;
+}
+
+/** What the quiz takes to speak the widget's language (its helper adds these to QuizOptions). */
+interface QuizLanguageOptions {
+  t: Translate;
+  language: Language;
+  /** The built-in bank's translations from the language pack ({takeaways, items}), or undefined in English. */
+  bankTranslations?: unknown;
+}
+
+/** The tag a root's language comes from: the nearest [lang] at or above it (through a shadow root's host), else <html lang>. */
+function inheritedLanguageTag(root: HTMLElement | ShadowRoot): string | null {
+  const element = root instanceof ShadowRoot ? root.host : root;
+  const marked = element.closest('[lang]');
+  return marked ? marked.getAttribute('lang') : document.documentElement.getAttribute('lang');
 }
 
 export interface TrainscopeHandle {
   readonly engine: Engine;
   readonly element: HTMLElement;
+  /** The language the widget speaks (English when the one asked for has no words or its pack failed). */
+  readonly language: Language;
+  /** The widget's translator, for hosts that write around it in its language. */
+  readonly t: Translate;
   /** The scenario on screen, every field resolved by the engine. */
   scenario(): Scenario;
   /** Only the fields the learner or the link set (what the URL hash holds). */
@@ -122,21 +146,31 @@ function adoptStyles(root: HTMLElement | ShadowRoot): void {
 
 export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: MountOptions = {}): Promise<TrainscopeHandle> {
   if (options.injectStyles !== false) adoptStyles(root);
-  const container = h('div', { className: 'ts-root', 'aria-busy': 'true', 'data-theme': options.theme ?? 'auto' },
-    h('p', { className: 'ts-loading' }, 'Loading the trainscope engine…'));
+  const tag = options.language ?? inheritedLanguageTag(root);
+  const chosen = chooseLanguage(tag);
+  if (chosen.refused !== null) console.warn(`trainscope: no words for the language “${chosen.refused}”; showing English.`);
+  // In another language the loading line waits for its words: no English flashes before them.
+  const loadingLine = h('p', { className: 'ts-loading' }, chosen.language === 'en' ? 'Loading the trainscope engine…' : '');
+  const container = h('div', { className: 'ts-root', 'aria-busy': 'true', 'data-theme': options.theme ?? 'auto' }, loadingLine);
   root.appendChild(container);
+  const words = chosen.language === 'en' ? ENGLISH : await widgetLanguage(chosen.language);
+  container.setAttribute('lang', words.language);
+  container.setAttribute('dir', DIRECTIONS[words.language]);
+  const { t } = words;
+  loadingLine.textContent = t('page.loading', 'Loading the trainscope engine…');
   let engine: Engine;
   try {
-    engine = await loadEngine();
-    bindUnitsEngine(engine);
+    const shared = await loadEngine();
+    bindUnitsEngine(shared);
+    engine = engineFor(shared, words);
   } catch (error) {
     replace(container, h('p', { className: 'ts-notice ts-notice-error', role: 'alert' },
-      `The simulation engine could not start (${error instanceof Error ? error.message : String(error)}). The page needs WebAssembly.`));
+      t('page.engine_failed', 'The simulation engine could not start ({reason}). The page needs WebAssembly.', { reason: error instanceof Error ? error.message : String(error) })));
     throw error;
   }
   // Each widget builds in its own task, so one page's several widgets paint one by one.
   await nextTask();
-  const widget = new Widget(engine, container, options);
+  const widget = new Widget(engine, container, options, words);
   container.removeAttribute('aria-busy');
   container.setAttribute('data-ts-ready', 'true');
   // The first computed figure is on screen: a mark for benchmarks (bench/page_bench.mjs) and tools.
@@ -146,6 +180,10 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
 
 class Widget {
   private readonly engine: Engine;
+  private readonly words: WidgetLanguage;
+  private readonly t: Translate;
+  /** The widget's writers of quantities, in its language. */
+  private readonly units: Units;
   private readonly root: HTMLElement;
   private readonly syncHash: boolean;
   private readonly options: MountOptions;
@@ -197,8 +235,12 @@ class Widget {
   private readonly resizeObserver: ResizeObserver | null;
   private narrow = false;
 
-  constructor(engine: Engine, root: HTMLElement, options: MountOptions) {
+  constructor(engine: Engine, root: HTMLElement, options: MountOptions, words: WidgetLanguage) {
     this.engine = engine;
+    this.words = words;
+    this.t = words.t;
+    this.units = unitsFor(engine);
+    const { t } = this;
     this.root = root;
     this.syncHash = options.syncHash !== false;
     this.options = options;
@@ -208,9 +250,9 @@ class Widget {
     this.resolved = clone(this.defaults);
     this.notice = h('div', { className: 'ts-notice', role: 'alert' });
     this.notice.hidden = true;
-    this.generalErrors = h('ul', { className: 'ts-errors', 'aria-label': 'Problems with the scenario' });
+    this.generalErrors = h('ul', { className: 'ts-errors', 'aria-label': t('page.errors_label', 'Problems with the scenario') });
     this.generalErrors.hidden = true;
-    this.notes = h('ul', { className: 'ts-notes', 'aria-label': 'Notes from the engine' });
+    this.notes = h('ul', { className: 'ts-notes', 'aria-label': t('page.notes_label', 'Notes from the engine') });
     this.status = h('p', { className: 'ts-visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.build();
     // The width arrives with the observer's first report, after the first layout: reading it here
@@ -230,14 +272,14 @@ class Widget {
     }
     const first = this.engine.estimate(start);
     if (first.errors.length > 0 && start !== this.overrides) {
-      this.showNotice(`This link’s scenario has problems (${describeErrors(first.errors)}), so the page shows the default scenario instead.`);
+      this.showNotice(t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', { problems: describeErrors(t, first.errors) }));
       start = this.overrides;
     }
     this.overrides = start;
     this.commit({ announce: false, writeHash: false });
     if (!this.good) {
       // Even the starting scenario was refused (e.g. embed options with a typo): use the engine's defaults.
-      this.showNotice(`The starting scenario has problems (${describeErrors(this.engine.estimate(this.overrides).errors)}); showing the default scenario instead.`);
+      this.showNotice(t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', { problems: describeErrors(t, this.engine.estimate(this.overrides).errors) }));
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
@@ -248,7 +290,7 @@ class Widget {
   private setProblems(problems: readonly string[]): void {
     if (problems.length > 0) {
       // One line per attribute, so each can be found (and fixed) on its own.
-      this.showNotice('The widget uses its defaults for these settings:', problems);
+      this.showNotice(this.t('page.settings_problems', 'The widget uses its defaults for these settings:'), problems);
       this.noticeShowsProblems = true;
     } else if (this.noticeShowsProblems) this.hideNotice();
   }
@@ -257,6 +299,8 @@ class Widget {
     return {
       engine: this.engine,
       element: this.root,
+      language: this.words.language,
+      t: this.t,
       scenario: () => clone(this.resolved),
       overrides: () => clone(this.overrides),
       estimate: () => clone(this.good.estimate),
@@ -284,11 +328,11 @@ class Widget {
   // ── State ────────────────────────────────────────────────────────────────────────────────
 
   private scenarioFromHash(): PartialScenario | null {
-    const decoded = decodeHash(window.location.hash, this.engine.module);
+    const decoded = decodeHash(window.location.hash, this.engine.module, this.t);
     if (decoded.kind === 'empty') this.stepPlayhead = decoded.playhead ?? null;
     if (decoded.kind === 'empty' || decoded.kind === 'anchor') return null;
     if (decoded.kind === 'invalid') {
-      this.showNotice(`${capitalise(decoded.message)}, so the page shows the default scenario instead.`);
+      this.showNotice(this.t('page.link_invalid', '{problem}, so the page shows the default scenario instead.', { problem: capitalise(decoded.message) }));
       return null;
     }
     this.hideNotice();
@@ -305,7 +349,7 @@ class Widget {
     const fromHash = this.scenarioFromHash() ?? {};
     const check = this.engine.estimate(fromHash);
     if (check.errors.length > 0) {
-      this.showNotice(`This link’s scenario has problems (${describeErrors(check.errors)}), so the page shows the default scenario instead.`);
+      this.showNotice(this.t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', { problems: describeErrors(this.t, check.errors) }));
       this.overrides = {};
     } else this.overrides = fromHash;
     this.commit({ announce: true, writeHash: false });
@@ -485,7 +529,7 @@ class Widget {
     for (const error of errors) {
       const control = this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS)
         ?? (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
-      if (control) control.setError(`${error.message}. The figures still show the last valid scenario.`);
+      if (control) control.setError(this.t('page.field_error', '{message}. The figures still show the last valid scenario.', { message: error.message }));
       else unplaced.push(error);
     }
     if (unplaced.length === 0) {
@@ -518,13 +562,14 @@ class Widget {
     const fromConfig = this.modelChoice() === FROM_CONFIG;
     option.disabled = !fromConfig;
     // The name is part of the scenario (model.name), so a shared link names the model too.
-    const text = fromConfig ? `Your model: ${this.overrides.model?.name ?? 'your model'}` : 'Your config.json (paste below)';
+    const text = fromConfig ? this.t('page.your_model', 'Your model: {name}', { name: this.overrides.model?.name ?? this.t('page.your_model_unnamed', 'your model') })
+      : this.t('model.from_config', 'Your config.json (paste below)');
     if (option.textContent !== text) option.textContent = text;
   }
 
   private showNotice(message: string, items: readonly string[] = []): void {
     replace(this.notice, h('div', null, h('p', null, message), items.length > 0 ? h('ul', { className: 'ts-notice-list' }, items.map((item) => h('li', null, item))) : null),
-      h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hideNotice() }, 'Dismiss'));
+      h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hideNotice() }, this.t('page.dismiss', 'Dismiss')));
     this.notice.hidden = false;
     this.noticeShowsProblems = false;
   }
@@ -540,8 +585,14 @@ class Widget {
     this.announceTimer = setTimeout(() => {
       const { estimate } = this.good;
       const training = estimate.training;
-      const sentence = `${training.fits ? 'Training fits' : 'Training does not fit'}: ${formatBytes(training.per_gpu.total)} per GPU of ${formatBytes(estimate.gpu.memory_bytes)}. `
-        + `Training time ${formatDuration(estimate.compute.seconds)} on ${formatInteger(this.resolved.parallel.gpus)} GPUs.`;
+      const { formatBytes, formatDuration, formatInteger } = this.units;
+      const values = {
+        per_gpu: formatBytes(training.per_gpu.total), memory: formatBytes(estimate.gpu.memory_bytes),
+        time: formatDuration(estimate.compute.seconds), gpus: formatInteger(this.resolved.parallel.gpus),
+      };
+      const sentence = training.fits
+        ? this.t('page.status.fits', 'Training fits: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values)
+        : this.t('page.status.no_fit', 'Training does not fit: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values);
       if (sentence !== this.lastAnnouncement) {
         this.lastAnnouncement = sentence;
         this.status.textContent = sentence;
@@ -578,9 +629,19 @@ class Widget {
       ...(time ? ['time'] as const : []),
       ...(memory ? ['config'] as const : []),
     ];
+    const { t, units } = this;
     const context: SectionContext = {
+      language: this.words.language,
+      t,
+      units,
+      parts: partLabels(t),
+      range: (options) => this.add(rangeControl({
+        parse: (text) => units.readField(options.path, text),
+        fieldLabel: t('controls.exact_value', '{label}, exact value', { label: options.label }),
+        ...options,
+      }, this.onValue)),
       headingTag: (depth) => this.headingTag(depth),
-      numbered: (section, title) => `${numberedSections.indexOf(section) + 1}. ${title}`,
+      numbered: (section, title) => t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title }),
       add: (control) => this.add(control),
       onValue: this.onValue,
       resolved: () => this.resolved,
@@ -615,21 +676,21 @@ class Widget {
     if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
     if (memory) later.push(['config', () => configSection(context, this.engine.module, (architecture, name) => this.useArchitecture(architecture, name))]);
     const header = this.options.header !== false;
-    const goes = memory && time ? 'the memory and the time go' : memory ? 'the memory goes' : 'the time goes';
-    const units = figures
-      ? h('p', { className: 'ts-units' }, 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).')
+    const unitsNote = figures
+      ? h('p', { className: 'ts-units' }, t('page.units', 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).'))
       : null;
     this.root.classList.toggle('ts-headerless', !header);
     replace(this.root,
       header ? h('header', { className: 'ts-header' },
-        h('p', { className: 'ts-kicker' }, 'Interactive · trainscope'),
-        h(this.headingTag(0), { className: 'ts-title' }, 'Why training needs far more hardware than running a model'),
+        h('p', { className: 'ts-kicker' }, t('page.kicker', 'Interactive · trainscope')),
+        h(this.headingTag(0), { className: 'ts-title' }, t('page.title', 'Why training needs far more hardware than running a model')),
         h('p', { className: 'ts-lede' },
-          'A model that answers questions fits on a GPU or two; training the same model took thousands. ',
-          figures
-            ? `Move the real inputs below and watch where ${goes}. Every figure is computed by the trainscope engine, running in this page as WebAssembly.`
-            : 'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.'),
-        units) : null,
+          t('page.lede', 'A model that answers questions fits on a GPU or two; training the same model took thousands. '),
+          memory && time ? t('page.lede.both', 'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.')
+            : memory ? t('page.lede.memory', 'Move the real inputs below and watch where the memory goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.')
+              : time ? t('page.lede.time', 'Move the real inputs below and watch where the time goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.')
+                : t('page.lede.quiz', 'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.')),
+        unitsNote) : null,
       this.notice,
       model?.element,
       first?.element,
@@ -637,10 +698,10 @@ class Widget {
       this.sections.has('quiz') ? this.quizSection() : null,
       // The caveat belongs to the figures; without a header, the units note joins it, below them.
       figures ? h('footer', { className: 'ts-footer' },
-        header ? null : units,
-        h('p', null, 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. ',
-          memory ? 'Activation figures are illustrative. ' : '',
-          this.syncHash ? 'The scenario is in this page’s address, so a link shares exactly what you see.' : '')) : null,
+        header ? null : unitsNote,
+        h('p', null, t('page.footer.estimates', 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. '),
+          memory ? t('page.footer.illustrative', 'Activation figures are illustrative. ') : '',
+          this.syncHash ? t('page.footer.link', 'The scenario is in this page’s address, so a link shares exactly what you see.') : '')) : null,
       this.status);
   }
 
@@ -712,7 +773,10 @@ class Widget {
     const section = h('div', { className: 'ts-section ts-quiz', 'data-ts-section': 'quiz' });
     this.cancelQuiz = whenNear(section, () => {
       this.cancelQuiz = null;
-      this.quiz = mountQuiz(section, {
+      const quizOptions: Parameters<typeof mountQuiz>[1] & QuizLanguageOptions = {
+        t: this.t,
+        language: this.words.language,
+        bankTranslations: this.words.pack?.bank,
         engine: this.engine.module,
         bank: this.options.quizBank?.bank ?? defaultBank,
         bankName: this.options.quizBank?.name,
@@ -725,7 +789,8 @@ class Widget {
         passMark: this.options.passMark,
         instanceKey: this.options.instanceKey,
         headingLevel: Number(this.headingTag(1).slice(1)),
-      });
+      };
+      this.quiz = mountQuiz(section, quizOptions);
       // Every answer and the completion also leave as xAPI statements, for a host with an LRS.
       if (this.options.xapi) this.cancels.push(this.options.xapi(section, { activity: this.options.xapiActivity }));
       section.setAttribute('data-ts-quiz-ready', 'true');
@@ -741,7 +806,7 @@ class Widget {
     for (const run of [...this.buildNow.values()]) run();
     const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
     if (target.moment) this.openStepAt(target.moment);
-    landOnFigure(this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
+    landOnFigure(this.t, this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
   }
 
   /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase on a layer. */
@@ -758,9 +823,9 @@ class Widget {
   }
 }
 
-function describeErrors(errors: FieldError[]): string {
+function describeErrors(t: Translate, errors: FieldError[]): string {
   const shown = errors.slice(0, 3).map((error) => `${error.field}: ${error.message}`).join('; ');
-  return errors.length > 3 ? `${shown}; and more` : shown;
+  return errors.length > 3 ? t('page.errors_more', '{shown}; and more', { shown }) : shown;
 }
 
 function capitalise(text: string): string {

@@ -76,6 +76,13 @@ export interface TrainscopeEngineModule {
   quizReadQuantity(text: string): string;
   /** A Hugging Face config.json → {architecture | null, name, errors:[{field, message}], notes}. */
   modelFromHfConfig(configJson: string): string;
+
+  // Languages (docs/i18n.md): every later call writes its sentences and numbers in this language.
+  // Optional while engines without them are still about (the page checks before calling).
+  /** Sets the language of every later call ("de", "de-AT", "es"); false for one the engine does not know. */
+  setLanguage?(tag: string): boolean;
+  /** Installs a language's catalogue (a JSON object of "key": "text"); "" when installed, else why not. */
+  loadMessages?(tag: string, catalogueJson: string): string;
 }
 
 export type TrainscopeEngineFactory = (moduleArguments?: TrainscopeModuleArguments) => Promise<TrainscopeEngineModule>;

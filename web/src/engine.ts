@@ -4,6 +4,7 @@
 
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
+import type { Catalogue, Language, WidgetLanguage } from './i18n';
 import { wasmBytesFromGzipBase64 } from './wasm-bytes';
 import type { Estimate, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
 
@@ -33,8 +34,11 @@ export interface Engine {
   formatCount(value: number): string;
   /** Why `value` cannot go in `field`, or "" when it can. */
   fieldError(field: string, value: number): string;
-  /** The raw module, for tests that check the page against the engine directly. */
+  /** The module, for the calls this wrapper does not type (quiz, step timeline) and for tests
+   *  that check the page against the engine; a widget's view sets its language before each call. */
   readonly module: TrainscopeEngineModule;
+  /** The language this view's calls are made in. */
+  readonly language: Language;
 }
 
 let loading: Promise<Engine> | null = null;
@@ -59,21 +63,94 @@ async function instantiate(): Promise<Engine> {
   return wrap(engineModule);
 }
 
-export function wrap(engineModule: TrainscopeEngineModule): Engine {
-  const presets = JSON.parse(engineModule.presets()) as Preset[];
-  const gpus = JSON.parse(engineModule.gpus()) as Gpu[];
-  const defaultScenario = JSON.parse(engineModule.defaultScenario()) as Scenario;
-  const fieldLimits = JSON.parse(engineModule.fieldLimits()) as FieldLimits;
-  const numberFormats = JSON.parse(engineModule.numberFormats()) as NumberFormatInfo[];
-  const timeAxisMarks = JSON.parse(engineModule.timeAxisMarks()) as Array<{ seconds: number; label: string }>;
+/** The language each module was last set to: one module serves every widget of the page. */
+const moduleLanguage = new WeakMap<TrainscopeEngineModule, string>();
+/** The languages whose catalogues each module has been given. */
+const moduleCatalogues = new WeakMap<TrainscopeEngineModule, Set<string>>();
+
+/** Sets the module's language when it is not already `language` (a module starts in English). */
+function speak(engineModule: TrainscopeEngineModule, language: Language): void {
+  if ((moduleLanguage.get(engineModule) ?? 'en') === language) return;
+  // Engines built before setLanguage write English; the page still works in its own language.
+  if (typeof engineModule.setLanguage === 'function') engineModule.setLanguage(language);
+  moduleLanguage.set(engineModule, language);
+}
+
+/**
+ * Hands the engine a language's catalogue (the pack's "engine" part), once per module; a
+ * catalogue the engine refuses leaves it writing English, and says why in the console.
+ */
+export function giveCatalogue(module: TrainscopeEngineModule, language: Language, catalogue: Catalogue): void {
+  const engineModule = rawModules.get(module) ?? module;
+  const given = moduleCatalogues.get(engineModule) ?? new Set<string>();
+  moduleCatalogues.set(engineModule, given);
+  if (given.has(language) || typeof engineModule.loadMessages !== 'function') return;
+  given.add(language);
+  const problem = engineModule.loadMessages(language, JSON.stringify(catalogue));
+  if (problem) console.warn(`trainscope: the engine's ${language} catalogue was not installed: ${problem}`);
+}
+
+/** Each language view's raw module, so that a view of a view calls the module itself. */
+const rawModules = new WeakMap<TrainscopeEngineModule, TrainscopeEngineModule>();
+
+/** The module seen from one widget: every call is made in the widget's language. */
+function moduleIn(engineModule: TrainscopeEngineModule, language: Language): TrainscopeEngineModule {
+  if (language === 'en' && typeof engineModule.setLanguage !== 'function') return engineModule;
+  const wrapped = new Map<PropertyKey, unknown>();
+  const view = new Proxy(engineModule, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (typeof value !== 'function' || property === 'setLanguage' || property === 'loadMessages') return value;
+      let call = wrapped.get(property);
+      if (!call) {
+        call = (...args: unknown[]) => {
+          speak(target, language);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+        wrapped.set(property, call);
+      }
+      return call;
+    },
+  });
+  rawModules.set(view, engineModule);
+  return view;
+}
+
+/** The engine as one widget sees it: its calls, and the lists with words in them, in `language`. */
+export function engineIn(engine: Engine, language: Language): Engine {
+  if (engine.language === language) return engine;
+  return wrap(rawModules.get(engine.module) ?? engine.module, language, engine);
+}
+
+/** A widget's engine: its language's catalogue handed over (before any sentence is asked for), and every call in that language. */
+export function engineFor(shared: Engine, words: WidgetLanguage): Engine {
+  if (words.pack) giveCatalogue(shared.module, words.language, words.pack.engine);
+  return engineIn(shared, words.language);
+}
+
+export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en', shared?: Engine): Engine {
+  const engineModule = moduleIn(rawModule, language);
+  const presets = shared?.presets ?? JSON.parse(engineModule.presets()) as Preset[];
+  const gpus = shared?.gpus ?? JSON.parse(engineModule.gpus()) as Gpu[];
+  const defaultScenario = shared?.defaultScenario ?? JSON.parse(engineModule.defaultScenario()) as Scenario;
+  const fieldLimits = shared?.fieldLimits ?? JSON.parse(engineModule.fieldLimits()) as FieldLimits;
+  // Labels ("BF16 (2 bytes)", "1 week") are written in the language: asked again for each.
+  let numberFormats: NumberFormatInfo[] | null = null;
+  let timeAxisMarks: Array<{ seconds: number; label: string }> | null = null;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     presets,
     gpus,
     defaultScenario,
     fieldLimits,
-    numberFormats,
-    timeAxisMarks,
+    get numberFormats() {
+      numberFormats ??= JSON.parse(engineModule.numberFormats()) as NumberFormatInfo[];
+      return numberFormats;
+    },
+    get timeAxisMarks() {
+      timeAxisMarks ??= JSON.parse(engineModule.timeAxisMarks()) as Array<{ seconds: number; label: string }>;
+      return timeAxisMarks;
+    },
     readQuantity: (text, kind) => engineModule.readQuantity(text, kind),
     readField: (field, text) => engineModule.readField(field, text),
     format: (value, figure, significantFigures = 0) => engineModule.formatQuantity(value, figure, significantFigures),
@@ -81,5 +158,6 @@ export function wrap(engineModule: TrainscopeEngineModule): Engine {
     formatCount: (value) => engineModule.formatCount(value),
     fieldError: (field, value) => engineModule.fieldError(field, value),
     module: engineModule,
+    language,
   };
 }

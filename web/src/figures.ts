@@ -4,25 +4,30 @@
 // with the figure's own formatter (bytes for memory, FLOPs for arithmetic, time for time).
 
 import { h, setText, uniqueId } from './dom';
-import { formatCount, formatDuration, timeAxisMarks } from './units';
+import type { Translate } from './i18n';
+import type { Units } from './units';
 
 export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
   | 'gathered_weights' | 'temporary' | 'model_flops' | 'hardware_flops';
 
+export type PartLabels = Readonly<Record<PartKey, string>>;
+
 /** One name and (through the CSS class ts-part-<key>) one colour and pattern per concept, everywhere. */
-export const PART_LABELS: Record<PartKey, string> = {
-  weights: 'Weights',
-  kv_cache: 'KV cache',
-  gradients: 'Gradients',
-  master_weights: 'FP32 master copy',
-  optimizer_states: 'Optimizer states',
-  activations: 'Activations',
-  logits: 'Logits',
-  gathered_weights: 'Gathered weights',
-  temporary: 'Temporary buffers',
-  model_flops: 'Model FLOPs',
-  hardware_flops: 'Hardware FLOPs',
-};
+export function partLabels(t: Translate): PartLabels {
+  return {
+    weights: t('figures.part.weights', 'Weights'),
+    kv_cache: t('figures.part.kv_cache', 'KV cache'),
+    gradients: t('figures.part.gradients', 'Gradients'),
+    master_weights: t('figures.part.master_weights', 'FP32 master copy'),
+    optimizer_states: t('figures.part.optimizer_states', 'Optimizer states'),
+    activations: t('figures.part.activations', 'Activations'),
+    logits: t('figures.part.logits', 'Logits'),
+    gathered_weights: t('figures.part.gathered_weights', 'Gathered weights'),
+    temporary: t('figures.part.temporary', 'Temporary buffers'),
+    model_flops: t('figures.part.model_flops', 'Model FLOPs'),
+    hardware_flops: t('figures.part.hardware_flops', 'Hardware FLOPs'),
+  };
+}
 
 export interface Part {
   key: PartKey;
@@ -71,7 +76,7 @@ export interface StackedBar {
 }
 
 /** A horizontal stacked bar on a linear axis from 0 to `max`, with one segment per key and an optional marker. */
-export function stackedBar(keys: readonly PartKey[], format: Formatter, options: { marker?: boolean; markerLabel?: boolean } = {}): StackedBar {
+export function stackedBar(keys: readonly PartKey[], format: Formatter, labels: PartLabels, options: { marker?: boolean; markerLabel?: boolean } = {}): StackedBar {
   const segments = keys.map((key) => h('span', { className: `ts-seg ts-part-${key}` }));
   const markerLabel = options.markerLabel === false ? null : h('span', { className: 'ts-marker-label' });
   const marker = options.marker ? h('span', { className: 'ts-marker' }, markerLabel) : null;
@@ -86,7 +91,7 @@ export function stackedBar(keys: readonly PartKey[], format: Formatter, options:
         const value = part?.value ?? 0;
         setHidden(segments[index], !(value > 0));
         setStyle(segments[index], 'width', percent(value, max));
-        setAttribute(segments[index], 'title', `${PART_LABELS[key]}: ${format(value)}`);
+        setAttribute(segments[index], 'title', `${labels[key]}: ${format(value)}`);
       });
       if (marker && markerValue) {
         setStyle(marker, 'left', percent(markerValue.value, max));
@@ -114,7 +119,7 @@ const MIN_SLICE_PIXELS = 6;
  * never narrower than a few pixels), with faint lines where the other GPUs' slices begin while
  * they are far enough apart to read (the track's width comes from a ResizeObserver).
  */
-export function shardBar(keys: readonly PartKey[], format: Formatter): { element: HTMLElement; update(parts: ShardPart[], max: number, label: string): void } {
+export function shardBar(keys: readonly PartKey[], format: Formatter, labels: PartLabels, t: Translate): { element: HTMLElement; update(parts: ShardPart[], max: number, label: string): void } {
   const rows = keys.map((key) => {
     const veil = h('span', { className: 'ts-shard-veil' });
     const mine = h('span', { className: 'ts-shard-mine' });
@@ -154,7 +159,7 @@ export function shardBar(keys: readonly PartKey[], format: Formatter): { element
         const sharded = row.share < 0.999;
         setHidden(row.segment, !(part.whole > 0));
         setStyle(row.segment, 'width', percent(part.whole, max));
-        setAttribute(row.segment, 'title', `${PART_LABELS[row.key]}: ${format(part.whole)} in all, ${format(part.mine)} on each GPU`);
+        setAttribute(row.segment, 'title', t('figures.shard.title', '{part}: {whole} in all, {mine} on each GPU', { part: labels[row.key], whole: format(part.whole), mine: format(part.mine) }));
         setClass(row.segment, 'ts-seg-sharded', sharded);
         setHidden(row.veil, !sharded);
         setHidden(row.mine, !sharded);
@@ -172,13 +177,13 @@ export function shardBar(keys: readonly PartKey[], format: Formatter): { element
  * `caption` names the list; with `showCaption` it also heads the list on screen (two legends side
  * by side stack on a phone, and each must still say which bar it explains).
  */
-export function legend(keys: readonly PartKey[], format: Formatter, caption: string, options: { showCaption?: boolean } = {}): { element: HTMLElement; update(parts: Part[]): void } {
+export function legend(keys: readonly PartKey[], format: Formatter, labels: PartLabels, caption: string, options: { showCaption?: boolean } = {}): { element: HTMLElement; update(parts: Part[]): void } {
   const rows = keys.map((key) => {
     const value = h('span', { className: 'ts-legend-value' });
     const detail = h('span', { className: 'ts-legend-detail' });
     const item = h('li', { className: 'ts-legend-item' },
       h('span', { className: `ts-swatch ts-part-${key}`, 'aria-hidden': 'true' }),
-      h('span', { className: 'ts-legend-name' }, PART_LABELS[key]), value, detail);
+      h('span', { className: 'ts-legend-name' }, labels[key]), value, detail);
     return { key, value, detail, item };
   });
   const titleId = options.showCaption ? uniqueId('legend') : null;
@@ -271,8 +276,9 @@ export interface TimeAxis {
  * which depends on the axis's width: a ResizeObserver keeps that width, and the labels' widths
  * are measured once, so a slider step lays nothing out to choose them.
  */
-export function timeAxis(): TimeAxis {
-  const marks = timeAxisMarks();
+export function timeAxis(units: Units): TimeAxis {
+  const marks = units.timeAxisMarks();
+  const { formatDuration } = units;
   const grid = marks.map(() => h('span', { className: 'ts-time-grid' }));
   const ticks = marks.map((mark) => h('span', { className: 'ts-tick' }, mark.label));
   const span = h('span', { className: 'ts-time-span' });
@@ -388,13 +394,13 @@ export function gpuIcons(limit: number): { element: HTMLElement; update(count: n
 }
 
 /** "Why?" on demand: the idea in a sentence or two, the formula, the source. */
-export function why(summary: string, paragraphs: Array<string | Node>, formula: string | null, source: string): HTMLElement {
+export function why(t: Translate, summary: string, paragraphs: Array<string | Node>, formula: string | null, source: string): HTMLElement {
   return h('details', { className: 'ts-why' },
     h('summary', null, summary),
     h('div', { className: 'ts-why-body' },
       paragraphs.map((paragraph) => h('p', null, paragraph)),
       formula ? h('p', { className: 'ts-formula' }, formula) : null,
-      h('p', { className: 'ts-source' }, h('span', { className: 'ts-source-label' }, 'Source: '), source)));
+      h('p', { className: 'ts-source' }, h('span', { className: 'ts-source-label' }, t('figures.why.source', 'Source: ')), source)));
 }
 
 export interface CurvePoint {
@@ -460,7 +466,8 @@ const meets = (a: Box, b: Box) => a.left < b.right + CURVE_LABEL_GAP && b.left <
  * canvas (no layout) and the plot's size from a ResizeObserver, so a slider step changes text,
  * attributes and positions only.
  */
-export function timeCurve(): TimeCurve {
+export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'formatDuration'>): TimeCurve {
+  const { formatCount, formatDuration } = units;
   const line = svg('polyline', { class: 'ts-curve-line', fill: 'none', 'vector-effect': 'non-scaling-stroke' });
   const referenceLines = Array.from({ length: 4 }, () =>
     svg('line', { class: 'ts-curve-reference', x1: '0', x2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }));
@@ -480,8 +487,8 @@ export function timeCurve(): TimeCurve {
   const ticks = Array.from({ length: CURVE_X_TICKS }, () => h('span', { className: 'ts-tick' }, ''));
   const axis = h('div', { className: 'ts-axis ts-axis-log ts-curve-axis', 'aria-hidden': 'true' }, ticks);
   const element = h('div', { className: 'ts-curve', role: 'img' },
-    h('p', { className: 'ts-curve-axis-title', 'aria-hidden': 'true' }, 'Training time (log scale)'), plot, axis,
-    h('p', { className: 'ts-curve-axis-title ts-curve-axis-title-x', 'aria-hidden': 'true' }, 'GPUs (log scale)'));
+    h('p', { className: 'ts-curve-axis-title', 'aria-hidden': 'true' }, t('figures.curve.y_title', 'Training time (log scale)')), plot, axis,
+    h('p', { className: 'ts-curve-axis-title ts-curve-axis-title-x', 'aria-hidden': 'true' }, t('figures.curve.x_title', 'GPUs (log scale)')));
 
   let width = 0;
   let height = 0;

@@ -4,6 +4,7 @@
 // opens one training step at a chosen moment.
 
 import type { TrainscopeEngineModule } from './engine-module';
+import { translator, type Translate } from './i18n';
 import type { PartialScenario } from './types';
 
 export const HASH_KEY = 's';
@@ -27,14 +28,14 @@ export function encodeHash(changes: PartialScenario, playhead: number | null = n
 }
 
 /** The playhead part ("step=80") taken off a hash's text; the JSON is URL-encoded, so a raw "&" only ever separates parts. */
-function splitPlayhead(text: string): { rest: string; playhead?: number; invalid?: string } {
+function splitPlayhead(text: string, t: Translate): { rest: string; playhead?: number; invalid?: string } {
   const parts = text.split('&');
   const stepParts = parts.filter((part) => part.startsWith(`${STEP_KEY}=`));
   if (stepParts.length === 0) return { rest: text };
   const rest = parts.filter((part) => !part.startsWith(`${STEP_KEY}=`)).join('&');
   const value = stepParts[stepParts.length - 1].slice(STEP_KEY.length + 1);
   if (stepParts.length > 1 || !/^\d{1,6}$/.test(value)) {
-    return { rest, invalid: `the link’s ${STEP_KEY} is “${truncate(stepParts.join('&'))}”, where one event number (e.g. ${STEP_KEY}=80) was expected` };
+    return { rest, invalid: t('page.hash.step', 'the link’s {key} is “{value}”, where one event number (e.g. {key}=80) was expected', { key: STEP_KEY, value: truncate(stepParts.join('&')) }) };
   }
   return { rest, playhead: Number(value) };
 }
@@ -44,48 +45,50 @@ function splitPlayhead(text: string): { rest: string; playhead?: number; invalid
  * text is first read by the engine's JSON reader, so a member given twice (which JSON.parse
  * would silently resolve to its last copy) is refused with its path, as the CLI refuses it.
  */
-export function decodeHash(hash: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
+export function decodeHash(hash: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>, t: Translate = translator(null)): HashResult {
   const whole = hash.startsWith('#') ? hash.slice(1) : hash;
   if (/^[A-Za-z][\w:.-]*$/.test(whole)) return { kind: 'anchor' };
-  const { rest: text, playhead, invalid } = splitPlayhead(whole);
+  const { rest: text, playhead, invalid } = splitPlayhead(whole, t);
   if (invalid) return { kind: 'invalid', message: invalid };
-  const result = decodeScenario(text, engine);
+  const result = decodeScenario(text, t, engine);
   return playhead !== undefined && (result.kind === 'empty' || result.kind === 'scenario') ? { ...result, playhead } : result;
 }
 
-function decodeScenario(text: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
+function decodeScenario(text: string, t: Translate, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
   if (text.trim() === '') return { kind: 'empty' };
-  if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: `the link’s scenario is too long (${text.length} characters)` };
+  if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: t('page.hash.too_long', 'the link’s scenario is too long ({length} characters)', { length: String(text.length) }) };
   const params = new URLSearchParams(text);
   const encoded = text.startsWith(`${HASH_KEY}=`) ? text.slice(HASH_KEY.length + 1) : null;
   if (encoded === null) {
     const keys = [...params.keys()].join(', ') || text;
-    return { kind: 'invalid', message: `the link has “${truncate(keys)}” where a scenario (#${HASH_KEY}=…) was expected` };
+    return { kind: 'invalid', message: t('page.hash.not_scenario', 'the link has “{keys}” where a scenario (#{key}=…) was expected', { keys: truncate(keys), key: HASH_KEY }) };
   }
   let json: string;
   try {
     json = decodeURIComponent(encoded);
   } catch {
-    return { kind: 'invalid', message: 'the link’s scenario is not correctly URL-encoded' };
+    return { kind: 'invalid', message: t('page.hash.not_encoded', 'the link’s scenario is not correctly URL-encoded') };
   }
   if (json.trim() === '' || json.trim() === '{}') return { kind: 'empty' };
   if (engine) {
+    // The engine's own words for unreadable JSON (English; in another language this check
+    // passes, and the scenario's problems are named when it is estimated).
     const { errors } = JSON.parse(engine.estimate(json)) as { errors: { field: string; message: string }[] };
     const unreadable = errors.find((error) => error.message.startsWith('is not valid JSON'));
-    if (unreadable) return { kind: 'invalid', message: `the link’s scenario ${truncate(`${unreadable.field}: ${unreadable.message}`, 160)}` };
+    if (unreadable) return { kind: 'invalid', message: t('page.hash.unreadable', 'the link’s scenario {problem}', { problem: truncate(`${unreadable.field}: ${unreadable.message}`, 160) }) };
   }
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
-    return { kind: 'invalid', message: `the link’s scenario is not valid JSON: “${truncate(json)}”` };
+    return { kind: 'invalid', message: t('page.hash.not_json', 'the link’s scenario is not valid JSON: “{json}”', { json: truncate(json) }) };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { kind: 'invalid', message: 'the link’s scenario is not a JSON object' };
+    return { kind: 'invalid', message: t('page.hash.not_object', 'the link’s scenario is not a JSON object') };
   }
   for (const [section, body] of Object.entries(value)) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return { kind: 'invalid', message: `the link’s scenario has “${truncate(section)}” set to ${truncate(JSON.stringify(body))}, not a section` };
+      return { kind: 'invalid', message: t('page.hash.not_section', 'the link’s scenario has “{name}” set to {value}, not a section', { name: truncate(section), value: truncate(JSON.stringify(body)) }) };
     }
   }
   return { kind: 'scenario', scenario: value as PartialScenario };

@@ -6,8 +6,9 @@
 
 import { h, setText, uniqueId } from './dom';
 import { linearAxis, niceTicks, setAttribute, setClass, setFigure, setHidden, setStyle, type PartKey } from './figures';
+import { withElements, type Translate } from './i18n';
 import type { StepBytes, StepEvent } from './types';
-import { formatBytes, formatDuration } from './units';
+import type { Units } from './units';
 
 /** Bottom to top, as the bars elsewhere run left to right: the model states, then what comes and goes. */
 export const STEP_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
@@ -75,7 +76,8 @@ export interface StepChart {
   timeAt(clientX: number): number | null;
 }
 
-export function stepChart(): StepChart {
+export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration'>): StepChart {
+  const { formatBytes, formatDuration } = units;
   const patternIds = STEP_KEYS.map((key) => uniqueId(`step-${key}`));
   const areas = STEP_KEYS.map((key, index) => svg('path', { class: `ts-step-area ts-step-area-${key}`, fill: `url(#${patternIds[index]})`, d: '' }));
   const gridLines = Array.from({ length: Y_TICKS }, () => svg('line', { class: 'ts-step-grid', x1: '0', x2: '0', y1: '0', y2: '0' }));
@@ -93,13 +95,13 @@ export function stepChart(): StepChart {
   // Labels last: the playhead passes under them, never through their text.
   const plot = h('div', { className: 'ts-step-plot' }, drawing, peakLine, peakDot, playhead, yTicks, gpuLabel);
   const peakValue = h('strong', { 'data-figure': 'step-peak' }, '');
-  const peakLabel = h('span', { className: 'ts-step-peak-label' }, 'Peak ', peakValue);
+  const peakLabel = h('span', { className: 'ts-step-peak-label' }, withElements(t('figures.step.peak', 'Peak {value}'), { value: peakValue }));
   const peakRow = h('div', { className: 'ts-step-peak-row', 'aria-hidden': 'true' }, peakLabel);
   const xAxis = linearAxis(formatDuration);
-  const element = h('div', { className: 'ts-step-chart', role: 'img', 'aria-label': 'Memory held by one GPU through one training step' },
-    h('p', { className: 'ts-step-axis-title', 'aria-hidden': 'true' }, 'Memory held by one GPU'),
+  const element = h('div', { className: 'ts-step-chart', role: 'img', 'aria-label': t('figures.step.label', 'Memory held by one GPU through one training step') },
+    h('p', { className: 'ts-step-axis-title', 'aria-hidden': 'true' }, t('figures.step.y_title', 'Memory held by one GPU')),
     peakRow, plot, xAxis.element,
-    h('p', { className: 'ts-step-axis-title ts-step-axis-title-x', 'aria-hidden': 'true' }, 'Time within one training step'));
+    h('p', { className: 'ts-step-axis-title ts-step-axis-title-x', 'aria-hidden': 'true' }, t('figures.step.x_title', 'Time within one training step')));
 
   let width = 1000;
   let height = 240;

@@ -5,8 +5,8 @@ import { h, replace, uniqueId } from '../dom';
 import { why } from '../figures';
 import type { TrainscopeEngineModule } from '../engine-module';
 import { parseHfConfig } from '../hf-config';
+import { withElements } from '../i18n';
 import type { Architecture, FieldError } from '../types';
-import { formatCount } from '../units';
 import type { SectionContext } from './context';
 import { EXAMPLE_CONFIG } from '../stories';
 
@@ -16,6 +16,8 @@ export type UseArchitecture = (architecture: Architecture, name: string) => { er
 export function configSection(
   context: SectionContext, engine: Pick<TrainscopeEngineModule, 'modelFromHfConfig'>, useArchitecture: UseArchitecture,
 ): HTMLElement {
+  const { t } = context;
+  const { formatCount } = context.units;
   const headingId = uniqueId('heading');
   const textareaId = uniqueId('config');
   const errorsId = uniqueId('config-errors');
@@ -32,32 +34,33 @@ export function configSection(
   const useConfig = () => {
     const parsed = parseHfConfig(textarea.value, engine);
     if (parsed.errors.length > 0 || !parsed.architecture) {
-      showErrors('This config cannot be used yet:', parsed.errors);
+      showErrors(t('config.errors_config', 'This config cannot be used yet:'), parsed.errors);
       return;
     }
     const check = useArchitecture(parsed.architecture, parsed.name);
     if (check.errors.length > 0) {
-      showErrors('The engine cannot use this model:', check.errors);
+      showErrors(t('config.errors_engine', 'The engine cannot use this model:'), check.errors);
       return;
     }
     textarea.removeAttribute('aria-invalid');
     replace(result, h('p', { className: 'ts-config-ok' }, h('span', { 'aria-hidden': 'true' }, '✓ '),
-      `Using ${parsed.name}: `, h('strong', null, `${formatCount(check.params)} parameters`), ' — every figure above now describes it.'),
+      withElements(t('config.using', 'Using {name}: {params} — every figure above now describes it.', { name: parsed.name }),
+        { params: h('strong', null, t('model.params_value', '{count} parameters', { count: formatCount(check.params) })) })),
       parsed.notes.length > 0 ? h('ul', { className: 'ts-notes' }, parsed.notes.map((note) => h('li', null, note))) : null);
   };
   return h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('config', 'Your own model')),
+    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('config', t('config.heading', 'Your own model'))),
     h('div', { className: 'ts-prose' },
-      h('p', null, 'Paste a model’s config.json from Hugging Face (its “Files” tab). The page reads the shape — layers, hidden size, heads, MLP size, vocabulary, experts — and the engine counts the parameters and redoes every figure above.')),
+      h('p', null, t('config.prose', 'Paste a model’s config.json from Hugging Face (its “Files” tab). The page reads the shape — layers, hidden size, heads, MLP size, vocabulary, experts — and the engine counts the parameters and redoes every figure above.'))),
     h('div', { className: 'ts-control' },
       h('label', { for: textareaId, className: 'ts-label' }, 'config.json'),
       textarea,
       h('div', { className: 'ts-button-row' },
-        h('button', { type: 'button', className: 'ts-button ts-button-primary', 'data-action': 'use-config', onclick: useConfig }, 'Use this model'),
-        h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => { textarea.value = EXAMPLE_CONFIG; useConfig(); } }, 'Try GPT-2’s config')),
+        h('button', { type: 'button', className: 'ts-button ts-button-primary', 'data-action': 'use-config', onclick: useConfig }, t('config.use', 'Use this model')),
+        h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => { textarea.value = EXAMPLE_CONFIG; useConfig(); } }, t('config.try_gpt2', 'Try GPT-2’s config'))),
       result),
-    why('What does the page read?', [
-      'num_hidden_layers, hidden_size, num_attention_heads, num_key_value_heads, intermediate_size, vocab_size and tie_word_embeddings (or GPT-2’s n_layer, n_embd, n_head, n_positions). hidden_act “silu” means a gated SwiGLU MLP with three matrices; “gelu” a plain one with two. num_local_experts and num_experts_per_tok describe a mixture of experts: all experts count for memory, only the active ones for compute.',
-    ], 'parameters per layer ≈ attention (2h² + 2h²·kv/heads) + MLP (3·h·f gated, 2·h·f plain) × experts; plus embeddings V·h (twice if untied)',
-    'Hugging Face Transformers configuration docs; Touvron et al. 2023 and Llama 3 (2024) for the gated MLP; Radford et al. 2019 for GPT-2.'));
+    why(t, t('config.why.summary', 'What does the page read?'), [
+      t('config.why.body', 'num_hidden_layers, hidden_size, num_attention_heads, num_key_value_heads, intermediate_size, vocab_size and tie_word_embeddings (or GPT-2’s n_layer, n_embd, n_head, n_positions). hidden_act “silu” means a gated SwiGLU MLP with three matrices; “gelu” a plain one with two. num_local_experts and num_experts_per_tok describe a mixture of experts: all experts count for memory, only the active ones for compute.'),
+    ], t('config.why.formula', 'parameters per layer ≈ attention (2h² + 2h²·kv/heads) + MLP (3·h·f gated, 2·h·f plain) × experts; plus embeddings V·h (twice if untied)'),
+    t('config.why.sources', 'Hugging Face Transformers configuration docs; Touvron et al. 2023 and Llama 3 (2024) for the gated MLP; Radford et al. 2019 for GPT-2.')));
 }

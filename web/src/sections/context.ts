@@ -1,8 +1,10 @@
 // What the widget (web/src/app.ts, the owner of the state) hands each section component.
 
-import type { Control } from '../controls';
-import type { Part } from '../figures';
+import type { Control, RangeOptions } from '../controls';
+import type { Part, PartKey } from '../figures';
+import type { Language, Translate } from '../i18n';
 import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../types';
+import type { Units } from '../units';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
@@ -10,6 +12,16 @@ export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 export type NumberedSection = 'memory' | 'activations' | 'step' | 'sharding' | 'time' | 'config';
 
 export interface SectionContext {
+  /** The widget's language (docs/i18n.md). */
+  readonly language: Language;
+  /** The widget's translator: every word a section shows goes through it, numbers written by `units`. */
+  readonly t: Translate;
+  /** The widget's writers and readers of quantities: its engine's, in its language. */
+  readonly units: Units;
+  /** Each part's name (weights, gradients, …) in the widget's language. */
+  readonly parts: Readonly<Record<PartKey, string>>;
+  /** A slider with its exact field, read by the widget's engine (parse defaults to the field's kind), registered. */
+  range(options: Omit<RangeOptions, 'parse'> & { parse?: RangeOptions['parse'] }): Control;
   /** h1…h6 for a heading `depth` levels below the widget's title. */
   headingTag(depth: number): HeadingTag;
   /** "2. Activations…": the title numbered among the sections this widget shows, from 1. */
@@ -56,14 +68,10 @@ export function gpuModel(name: string): string {
   return shortGpu(name).replace(/\s+\d+\s?GB$/, '');
 }
 
-export function plural(count: number, noun: string): string {
-  return count === 1 ? noun : `${noun}s`;
-}
-
 /** The step's passing parts at its peak (ZeRO-3's gathered layers, ZeRO-2/3's full-gradient buffer), when held. */
-export function extraParts(perGpu: { gathered_weights: number; temporary: number }): Part[] {
+export function extraParts(t: Translate, perGpu: { gathered_weights: number; temporary: number }): Part[] {
   const parts: Part[] = [];
-  if (perGpu.gathered_weights > 0) parts.push({ key: 'gathered_weights', value: perGpu.gathered_weights, detail: 'other GPUs’ slices, gathered for a layer' });
-  if (perGpu.temporary > 0) parts.push({ key: 'temporary', value: perGpu.temporary, detail: 'a layer’s full gradients, before they are shared out' });
+  if (perGpu.gathered_weights > 0) parts.push({ key: 'gathered_weights', value: perGpu.gathered_weights, detail: t('memory.part.gathered_detail', 'other GPUs’ slices, gathered for a layer') });
+  if (perGpu.temporary > 0) parts.push({ key: 'temporary', value: perGpu.temporary, detail: t('memory.part.temporary_detail', 'a layer’s full gradients, before they are shared out') });
   return parts;
 }

@@ -1,12 +1,13 @@
 // The GPU count slider: shown in the sharding and the time sections, one scenario field.
 
-import { rangeControl } from '../controls';
-import { formatInteger, sliderScale } from '../units';
 import type { SectionContext } from './context';
 
 export function gpuControl(context: SectionContext): HTMLElement {
-  return context.add(rangeControl({
-    path: 'parallel.gpus', label: 'GPUs', scale: sliderScale('parallel.gpus'), formatField: formatInteger, describe: (v) => `${formatInteger(v)} GPUs`,
-    fieldLabel: 'GPUs, exact number',
-  }, context.onValue)).element;
+  const { t } = context;
+  const { formatInteger, sliderScale } = context.units;
+  return context.range({
+    path: 'parallel.gpus', label: t('controls.gpus', 'GPUs'), scale: sliderScale('parallel.gpus'), formatField: formatInteger,
+    describe: (v) => t('controls.gpus_value', '{count} GPUs', { count: formatInteger(v) }),
+    fieldLabel: t('controls.gpus_field', 'GPUs, exact number'),
+  }).element;
 }

@@ -1,12 +1,11 @@
 // The model picker at the top: lesson stories, preset or size, and the engine's summary of the model.
 
-import { rangeControl, selectControl } from '../controls';
+import { selectControl } from '../controls';
 import { h, setText } from '../dom';
 import type { Engine } from '../engine';
 import { setFigure } from '../figures';
 import { clone } from '../scenario';
-import { STORIES } from '../stories';
-import { formatCount, formatInteger, sliderScale } from '../units';
+import { stories as lessonStories } from '../stories';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
@@ -15,27 +14,29 @@ export const ANY_SIZE = '__params';
 export const FROM_CONFIG = '__config';
 
 export function modelSection(context: SectionContext, engine: Engine, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
+  const { t } = context;
+  const { formatCount, formatInteger, sliderScale } = context.units;
   const presetChoices = [
     ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
-    { value: ANY_SIZE, label: 'Any size (slider below)' },
-    { value: FROM_CONFIG, label: 'Your config.json (paste below)' },
+    { value: ANY_SIZE, label: t('model.any_size', 'Any size (slider below)') },
+    { value: FROM_CONFIG, label: t('model.from_config', 'Your config.json (paste below)') },
   ];
-  const presetControl = context.add(selectControl(MODEL_PRESET, 'Model', presetChoices, context.onValue));
+  const presetControl = context.add(selectControl(MODEL_PRESET, t('model.label', 'Model'), presetChoices, context.onValue));
   const configOption = [...presetControl.select.options].find((option) => option.value === FROM_CONFIG);
   if (configOption) configOption.disabled = true;
-  const paramsControl = context.add(rangeControl({
+  const paramsControl = context.range({
     path: MODEL_PARAMS,
-    label: 'Parameters',
-    hint: 'Moving this slider uses a typical Llama-like shape for the chosen size.',
+    label: t('model.params', 'Parameters'),
+    hint: t('model.params_hint', 'Moving this slider uses a typical Llama-like shape for the chosen size.'),
     scale: sliderScale('model.params'),
     formatField: (value) => formatCount(value, { short: true, significant: 4 }),
-    describe: (value) => `${formatCount(value)} parameters`,
-    fieldLabel: 'Parameters, exact number (e.g. 70B or 7e9)',
-  }, context.onValue));
+    describe: (value) => t('model.params_value', '{count} parameters', { count: formatCount(value) }),
+    fieldLabel: t('model.params_field', 'Parameters, exact number (e.g. 70B or 7e9)'),
+  });
 
-  const stories = h('div', { className: 'ts-stories', role: 'group', 'aria-label': 'Start from the lesson' },
-    h('span', { className: 'ts-stories-label' }, 'Start from the lesson:'),
-    STORIES.map((story) => h('button', {
+  const stories = h('div', { className: 'ts-stories', role: 'group', 'aria-label': t('model.stories_label', 'Start from the lesson') },
+    h('span', { className: 'ts-stories-label' }, t('model.stories', 'Start from the lesson:')),
+    lessonStories(t).map((story) => h('button', {
       type: 'button', className: 'ts-button', title: story.source, 'data-story': story.id,
       onclick: () => context.change(() => clone(story.scenario)),
     }, story.label)));
@@ -44,15 +45,18 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
   const rest = h('span');
   const summary = h('p', { className: 'ts-model-summary', 'aria-live': 'off' }, params, rest);
   const update: SectionView['update'] = (estimate) => {
-    const assumed = estimate.architecture?.assumed ? ' (shape assumed: Llama-like)' : '';
-    const active = estimate.active_params !== estimate.params ? `, ${formatCount(estimate.active_params)} active per token` : '';
+    const assumed = estimate.architecture?.assumed ? t('model.shape_assumed', ' (shape assumed: Llama-like)') : '';
+    const active = estimate.active_params !== estimate.params ? t('model.active', ', {count} active per token', { count: formatCount(estimate.active_params) }) : '';
     const a = estimate.architecture;
-    const shape = a ? `${formatInteger(a.layers)} layers, hidden size ${formatInteger(a.hidden)}, ${formatInteger(a.heads)} heads (${formatInteger(a.kv_heads)} key/value), vocabulary ${formatInteger(a.vocab)}${a.experts > 1 ? `, ${a.experts} experts (${a.experts_per_token} per token)` : ''}` : '';
-    setFigure(params, `${formatCount(estimate.params)} parameters`, estimate.params);
+    const experts = a && a.experts > 1 ? t('model.experts', ', {experts} experts ({per_token} per token)', { experts: formatInteger(a.experts), per_token: formatInteger(a.experts_per_token) }) : '';
+    const shape = a ? t('model.shape', '{layers} layers, hidden size {hidden}, {heads} heads ({kv_heads} key/value), vocabulary {vocab}{experts}', {
+      layers: formatInteger(a.layers), hidden: formatInteger(a.hidden), heads: formatInteger(a.heads), kv_heads: formatInteger(a.kv_heads), vocab: formatInteger(a.vocab), experts,
+    }) : '';
+    setFigure(params, t('model.params_value', '{count} parameters', { count: formatCount(estimate.params) }), estimate.params);
     setText(rest, `${active}${assumed}${shape ? ` · ${shape}` : ''}`);
   };
 
-  const element = h('section', { className: 'ts-section ts-model', 'aria-label': 'Model' },
+  const element = h('section', { className: 'ts-section ts-model', 'aria-label': t('model.label', 'Model') },
     stories,
     h('div', { className: 'ts-model-controls' }, presetControl.element, paramsControl.element),
     summary, below);
