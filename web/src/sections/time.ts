@@ -76,7 +76,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setText(hardwareFlops, formatScientific(compute.hardware_flops));
     setText(hardwareUnit, compute.recompute_overhead > 0 ? t('time.eq.flops_recompute', 'FLOPs with recompute') : 'FLOPs');
     setText(gpuCount, gpuCountText);
-    setText(gpuUnit, gpus === 1 ? 'GPU' : 'GPUs');
+    setText(gpuUnit, gpus === 1 ? t('time.eq.gpu', 'GPU') : t('time.eq.gpus', 'GPUs'));
     setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
     setText(utilisation, formatPercent(resolved.hardware.utilization));
     setText(gpuSpecs, t('time.gpu_specs', '{memory} of memory, {peak} peak', { memory: formatBytes(estimate.gpu.memory_bytes), peak: formatFlopsRate(estimate.gpu.peak_flops) }));
