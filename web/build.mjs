@@ -263,7 +263,8 @@ export function inlinePage(html, script, css, { packs = null, language = 'en' } 
   // "</script" inside the script would end the element early; esbuild escapes it in strings, and
   // this check makes sure nothing else slipped through.
   if (/<\/script/i.test(script)) throw new Error('web: the bundle contains "</script" and cannot be inlined');
-  const withCsp = html.replace(/script-src 'self'/, `script-src ${sha256(script)}`).replace(/style-src 'self'/, `style-src ${sha256(css)}`);
+  // One file fetches nothing (its packs are inline): the served page's connect-src 'self' goes.
+  const withCsp = html.replace(/ connect-src 'self';/, '').replace(/script-src 'self'/, `script-src ${sha256(script)}`).replace(/style-src 'self'/, `style-src ${sha256(css)}`);
   // The packs as data: a JSON script is never run, so the CSP needs nothing for it; "<" is
   // escaped so that no text in a translation can end the element.
   const packsElement = packs ? `<script type="application/json" id="trainscope-packs">${JSON.stringify(packs).replace(/</g, '\\u003c')}</script>\n` : '';
@@ -336,8 +337,7 @@ async function buildPage() {
   writeFileSync(join(distDir, 'iframe', 'index.html'), html
     .replace('<script src="trainscope.js"></script>', '<script src="trainscope-iframe.js"></script>')
     .replace('class="ts-page"', 'class="ts-page ts-framed"')
-    // ?bank= fetches an author's bank from the iframe page's own site (docs/quiz.md): only there.
-    .replace("default-src 'none';", "default-src 'none'; connect-src 'self';")
+    // ?bank= and the language packs are fetched from the iframe page's own site (index.html's connect-src 'self').
     // Frames get no favicon, and a data: icon would trip a host server's img-src policy.
     .replace(/<link rel="icon"[^>]*>\n?/, ''));
   // 4. Learning management systems: a SCORM 1.2 package with the widget as one self-contained SCO.
