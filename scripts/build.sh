@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Builds everything: the native CLI and tests, the wasm module and its tests, and the page.
-# Usage: scripts/build.sh [--bank FILE]   (set-up is run first; idempotent)
+# Usage: scripts/build.sh [--bank FILE] [--lang LANG]   (set-up is run first; idempotent)
 #   --bank FILE  an author's question bank (docs/quiz.md) in the page, the offline file and the
 #                SCORM package instead of web/quiz/bank.json; checked by quiz-check first.
+#   --lang LANG  the language (en, de, es) the offline file and the LMS packages open in
+#                (docs/i18n.md); English by default. ?lang= still chooses another.
 set -euo pipefail
 author_bank=""
+default_language=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bank) [ $# -ge 2 ] || { echo "build: --bank needs a file" >&2; exit 64; }; author_bank="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
     --bank=*) author_bank="$(cd "$(dirname "${1#--bank=}")" && pwd)/$(basename "${1#--bank=}")"; shift ;;
-    *) echo "build: unknown option $1 (usage: scripts/build.sh [--bank FILE])" >&2; exit 64 ;;
+    --lang) [ $# -ge 2 ] || { echo "build: --lang needs a language (en, de or es)" >&2; exit 64; }; default_language="$2"; shift 2 ;;
+    --lang=*) default_language="${1#--lang=}"; shift ;;
+    *) echo "build: unknown option $1 (usage: scripts/build.sh [--bank FILE] [--lang LANG])" >&2; exit 64 ;;
   esac
 done
+# Checked before the long build, so a typo costs nothing.
+case "$default_language" in
+  ""|en|de|es) ;;
+  *) echo "build: --lang must be en, de or es (not \"$default_language\")" >&2; exit 64 ;;
+esac
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 
@@ -43,5 +53,5 @@ cmake --preset wasm -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/n
 cmake --build --preset wasm -j "$jobs"
 
 if [ -f package.json ]; then
-  node web/build.mjs ${author_bank:+--bank "$author_bank"}
+  node web/build.mjs ${author_bank:+--bank "$author_bank"} ${default_language:+--lang "$default_language"}
 fi
