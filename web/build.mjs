@@ -320,8 +320,9 @@ async function buildPage() {
   writeFileSync(join(distDir, 'trainscope.css'), css);
   const html = readFileSync(join(webDir, 'index.html'), 'utf8');
 
-  // 1. The page, served: dist/index.html + trainscope.js + trainscope.css.
-  const pageScript = await bundle('src/main.ts', 'trainscope.js', css, dev);
+  // 1. The page, served: dist/index.html + trainscope.js + trainscope.css. Every page that runs this
+  // script links or inlines the stylesheet, so the script carries no copy (app.ts, adoptStyles).
+  const pageScript = await bundle('src/main.ts', 'trainscope.js', '', dev);
   writeFileSync(join(distDir, 'index.html'), html);
   // 2. Offline: one file to save and open from disk.
   writeFileSync(join(distDir, 'trainscope.html'), inlinePage(html, pageScript, css, single));
@@ -332,7 +333,8 @@ async function buildPage() {
   copyFileSync(join(webDir, 'ship', 'iframe-host.js'), join(distDir, 'embed', 'trainscope-iframe-host.js'));
   copyFileSync(join(webDir, 'ship', 'embed-example.html'), join(distDir, 'embed', 'example.html'));
   copyFileSync(join(webDir, 'ship', 'iframe-example.html'), join(distDir, 'iframe', 'example.html'));
-  await bundle('ship/iframe-entry.ts', 'iframe/trainscope-iframe.js', css, dev);
+  // The iframe page links its own copy of the stylesheet, beside its script.
+  await bundle('ship/iframe-entry.ts', 'iframe/trainscope-iframe.js', '', dev);
   writeFileSync(join(distDir, 'iframe', 'trainscope.css'), css);
   writeFileSync(join(distDir, 'iframe', 'index.html'), html
     .replace('<script src="trainscope.js"></script>', '<script src="trainscope-iframe.js"></script>')
@@ -341,7 +343,8 @@ async function buildPage() {
     // Frames get no favicon, and a data: icon would trip a host server's img-src policy.
     .replace(/<link rel="icon"[^>]*>\n?/, ''));
   // 4. Learning management systems: a SCORM 1.2 package with the widget as one self-contained SCO.
-  const scormScript = await bundle('ship/scorm-entry.ts', 'scorm-sco.js', css, dev);
+  // The packages' pages carry the stylesheet in a <style> too: their scripts need no copy.
+  const scormScript = await bundle('ship/scorm-entry.ts', 'scorm-sco.js', '', dev);
   const masteryScore = process.env.TRAINSCOPE_SCORM_MASTERY_SCORE ?? '';
   let manifest = readFileSync(join(webDir, 'ship', 'imsmanifest.xml'), 'utf8');
   manifest = /^\d{1,3}$/.test(masteryScore) && Number(masteryScore) <= 100
@@ -353,7 +356,7 @@ async function buildPage() {
   ]));
   rmSync(join(distDir, 'scorm-sco.js'));
   // SCORM 2004 4th Edition: the same SCO page with the API_1484_11 adapter.
-  const scorm2004Script = await bundle('ship/scorm2004-entry.ts', 'scorm2004-sco.js', css, dev);
+  const scorm2004Script = await bundle('ship/scorm2004-entry.ts', 'scorm2004-sco.js', '', dev);
   writeFileSync(join(distDir, 'trainscope-scorm2004.zip'), createZip([
     { name: 'imsmanifest.xml', data: scorm2004Manifest(readFileSync(join(webDir, 'ship', 'imsmanifest-2004.xml'), 'utf8'), masteryScore) },
     { name: 'index.html', data: inlinePage(html, scorm2004Script, css, single) },
@@ -361,7 +364,7 @@ async function buildPage() {
   rmSync(join(distDir, 'scorm2004-sco.js'));
   // cmi5: the AU page and cmi5.xml. Its CSP allows connections (only this build's): the AU posts
   // statements to the LRS its launch URL names, which no build can know in advance.
-  const cmi5Script = await bundle('ship/cmi5-entry.ts', 'cmi5-au.js', css, dev);
+  const cmi5Script = await bundle('ship/cmi5-entry.ts', 'cmi5-au.js', '', dev);
   writeFileSync(join(distDir, 'trainscope-cmi5.zip'), createZip([
     { name: 'cmi5.xml', data: cmi5CourseStructure(readFileSync(join(webDir, 'ship', 'cmi5.xml'), 'utf8'), masteryScore) },
     { name: 'index.html', data: inlinePage(html, cmi5Script, css, single).replace("default-src 'none';", "default-src 'none'; connect-src https: http:;") },

@@ -13,7 +13,7 @@ import { h, replace } from './dom';
 import { engineFor, loadEngine, type Engine } from './engine';
 import { partLabels } from './figures';
 import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, type WidgetLanguage } from './i18n';
-import { widgetLanguage } from './packs';
+import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
 import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
@@ -125,32 +125,53 @@ export function documentHasStyles(doc: Document = document): boolean {
   return doc.querySelector('link[rel="stylesheet"][href$="trainscope.css"], style[data-trainscope-styles]') !== null;
 }
 
-function adoptStyles(root: HTMLElement | ShadowRoot): void {
+/**
+ * The stylesheet for a root whose document lacks it. The element's script carries it as text
+ * (adopted: CSP-safe, in shadow roots too); the page's script does not (its page links it, and
+ * the copy cost the English page 7 KB gzipped), so a host mounting the page's script elsewhere
+ * gets trainscope.css from beside the script, as a <link> (style-src 'self'), waited for.
+ */
+function adoptStyles(root: HTMLElement | ShadowRoot): Promise<void> {
   const host = root instanceof ShadowRoot ? root : (root.getRootNode() as Document | ShadowRoot);
   const css = typeof TRAINSCOPE_CSS === 'string' ? TRAINSCOPE_CSS : '';
-  if (!css) return;
+  if (!css) return linkStyles(host);
   const marker = 'trainscopeStyles';
   if ('adoptedStyleSheets' in host && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
     // Constructed stylesheets are not subject to CSP's style-src and work in shadow roots.
     const existing = host.adoptedStyleSheets.find((sheet) => (sheet as CSSStyleSheet & { [marker]?: boolean })[marker]);
-    if (existing) return;
+    if (existing) return Promise.resolve();
     const sheet = new CSSStyleSheet() as CSSStyleSheet & { [marker]?: boolean };
     sheet.replaceSync(css);
     sheet[marker] = true;
     host.adoptedStyleSheets = [...host.adoptedStyleSheets, sheet];
-    return;
+    return Promise.resolve();
   }
   const parent = host instanceof ShadowRoot ? host : document.head;
   if (!parent.querySelector('style[data-trainscope]')) parent.appendChild(h('style', { 'data-trainscope': 'true' }, css));
+  return Promise.resolve();
+}
+
+function linkStyles(host: Document | ShadowRoot): Promise<void> {
+  const parent = host instanceof ShadowRoot ? host : document.head;
+  if (parent.querySelector('link[rel="stylesheet"][href$="trainscope.css"]')) return Promise.resolve();
+  const link = h('link', { rel: 'stylesheet', href: new URL('trainscope.css', scriptUrl || document.baseURI).href });
+  // A stylesheet that fails to load leaves the widget unstyled but working: never a failed mount.
+  const loaded = new Promise<void>((done) => {
+    link.addEventListener('load', () => done(), { once: true });
+    link.addEventListener('error', () => done(), { once: true });
+  });
+  parent.appendChild(link);
+  return loaded;
 }
 
 export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: MountOptions = {}): Promise<TrainscopeHandle> {
-  if (options.injectStyles !== false) adoptStyles(root);
+  const styled = options.injectStyles !== false ? adoptStyles(root) : Promise.resolve();
   const tag = options.language ?? inheritedLanguageTag(root);
   const chosen = chooseLanguage(tag);
   if (chosen.refused !== null) console.warn(`trainscope: no words for the language “${chosen.refused}”; showing English.`);
   // In another language the loading line waits for its words: no English flashes before them.
-  const loadingLine = h('p', { className: 'ts-loading' }, chosen.language === 'en' ? 'Loading the trainscope engine…' : '');
+  // Its words come with the language (at once for English): no English flashes before German.
+  const loadingLine = h('p', { className: 'ts-loading' });
   const container = h('div', { className: 'ts-root', 'aria-busy': 'true', 'data-theme': options.theme ?? 'auto' }, loadingLine);
   root.appendChild(container);
   const words = chosen.language === 'en' ? ENGLISH : await widgetLanguage(chosen.language);
@@ -169,6 +190,7 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
     throw error;
   }
   // Each widget builds in its own task, so one page's several widgets paint one by one.
+  await styled;
   await nextTask();
   const widget = new Widget(engine, container, options, words);
   container.removeAttribute('aria-busy');
@@ -734,7 +756,7 @@ class Widget {
   private stepTimeline(): StepTimeline {
     const key = JSON.stringify(this.overrides);
     if (this.stepCache?.key === key) return this.stepCache.timeline;
-    const timeline = readStepTimeline(this.engine.module, key);
+    const timeline = readStepTimeline(this.engine.module, key, this.t);
     this.stepCache = { key, timeline };
     return timeline;
   }

@@ -10,8 +10,8 @@ import { languageName, translator, type Language, type LanguagePack, type Widget
 /** The inline packs' element in the single-file outputs (web/build.mjs writes it). */
 export const INLINE_PACKS_ID = 'trainscope-packs';
 
-// Read while this script runs: document.currentScript is null once it has finished.
-const scriptUrl = (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) || '';
+/** The address of the script this code runs in (read while it runs: currentScript is null after), for files beside it. */
+export const scriptUrl = (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) || '';
 
 const loading = new Map<Language, Promise<LanguagePack | null>>();
 let inlinePacks: Record<string, unknown> | null | undefined;

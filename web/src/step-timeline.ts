@@ -5,6 +5,7 @@
 // Field names, their order and the phase and block names all come from the engine's summary.
 
 import type { TrainscopeEngineModule } from './engine-module';
+import { translator, type Translate } from './i18n';
 import type { StepTimeline } from './types';
 
 /** What the summary adds to stepTimeline's fields: how to read the numbers. */
@@ -17,15 +18,15 @@ interface ColumnsSummary extends StepTimeline {
 }
 
 /** The summary's JSON and the events' numbers → what JSON.parse(stepTimeline(…)) gives. */
-export function stepTimelineFromColumns(summaryJson: string, numbers: ArrayLike<number>): StepTimeline {
+export function stepTimelineFromColumns(summaryJson: string, numbers: ArrayLike<number>, t: Translate = translator(null)): StepTimeline {
   const { event_count: count, event_fields: fields, held_fields: heldFields, phases, blocks, ...timeline } = JSON.parse(summaryJson) as ColumnsSummary;
   if ((timeline.errors && timeline.errors.length > 0) || count === undefined) return timeline;
   if (!Number.isInteger(count) || !Array.isArray(fields) || !Array.isArray(heldFields) || !Array.isArray(phases) || !Array.isArray(blocks)) {
-    return { errors: [{ field: 'stepTimeline', message: 'the engine’s summary does not say how to read its events' }] };
+    return { errors: [{ field: 'stepTimeline', message: t('step.error.summary', 'the engine’s summary does not say how to read its events') }] };
   }
   const width = fields.length + heldFields.length;
   if (numbers.length !== count * width) {
-    return { errors: [{ field: 'stepTimeline', message: `the engine gave ${numbers.length} numbers for ${count} events of ${width}` }] };
+    return { errors: [{ field: 'stepTimeline', message: t('step.error.numbers', 'the engine gave {numbers} numbers for {events} events of {width}', { numbers: String(numbers.length), events: String(count), width: String(width) }) }] };
   }
   const phaseAt = fields.indexOf('phase');
   const blockAt = fields.indexOf('block');
@@ -45,12 +46,12 @@ export function stepTimelineFromColumns(summaryJson: string, numbers: ArrayLike<
 }
 
 /** The engine's step timeline for a scenario's JSON. Never throws: problems come back in `errors`. */
-export function readStepTimeline(engineModule: TrainscopeEngineModule, scenarioJson: string): StepTimeline {
+export function readStepTimeline(engineModule: TrainscopeEngineModule, scenarioJson: string, t: Translate = translator(null)): StepTimeline {
   try {
     const summary = engineModule.stepTimelineColumns(scenarioJson);
     // The numbers view wasm memory, which the next engine call may reuse or move: copy them first.
-    return stepTimelineFromColumns(summary, engineModule.stepTimelineNumbers().slice());
+    return stepTimelineFromColumns(summary, engineModule.stepTimelineNumbers().slice(), t);
   } catch (error) {
-    return { errors: [{ field: 'stepTimeline', message: `the engine's answer could not be read (${error instanceof Error ? error.message : String(error)})` }] };
+    return { errors: [{ field: 'stepTimeline', message: t('step.error.unreadable', 'the engine\'s answer could not be read ({reason})', { reason: error instanceof Error ? error.message : String(error) }) }] };
   }
 }
