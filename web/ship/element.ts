@@ -51,6 +51,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
   private observer: IntersectionObserver | null = null;
   /** The problems the console has already been told about: each is warned once, not per change. */
   private warned = new Set<string>();
+  /** Languages without words the console has been told about (once each). */
+  private readonly refusedLanguages = new Set<string>();
   /** The widget's language and words, as the last mount (or the wait for one) chose them. */
   private words: WidgetLanguage = ENGLISH;
 
@@ -74,8 +76,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
   private language(): Language {
     const marked = this.closest('[lang]');
     const chosen = chooseLanguage(marked ? marked.getAttribute('lang') : document.documentElement.getAttribute('lang'));
-    if (chosen.refused !== null && !this.warned.has(`lang:${chosen.refused}`)) {
-      this.warned.add(`lang:${chosen.refused}`);
+    if (chosen.refused !== null && !this.refusedLanguages.has(chosen.refused)) {
+      this.refusedLanguages.add(chosen.refused);
       console.warn(`<trainscope-widget>: no words for the language “${chosen.refused}”; showing English.`);
     }
     return chosen.language;

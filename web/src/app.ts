@@ -169,11 +169,13 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   const tag = options.language ?? inheritedLanguageTag(root);
   const chosen = chooseLanguage(tag);
   if (chosen.refused !== null) console.warn(`trainscope: no words for the language “${chosen.refused}”; showing English.`);
-  // In another language the loading line waits for its words: no English flashes before them.
-  // Its words come with the language (at once for English): no English flashes before German.
+  // In another language the loading line waits for its words (English has them at once): no English flashes first.
   const loadingLine = h('p', { className: 'ts-loading' });
   const container = h('div', { className: 'ts-root', 'aria-busy': 'true', 'data-theme': options.theme ?? 'auto' }, loadingLine);
   root.appendChild(container);
+  // The engine loads while the language pack does; its failure is reported below, in the widget's words.
+  const sharedEngine = loadEngine();
+  sharedEngine.catch(() => undefined);
   const words = chosen.language === 'en' ? ENGLISH : await widgetLanguage(chosen.language);
   container.setAttribute('lang', words.language);
   container.setAttribute('dir', DIRECTIONS[words.language]);
@@ -181,7 +183,7 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   loadingLine.textContent = t('page.loading', 'Loading the trainscope engine…');
   let engine: Engine;
   try {
-    const shared = await loadEngine();
+    const shared = await sharedEngine;
     bindUnitsEngine(shared);
     engine = engineFor(shared, words);
   } catch (error) {
