@@ -5,9 +5,10 @@
 // and Spanish translation, with the English's placeholders.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildQuizUnits, readBank, repoRoot } from './quiz-build.mjs';
+import { quizSentences } from './quiz-sentences.mjs';
 
 const units = await buildQuizUnits('i18n');
 const { withBankTranslations, isAuthorBank, prepareBank, describeProblem } = await import(units.bank);
@@ -144,31 +145,7 @@ test('the page\'s own problem lines and a failed bank\'s notice go through the t
 });
 
 // ── The catalogues ─────────────────────────────────────────────────────────────────────────────
-// Until the shared catalogue test (tools/i18n/extract.mjs) covers web/src/quiz/, this one does:
-// every t('quizui.…', '…') of the quiz interface is read from the source with its English.
-
-function quizSentences() {
-  const folder = join(repoRoot, 'web', 'src', 'quiz');
-  const sentences = new Map();
-  const literal = String.raw`'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"`;
-  const call = new RegExp(String.raw`\bt\(\s*(?:${literal})\s*,\s*(?:${literal})`, 'g');
-  for (const name of readdirSync(folder).filter((file) => file.endsWith('.ts'))) {
-    const text = readFileSync(join(folder, name), 'utf8');
-    const found = [...text.matchAll(call)];
-    // Every call of t( is one this test can read: none hides a computed key or English.
-    const calls = [...text.matchAll(/\bt\(/g)].length;
-    assert.equal(found.length, calls, `${name}: ${calls} calls of t(, ${found.length} with literal key and English`);
-    for (const match of found) {
-      const key = match[1] ?? match[2];
-      // A JavaScript literal's escapes (\u201C, \') read as JSON would.
-      const english = JSON.parse(`"${(match[3] ?? match[4]).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`);
-      assert.match(key, /^quizui\.[a-z0-9_]+(\.[a-z0-9_]+)*$/, `${name}: ${key}`);
-      if (sentences.has(key)) assert.equal(english, sentences.get(key), `${key} is used with two different English sentences`);
-      sentences.set(key, english);
-    }
-  }
-  return sentences;
-}
+// Until the shared catalogue test (tools/i18n/extract.mjs) covers web/src/quiz/, this one does.
 
 // Lines whose words are names (the widget's, a function's) or punctuation may read the same.
 const sameInEveryLanguage = new Set(['quizui.console.load_problem', 'quizui.console.bank_problem', 'quizui.feedback.answers_separator']);
