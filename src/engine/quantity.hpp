@@ -25,8 +25,9 @@ enum class UnitKind {
 
 // "number", "memory", "compute", "rate", "time", "gpus", "percent".
 const char* unit_kind_name(UnitKind kind);
-// What a learner reads in "that is a time, the question asks for memory": "a time", "memory", …
-const char* unit_kind_phrase(UnitKind kind);
+// What a learner reads in "that is a time, the question asks for memory": "a time", "an amount
+// of memory", …, in the current language.
+std::string unit_kind_phrase(UnitKind kind);
 // The names above and their aliases: count → number, bytes → memory, flops → compute,
 // flop_rate → rate, duration and seconds → time, fraction → percent. False when unknown.
 bool unit_kind_from_name(std::string_view name, UnitKind& out);
