@@ -387,9 +387,14 @@ private:
     // "16k GPUs", "2 trillion", "13 Milliarden", "70 Mrd.", "13 mil millones": words that scale
     // the number, not units. A thousand may scale the next word: "mil millones" is 10⁹.
     double read_multiplier_word() {
-        const double first = read_one_multiplier_word();
-        if (first != 1e3) return first;
-        return first * read_one_multiplier_word();
+        double factor = read_one_multiplier_word();
+        if (factor == 1e3) factor *= read_one_multiplier_word();
+        // Spanish counts with "de": "13.000 millones de GPU", "1 millón de años".
+        if (factor != 1.0 && lowercase(s_.substr(pos_, 3)) == "de ") {
+            pos_ += 3;
+            skip_space();
+        }
+        return factor;
     }
 
     double read_one_multiplier_word() {
