@@ -105,7 +105,8 @@ struct Scale {
 
 // The largest scale in which the rounded magnitude is at least 1; `scales` is largest first
 // and ends with the smallest, taken when nothing else fits.
-const Scale& pick_scale(double value, const Scale* scales, std::size_t count, int figures) {
+template <typename AnyScale>
+const AnyScale& pick_scale(double value, const AnyScale* scales, std::size_t count, int figures) {
     const double rounded = std::fabs(round_significant(value, figures));
     for (std::size_t i = 0; i + 1 < count; ++i) {
         if (rounded >= scales[i].size * (1 - 1e-12)) return scales[i];
@@ -120,13 +121,14 @@ std::string scaled(double value, const Scale (&scales)[N], int figures) {
     return format_significant(round_significant(value, figures) / scale.size, figures) + " " + scale.unit;
 }
 
-// A number written with a word for its size ("13 billion", "1,23 Mio."), when `scale_words`
-// has one for the rounded value.
+// A count as written, and whether it ends in a scale word (which Spanish follows with "de").
 struct CountText {
     std::string text;
     bool ends_in_word = false;  // "13 billion", not "16,384" or "1.5 × 10¹⁶"
 };
 
+// A number written with a word for its size ("13 billion", "1,23 Mio.") when `scale_words` has
+// one for the rounded value; every digit of a smaller whole number; scientific from 10¹⁵.
 CountText in_words(double value, int figures, words::Span<ScaleWord> scale_words, const char* space) {
     const double rounded = std::fabs(round_significant(value, figures));
     if (rounded >= 1e15) return {scientific(value, figures)};
@@ -168,10 +170,10 @@ struct TimeScale {
 };
 
 std::string duration_text(double seconds, int figures) {
-    static const Scale units[] = {{year, nullptr}, {day, nullptr}, {hour, nullptr}, {minute, nullptr}, {1.0, nullptr}};
-    static const TimeUnit names[] = {TimeUnit::years, TimeUnit::days, TimeUnit::hours, TimeUnit::minutes, TimeUnit::seconds};
-    const Scale& unit = pick_scale(seconds, units, 5, figures);
-    const Noun& noun = time_noun(names[&unit - units]);
+    static const TimeScale units[] = {{year, TimeUnit::years},   {day, TimeUnit::days}, {hour, TimeUnit::hours},
+                                      {minute, TimeUnit::minutes}, {1.0, TimeUnit::seconds}};
+    const TimeScale& unit = pick_scale(seconds, units, 5, figures);
+    const Noun& noun = time_noun(unit.unit);
     const double value = seconds / unit.size;
     if (unit.size == year && std::fabs(round_significant(value, figures)) >= 1e6)
         return scientific(value, figures) + " " + noun.other;
