@@ -98,7 +98,9 @@ std::string normalize(std::string_view text) {
 }
 
 std::string couldnt_group() {
-    return message("quantity.grouping", "I couldn't read the digit grouping: put thousands separators every three digits (1,120,000 or 1 120 000) and use one decimal mark.");
+    return message("quantity.grouping",
+                   "I couldn't read the digit grouping: put thousands separators every three digits "
+                   "(1,120,000 or 1 120 000) and use one decimal mark.");
 }
 
 // The digits of a number written with thousands separators and a decimal mark, rewritten as
@@ -178,7 +180,8 @@ public:
         rest = std::string(trim(strip_per_parameter(rest)));
         for (const char c : rest) {
             if (is_digit(c)) {
-                result.error = message("quantity.more_than_one", "Please give a single number (I found more than one).");
+                result.error =
+                    message("quantity.more_than_one", "Please give a single number (I found more than one).");
                 return result;
             }
         }
@@ -453,9 +456,12 @@ private:
         bool plain = unit.size() <= 16;
         for (const char c : unit) plain = plain && (is_letter(c) || c == '/' || c == ' ');
         if (plain)
-            return message("quantity.unknown_unit", "I don't know the unit \"{unit}\". Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.",
+            return message("quantity.unknown_unit",
+                           "I don't know the unit \"{unit}\". "
+                           "Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.",
                            {{"unit", unit}});
-        return message("quantity.unknown_unit_unnamed", "I don't know the unit. Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.");
+        return message("quantity.unknown_unit_unnamed",
+                       "I don't know the unit. Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.");
     }
 
     bool evaluate(const std::string& digits, long exponent, bool caret_power, long caret_exponent,
