@@ -1,7 +1,8 @@
 #include "engine/messages.hpp"
 
 #include <string>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "engine/json.hpp"
 
@@ -9,7 +10,9 @@ namespace trainscope {
 
 namespace {
 
-using Catalogue = std::unordered_map<std::string, std::string>;
+// Searched front to back: a few hundred entries and a handful of sentences per call cost
+// microseconds, and the wasm carries neither a hash map nor a sort (the page counts its kilobytes).
+using Catalogue = std::vector<std::pair<std::string, std::string>>;
 
 // One per language; English's stays empty, its text is in the code.
 Catalogue& catalogue(Language language) {
@@ -99,8 +102,8 @@ std::string message(std::string_view key, std::string_view english, std::initial
     const Language language = current_language();
     if (language != Language::en) {
         const Catalogue& translated = catalogue(language);
-        const auto found = translated.find(std::string(key));
-        if (found != translated.end()) return fill_placeholders(found->second, args);
+        for (const auto& [translated_key, text] : translated)
+            if (translated_key == key) return fill_placeholders(text, args);
     }
     return fill_placeholders(english, args);
 }
@@ -113,7 +116,7 @@ std::string load_messages(Language language, std::string_view catalogue_json) {
     Catalogue loaded;
     for (const auto& [key, value] : parsed.value.members) {
         if (value.kind != json::Kind::string) return "the catalogue's \"" + key + "\" is not a string";
-        loaded.emplace(key, value.text);
+        loaded.emplace_back(key, value.text);
     }
     catalogue(language) = std::move(loaded);
     installed[static_cast<int>(language)] = true;
