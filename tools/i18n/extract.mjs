@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Collects every translatable sentence's key and English from the code (docs/i18n.md):
 //   engine (C++, src/engine and src/cli): message("key", "English" "continued", {{…}})
-//   page (TypeScript, web/src):           t('key', 'English', {…}), ctx.t(…), this.t(…)
+//   page (TypeScript, web/src, web/ship): t('key', 'English', {…}), ctx.t(…), this.t(…)
 // and writes i18n/en/engine.json and i18n/en/page.json, the lists translators work from.
 //
 //   node tools/i18n/extract.mjs           rewrites the two files
@@ -22,7 +22,8 @@ const defaultRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where each part's sentences live, relative to the repository root. */
 export const parts = {
   engine: { roots: ['src/engine', 'src/cli'], extensions: ['.cpp', '.hpp'], language: 'cpp', output: 'i18n/en/engine.json' },
-  page: { roots: ['web/src'], extensions: ['.ts'], language: 'ts', output: 'i18n/en/page.json' },
+  // web/src is the page; web/ship the embeds (element, iframe, LMS) that speak the page's language.
+  page: { roots: ['web/src', 'web/ship'], extensions: ['.ts'], language: 'ts', output: 'i18n/en/page.json' },
 };
 
 const keyPattern = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
