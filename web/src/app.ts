@@ -28,7 +28,7 @@ import { stepSection } from './sections/step';
 import { CUSTOM_GPU, timeSection } from './sections/time';
 import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from './types';
 import { readStepTimeline } from './step-timeline';
-import { mountQuiz, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
+import { mountQuiz, type BankTranslations, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
 import { landOnFigure } from './showme';
 import defaultBank from '../quiz/bank.json';
 import type { emitXapi } from '../ship/xapi';
@@ -75,14 +75,6 @@ export interface MountOptions {
   /** The widget's language as a tag ("de", "es-419"; docs/i18n.md). Default: the nearest `lang`
    *  above the root, else the document's <html lang>. A language without words is English, with a console warning. */
   language?: string;
-}
-
-/** What the quiz takes to speak the widget's language (its helper adds these to QuizOptions). */
-interface QuizLanguageOptions {
-  t: Translate;
-  language: Language;
-  /** The built-in bank's translations from the language pack ({takeaways, items}), or undefined in English. */
-  bankTranslations?: unknown;
 }
 
 /** The tag a root's language comes from: the nearest [lang] at or above it (through a shadow root's host), else <html lang>. */
@@ -797,10 +789,13 @@ class Widget {
     const section = h('div', { className: 'ts-section ts-quiz', 'data-ts-section': 'quiz' });
     this.cancelQuiz = whenNear(section, () => {
       this.cancelQuiz = null;
-      const quizOptions: Parameters<typeof mountQuiz>[1] & QuizLanguageOptions = {
+      this.quiz = mountQuiz(section, {
+        // The quiz speaks the widget's language: its words, the engine's (through this widget's
+        // view of the module) and the built-in bank's translations from the language pack.
         t: this.t,
         language: this.words.language,
-        bankTranslations: this.words.pack?.bank,
+        bankTranslations: (this.words.pack?.bank ?? undefined) as BankTranslations | undefined,
+        authorBank: this.options.quizBank,
         engine: this.engine.module,
         bank: this.options.quizBank?.bank ?? defaultBank,
         bankName: this.options.quizBank?.name,
@@ -813,8 +808,7 @@ class Widget {
         passMark: this.options.passMark,
         instanceKey: this.options.instanceKey,
         headingLevel: Number(this.headingTag(1).slice(1)),
-      };
-      this.quiz = mountQuiz(section, quizOptions);
+      });
       // Every answer and the completion also leave as xAPI statements, for a host with an LRS.
       if (this.options.xapi) this.cancels.push(this.options.xapi(section, { activity: this.options.xapiActivity }));
       section.setAttribute('data-ts-quiz-ready', 'true');
