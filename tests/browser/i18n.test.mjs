@@ -19,7 +19,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const docs = readFileSync(join(repoRoot, 'docs', 'embedding.md'), 'utf8');
 /** The element's documented strict CSP, plus what the language packs need (docs/embedding.md, "Language"). */
 const PACK_CSP = `${/runs under `(default-src[^`]+)`/.exec(docs)?.[1]}; connect-src 'self'`;
-const catalogue = (language) => JSON.parse(readFileSync(join(repoRoot, 'i18n', language, 'page.json'), 'utf8'));
+const catalogue = (language, name = 'page') => JSON.parse(readFileSync(join(repoRoot, 'i18n', language, `${name}.json`), 'utf8'));
 const german = catalogue('de');
 const spanish = catalogue('es');
 /** The English the code writes (web/src/sections/memory.ts). */
@@ -101,12 +101,9 @@ test('<trainscope-widget lang="de"> speaks German: the catalogue’s headings, t
   assert.ok(seen.requests.some((url) => url.endsWith('/embed/i18n/de.json')), 'the German pack is fetched beside trainscope-widget.js');
   const total = await figureWithEngine(page, '#de', 'training-total', 'bytes');
   assert.equal(total.text, total.engine, 'the figure is the engine’s writing of its value, in the widget’s view');
-  if (total.speaks) {
-    // Llama 3 70B trains in 1.22 TB: in German, 1,22 TB.
-    assert.match(total.text, /^\d+,\d+ TB$/, `a German figure with a decimal comma: ${total.text}`);
-  } else {
-    t.diagnostic('this engine has no setLanguage (i18n-engine not merged): numbers stay English; the decimal comma is not checked');
-  }
+  assert.ok(total.speaks, 'the engine has setLanguage');
+  // Llama 3 70B trains in 1.22 TB: in German, 1,22 TB.
+  assert.match(total.text, /^\d+,\d+ TB$/, `a German figure with a decimal comma: ${total.text}`);
   assert.deepEqual(seen.errors, []);
   assert.deepEqual(seen.warnings, []);
 });
@@ -143,10 +140,8 @@ test('two widgets on one page, German and English, each in its own language and 
   assert.equal(de.value, en.value, 'the same scenario');
   assert.equal(de.text, de.engine);
   assert.equal(en.text, en.engine);
-  if (de.speaks) {
-    assert.notEqual(de.text, en.text, `German and English write ${de.value} differently: ${de.text} / ${en.text}`);
-    assert.match(en.text, /^[\d.]+ [kMGT]?B$/, 'English keeps its decimal point');
-  }
+  assert.notEqual(de.text, en.text, `German and English write ${de.value} differently: ${de.text} / ${en.text}`);
+  assert.match(en.text, /^[\d.]+ [kMGT]?B$/, 'English keeps its decimal point');
   // Moving the English widget's slider keeps it English (the engine is switched back for each call).
   await page.evaluate(() => document.querySelector('#en').widget.setScenario({ model: { preset: 'llama3-405b' } }));
   await page.evaluate(() => document.querySelector('#de').widget.setScenario({ model: { preset: 'llama3-405b' } }));
@@ -188,11 +183,34 @@ test('?lang=de on the served page: German from dist/i18n/de.json, the page’s l
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
   assert.equal((await titles(page, null))[0], `1. ${german['memory.heading']}`);
   assert.equal(await page.evaluate(() => document.title), german['page.document_title']);
+  // The quiz speaks the widget's language too: its own words, from the pack.
+  const quiz = catalogue('de', 'page-quiz');
+  await page.locator('[data-ts-section="quiz"]').scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-ts-quiz-ready]', { timeout: 20000 });
+  const quizText = await page.evaluate(() => document.querySelector('[data-ts-quiz-ready]').textContent);
+  assert.ok(quizText.includes(quiz['quizui.heading']), `the quiz heading in German (${quiz['quizui.heading']})`);
   assert.ok(seen.requests.some((url) => /\/i18n\/de\.json$/.test(url)));
   // At 320 px the longer German words must not push the page sideways.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `no horizontal scrolling at 320 px (${overflow} px too wide)`);
   assert.deepEqual(seen.errors, []);
+});
+
+test('the built-in bank’s German comes with the pack: the page asks its questions in German', async (t) => {
+  const { page, seen } = await open(t, 'index.html?lang=de');
+  await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await page.locator('[data-ts-section="quiz"]').scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-ts-quiz-ready]', { timeout: 20000 });
+  const quizText = await page.evaluate(() => document.querySelector('[data-ts-quiz-ready]').textContent);
+  const bank = JSON.parse(readFileSync(join(repoRoot, 'i18n', 'de', 'bank.json'), 'utf8'));
+  const prompts = Object.values(bank.items).map((item) => item.prompt).filter(Boolean).map((prompt) => prompt.split('{')[0].slice(0, 30));
+  if (seen.warnings.some((warning) => /translations: /.test(warning))) {
+    // An engine without item translations (docs/quiz.md) refuses the bank's: i18n-quiz's engine part.
+    t.todo('this engine does not know item translations yet (i18n-quiz): the German questions wait for it');
+    return;
+  }
+  assert.ok(prompts.some((prompt) => quizText.includes(prompt)), 'a question of the built-in bank in its German translation');
+  assert.deepEqual(seen.warnings, []);
 });
 
 test('node web/build.mjs --lang de: the offline file and the SCORM package open in German; ?lang=en still chooses English', async (t) => {
