@@ -716,6 +716,51 @@ void check_computes(const Value& item, std::size_t index, std::uint32_t seed, Ba
     }
 }
 
+// A translation checked as its learners meet it: the item built in the translation's language, with
+// that language's numbers. Its placeholders are the original's (validated), so what is left to
+// check is what the translator wrote around them and how the language writes the answer: the
+// explanation must not show a misconception's value as a figure of its own, and the expected
+// answer as this language writes it must read back as correct. Seed 0 only: the draws are the
+// original's, already checked. The problems are the translation's, so the item stays usable.
+void check_translations_compute(const Value& item, std::size_t index, BankReport& report) {
+    const Value* translations = item.find("translations");
+    if (!translations || !translations->is_object()) return;
+    const std::string label = item_label(item, index);
+    std::vector<Problem> schema;
+    validate_item(item, label, schema);
+    if (!schema.empty() || !is_numeric_kind(text_of(item.find("kind")))) return;
+    for (const auto& [tag, translation] : translations->members) {
+        Language language = Language::en;
+        if (!language_from_tag(tag, language) || tag != language_tag(language)) continue;
+        // Found in the translation's language, reported in the caller's.
+        std::string expected_shown;
+        bool expected_reads_back = true;
+        std::vector<std::pair<std::string, std::string>> shown_misconceptions;  // figure, id
+        {
+            LanguageScope scope(language);
+            Instance instance = build_instance(item, 0);
+            if (!instance.ok() || instance.translation != tag) continue;  // broken: reported elsewhere
+            expected_shown = expected_display(instance);
+            json::Writer answer;
+            answer.begin_object().field("text", expected_shown).end_object();
+            const json::ParseResult graded = json::parse(quiz_grade_json(json::serialize(item), 0, answer.text()));
+            expected_reads_back = graded.ok && text_of(graded.value.find("status")) == "correct";
+            compute_misconceptions(item, instance);
+            for (const auto& m : instance.misconceptions) {
+                const std::string shown = quantity::format_in_unit(m.value, instance.unit);
+                if (m.computed && !close_enough(instance, m.value, instance.expected) && shows_figure(instance.explanation, shown))
+                    shown_misconceptions.emplace_back(shown, m.id);
+            }
+        }
+        if (!expected_reads_back)
+            report.errors.push_back({label, "translations." + tag,
+                                     message("quiz.check.expected_not_correct", "the expected answer \"{expected}\" does not grade as correct", {{"expected", expected_shown}}), 0});
+        for (const auto& [shown, id] : shown_misconceptions)
+            report.errors.push_back({label, "translations." + tag + ".explanation",
+                                     message("quiz.check.explanation_shows_misconception", "shows \"{shown}\", the value of misconception \"{misconception}\"; a learner who typed it would read it as confirmation", {{"shown", shown}, {"misconception", id}}), 0});
+    }
+}
+
 std::string write_report(const BankReport& report, bool with_counts, int seeds) {
     json::Writer w;
     w.begin_object();
@@ -787,6 +832,7 @@ std::string quiz_check_bank_json(std::string_view bank_json, int seeds) {
             const std::size_t errors_before = report.errors.size();
             check_computes(item, i, 0, report, true);
             if (report.errors.size() > errors_before) report.unusable[i] = true;
+            check_translations_compute(item, i, report);
             if (!is_numeric_kind(text_of(item.find("kind")))) continue;
             for (int seed = 1; seed <= seeds; ++seed) {
                 const std::size_t before = report.errors.size();

@@ -409,6 +409,27 @@ TEST_CASE("the built-in bank still validates without translations", "[quiz][i18n
     CHECK(report.find("takeaways")->items.size() >= 5);
 }
 
+TEST_CASE("quiz-check reads a translated explanation in its own language", "[quiz][i18n]") {
+    // Half the model states, 0.56 TB, is the forgot-optimizer-states slip: a German explanation
+    // that writes it out (as German writes it) would confirm the slip to a learner who typed it.
+    quantity::Unit terabytes;
+    REQUIRE(quantity::find_unit("TB", terabytes));
+    std::string slip;
+    {
+        LanguageScope german(Language::de);
+        slip = quantity::format_in_unit(model_states_bytes / 2, terabytes);
+    }
+    const std::string item = with(translated_numeric_item, "16 Bytes × {model.params} = {answer}.",
+                                  "16 Bytes × {model.params} = {answer}, nicht " + slip + ".");
+    const json::Value report = parse_json(quiz_check_bank_json(bank_of(item), 0));
+    CHECK(problem_at(report, "states", "translations.de.explanation") ==
+          "shows \"" + slip + "\", the value of misconception \"forgot-optimizer-states\"; a learner who typed it would read it as confirmation");
+    CHECK(report.find("unusable")->items.empty());
+    // The English and the Spanish are untouched.
+    CHECK(problem_at(report, "states", "explanation").empty());
+    CHECK(problem_at(report, "states", "translations.es.explanation").empty());
+}
+
 // ---- The engine's own quiz sentences, from the catalogue --------------------------------------
 
 TEST_CASE("the German catalogue gives the grader's own sentences in German", "[quiz][i18n]") {
