@@ -3,6 +3,8 @@
 // same page runs as a plain page. Reference: ADL SCORM 1.2 Run-Time Environment, §3.2 (API
 // discovery) and §3.4 (cmi.core data model).
 
+import { type QuizScore, ScoSession } from './sco';
+
 /** The SCORM 1.2 API an LMS puts on a parent window as `window.API`. */
 export interface Scorm12Api {
   LMSInitialize(parameter: ''): string;
@@ -92,13 +94,7 @@ function statusRank(status: string): number {
   }
 }
 
-export interface QuizScore {
-  score: number;
-  max: number;
-  scaled: number;
-  passed: boolean | null;
-  completed: boolean;
-}
+export type { QuizScore } from './sco';
 
 /** Formats elapsed time as SCORM 1.2's CMITimespan, HHHH:MM:SS.SS (RTE §3.4.3). */
 export function formatTimespan(milliseconds: number): string {
@@ -114,76 +110,44 @@ export function formatTimespan(milliseconds: number): string {
  * One SCO session. Create it once per page; `start()` initialises the LMS connection,
  * `report()` records a score, `finish()` ends the session (call on pagehide).
  */
-export class ScormSession {
+export class ScormSession extends ScoSession {
   private readonly api: Scorm12Api | null;
-  private readonly startedAt: number;
-  private readonly now: () => number;
-  private active = false;
-  private finished = false;
   private masteryScore: number | null = null;
   private lastStatus = '';
   /** The best raw score the LMS holds (from earlier sessions or this one); null before any. */
   private bestRaw: number | null = null;
-  /** Values set since the last commit. */
-  private dirty = false;
   /** Whether the quiz, as last reported in this session, has every question answered. */
   private quizCompleted = false;
-  /** What cmi.suspend_data holds, so an unchanged state is not sent again. */
-  private suspendData = '';
 
   constructor(api: Scorm12Api | null, now: () => number = () => Date.now()) {
+    super(SUSPEND_DATA_LIMIT, now);
     this.api = api;
-    this.now = now;
-    this.startedAt = now();
   }
 
-  /** True once LMSInitialize succeeded: the page is running inside an LMS. */
-  get connected(): boolean {
-    return this.active;
-  }
+  protected get hasLms(): boolean { return this.api !== null; }
+  protected lmsInitialize(): boolean { return this.api?.LMSInitialize('') === 'true'; }
+  protected lmsTerminate(): void { this.api?.LMSFinish(''); }
+  protected lmsGetValue(element: string): string { return this.api?.LMSGetValue(element) ?? ''; }
+  protected lmsSetValue(element: string, value: string): boolean { return this.api?.LMSSetValue(element, value) === 'true'; }
+  protected lmsCommit(): void { this.api?.LMSCommit(''); }
 
-  start(): boolean {
-    if (!this.api || this.active || this.finished) return this.active;
-    this.active = this.api.LMSInitialize('') === 'true';
-    if (!this.active) return false;
-    const status = this.api.LMSGetValue('cmi.core.lesson_status');
+  protected opened(): void {
+    const status = this.lmsGetValue('cmi.core.lesson_status');
     this.lastStatus = status;
     if (status === '' || status === 'not attempted') {
       this.set('cmi.core.lesson_status', 'incomplete');
       this.lastStatus = 'incomplete';
     }
-    const raw = Number.parseFloat(this.api.LMSGetValue('cmi.core.score.raw'));
+    const raw = Number.parseFloat(this.lmsGetValue('cmi.core.score.raw'));
     this.bestRaw = Number.isFinite(raw) && raw >= 0 && raw <= 100 ? raw : null;
-    this.suspendData = this.api.LMSGetValue('cmi.suspend_data') ?? '';
-    // The LMS learns at once that the lesson was opened.
-    this.commit();
     // The LMS may carry the manifest's adlcp:masteryscore (RTE §3.4.4: cmi.student_data.mastery_score).
-    const mastery = Number.parseFloat(this.api.LMSGetValue('cmi.student_data.mastery_score'));
+    const mastery = Number.parseFloat(this.lmsGetValue('cmi.student_data.mastery_score'));
     this.masteryScore = Number.isFinite(mastery) && mastery >= 0 && mastery <= 100 ? mastery : null;
-    return true;
   }
 
   /** The pass mark the LMS asks for, as a fraction (0..1), or null. */
   passMark(): number | null {
     return this.masteryScore === null ? null : this.masteryScore / 100;
-  }
-
-  /** Reads the saved quiz state; '' when there is none or no LMS. */
-  loadSuspendData(): string {
-    if (!this.active || !this.api) return '';
-    return this.api.LMSGetValue('cmi.suspend_data') ?? '';
-  }
-
-  /**
-   * Saves quiz state; refuses (returns false) rather than send more than SCORM 1.2 allows.
-   * Not committed here: the answer's report() commits once for state, score and status.
-   */
-  saveSuspendData(state: string): boolean {
-    if (!this.active || state.length > SUSPEND_DATA_LIMIT) return false;
-    if (state === this.suspendData) return true;
-    const saved = this.set('cmi.suspend_data', state);
-    if (saved) this.suspendData = state;
-    return saved;
   }
 
   /**
@@ -192,7 +156,7 @@ export class ScormSession {
    * passed and never goes back, and score.raw is the best this learner has had.
    */
   report(score: QuizScore): void {
-    if (!this.active) return;
+    if (!this.connected) return;
     const raw = score.max > 0 ? Math.round((score.score / score.max) * 100) : 0;
     if (this.bestRaw === null || raw > this.bestRaw) {
       this.set('cmi.core.score.min', '0');
@@ -213,38 +177,10 @@ export class ScormSession {
     this.commit();
   }
 
-  finish(): void {
-    if (!this.active || this.finished || !this.api) return;
-    this.set('cmi.core.session_time', formatTimespan(this.now() - this.startedAt));
+  protected closing(elapsedMilliseconds: number): void {
+    this.set('cmi.core.session_time', formatTimespan(elapsedMilliseconds));
     // An unfinished quiz is suspended, so that the LMS resumes it (with cmi.suspend_data) rather
     // than start a new attempt; that holds for a retake after a pass, too (RTE §3.4.4, cmi.core.exit).
     this.set('cmi.core.exit', this.quizCompleted ? '' : 'suspend');
-    this.commit();
-    this.api.LMSFinish('');
-    this.finished = true;
-    this.active = false;
-  }
-
-  /** A storage for the quiz that lives in cmi.suspend_data. */
-  quizStorage(): { load(): string | null; save(state: string): void } {
-    return {
-      load: () => this.loadSuspendData() || null,
-      save: (state: string) => {
-        this.saveSuspendData(state);
-      },
-    };
-  }
-
-  private set(element: string, value: string): boolean {
-    if (!this.api) return false;
-    this.dirty = true;
-    return this.api.LMSSetValue(element, value) === 'true';
-  }
-
-  /** Commits what was set since the last commit; nothing set, nothing sent. */
-  private commit(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.api?.LMSCommit('');
   }
 }

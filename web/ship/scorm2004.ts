@@ -3,7 +3,7 @@
 // quiet no-op. Reference: ADL SCORM 2004 4th Edition Run-Time Environment (RTE) 1.1, §3.1 (API),
 // §4.2 (data model: cmi.completion_status 4.2.4, cmi.location 4.2.14, cmi.scaled_passing_score
 // 4.2.20, cmi.score 4.2.21, cmi.session_time 4.2.23, cmi.success_status 4.2.24, cmi.suspend_data 4.2.25).
-import type { QuizScore } from './scorm';
+import { type QuizScore, ScoSession } from './sco';
 import { findLmsApi } from './scorm';
 
 /** The SCORM 2004 API an LMS puts on a parent window as `window.API_1484_11`. */
@@ -52,51 +52,40 @@ export function formatDuration(milliseconds: number): string {
  * One SCO session in a SCORM 2004 LMS. `start()` initialises, `report()` records a score after
  * an answer (one Commit), `finish()` ends the session on pagehide.
  */
-export class Scorm2004Session {
+export class Scorm2004Session extends ScoSession {
   private readonly api: Scorm2004Api | null;
-  private readonly startedAt: number;
-  private readonly now: () => number;
-  private active = false;
-  private finished = false;
   private passingScore: number | null = null;
   private completion = '';
   private success = '';
   /** The best cmi.score.scaled this attempt holds (earlier sessions' or this one's); null before any. */
   private bestScaled: number | null = null;
   private location = '';
-  private suspendData = '';
-  private dirty = false;
 
   constructor(api: Scorm2004Api | null, now: () => number = () => Date.now()) {
+    super(SUSPEND_DATA_LIMIT_2004, now);
     this.api = api;
-    this.now = now;
-    this.startedAt = now();
   }
 
-  get connected(): boolean {
-    return this.active;
-  }
+  protected get hasLms(): boolean { return this.api !== null; }
+  protected lmsInitialize(): boolean { return this.api?.Initialize('') === 'true'; }
+  protected lmsTerminate(): void { this.api?.Terminate(''); }
+  protected lmsGetValue(element: string): string { return this.api?.GetValue(element) ?? ''; }
+  protected lmsSetValue(element: string, value: string): boolean { return this.api?.SetValue(element, value) === 'true'; }
+  protected lmsCommit(): void { this.api?.Commit(''); }
 
-  start(): boolean {
-    if (!this.api || this.active || this.finished) return this.active;
-    this.active = this.api.Initialize('') === 'true';
-    if (!this.active) return false;
-    this.completion = this.api.GetValue('cmi.completion_status');
-    this.success = this.api.GetValue('cmi.success_status');
+  protected opened(): void {
+    this.completion = this.lmsGetValue('cmi.completion_status');
+    this.success = this.lmsGetValue('cmi.success_status');
     if (completionRank(this.completion) === 0) {
       this.set('cmi.completion_status', 'incomplete');
       this.completion = 'incomplete';
     }
-    const scaled = Number.parseFloat(this.api.GetValue('cmi.score.scaled'));
+    const scaled = Number.parseFloat(this.lmsGetValue('cmi.score.scaled'));
     this.bestScaled = Number.isFinite(scaled) && scaled >= -1 && scaled <= 1 ? scaled : null;
     // The manifest's imsss:minNormalizedMeasure, when the item's primary objective is satisfied by measure.
-    const passing = Number.parseFloat(this.api.GetValue('cmi.scaled_passing_score'));
+    const passing = Number.parseFloat(this.lmsGetValue('cmi.scaled_passing_score'));
     this.passingScore = Number.isFinite(passing) && passing >= 0 && passing <= 1 ? passing : null;
-    this.location = this.api.GetValue('cmi.location') ?? '';
-    this.suspendData = this.api.GetValue('cmi.suspend_data') ?? '';
-    // The LMS learns at once that the SCO was opened.
-    this.commit();
-    return true;
+    this.location = this.lmsGetValue('cmi.location') ?? '';
   }
 
   /** The pass mark the LMS asks for (0..1), or null. */
@@ -109,19 +98,6 @@ export class Scorm2004Session {
     return this.location;
   }
 
-  loadSuspendData(): string {
-    if (!this.active || !this.api) return '';
-    return this.api.GetValue('cmi.suspend_data') ?? '';
-  }
-
-  saveSuspendData(state: string): boolean {
-    if (!this.active || state.length > SUSPEND_DATA_LIMIT_2004) return false;
-    if (state === this.suspendData) return true;
-    const saved = this.set('cmi.suspend_data', state);
-    if (saved) this.suspendData = state;
-    return saved;
-  }
-
   /**
    * Reports the quiz after an answer, with one Commit. Nothing steps back (docs/embedding.md,
    * "SCORM 2004"): cmi.score is the best of the attempt, completion climbs incomplete → completed,
@@ -130,7 +106,7 @@ export class Scorm2004Session {
    * 4.2.24); since score.scaled is the best, the LMS's judgement agrees with ours.
    */
   report(score: QuizScore, itemId?: string): void {
-    if (!this.active) return;
+    if (!this.connected) return;
     const scaled = Math.round(score.scaled * 10000) / 10000;
     if (this.bestScaled === null || scaled > this.bestScaled) {
       this.set('cmi.score.scaled', String(scaled));
@@ -155,36 +131,10 @@ export class Scorm2004Session {
     this.commit();
   }
 
-  finish(): void {
-    if (!this.active || this.finished || !this.api) return;
-    this.set('cmi.session_time', formatDuration(this.now() - this.startedAt));
+  protected closing(elapsedMilliseconds: number): void {
+    this.set('cmi.session_time', formatDuration(elapsedMilliseconds));
     // Always suspend: a normal exit ends the attempt, and the LMS would start the next launch as
     // a new attempt with empty data, taking back the learner's answers and results (RTE 4.2.10).
     this.set('cmi.exit', 'suspend');
-    this.commit();
-    this.api.Terminate('');
-    this.finished = true;
-    this.active = false;
-  }
-
-  quizStorage(): { load(): string | null; save(state: string): void } {
-    return {
-      load: () => this.loadSuspendData() || null,
-      save: (state: string) => {
-        this.saveSuspendData(state);
-      },
-    };
-  }
-
-  private set(element: string, value: string): boolean {
-    if (!this.api) return false;
-    this.dirty = true;
-    return this.api.SetValue(element, value) === 'true';
-  }
-
-  private commit(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.api?.Commit('');
   }
 }

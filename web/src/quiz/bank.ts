@@ -2,7 +2,16 @@
 // items can be asked, which cannot and why. A broken item is left out with the engine's own
 // message; the rest of the quiz stays usable. No DOM here, so node tests can run it.
 
-import type { BankProblem, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
+import { translator, type Language, type Translate } from '../i18n';
+import type { BankProblem, BankTranslations, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
+
+const english: Translate = translator(null);
+
+/** The widget's language, for the page's own sentences and the bank's takeaways. */
+export interface BankLanguage {
+  t?: Translate;
+  language?: Language;
+}
 
 export interface PreparedItem {
   id: string;
@@ -73,20 +82,78 @@ function problemKey(problem: BankProblem): string {
   return `${problem.item}\u0000${problem.field}\u0000${problem.message}`;
 }
 
-function asProblems(value: unknown): BankProblem[] {
+function asProblems(value: unknown, t: Translate): BankProblem[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isRecord).map((problem) => ({
     item: typeof problem.item === 'string' ? problem.item : '',
     field: typeof problem.field === 'string' ? problem.field : '',
-    message: typeof problem.message === 'string' ? problem.message : 'unknown problem',
+    message: typeof problem.message === 'string' ? problem.message : t('quizui.problem.unknown', 'unknown problem'),
   }));
+}
+
+function ownEntry(record: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/**
+ * An author's bank is one the host named and could load: it is asked as written, with the
+ * `translations` its author gave it. Without a name, or when the named bank failed to load (the
+ * built-in questions stand in), the bank is the built-in one.
+ */
+export function isAuthorBank(source: { bankName?: string; bankProblem?: unknown }): boolean {
+  return source.bankName !== undefined && !source.bankProblem;
+}
+
+/**
+ * The built-in bank with its translations into `language` put where the engine reads them
+ * (docs/i18n.md, "The quiz bank"): each item's as `item.translations[language]`, each takeaway's
+ * as `takeaway.translations[language]`. They travel apart (i18n/<lang>/bank.json, in the
+ * language pack) so that English learners do not download them. The bank given is not changed:
+ * widgets in different languages share the one built-in bank. A translation the bank's entry
+ * already has for that language is kept; ids the bank does not have are ignored (the engine
+ * names a translation's own problems when it validates the bank).
+ */
+export function withBankTranslations(bank: unknown, language: Language, translations: BankTranslations | null | undefined): unknown {
+  if (!isRecord(translations)) return bank;
+  let data: unknown = bank;
+  if (typeof bank === 'string') {
+    try {
+      data = JSON.parse(bank);
+    } catch {
+      return bank;
+    }
+  }
+  if (!isRecord(data)) return bank;
+  const itemTranslations = isRecord(translations.items) ? translations.items : {};
+  const takeawayTranslations = isRecord(translations.takeaways) ? translations.takeaways : {};
+  const attach = (entry: unknown, table: Record<string, unknown>, fits: (translation: unknown) => boolean): unknown => {
+    if (!isRecord(entry) || typeof entry.id !== 'string') return entry;
+    const translation = ownEntry(table, entry.id);
+    if (translation === undefined || !fits(translation)) return entry;
+    const existing = isRecord(entry.translations) ? entry.translations : {};
+    if (ownEntry(existing, language) !== undefined) return entry;
+    return { ...entry, translations: { ...existing, [language]: translation } };
+  };
+  const translated: Record<string, unknown> = { ...data };
+  if (Array.isArray(data.takeaways)) {
+    translated.takeaways = data.takeaways.map((takeaway) => attach(takeaway, takeawayTranslations, (text) => typeof text === 'string' && text !== ''));
+  }
+  if (Array.isArray(data.items)) translated.items = data.items.map((item) => attach(item, itemTranslations, isRecord));
+  return translated;
+}
+
+/** A takeaway's text in `language` when it has a translation into it, else its own. */
+function takeawayText(takeaway: Record<string, unknown>, text: string, language: Language): string {
+  const translated = isRecord(takeaway.translations) ? ownEntry(takeaway.translations, language) : undefined;
+  return typeof translated === 'string' && translated !== '' ? translated : text;
 }
 
 /**
  * Validates the bank with the engine and keeps every item the engine can ask. `bank` is the
- * parsed bank.json (a JSON string is accepted too).
+ * parsed bank.json (a JSON string is accepted too). The engine must already speak the widget's
+ * `language` (its messages); `t` writes the page's own.
  */
-export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
+export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, language = 'en' }: BankLanguage = {}): PreparedBank {
   const problems: BankProblem[] = [];
   const seen = new Set<string>();
   const report = (list: BankProblem[]) => {
@@ -113,13 +180,13 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
       bankJson = JSON.stringify(bank) ?? 'null';
     } catch {
       bankJson = 'null';
-      report([{ item: '', field: '', message: 'the bank cannot be written as JSON (does it refer to itself?)' }]);
+      report([{ item: '', field: '', message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)') }]);
     }
   }
 
   const validation = callEngine<{ errors?: unknown; unusable?: unknown; settings?: unknown }>(() => engine.quizValidateBank(bankJson));
-  if (validation) report(asProblems(validation.errors));
-  else report([{ item: '', field: '', message: 'the quiz engine could not check the bank' }]);
+  if (validation) report(asProblems(validation.errors, t));
+  else report([{ item: '', field: '', message: t('quizui.problem.bank_not_checked', 'the quiz engine could not check the bank') }]);
   // Items the engine found a problem in (a repeated id, an explanation without its answer…) are
   // left out even when they could be asked: a learner never sees a half-broken question.
   const unusable = new Set(Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : []);
@@ -129,7 +196,7 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
   const rawTakeaways = isRecord(data) && Array.isArray(data.takeaways) ? data.takeaways : [];
   for (const takeaway of rawTakeaways) {
     if (isRecord(takeaway) && typeof takeaway.id === 'string' && typeof takeaway.text === 'string' && takeaway.id && takeaway.text) {
-      takeaways.push({ id: takeaway.id, text: takeaway.text });
+      takeaways.push({ id: takeaway.id, text: takeawayText(takeaway, takeaway.text, language) });
     }
   }
 
@@ -142,7 +209,7 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
     const label = id || `#${index + 1}`;
     if (!isRecord(raw)) {
       skipped.push(label);
-      report([{ item: label, field: '', message: 'is not an object' }]);
+      report([{ item: label, field: '', message: t('quizui.problem.item_not_object', 'is not an object') }]);
       return;
     }
     if (unusable.has(index)) {
@@ -151,15 +218,15 @@ export function prepareBank(engine: QuizEngine, bank: unknown): PreparedBank {
     }
     if (id && keptIds.has(id)) {
       skipped.push(label);
-      report([{ item: label, field: 'id', message: 'repeats another item\u2019s id' }]);
+      report([{ item: label, field: 'id', message: t('quizui.problem.repeated_id', 'repeats another item\u2019s id') }]);
       return;
     }
     const json = JSON.stringify(raw);
     const instance = callEngine<QuizInstance>(() => engine.quizInstance(json, 0));
-    const errors = instance ? asProblems(instance.errors) : [{ item: label, field: '', message: 'the quiz engine could not compute it' }];
+    const errors = instance ? asProblems(instance.errors, t) : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
     if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
       skipped.push(label);
-      report(errors.length > 0 ? errors : [{ item: label, field: 'kind', message: 'is not a kind this quiz can ask' }]);
+      report(errors.length > 0 ? errors : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }]);
       return;
     }
     keptIds.add(id);
@@ -199,8 +266,14 @@ function readSettings(value: unknown): BankSettings {
 }
 
 /** One line per problem, for the author: “Question "zero-stages", options[2].feedback: must say why…”. */
-export function describeProblem(problem: BankProblem): string {
-  const where = problem.item ? `Question \u201C${problem.item}\u201D` : 'The bank';
-  const field = problem.field ? `, ${problem.field}` : '';
-  return `${where}${field}: ${problem.message}`;
+export function describeProblem(problem: BankProblem, t: Translate = english): string {
+  const values = { item: problem.item, field: problem.field, message: problem.message };
+  if (problem.item) {
+    return problem.field
+      ? t('quizui.problem.in_item_field', 'Question \u201C{item}\u201D, {field}: {message}', values)
+      : t('quizui.problem.in_item', 'Question \u201C{item}\u201D: {message}', values);
+  }
+  return problem.field
+    ? t('quizui.problem.in_bank_field', 'The bank, {field}: {message}', values)
+    : t('quizui.problem.in_bank', 'The bank: {message}', values);
 }

@@ -4,8 +4,10 @@
 // renders inside any container, in a document or a shadow root: it never looks outside its own
 // root and gives every id an instance prefix.
 
-import { callEngine, describeProblem, prepareBank, type PreparedBank, type PreparedItem } from './bank';
-import { builder, type Builder } from './dom';
+import { translator, type Language, type Translate } from '../i18n';
+import { callEngine, describeProblem, isAuthorBank, prepareBank, withBankTranslations, type PreparedBank, type PreparedItem } from './bank';
+import { builder, type Builder, type Child } from './dom';
+import { bankDisplayName, describeLoadProblem, type AuthorBank } from './source';
 import {
   changedItemIds,
   deserializeProgress,
@@ -28,13 +30,32 @@ import {
   type QuizProgress,
 } from './state';
 import { defaultQuizStorage, guardStorage, type GuardedStorage } from './storage';
-import type { Answer, AnswerDetail, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
+import type { Answer, AnswerDetail, BankTranslations, QuantityReading, QuizEngine, QuizGrade, QuizInstance, QuizStorage, ScoreDetail } from './types';
 
-export type { Answer, AnswerDetail, QuizEngine, QuizStorage, ScoreDetail } from './types';
+export type { Answer, AnswerDetail, BankTranslations, QuizEngine, QuizStorage, ScoreDetail } from './types';
 
 export interface QuizOptions {
-  /** The wasm module (or anything with its quiz functions). */
+  /**
+   * The wasm module (or anything with its quiz functions), speaking the widget's language: it
+   * writes every number the quiz shows, asks each item in its translation into that language,
+   * and reads the learner's typed answers as that language writes numbers.
+   */
   engine: QuizEngine;
+  /** Writes the quiz's own words in the widget's language (web/src/i18n.ts). Default: English. */
+  t?: Translate;
+  /** The widget's language. Default 'en'. */
+  language?: Language;
+  /**
+   * The built-in bank's translations into `language` (the language pack's "bank",
+   * i18n/<lang>/bank.json), put into its items before the engine validates them. Ignored for an
+   * author's bank, which brings its own `translations`.
+   */
+  bankTranslations?: BankTranslations;
+  /**
+   * The author's bank as the host read it (source.ts): with it the quiz writes the bank's name and
+   * why it could not be loaded in the widget's language. Wins over `bankName` and `bankProblem`.
+   */
+  authorBank?: AuthorBank | null;
   /** The parsed bank.json (its JSON text is accepted too). */
   bank: unknown;
   /**
@@ -101,36 +122,63 @@ interface ItemView {
   grade: QuizGrade | null;
 }
 
-const KIND_HINTS: Record<string, string> = {
-  single_choice: 'Choose one answer.',
-  multiple_select: 'Select all that apply.',
-  numeric: 'Type a number with its unit.',
-  estimate: 'A rough estimate is enough: the right order of magnitude counts.',
-};
-
-function percent(fraction: number): string {
+/** A CSS length for the score meter: not text, so never localised. */
+function cssPercent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
-/** Half points as "7½", whole ones as "7". */
-function formatPoints(points: number): string {
-  const whole = Math.floor(points + 1e-9);
-  return points - whole > 0.25 ? (whole === 0 ? '½' : `${whole}½`) : String(whole);
+/**
+ * A translated sentence with one placeholder shown as an element (a <strong> answer): the
+ * translator moves the placeholder, so the sentence is split around it rather than built in
+ * English word order.
+ */
+function withElement(template: string, name: string, element: Node): Child[] {
+  const marker = `{${name}}`;
+  const at = template.indexOf(marker);
+  if (at < 0) return [template, ' ', element];
+  return [template.slice(0, at), element, template.slice(at + marker.length)].filter((part) => part !== '');
 }
 
 export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHandle {
   const doc = container.ownerDocument;
   const h: Builder = builder(doc);
   const engine = options.engine;
+  const t: Translate = options.t ?? translator(null);
+  const language: Language = options.language ?? 'en';
   const random = options.random ?? Math.random;
   const prefix = `ts-quiz-${(instanceCounter += 1)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
   const uid = (name: string) => `${prefix}-${name}`;
 
-  const bank: PreparedBank = prepareBank(engine, options.bank);
+  // Every number the quiz writes is the engine's, in the widget's language.
+  const count = (value: number): string => engine.formatCount(value);
+  // Whole percents, as the pass mark is meant ("70%", "70 %" where the language spaces it).
+  const percent = (fraction: number): string => engine.formatQuantity(Math.round(fraction * 100) / 100, 'percent', 0);
+  /** Half points as "7½", whole ones as "7". */
+  const formatPoints = (points: number): string => {
+    const whole = Math.floor(points + 1e-9);
+    return points - whole > 0.25 ? (whole === 0 ? '½' : `${count(whole)}½`) : count(whole);
+  };
+  const kindHint = (kind: string): string => {
+    switch (kind) {
+      case 'single_choice': return t('quizui.hint.single_choice', 'Choose one answer.');
+      case 'multiple_select': return t('quizui.hint.multiple_select', 'Select all that apply.');
+      case 'numeric': return t('quizui.hint.numeric', 'Type a number with its unit.');
+      case 'estimate': return t('quizui.hint.estimate', 'A rough estimate is enough: the right order of magnitude counts.');
+      default: return '';
+    }
+  };
+
+  // The author's bank: its name and why it failed, in the widget's language when the host gave
+  // the reason, else the host's own sentence.
+  const authorBank = options.authorBank ?? null;
+  const bankName = authorBank ? bankDisplayName(authorBank.name, t) : options.bankName;
+  const bankProblem = authorBank?.reason
+    ? describeLoadProblem(authorBank.name, authorBank.reason, t, (bytes) => engine.formatQuantity(bytes, 'bytes', 0))
+    : (authorBank ? authorBank.problem ?? undefined : options.bankProblem);
+  // The built-in bank (also when it stands in for an author's that failed) gets the language
+  // pack's translations; an author's bank is asked as its author wrote it.
+  const bankToAsk = isAuthorBank({ bankName, bankProblem }) ? options.bank : withBankTranslations(options.bank, language, options.bankTranslations);
+  const bank: PreparedBank = prepareBank(engine, bankToAsk, { t, language });
   // The host's pass mark (attribute, LMS) wins over the bank's own.
   const passMark = validPassMark(options.passMark) ?? bank.settings.passMark;
   const storage: GuardedStorage = guardStorage(options.storage ?? defaultQuizStorage(bank.bankId, options.instanceKey));
@@ -147,10 +195,14 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   // States an earlier version kept under other keys for this quiz (storage.ts) join in.
   for (const legacy of legacyStates) progress = mergeProgress(progress, deserializeProgress(legacy, items));
   progress = { ...progress, learner };
-  const bankLabel = options.bankName ? `the question bank \u201C${options.bankName}\u201D` : 'the question bank';
   // The author reads the same list in the console, one line per problem.
-  if (options.bankProblem) console.warn(`trainscope quiz: ${options.bankProblem}`);
-  for (const problem of bank.problems) console.warn(`trainscope quiz (${options.bankName ?? 'bank'}): ${describeProblem(problem)}`);
+  if (bankProblem) console.warn(t('quizui.console.load_problem', 'trainscope quiz: {problem}', { problem: bankProblem }));
+  for (const problem of bank.problems) {
+    console.warn(t('quizui.console.bank_problem', 'trainscope quiz ({bank}): {problem}', {
+      bank: bankName ?? t('quizui.console.bank', 'bank'),
+      problem: describeProblem(problem, t),
+    }));
+  }
   const views = new Map<string, ItemView>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let destroyed = false;
@@ -241,19 +293,19 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   const headingLevel = Math.min(5, Math.max(2, Math.round(options.headingLevel ?? 2)));
   const headingTag = `h${headingLevel}` as 'h2';
   const subheadingTag = `h${headingLevel + 1}` as 'h3';
-  const heading = options.heading === null ? null : h(headingTag, { className: 'ts-quiz-title', id: uid('title') }, options.heading ?? 'Check your understanding');
+  const heading = options.heading === null ? null : h(headingTag, { className: 'ts-quiz-title', id: uid('title') }, options.heading ?? t('quizui.heading', 'Check your understanding'));
   const intro = h('p', { className: 'ts-quiz-intro' },
-    'A self-check, not an exam: answer at your own pace. Every answer comes with an explanation, and you can try again with new numbers.');
+    t('quizui.intro', 'A self-check, not an exam: answer at your own pace. Every answer comes with an explanation, and you can try again with new numbers.'));
   const progressText = h('p', { className: 'ts-quiz-progress-text', id: uid('progress') });
   const progressBar = h('ol', { className: 'ts-quiz-progress-bar', 'aria-hidden': 'true' });
-  const modeToggle = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet ts-quiz-mode', 'aria-pressed': 'false' }, 'Show all questions at once');
-  const storageNote = h('p', { className: 'ts-quiz-storage-note', hidden: true }, 'Your answers are kept only while this page stays open.');
+  const modeToggle = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet ts-quiz-mode', 'aria-pressed': 'false' }, t('quizui.mode.all_at_once', 'Show all questions at once'));
+  const storageNote = h('p', { className: 'ts-quiz-storage-note', hidden: true }, t('quizui.storage.page_only', 'Your answers are kept only while this page stays open.'));
   const notice = problemsNotice();
   const list = h('ol', { className: 'ts-quiz-items' });
-  const previousButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'previous' }, '← Previous');
-  const nextButton = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'next' }, 'Next question →');
+  const previousButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'previous' }, t('quizui.nav.previous', '← Previous'));
+  const nextButton = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'next' }, t('quizui.nav.next', 'Next question →'));
   // Once every question is answered, the results are one step away from wherever the learner is.
-  const resultsButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'results' }, 'See your results');
+  const resultsButton = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'results' }, t('quizui.nav.results', 'See your results'));
   const nav = h('div', { className: 'ts-quiz-nav' }, previousButton, resultsButton, nextButton);
   const summarySection = h('section', { className: 'ts-quiz-summary', 'aria-labelledby': uid('summary-title'), hidden: true });
   const pending = h('p', { className: 'ts-quiz-pending', hidden: true });
@@ -272,21 +324,41 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   container.appendChild(root);
 
   function problemsNotice(): HTMLElement | null {
-    const loadProblem = options.bankProblem ? h('p', { className: 'ts-quiz-bank-problem' }, options.bankProblem) : null;
+    const loadProblem = bankProblem ? h('p', { className: 'ts-quiz-bank-problem' }, bankProblem) : null;
     if (bank.problems.length === 0) return loadProblem ? h('div', { className: 'ts-quiz-notice', role: 'status' }, loadProblem) : null;
     const left = bank.skipped.length;
     const usable = bank.items.length;
-    const lead = usable === 0
-      ? `The questions for this self-check could not be loaded: ${bankLabel} has mistakes the quiz cannot work around.`
-      : left > 0
-        ? `${plural(left, 'question was', 'questions were')} left out because ${left === 1 ? 'it has' : 'they have'} mistakes in ${bankLabel}. The other ${plural(usable, 'question works', 'questions work')} as usual.`
-        : `${bankLabel[0]!.toUpperCase()}${bankLabel.slice(1)} has small mistakes; every question can still be asked.`;
+    const named = { name: bankName ?? '', count: count(left) };
+    let lead: string;
+    if (usable === 0) {
+      lead = bankName
+        ? t('quizui.notice.none_usable_named', 'The questions for this self-check could not be loaded: the question bank “{name}” has mistakes the quiz cannot work around.', named)
+        : t('quizui.notice.none_usable', 'The questions for this self-check could not be loaded: the question bank has mistakes the quiz cannot work around.');
+    } else if (left > 0) {
+      const leftOut = left === 1
+        ? (bankName
+          ? t('quizui.notice.left_out_one_named', '{count} question was left out because it has mistakes in the question bank “{name}”.', named)
+          : t('quizui.notice.left_out_one', '{count} question was left out because it has mistakes in the question bank.', named))
+        : (bankName
+          ? t('quizui.notice.left_out_other_named', '{count} questions were left out because they have mistakes in the question bank “{name}”.', named)
+          : t('quizui.notice.left_out_other', '{count} questions were left out because they have mistakes in the question bank.', named));
+      const others = usable === 1
+        ? t('quizui.notice.others_work_one', 'The other {count} question works as usual.', { count: count(usable) })
+        : t('quizui.notice.others_work_other', 'The other {count} questions work as usual.', { count: count(usable) });
+      lead = `${leftOut} ${others}`;
+    } else {
+      lead = bankName
+        ? t('quizui.notice.small_mistakes_named', 'The question bank “{name}” has small mistakes; every question can still be asked.', named)
+        : t('quizui.notice.small_mistakes', 'The question bank has small mistakes; every question can still be asked.');
+    }
     return h('div', { className: `ts-quiz-notice${items.length === 0 ? ' ts-quiz-notice-error' : ''}`, role: items.length === 0 ? 'alert' : null },
       loadProblem,
       h('p', null, lead),
       h('details', { className: 'ts-quiz-notice-details' },
-        h('summary', null, `Details for the course author (${plural(bank.problems.length, 'problem', 'problems')})`),
-        h('ul', null, bank.problems.map((problem) => h('li', null, describeProblem(problem))))));
+        h('summary', null, bank.problems.length === 1
+          ? t('quizui.notice.details_one', 'Details for the course author ({count} problem)', { count: count(1) })
+          : t('quizui.notice.details_other', 'Details for the course author ({count} problems)', { count: count(bank.problems.length) })),
+        h('ul', null, bank.problems.map((problem) => h('li', null, describeProblem(problem, t))))));
   }
 
   // ── One question ────────────────────────────────────────────────────────────────────────────
@@ -308,14 +380,15 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     });
 
     if (!instance) {
-      li.append(h('p', { className: 'ts-quiz-notice ts-quiz-notice-error' }, `Question ${index + 1} could not be prepared by the engine, so it is skipped.`));
+      li.append(h('p', { className: 'ts-quiz-notice ts-quiz-notice-error' },
+        t('quizui.item.not_prepared', 'Question {number} could not be prepared by the engine, so it is skipped.', { number: count(index + 1) })));
       return li;
     }
 
     const legend = h('legend', { className: 'ts-quiz-legend', id: id('legend'), tabindex: '-1' },
-      h('span', { className: 'ts-quiz-number' }, `Question ${index + 1} of ${items.length}`),
+      h('span', { className: 'ts-quiz-number' }, t('quizui.item.number', 'Question {number} of {total}', { number: count(index + 1), total: count(items.length) })),
       h('span', { className: 'ts-quiz-prompt' }, instance.prompt));
-    const hint = h('p', { className: 'ts-quiz-hint', id: id('hint') }, KIND_HINTS[item.kind] ?? '');
+    const hint = h('p', { className: 'ts-quiz-hint', id: id('hint') }, kindHint(item.kind));
     const inputError = h('p', { className: 'ts-quiz-input-error', id: id('error'), hidden: true });
     const fieldset = h('fieldset', { className: 'ts-quiz-fieldset', 'aria-describedby': id('hint') }, legend, hint);
 
@@ -344,7 +417,11 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
           'aria-describedby': showFeedback ? feedbackId : null,
         });
         input.checked = selected;
-        const verdictText = !showVerdict ? '' : isCorrect ? (selected ? 'Your choice: right.' : 'A right answer.') : selected ? 'Your choice: not right.' : 'Not right.';
+        const verdictText = !showVerdict
+          ? ''
+          : isCorrect
+            ? (selected ? t('quizui.option.chosen_right', 'Your choice: right.') : t('quizui.option.right', 'A right answer.'))
+            : selected ? t('quizui.option.chosen_wrong', 'Your choice: not right.') : t('quizui.option.wrong', 'Not right.');
         const rowClass = ['ts-quiz-option'];
         if (selected) rowClass.push('ts-quiz-option-selected');
         if (showVerdict) rowClass.push(isCorrect ? 'ts-quiz-option-right' : 'ts-quiz-option-wrong');
@@ -374,17 +451,19 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       if (answered) input.value = typed;
       const readAs = h('p', { className: 'ts-quiz-read-as', id: readAsId });
       const lead = item.kind === 'estimate' && instance.tolerance_factor
-        ? `An estimate is enough: anything within a factor of ${instance.tolerance_factor} of the answer counts.`
+        ? t('quizui.hint.estimate_factor', 'An estimate is enough: anything within a factor of {factor} of the answer counts.', {
+          factor: engine.formatQuantity(instance.tolerance_factor, 'plain', 0),
+        })
         : instance.unit === '' && item.kind === 'numeric'
           // A plain count (GPU-hours, a ratio) has no unit to ask for.
-          ? 'Type a number.'
-          : KIND_HINTS[item.kind];
-      hint.textContent = instance.unit ? `${lead} Any unit works; a plain number is read in ${instance.unit}.` : lead ?? '';
+          ? t('quizui.hint.plain_number', 'Type a number.')
+          : kindHint(item.kind);
+      hint.textContent = instance.unit ? t('quizui.hint.any_unit', '{hint} Any unit works; a plain number is read in {unit}.', { hint: lead, unit: instance.unit }) : lead;
       fieldset.append(h('div', { className: 'ts-quiz-answer' },
-        h('label', { className: 'ts-quiz-answer-label', for: inputId }, 'Your answer'),
+        h('label', { className: 'ts-quiz-answer-label', for: inputId }, t('quizui.answer.label', 'Your answer')),
         input, readAs, inputError));
       if (!answered) input.addEventListener('input', () => scheduleReadAs(input, readAs, instance));
-      else if (view.grade?.answer_display) readAs.textContent = `Read as ${view.grade.answer_display}.`;
+      else if (view.grade?.answer_display) readAs.textContent = t('quizui.answer.read_as', 'Read as {value}.', { value: view.grade.answer_display });
     }
 
     // Not a <form>: a sandboxed iframe without allow-forms blocks form submission outright (the
@@ -394,9 +473,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       if (progress.items[item.id]!.status === 'new') checkItem(item);
     };
     if (!answered) {
-      const check = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' }, 'Check answer');
+      const check = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' }, t('quizui.action.check', 'Check answer'));
       check.addEventListener('click', checkOnce);
-      const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, 'Show solution');
+      const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, t('quizui.action.reveal', 'Show solution'));
       reveal.addEventListener('click', () => revealItem(item));
       form.append(h('div', { className: 'ts-quiz-actions' }, check, reveal));
       form.querySelector<HTMLInputElement>('.ts-quiz-text-input')?.addEventListener('keydown', (event) => {
@@ -413,7 +492,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   function renderFeedback(item: PreparedItem, index: number, instance: QuizInstance, view: ItemView): HTMLElement {
     const state = progress.items[item.id]!;
     const result = view.grade;
-    const verdict = state.status === 'correct' ? 'Correct' : state.status === 'incorrect' ? 'Not quite' : 'The solution';
+    const verdict = state.status === 'correct'
+      ? t('quizui.feedback.correct', 'Correct')
+      : state.status === 'incorrect' ? t('quizui.feedback.incorrect', 'Not quite') : t('quizui.feedback.solution', 'The solution');
     const mark = state.status === 'correct' ? '✓' : state.status === 'incorrect' ? '✗' : 'ⓘ';
     const feedback = h('div', { className: `ts-quiz-feedback ts-quiz-feedback-${state.status}`, id: uid(`${index}-feedback`), tabindex: '-1' });
     feedback.append(h('p', { className: 'ts-quiz-verdict' }, h('span', { className: 'ts-quiz-mark', 'aria-hidden': 'true' }, mark), ` ${verdict}`));
@@ -421,7 +502,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     if (state.status === 'correct' || state.status === 'incorrect') {
       if (result && (result.status === 'correct' || result.status === 'incorrect')) {
         if (item.numeric && result.answer_display && state.status === 'incorrect') {
-          feedback.append(h('p', { className: 'ts-quiz-your-answer' }, `You answered ${result.answer_display}.`));
+          feedback.append(h('p', { className: 'ts-quiz-your-answer' }, t('quizui.feedback.you_answered', 'You answered {answer}.', { answer: result.answer_display })));
         }
         // A single choice's message is the picked option's feedback, already shown beside it.
         if (item.kind !== 'single_choice') feedback.append(h('p', { className: 'ts-quiz-message' }, result.message));
@@ -430,11 +511,18 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     // A right numeric answer's message already names the answer ("Correct: 1.12 TB.").
     if (state.status === 'revealed') {
       if (item.numeric && instance.expected_display) {
-        feedback.append(h('p', { className: 'ts-quiz-expected' }, 'The answer: ', h('strong', null, instance.expected_display), '.'));
+        feedback.append(h('p', { className: 'ts-quiz-expected' },
+          withElement(t('quizui.feedback.the_answer', 'The answer: {answer}.'), 'answer', h('strong', null, instance.expected_display))));
       } else if (!item.numeric) {
-        const right = item.options.filter((option) => option.correct).map((option) => option.text);
+        // The options as the engine asked them: in the widget's language when the item has a translation.
+        const right = item.options.filter((option) => option.correct)
+          .map((option) => instance.options.find((asked) => asked.id === option.id)?.text ?? option.text);
         if (state.status === 'revealed') {
-          feedback.append(h('p', { className: 'ts-quiz-expected' }, right.length === 1 ? 'The right answer: ' : 'The right answers: ', h('strong', null, right.join('; ')), '.'));
+          const template = right.length === 1
+            ? t('quizui.feedback.right_answer', 'The right answer: {answer}.')
+            : t('quizui.feedback.right_answers', 'The right answers: {answers}.');
+          feedback.append(h('p', { className: 'ts-quiz-expected' },
+            withElement(template, right.length === 1 ? 'answer' : 'answers', h('strong', null, right.join(t('quizui.feedback.answers_separator', '; '))))));
         }
       }
     }
@@ -442,12 +530,12 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     // solution shown): after a wrong answer, trying again still means thinking.
     const explanation = state.status === 'incorrect' ? '' : result?.explanation;
     if (explanation) {
-      feedback.append(h('div', { className: 'ts-quiz-explanation' }, h('p', null, h('strong', null, 'Why: '), explanation)));
+      feedback.append(h('div', { className: 'ts-quiz-explanation' }, h('p', null, h('strong', null, t('quizui.feedback.why', 'Why:')), ' ', explanation)));
     }
 
     const simulation = instance.simulation;
     if (options.onShowInSimulation && simulation) {
-      const show = h('button', { type: 'button', className: 'ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' }, 'Show me in the simulation');
+      const show = h('button', { type: 'button', className: 'ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' }, t('quizui.action.show_me', 'Show me in the simulation'));
       show.addEventListener('click', () => {
         try {
           options.onShowInSimulation?.(structuredCloneSafe(simulation), {
@@ -460,19 +548,20 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
             back: () => backTo(item.id),
           });
         } catch (error) {
-          console.warn('[trainscope quiz] onShowInSimulation failed', error);
+          console.warn(t('quizui.console.show_me_failed', '[trainscope quiz] onShowInSimulation failed'), error);
         }
       });
       feedback.append(h('p', { className: 'ts-quiz-simulation-row' }, show));
     }
     const actions = h('div', { className: 'ts-quiz-actions' });
     if (state.status !== 'correct') {
-      const again = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'retry' }, item.randomized ? 'Try again with new numbers' : 'Try again');
+      const again = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'retry' },
+        item.randomized ? t('quizui.action.retry_new_numbers', 'Try again with new numbers') : t('quizui.action.retry', 'Try again'));
       again.addEventListener('click', () => retry(item));
       actions.append(again);
     }
     if (state.status === 'incorrect') {
-      const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, 'Show solution');
+      const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, t('quizui.action.reveal', 'Show solution'));
       reveal.addEventListener('click', () => revealItem(item));
       actions.append(reveal);
     }
@@ -510,9 +599,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       // The engine writes the number in the question's unit, so "1" reads as "1 GPU", not "1 GPUs".
       const inUnit = callEngine<QuantityReading>(() => engine.quizReadQuantity(`${reading.display} ${instance.unit}`));
       const shown = inUnit?.ok && inUnit.display ? inUnit.display : `${reading.display} ${instance.unit}`;
-      return `Read as ${shown} (a number without a unit is read in ${instance.unit}).`;
+      return t('quizui.answer.read_as_in_unit', 'Read as {value} (a number without a unit is read in {unit}).', { value: shown, unit: instance.unit });
     }
-    return `Read as ${reading.display}.`;
+    return t('quizui.answer.read_as', 'Read as {value}.', { value: reading.display });
   }
 
   function readAnswer(item: PreparedItem, li: HTMLElement): Answer {
@@ -544,17 +633,20 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     const answer = readAnswer(item, li);
     const result = grade(item, answer);
     if (!result) {
-      showInputError(li, 'This answer could not be checked just now. Please try once more.');
+      showInputError(li, t('quizui.error.not_checked', 'This answer could not be checked just now. Please try once more.'));
       return;
     }
     if (!result.counts_as_attempt || (result.status !== 'correct' && result.status !== 'incorrect')) {
-      showInputError(li, result.message || 'Please give an answer first.');
+      showInputError(li, result.message || t('quizui.error.no_answer', 'Please give an answer first.'));
       return;
     }
     const wasCompleted = currentScore().completed;
     progress = recordAnswer(progress, item.id, answer, result.status === 'correct');
     viewOf(item).grade = result;
-    settle(item, `${result.status === 'correct' ? 'Correct.' : 'Not quite.'} ${result.message}`, describeAnswer(item, answer, wasCompleted));
+    const verdict = result.status === 'correct'
+      ? t('quizui.announce.correct', 'Correct. {message}', { message: result.message })
+      : t('quizui.announce.incorrect', 'Not quite. {message}', { message: result.message });
+    settle(item, verdict, describeAnswer(item, answer, wasCompleted));
   }
 
   function revealItem(item: PreparedItem) {
@@ -565,7 +657,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     // Keep the graded answer (its choices are shown beside the solution); otherwise ask the
     // engine for the explanation alone.
     if (!view.grade || state.status === 'new') view.grade = grade(item, {});
-    settle(item, 'Here is the solution.', describeAnswer(item, null, wasCompleted));
+    settle(item, t('quizui.announce.solution', 'Here is the solution.'), describeAnswer(item, null, wasCompleted));
   }
 
   /** After an answer or a solution: save, redraw, tell the host, move focus to the feedback. */
@@ -575,7 +667,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     renderChrome();
     const completed = currentScore().completed;
     li.querySelector<HTMLElement>('.ts-quiz-feedback')?.focus();
-    announce(completed && progress.mode === 'all' ? `${message} That was the last question: your results are below.` : message);
+    announce(completed && progress.mode === 'all'
+      ? t('quizui.announce.last_question', '{message} That was the last question: your results are below.', { message })
+      : message);
     emitScore(answer);
   }
 
@@ -622,8 +716,12 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
 
     const currentIndex = progress.current === null ? -1 : (itemIndex.get(progress.current) ?? -1);
     progressText.textContent = single && currentIndex >= 0
-      ? `Question ${currentIndex + 1} of ${items.length} · ${now.answered} answered, ${now.right} right`
-      : `${now.answered} of ${items.length} answered, ${now.right} right`;
+      ? t('quizui.progress.one', 'Question {number} of {total} · {answered} answered, {right} right', {
+        number: count(currentIndex + 1), total: count(items.length), answered: count(now.answered), right: count(now.right),
+      })
+      : t('quizui.progress.all', '{answered} of {total} answered, {right} right', {
+        answered: count(now.answered), total: count(items.length), right: count(now.right),
+      });
     progressBar.replaceChildren(...items.map((item, index) => {
       const status = progress.items[item.id]!.status;
       const step = h('li', { className: `ts-quiz-step ts-quiz-step-${status}` });
@@ -640,18 +738,21 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     if (single) {
       previousButton.hidden = progress.current === null || currentIndex <= 0;
       if (progress.current === null) {
-        nextButton.textContent = '← Back to the questions';
+        nextButton.textContent = t('quizui.nav.back', '← Back to the questions');
         nextButton.dataset.action = 'back';
       } else if (currentIndex === items.length - 1) {
-        nextButton.textContent = 'See your results';
+        nextButton.textContent = t('quizui.nav.results', 'See your results');
         nextButton.dataset.action = 'results';
       } else {
-        nextButton.textContent = 'Next question →';
+        nextButton.textContent = t('quizui.nav.next', 'Next question →');
         nextButton.dataset.action = 'next';
       }
     }
     pending.hidden = single || completed || items.length === 0;
-    pending.textContent = `Your results appear here once every question is answered (${plural(items.length - now.answered, 'question', 'questions')} to go).`;
+    const toGo = items.length - now.answered;
+    pending.textContent = toGo === 1
+      ? t('quizui.pending.one', 'Your results appear here once every question is answered ({count} question to go).', { count: count(toGo) })
+      : t('quizui.pending.other', 'Your results appear here once every question is answered ({count} questions to go).', { count: count(toGo) });
     summarySection.hidden = !summaryShown || items.length === 0;
     if (!summarySection.hidden) renderSummary();
   }
@@ -659,57 +760,68 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   function renderSummary() {
     const summary = summarize(progress, items, bank.takeaways, passMark);
     const children: Node[] = [];
-    children.push(h(subheadingTag, { className: 'ts-quiz-summary-title', id: uid('summary-title'), tabindex: '-1' }, summary.completed ? 'Your results' : 'Your results so far'));
+    children.push(h(subheadingTag, { className: 'ts-quiz-summary-title', id: uid('summary-title'), tabindex: '-1' },
+      summary.completed ? t('quizui.summary.title', 'Your results') : t('quizui.summary.title_so_far', 'Your results so far')));
+    const rightOf = h('strong', { className: 'ts-quiz-score-value' },
+      t('quizui.summary.right_of', '{right} of {max}', { right: count(summary.right), max: count(summary.max) }));
     const score = h('p', { className: 'ts-quiz-score' },
-      h('strong', { className: 'ts-quiz-score-value' }, `${summary.right} of ${summary.max}`), ' questions right',
-      summary.answered > 0 ? h('span', { className: 'ts-quiz-score-detail' }, ` (${summary.firstTry} at the first try)`) : null);
+      withElement(t('quizui.summary.questions_right', '{score} questions right'), 'score', rightOf),
+      summary.answered > 0
+        ? h('span', { className: 'ts-quiz-score-detail' }, ' ', t('quizui.summary.first_try', '({count} at the first try)', { count: count(summary.firstTry) }))
+        : null);
     // The points are what the host and the LMS receive: 1 at the first try, ½ later, 0 after the solution.
-    const points = h('p', { className: 'ts-quiz-points' }, 'Score: ', h('strong', null, `${formatPoints(summary.score)} of ${summary.max}`),
-      ' (1 point for a question right at the first try, ½ at a later try, none once its solution was shown).');
+    const pointsOf = h('strong', null, t('quizui.summary.points_of', '{points} of {max}', { points: formatPoints(summary.score), max: count(summary.max) }));
+    const points = h('p', { className: 'ts-quiz-points' },
+      withElement(t('quizui.summary.points', 'Score: {points} (1 point for a question right at the first try, ½ at a later try, none once its solution was shown).'), 'points', pointsOf));
     children.push(score, points);
     const meter = h('div', { className: 'ts-quiz-meter', 'aria-hidden': 'true' }, h('span', { className: 'ts-quiz-meter-fill' }));
-    (meter.firstElementChild as HTMLElement).style.width = percent(summary.scaled);
+    (meter.firstElementChild as HTMLElement).style.width = cssPercent(summary.scaled);
     if (passMark !== null) {
       const markLine = h('span', { className: 'ts-quiz-meter-mark' });
-      markLine.style.left = percent(passMark);
+      markLine.style.left = cssPercent(passMark);
       meter.append(markLine);
     }
     children.push(meter);
     if (passMark !== null) {
       children.push(h('p', { className: 'ts-quiz-pass' }, summary.passed
-        ? `That meets the course's pass mark of ${percent(passMark)}.`
-        : `The course's pass mark is ${percent(passMark)}. The ideas below are the ones worth another look on the way there.`));
+        ? t('quizui.summary.pass_met', "That meets the course's pass mark of {mark}.", { mark: percent(passMark) })
+        : t('quizui.summary.pass_not_met', "The course's pass mark is {mark}. The ideas below are the ones worth another look on the way there.", { mark: percent(passMark) })));
     }
     if (!summary.completed) {
       const left = summary.max - summary.answered;
-      const go = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'first-unanswered' }, 'Go to the first unanswered question');
+      const go = h('button', { type: 'button', className: 'ts-quiz-button', 'data-action': 'first-unanswered' }, t('quizui.summary.first_unanswered', 'Go to the first unanswered question'));
       go.addEventListener('click', () => show(nextUnanswered(progress, items, null), 'legend'));
-      children.push(h('p', { className: 'ts-quiz-unanswered' }, `${plural(left, 'question is', 'questions are')} still unanswered.`), go);
+      children.push(h('p', { className: 'ts-quiz-unanswered' }, left === 1
+        ? t('quizui.summary.unanswered_one', '{count} question is still unanswered.', { count: count(left) })
+        : t('quizui.summary.unanswered_other', '{count} questions are still unanswered.', { count: count(left) })), go);
     }
     if (summary.revisit.length > 0) {
-      children.push(h(`h${headingLevel + 2}` as 'h4', { className: 'ts-quiz-revisit-title' }, 'Worth revisiting'));
+      children.push(h(`h${headingLevel + 2}` as 'h4', { className: 'ts-quiz-revisit-title' }, t('quizui.summary.revisit', 'Worth revisiting')));
       children.push(h('ul', { className: 'ts-quiz-revisit' }, summary.revisit.map((entry) =>
         h('li', { className: 'ts-quiz-revisit-item' },
-          h('p', { className: 'ts-quiz-takeaway' }, entry.takeaway.text),
+          // Questions whose takeaway the bank does not list are grouped under no takeaway at all.
+          h('p', { className: 'ts-quiz-takeaway' }, entry.takeaway.id === '' ? t('quizui.summary.other_questions', 'Other questions') : entry.takeaway.text),
           h('ul', { className: 'ts-quiz-revisit-questions' }, entry.itemIds.map((id) => {
             const index = itemIndex.get(id)!;
             const prompt = views.get(id)?.instance?.prompt ?? id;
             const jump = h('button', { type: 'button', className: 'ts-quiz-button-link ts-quiz-jump', 'data-item-id': id },
-              h('span', { className: 'ts-quiz-jump-number' }, `Question ${index + 1}: `), prompt);
+              h('span', { className: 'ts-quiz-jump-number' }, t('quizui.summary.question_number', 'Question {number}:', { number: count(index + 1) }), ' '), prompt);
             jump.addEventListener('click', () => goTo(id));
             return h('li', null, jump);
           }))))));
     } else if (summary.completed) {
-      children.push(h('p', { className: 'ts-quiz-all-right' }, 'Every answer right: nothing to revisit. Well done.'));
+      children.push(h('p', { className: 'ts-quiz-all-right' }, t('quizui.summary.all_right', 'Every answer right: nothing to revisit. Well done.')));
     }
     const actions = h('div', { className: 'ts-quiz-actions' });
     if (summary.missed.length > 0) {
       const again = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'retry-missed' },
-        `Retry the ${plural(summary.missed.length, 'missed question', 'missed questions')}`);
+        summary.missed.length === 1
+          ? t('quizui.summary.retry_missed_one', 'Retry the {count} missed question', { count: count(1) })
+          : t('quizui.summary.retry_missed_other', 'Retry the {count} missed questions', { count: count(summary.missed.length) }));
       again.addEventListener('click', retryMissedItems);
       actions.append(again);
     }
-    const restart = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'restart' }, 'Start again from scratch');
+    const restart = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'restart' }, t('quizui.summary.restart', 'Start again from scratch'));
     restart.addEventListener('click', () => {
       reset();
       itemElements.get(items[0]!.id)?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
@@ -744,7 +856,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     persist();
     renderChrome();
     if (missed[0]) itemElements.get(missed[0])?.querySelector<HTMLElement>('.ts-quiz-legend')?.focus();
-    announce(`${plural(missed.length, 'question', 'questions')} to try again, with new numbers where there are numbers.`);
+    announce(missed.length === 1
+      ? t('quizui.announce.retry_missed_one', '{count} question to try again, with new numbers where there are numbers.', { count: count(1) })
+      : t('quizui.announce.retry_missed_other', '{count} questions to try again, with new numbers where there are numbers.', { count: count(missed.length) }));
   }
 
   function reset() {

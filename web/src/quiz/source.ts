@@ -3,6 +3,24 @@
 // `?bank=`, or a <script type="application/json"> inside the element. A bank that cannot be read
 // leaves `bank` null and says why, naming it; the widget then asks the built-in questions with
 // that notice. Whether the bank's items are any good is the engine's to say (bank.ts).
+//
+// Why a bank could not be read is kept as a reason, not only as a sentence: the bank is read
+// before the widget's words (and the engine that writes its numbers) are at hand, so the quiz
+// writes the sentence again in the widget's language (describeLoadProblem).
+
+import { translator, type Translate } from '../i18n';
+
+/** Why an author's bank could not be used. */
+export type BankLoadReason =
+  | { kind: 'too_large'; limitBytes: number }
+  | { kind: 'empty' }
+  | { kind: 'not_json'; detail: string }
+  | { kind: 'bad_address' }
+  | { kind: 'from_file' }
+  | { kind: 'other_site' }
+  | { kind: 'not_fetched' }
+  | { kind: 'http_status'; status: number }
+  | { kind: 'not_read' };
 
 /** What the host gave, read: the bank, or why there is none. */
 export interface AuthorBank {
@@ -12,6 +30,8 @@ export interface AuthorBank {
   name: string;
   /** Why it could not be used, for the notice and the console; null when it was read. */
   problem: string | null;
+  /** The same, for writing it in the widget's language; present only with a problem. */
+  reason?: BankLoadReason;
 }
 
 const MAX_NAME_LENGTH = 80;
@@ -23,20 +43,58 @@ function shortName(name: string): string {
   return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}\u2026` : name;
 }
 
-function fallback(name: string, why: string): AuthorBank {
-  return { bank: null, name, problem: `The question bank \u201C${name}\u201D ${why}, so the built-in questions are shown instead.` };
+const english: Translate = translator(null);
+
+/** How the bank is named in a sentence: its address as given, or the words for a script child. */
+export function bankDisplayName(name: string, t: Translate = english): string {
+  return name === INLINE_BANK_NAME ? t('quizui.bank.inline_name', 'the bank in the page') : name;
+}
+
+/**
+ * The notice for a bank that could not be used. `writeBytes` is the engine's writing of a size in
+ * the widget's language; without the engine at hand (reading the bank comes first) the limit,
+ * a round number of megabytes, is written as English does.
+ */
+export function describeLoadProblem(name: string, reason: BankLoadReason, t: Translate = english,
+  writeBytes: (bytes: number) => string = (bytes) => `${bytes / 1_000_000} MB`): string {
+  const shown = bankDisplayName(name, t);
+  switch (reason.kind) {
+    case 'too_large':
+      return t('quizui.bank_load.too_large', 'The question bank “{name}” is larger than {limit}, so the built-in questions are shown instead.', { name: shown, limit: writeBytes(reason.limitBytes) });
+    case 'empty':
+      return t('quizui.bank_load.empty', 'The question bank “{name}” is empty, so the built-in questions are shown instead.', { name: shown });
+    case 'not_json':
+      return t('quizui.bank_load.not_json', 'The question bank “{name}” is not valid JSON ({detail}), so the built-in questions are shown instead.', { name: shown, detail: reason.detail });
+    case 'bad_address':
+      return t('quizui.bank_load.bad_address', 'The question bank “{name}” is not a valid address, so the built-in questions are shown instead.', { name: shown });
+    case 'from_file':
+      return t('quizui.bank_load.from_file', 'The question bank “{name}” cannot be fetched from a page opened as a file (serve the page, or build the bank in with scripts/build.sh --bank), so the built-in questions are shown instead.', { name: shown });
+    case 'other_site':
+      return t('quizui.bank_load.other_site', 'The question bank “{name}” is on another site; the widget only reads a bank from its own site (same origin), so the built-in questions are shown instead.', { name: shown });
+    case 'not_fetched':
+      return t('quizui.bank_load.not_fetched', "The question bank “{name}” could not be fetched (the network, or a Content-Security-Policy without connect-src 'self'), so the built-in questions are shown instead.", { name: shown });
+    case 'http_status':
+      // An HTTP status is a code, the same in every language, not a quantity to write.
+      return t('quizui.bank_load.http_status', 'The question bank “{name}” could not be loaded (HTTP {status}), so the built-in questions are shown instead.', { name: shown, status: String(reason.status) });
+    case 'not_read':
+      return t('quizui.bank_load.not_read', 'The question bank “{name}” could not be read, so the built-in questions are shown instead.', { name: shown });
+  }
+}
+
+function fallback(name: string, reason: BankLoadReason): AuthorBank {
+  return { bank: null, name, problem: describeLoadProblem(name, reason), reason };
 }
 
 /** Parses the bank's text; the problem names the bank and says what is wrong with the JSON. */
 export function readBankText(text: string, name: string): AuthorBank {
   const shown = shortName(name);
-  if (text.length > MAX_BANK_BYTES) return fallback(shown, `is larger than ${MAX_BANK_BYTES / 1_000_000} MB`);
-  if (text.trim() === '') return fallback(shown, 'is empty');
+  if (text.length > MAX_BANK_BYTES) return fallback(shown, { kind: 'too_large', limitBytes: MAX_BANK_BYTES });
+  if (text.trim() === '') return fallback(shown, { kind: 'empty' });
   try {
     return { bank: JSON.parse(text) as unknown, name: shown, problem: null };
   } catch (error) {
     const detail = error instanceof Error ? error.message.slice(0, 120) : 'unreadable';
-    return fallback(shown, `is not valid JSON (${detail})`);
+    return fallback(shown, { kind: 'not_json', detail });
   }
 }
 
@@ -51,26 +109,24 @@ export async function fetchBank(url: string, base: string, fetcher: typeof fetch
   try {
     address = new URL(url.trim(), base);
   } catch {
-    return fallback(name, 'is not a valid address');
+    return fallback(name, { kind: 'bad_address' });
   }
   const origin = new URL(base).origin;
   if (address.origin !== origin || origin === 'null') {
-    return fallback(name, origin === 'null'
-      ? 'cannot be fetched from a page opened as a file (serve the page, or build the bank in with scripts/build.sh --bank)'
-      : 'is on another site; the widget only reads a bank from its own site (same origin)');
+    return fallback(name, { kind: origin === 'null' ? 'from_file' : 'other_site' });
   }
   let response: Response;
   try {
     response = await fetcher(address.href, { credentials: 'same-origin' });
   } catch {
-    return fallback(name, 'could not be fetched (the network, or a Content-Security-Policy without connect-src \'self\')');
+    return fallback(name, { kind: 'not_fetched' });
   }
-  if (!response.ok) return fallback(name, `could not be loaded (HTTP ${response.status})`);
+  if (!response.ok) return fallback(name, { kind: 'http_status', status: response.status });
   let text: string;
   try {
     text = await response.text();
   } catch {
-    return fallback(name, 'could not be read');
+    return fallback(name, { kind: 'not_read' });
   }
   return readBankText(text, name);
 }

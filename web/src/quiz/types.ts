@@ -10,6 +10,20 @@ export interface QuizEngine {
   quizGrade(itemJson: string, seed: number, answerJson: string): string;
   quizValidateBank(bankJson: string): string;
   quizReadQuantity(text: string): string;
+  /** The engine's writing of a count in the widget's language: 16384 → "16,384" ("16.384" in German). */
+  formatCount(value: number): string;
+  /** The engine's writing of a figure ("percent": 0.7 → "70%"); significantFigures 0 is the default. */
+  formatQuantity(value: number, figure: string, significantFigures: number): string;
+}
+
+/**
+ * The built-in bank's translations into one language, as i18n/<lang>/bank.json keeps them apart
+ * from the bank (docs/i18n.md, "The quiz bank"): a takeaway's text by its id, an item's
+ * translation (prompt, explanation, options, misconceptions) by its id.
+ */
+export interface BankTranslations {
+  takeaways?: Record<string, string>;
+  items?: Record<string, unknown>;
 }
 
 /** One problem the engine found: `item` is the item's id (or "#3"), empty for the bank itself. */

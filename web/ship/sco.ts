@@ -1,0 +1,109 @@
+// What a SCORM 1.2 and a SCORM 2004 session have in common: one LMS connection per page, values
+// set and then committed once, the quiz's progress in cmi.suspend_data (sent only when it
+// changed, refused when over the standard's limit), and an end that records the session's time.
+// The two standards differ in their API's method names and in the data model (scorm.ts,
+// scorm2004.ts), which each subclass speaks through the lms* methods and its own start and report.
+
+/** The score the quiz reports after each answer (its trainscope-score event). */
+export interface QuizScore {
+  score: number;
+  max: number;
+  scaled: number;
+  passed: boolean | null;
+  completed: boolean;
+}
+
+export abstract class ScoSession {
+  private readonly startedAt: number;
+  protected readonly now: () => number;
+  private active = false;
+  private finished = false;
+  /** Values set since the last commit. */
+  private dirty = false;
+  /** What cmi.suspend_data holds, so an unchanged state is not sent again. */
+  private suspendData = '';
+
+  /** `suspendDataLimit`: the most characters the standard lets cmi.suspend_data hold. */
+  protected constructor(private readonly suspendDataLimit: number, now: () => number) {
+    this.now = now;
+    this.startedAt = now();
+  }
+
+  /** False when no LMS was found: every call is then a quiet no-op. */
+  protected abstract get hasLms(): boolean;
+  protected abstract lmsInitialize(): boolean;
+  protected abstract lmsTerminate(): void;
+  protected abstract lmsGetValue(element: string): string;
+  protected abstract lmsSetValue(element: string, value: string): boolean;
+  protected abstract lmsCommit(): void;
+  /** Reads what this standard needs from the LMS once connected (statuses, score, pass mark). */
+  protected abstract opened(): void;
+  /** Sets the session's time and exit mode before the session ends. */
+  protected abstract closing(elapsedMilliseconds: number): void;
+
+  /** True once the LMS accepted the connection: the page is running inside an LMS. */
+  get connected(): boolean {
+    return this.active;
+  }
+
+  start(): boolean {
+    if (!this.hasLms || this.active || this.finished) return this.active;
+    this.active = this.lmsInitialize();
+    if (!this.active) return false;
+    this.opened();
+    this.suspendData = this.lmsGetValue('cmi.suspend_data') ?? '';
+    // The LMS learns at once that the lesson was opened.
+    this.commit();
+    return true;
+  }
+
+  /** Reads the saved quiz state; '' when there is none or no LMS. */
+  loadSuspendData(): string {
+    if (!this.active) return '';
+    return this.lmsGetValue('cmi.suspend_data') ?? '';
+  }
+
+  /**
+   * Saves quiz state; refuses (returns false) rather than send more than the standard allows.
+   * Not committed here: the answer's report() commits once for state, score and status.
+   */
+  saveSuspendData(state: string): boolean {
+    if (!this.active || state.length > this.suspendDataLimit) return false;
+    if (state === this.suspendData) return true;
+    const saved = this.set('cmi.suspend_data', state);
+    if (saved) this.suspendData = state;
+    return saved;
+  }
+
+  finish(): void {
+    if (!this.active || this.finished) return;
+    this.closing(this.now() - this.startedAt);
+    this.commit();
+    this.lmsTerminate();
+    this.finished = true;
+    this.active = false;
+  }
+
+  /** A storage for the quiz that lives in cmi.suspend_data. */
+  quizStorage(): { load(): string | null; save(state: string): void } {
+    return {
+      load: () => this.loadSuspendData() || null,
+      save: (state: string) => {
+        this.saveSuspendData(state);
+      },
+    };
+  }
+
+  protected set(element: string, value: string): boolean {
+    if (!this.hasLms) return false;
+    this.dirty = true;
+    return this.lmsSetValue(element, value);
+  }
+
+  /** Commits what was set since the last commit; nothing set, nothing sent. */
+  protected commit(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.lmsCommit();
+  }
+}
