@@ -409,6 +409,66 @@ TEST_CASE("the built-in bank still validates without translations", "[quiz][i18n
     CHECK(report.find("takeaways")->items.size() >= 5);
 }
 
+namespace {
+
+// The built-in bank with i18n/<lang>/bank.json put into its items and takeaways, as the page does
+// (web/src/quiz/bank.ts, withBankTranslations).
+std::string built_in_bank_in(std::initializer_list<const char*> languages) {
+    json::Value bank = parse_json(source_file("web/quiz/bank.json"));
+    for (const char* language : languages) {
+        const json::Value translations = parse_json(source_file(std::string("i18n/") + language + "/bank.json"));
+        auto attach = [&](json::Value& list, const char* table) {
+            for (json::Value& entry : list.items) {
+                const json::Value* id = entry.find("id");
+                const json::Value* translation = translations.find(table)->find(id->text);
+                if (!translation) continue;
+                json::Value* existing = nullptr;
+                for (auto& member : entry.members)
+                    if (member.first == "translations") existing = &member.second;
+                if (!existing) {
+                    json::Value empty;
+                    empty.kind = json::Kind::object;
+                    entry.members.emplace_back("translations", empty);
+                    existing = &entry.members.back().second;
+                }
+                existing->members.emplace_back(language, *translation);
+            }
+        };
+        for (auto& member : bank.members) {
+            if (member.first == "items") attach(member.second, "items");
+            if (member.first == "takeaways") attach(member.second, "takeaways");
+        }
+    }
+    return json::serialize(bank);
+}
+
+}  // namespace
+
+TEST_CASE("the built-in bank's German and Spanish pass the engine's checks and are what learners get", "[quiz][i18n]") {
+    const std::string bank = built_in_bank_in({"de", "es"});
+    const json::Value report = parse_json(quiz_check_bank_json(bank, 3));
+    INFO(all_problems(report));
+    CHECK(report.find("ok")->boolean);
+    CHECK(report.find("unusable")->items.empty());
+    // Every item is asked in German from its German text (a prompt without placeholders reads
+    // exactly as translated).
+    const json::Value german_bank = parse_json(source_file("i18n/de/bank.json"));
+    LanguageScope german(Language::de);
+    int compared = 0;
+    const json::Value bank_value = parse_json(bank);
+    for (const json::Value& item : bank_value.find("items")->items) {
+        const json::Value asked = instance(json::serialize(item));
+        CHECK(text_at(asked, "translation") == "de");
+        const std::string german_prompt = text_at(german_bank, ("items." + text_at(item, "id") + ".prompt").c_str());
+        if (german_prompt.find('{') != std::string::npos) continue;
+        CHECK(text_at(asked, "prompt") == german_prompt);
+        ++compared;
+    }
+    CHECK(compared > 0);
+    CHECK(text_at(parse_json(quiz_validate_bank_json(bank)).find("takeaways")->items.front(), "text") ==
+          text_at(parse_json(source_file("i18n/de/bank.json")), "takeaways.memory-per-parameter"));
+}
+
 TEST_CASE("quiz-check reads a translated explanation in its own language", "[quiz][i18n]") {
     // Half the model states, 0.56 TB, is the forgot-optimizer-states slip: a German explanation
     // that writes it out (as German writes it) would confirm the slip to a learner who typed it.
