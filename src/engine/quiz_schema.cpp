@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -35,15 +36,21 @@ const char* const step_moments[] = {"peak", "gather", "recompute", "backward", "
 const char* const misconception_fields[] = {"id", "feedback", "path", "factor", "overrides", "multiply_by",
                                             "divide_by"};
 
-template <std::size_t N>
-void check_unknown_fields(const Value& object, const char* const (&allowed)[N], const std::string& item,
-                          const std::string& prefix, std::vector<Problem>& problems) {
+// One body for every list of fields (a template per list size would copy it into the wasm each time).
+void check_unknown_fields_in(const Value& object, const char* const* allowed, std::size_t allowed_count,
+                             const std::string& item, const std::string& prefix, std::vector<Problem>& problems) {
     for (const auto& member : object.members) {
         bool known = false;
-        for (const char* name : allowed) known = known || member.first == name;
+        for (std::size_t i = 0; i < allowed_count; ++i) known = known || member.first == allowed[i];
         if (!known)
             problems.push_back({item, prefix + member.first, message("quiz.schema.unknown_field", "unknown field (a typo?); see docs/quiz.md")});
     }
+}
+
+template <std::size_t N>
+void check_unknown_fields(const Value& object, const char* const (&allowed)[N], const std::string& item,
+                          const std::string& prefix, std::vector<Problem>& problems) {
+    check_unknown_fields_in(object, allowed, N, item, prefix, problems);
 }
 
 // Every figure the page marks with data-figure that a show-me may land on (web/src/sections/;
@@ -397,10 +404,9 @@ bool check_language_tag(const std::string& tag, const std::string& label, const 
 
 // The texts of an array of objects with ids (options, misconceptions), translated in an object
 // keyed by those ids: every id translated, no other id, no other field.
-template <std::size_t N>
 void check_translated_list(const Value* originals, const Value* translated, const char* list_name,
-                           const char* const (&fields)[N], const std::string& label, const std::string& prefix,
-                           std::vector<Problem>& problems) {
+                           const char* const* fields, std::size_t field_count, const std::string& label,
+                           const std::string& prefix, std::vector<Problem>& problems) {
     const std::string field = prefix + "." + list_name;
     const bool has_originals = originals && originals->kind == Kind::array && !originals->items.empty();
     if (!has_originals) {
@@ -431,9 +437,10 @@ void check_translated_list(const Value* originals, const Value* translated, cons
             problems.push_back({label, entry_field, message("quiz.schema.not_an_object", "must be an object")});
             continue;
         }
-        check_unknown_fields(*entry, fields, label, entry_field + ".", problems);
-        for (const char* name : fields)
-            check_translated_text(text_of(original.find(name)), entry->find(name), label, entry_field + "." + name, problems);
+        check_unknown_fields_in(*entry, fields, field_count, label, entry_field + ".", problems);
+        for (std::size_t i = 0; i < field_count; ++i)
+            check_translated_text(text_of(original.find(fields[i])), entry->find(fields[i]), label,
+                                  entry_field + "." + fields[i], problems);
     }
     for (const auto& member : translated->members)
         if (!contains(ids, member.first))
@@ -454,10 +461,11 @@ void validate_translation(const Value& item, const std::string& label, const std
     check_translated_text(text_of(item.find("prompt")), translation.find("prompt"), label, prefix + ".prompt", problems);
     check_translated_text(text_of(item.find("explanation")), translation.find("explanation"), label, prefix + ".explanation",
                           problems);
-    check_translated_list(item.find("options"), translation.find("options"), "options", translated_option_fields, label,
-                          prefix, problems);
+    check_translated_list(item.find("options"), translation.find("options"), "options", translated_option_fields,
+                          std::size(translated_option_fields), label, prefix, problems);
     check_translated_list(item.find("misconceptions"), translation.find("misconceptions"), "misconceptions",
-                          translated_misconception_fields, label, prefix, problems);
+                          translated_misconception_fields, std::size(translated_misconception_fields), label, prefix,
+                          problems);
 }
 
 void validate_translations(const Value& item, const std::string& label, std::vector<Problem>& problems) {
