@@ -14,6 +14,8 @@
 #include "engine/estimate.hpp"
 #include "engine/field_limits.hpp"
 #include "engine/hf_config.hpp"
+#include "engine/language.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz.hpp"
 
@@ -105,6 +107,25 @@ std::string field_error(const std::string& field, double value) {
     return trainscope::field_limit_error(*limit, value);
 }
 
+// The page's engine wrapper sets its widget's language before each call (language.hpp says why a
+// setting and not a parameter). An unknown tag keeps English, and the false lets the page say so.
+bool set_language(const std::string& tag) {
+    trainscope::Language language = trainscope::Language::en;
+    if (!trainscope::language_from_tag(tag, language)) {
+        trainscope::set_current_language(trainscope::Language::en);
+        return false;
+    }
+    trainscope::set_current_language(language);
+    return true;
+}
+
+// "" when installed, else why not (messages.hpp).
+std::string load_messages(const std::string& tag, const std::string& catalogue_json) {
+    trainscope::Language language = trainscope::Language::en;
+    if (!trainscope::language_from_tag(tag, language)) return "no language has the tag '" + tag.substr(0, 40) + "'";
+    return trainscope::load_messages(language, catalogue_json);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(trainscope_engine) {
@@ -139,4 +160,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("quizCheckBank", &quiz_check_bank);
     emscripten::function("quizReadQuantity", &quiz_read_quantity);
     emscripten::function("modelFromHfConfig", &model_from_hf_config);
+
+    emscripten::function("setLanguage", &set_language);
+    emscripten::function("loadMessages", &load_messages);
 }

@@ -1,13 +1,18 @@
 // trainscope: the estimation engine from the command line, for scripts and tests.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "cli/table.hpp"
 #include "engine/api.hpp"
 #include "engine/json.hpp"
+#include "engine/language.hpp"
+#include "engine/messages.hpp"
 #include "engine/quiz.hpp"
 
 namespace {
@@ -28,6 +33,7 @@ void print_usage(std::FILE* to) {
         "  trainscope quiz-check FILE --preview [SEEDS]\n"
         "                                         every item as the learner sees it for seeds 0..SEEDS-1\n"
         "                                         (default 3), with the engine's answers; then the check\n"
+        "Any command takes --lang de|es: notes, errors and the table in German or Spanish (docs/i18n.md).\n"
         "Invalid input prints field-named errors and exits with 2. See docs/scenario.md.\n",
         to);
 }
@@ -177,9 +183,75 @@ int run_quiz_check(int argc, char** argv) {
     return ok && ok->kind == trainscope::json::Kind::boolean && ok->boolean ? exit_ok : exit_invalid_input;
 }
 
+// The language's engine catalogues, every i18n/<tag>/engine*.json of the source tree (the engine's
+// part may be split over several files, docs/i18n.md), merged and installed. "" or why not.
+std::string load_engine_catalogues(trainscope::Language language) {
+    namespace fs = std::filesystem;
+    const fs::path directory = fs::path(TRAINSCOPE_I18N_DIR) / trainscope::language_tag(language);
+    std::error_code failed;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(directory, failed)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("engine", 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
+            files.push_back(entry.path());
+    }
+    if (failed || files.empty()) return "no catalogue in " + directory.string();
+    std::sort(files.begin(), files.end());
+    json::Writer merged;
+    merged.begin_object();
+    for (const fs::path& file : files) {
+        std::string text;
+        if (!read_all(file.string().c_str(), text)) return "cannot read " + file.string();
+        const json::ParseResult parsed = json::parse(text);
+        if (!parsed.ok || !parsed.value.is_object()) return file.string() + " is not a JSON object";
+        for (const auto& [key, value] : parsed.value.members) {
+            if (value.kind != json::Kind::string) return file.string() + ": \"" + key + "\" is not a string";
+            merged.field(key, value.text);
+        }
+    }
+    merged.end_object();
+    return trainscope::load_messages(language, merged.take());
+}
+
+int run(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    // --lang TAG (or --lang=TAG) anywhere: taken out before the command reads its arguments.
+    std::vector<char*> arguments;
+    trainscope::Language language = trainscope::Language::en;
+    for (int i = 0; i < argc; ++i) {
+        const char* tag = nullptr;
+        if (std::strcmp(argv[i], "--lang") == 0) {
+            if (i + 1 >= argc) { print_usage(stderr); return exit_usage; }
+            tag = argv[++i];
+        } else if (std::strncmp(argv[i], "--lang=", 7) == 0) {
+            tag = argv[i] + 7;
+        } else {
+            arguments.push_back(argv[i]);
+            continue;
+        }
+        if (!trainscope::language_from_tag(tag, language)) {
+            std::fprintf(stderr, "trainscope: no language has the tag '%.40s'; use en, de or es\n", tag);
+            return exit_usage;
+        }
+    }
+    if (language != trainscope::Language::en) {
+        const std::string problem = load_engine_catalogues(language);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "trainscope: %s\n", problem.c_str());
+            return exit_usage;
+        }
+    }
+    const trainscope::LanguageScope scope(language);
+    arguments.push_back(nullptr);
+    return run(static_cast<int>(arguments.size() - 1), arguments.data());
+}
+
+namespace {
+
+int run(int argc, char** argv) {
     if (argc < 2) { print_usage(stderr); return exit_usage; }
     const std::string command = argv[1];
     if (command == "estimate") return run_estimate(argc, argv);
@@ -191,3 +263,5 @@ int main(int argc, char** argv) {
     print_usage(stderr);
     return exit_usage;
 }
+
+}  // namespace

@@ -1,8 +1,9 @@
 #include "cli/table.hpp"
 
-#include <cstdio>
 #include <string_view>
+#include <utility>
 
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 
 namespace trainscope::cli {
@@ -22,10 +23,13 @@ std::string text_at(const json::Value& root, std::string_view path) {
 // Every figure is written by the engine's one formatter, as on the page and in the quiz.
 std::string figure(double value, quantity::Figure kind) { return quantity::format(value, kind); }
 
-void line(std::string& out, const char* label, const std::string& value) {
-    char buffer[160];
-    std::snprintf(buffer, sizeof buffer, "  %-28s %s\n", label, value.c_str());
-    out += buffer;
+// The label padded to 28 characters (not bytes: German and Spanish labels have accents).
+void line(std::string& out, const std::string& label, const std::string& value) {
+    std::size_t characters = 0;
+    for (const unsigned char c : label) characters += (c & 0xC0) != 0x80;
+    out += "  " + label;
+    out.append(characters < 28 ? 28 - characters : 0, ' ');
+    out += " " + value + "\n";
 }
 
 }  // namespace
@@ -33,47 +37,68 @@ void line(std::string& out, const char* label, const std::string& value) {
 std::string format_table(const json::Value& e) {
     using quantity::Figure;
     std::string out;
-    out += "Model: " + figure(number_at(e, "params"), Figure::count) + " parameters";
-    if (number_at(e, "active_params") != number_at(e, "params"))
-        out += " (" + figure(number_at(e, "active_params"), Figure::count) + " active per token)";
-    out += "\nGPU:   " + text_at(e, "gpu.name") + ", " + figure(number_at(e, "gpu.memory_bytes"), Figure::bytes) +
-           "\n(GB = 10^9 bytes)\n\n";
+    const std::string params = figure(number_at(e, "params"), Figure::count);
+    out += number_at(e, "active_params") != number_at(e, "params")
+               ? message("cli.table.model_active", "Model: {params} parameters ({active} active per token)",
+                         {{"params", params}, {"active", figure(number_at(e, "active_params"), Figure::count)}})
+               : message("cli.table.model", "Model: {params} parameters", {{"params", params}});
+    out += "\n" + message("cli.table.gpu", "GPU:   {name}, {memory}",
+                          {{"name", text_at(e, "gpu.name")}, {"memory", figure(number_at(e, "gpu.memory_bytes"), Figure::bytes)}});
+    out += "\n" + message("cli.table.gigabyte", "(GB = 10^9 bytes)") + "\n\n";
 
-    out += "Running (inference)\n";
-    line(out, "weights", figure(number_at(e, "inference.weights"), Figure::bytes));
-    line(out, "KV cache", figure(number_at(e, "inference.kv_cache"), Figure::bytes));
-    line(out, "total", figure(number_at(e, "inference.total"), Figure::bytes));
-    line(out, "bytes per parameter", figure(number_at(e, "inference.bytes_per_param"), Figure::plain));
-    line(out, "GPUs needed", figure(number_at(e, "inference.min_gpus"), Figure::gpus));
+    const std::string weights = message("cli.table.weights", "weights");
+    const std::string total = message("cli.table.total", "total");
+    const std::string bytes_per_parameter = message("cli.table.bytes_per_parameter", "bytes per parameter");
+    out += message("cli.table.inference", "Running (inference)") + "\n";
+    line(out, weights, figure(number_at(e, "inference.weights"), Figure::bytes));
+    line(out, message("cli.table.kv_cache", "KV cache"), figure(number_at(e, "inference.kv_cache"), Figure::bytes));
+    line(out, total, figure(number_at(e, "inference.total"), Figure::bytes));
+    line(out, bytes_per_parameter, figure(number_at(e, "inference.bytes_per_param"), Figure::plain));
+    line(out, message("cli.table.gpus_needed", "GPUs needed"), figure(number_at(e, "inference.min_gpus"), Figure::gpus));
 
-    out += "\nTraining, per GPU (" + figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus) + ", ZeRO stage " +
-           figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer) + ")\n";
+    out += "\n" + message("cli.table.training", "Training, per GPU ({gpus}, ZeRO stage {stage})",
+                          {{"gpus", figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus)},
+                           {"stage", figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer)}}) + "\n";
     // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total.
-    for (const char* part : {"weights", "gradients", "master_weights", "optimizer_states", "activations", "logits",
-                             "gathered_weights", "temporary", "total"}) {
-        line(out, part, figure(number_at(e, std::string("training.per_gpu.") + part), Figure::bytes));
+    const std::pair<const char*, std::string> parts[] = {
+        {"weights", weights},
+        {"gradients", message("cli.table.gradients", "gradients")},
+        {"master_weights", message("cli.table.master_weights", "master_weights")},
+        {"optimizer_states", message("cli.table.optimizer_states", "optimizer_states")},
+        {"activations", message("cli.table.activations", "activations")},
+        {"logits", message("cli.table.logits", "logits")},
+        {"gathered_weights", message("cli.table.gathered_weights", "gathered_weights")},
+        {"temporary", message("cli.table.temporary", "temporary")},
+        {"total", total}};
+    for (const auto& [part, label] : parts) {
+        line(out, label, figure(number_at(e, std::string("training.per_gpu.") + part), Figure::bytes));
     }
-    line(out, "bytes per parameter", figure(number_at(e, "training.bytes_per_param.total"), Figure::plain));
-    line(out, "fits on each GPU", e.find_path("training.fits") && e.find_path("training.fits")->boolean ? "yes" : "no");
+    line(out, bytes_per_parameter, figure(number_at(e, "training.bytes_per_param.total"), Figure::plain));
+    line(out, message("cli.table.fits", "fits on each GPU"),
+         e.find_path("training.fits") && e.find_path("training.fits")->boolean ? message("cli.table.yes", "yes")
+                                                                                : message("cli.table.no", "no"));
     const double min_gpus = number_at(e, "training.min_gpus");
-    line(out, "fewest GPUs (ZeRO-3)",
-         min_gpus < 0 ? std::string("none: activations exceed one GPU") : figure(min_gpus, Figure::gpus));
-    line(out, "train / run per parameter", figure(number_at(e, "ratio_training_to_inference"), Figure::ratio));
+    line(out, message("cli.table.fewest_gpus", "fewest GPUs (ZeRO-3)"),
+         min_gpus < 0 ? message("cli.table.fewest_gpus_none", "none: activations exceed one GPU") : figure(min_gpus, Figure::gpus));
+    line(out, message("cli.table.train_over_run", "train / run per parameter"),
+         figure(number_at(e, "ratio_training_to_inference"), Figure::ratio));
 
-    out += "\nCompute\n";
-    line(out, "training FLOPs", figure(number_at(e, "compute.flops"), Figure::flops));
-    line(out, "hardware FLOPs", figure(number_at(e, "compute.hardware_flops"), Figure::flops));
-    line(out, "time", figure(number_at(e, "compute.seconds"), Figure::duration));
-    line(out, "time on one GPU", figure(number_at(e, "compute.seconds_on_one_gpu"), Figure::duration));
-    line(out, "GPU-hours", figure(number_at(e, "compute.gpu_hours"), Figure::count));
-    line(out, "MFU", figure(number_at(e, "compute.mfu"), Figure::percent));
-    if (number_at(e, "compute.cost") > 0) line(out, "cost", figure(number_at(e, "compute.cost"), Figure::money));
+    out += "\n" + message("cli.table.compute", "Compute") + "\n";
+    line(out, message("cli.table.training_flops", "training FLOPs"), figure(number_at(e, "compute.flops"), Figure::flops));
+    line(out, message("cli.table.hardware_flops", "hardware FLOPs"), figure(number_at(e, "compute.hardware_flops"), Figure::flops));
+    line(out, message("cli.table.time", "time"), figure(number_at(e, "compute.seconds"), Figure::duration));
+    line(out, message("cli.table.time_one_gpu", "time on one GPU"),
+         figure(number_at(e, "compute.seconds_on_one_gpu"), Figure::duration));
+    line(out, message("cli.table.gpu_hours", "GPU-hours"), figure(number_at(e, "compute.gpu_hours"), Figure::count));
+    line(out, message("cli.table.mfu", "MFU"), figure(number_at(e, "compute.mfu"), Figure::percent));
+    if (number_at(e, "compute.cost") > 0)
+        line(out, message("cli.table.cost", "cost"), figure(number_at(e, "compute.cost"), Figure::money));
     if (number_at(e, "compute.energy_joules") > 0)
-        line(out, "GPU energy", figure(number_at(e, "compute.energy_joules"), Figure::energy));
+        line(out, message("cli.table.energy", "GPU energy"), figure(number_at(e, "compute.energy_joules"), Figure::energy));
 
     const json::Value* notes = e.find("notes");
     if (notes && !notes->items.empty()) {
-        out += "\nNotes\n";
+        out += "\n" + message("cli.table.notes", "Notes") + "\n";
         for (const auto& note : notes->items) out += "  - " + note.text + "\n";
     }
     return out;

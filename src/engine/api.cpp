@@ -3,6 +3,7 @@
 #include "engine/estimate.hpp"
 #include "engine/hardware.hpp"
 #include "engine/json.hpp"
+#include "engine/messages.hpp"
 #include "engine/model.hpp"
 #include "engine/quantity.hpp"
 #include "engine/scenario.hpp"
@@ -16,7 +17,7 @@ std::string estimate_json(std::string_view scenario_json) {
     bool all_finite = true;
     std::string text = write_estimate(reading.scenario, result, &all_finite);
     // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
-    if (!all_finite) return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});
+    if (!all_finite) return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     return text;
 }
 
@@ -26,7 +27,7 @@ std::string step_timeline_json(std::string_view scenario_json) {
     const Estimate result = estimate(reading.scenario, StepDetail::events);
     bool all_finite = true;
     std::string text = write_step_timeline(result.step, &all_finite);
-    if (!all_finite) return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});
+    if (!all_finite) return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     return text;
 }
 
@@ -39,7 +40,7 @@ std::string step_timeline_columns(std::string_view scenario_json, std::vector<do
     std::string text = write_step_timeline_columns(result.step, numbers, &all_finite);
     if (!all_finite) {
         numbers.clear();
-        return write_errors({{"scenario", "gives a result too large to compute; try smaller values"}});
+        return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     }
     return text;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/field_limits.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 
 namespace trainscope {
@@ -21,7 +22,10 @@ std::vector<ReferenceDuration> reference_durations() {
     constexpr double lifetime = 73.3 * year;
     const auto tick = [](double seconds) { return quantity::format_tick(seconds, quantity::Figure::duration); };
     const std::string lifetime_text = quantity::format(lifetime, quantity::Figure::duration);  // not a round tick
-    return {{day, tick(day)}, {month, tick(month)}, {year, tick(year)}, {lifetime, "a lifetime (" + lifetime_text + ")"}};
+    return {{day, tick(day)},
+            {month, tick(month)},
+            {year, tick(year)},
+            {lifetime, message("timeline.reference.lifetime", "a lifetime ({duration})", {{"duration", lifetime_text}})}};
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/json.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 
 namespace trainscope {
@@ -23,45 +24,44 @@ std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
     const double memory = scenario.hardware.gpu.memory_bytes;
     auto bytes = [](double value) { return quantity::format(value, quantity::Figure::bytes); };
     std::vector<std::string> parts;
-    if (fullest.activations > 0) parts.push_back("activations " + bytes(fullest.activations));
-    if (fullest.logits > 0) parts.push_back("logits " + bytes(fullest.logits));
-    if (fullest.gathered_weights > 0) parts.push_back("the gathered weights of the layers in use " + bytes(fullest.gathered_weights));
-    if (fullest.temporary > 0) parts.push_back("full gradients awaiting their reduce-scatter " + bytes(fullest.temporary));
-    auto listed = [](const std::vector<std::string>& items) {
-        std::string text;
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            if (i > 0) text += i + 1 == items.size() ? (items.size() > 2 ? ", and " : " and ") : ", ";
-            text += items[i];
-        }
-        return text;
-    };
+    if (fullest.activations > 0)
+        parts.push_back(message("estimate.overflow.part.activations", "activations {bytes}", {{"bytes", bytes(fullest.activations)}}));
+    if (fullest.logits > 0)
+        parts.push_back(message("estimate.overflow.part.logits", "logits {bytes}", {{"bytes", bytes(fullest.logits)}}));
+    if (fullest.gathered_weights > 0)
+        parts.push_back(message("estimate.overflow.part.gathered_weights", "the gathered weights of the layers in use {bytes}",
+                                {{"bytes", bytes(fullest.gathered_weights)}}));
+    if (fullest.temporary > 0)
+        parts.push_back(message("estimate.overflow.part.temporary", "full gradients awaiting their reduce-scatter {bytes}",
+                                {{"bytes", bytes(fullest.temporary)}}));
     std::string note;
     if (parts.size() == 1 && fullest.activations > 0) {
-        note = "Activations alone (" + bytes(fullest.activations) + " at the step's fullest moment) overflow one GPU's " +
-               bytes(memory) + ", so no number of data-parallel GPUs makes training fit.";
+        note = message("estimate.note.activations_overflow",
+                       "Activations alone ({activations} at the step's fullest moment) overflow one GPU's {memory}, so "
+                       "no number of data-parallel GPUs makes training fit.",
+                       {{"activations", bytes(fullest.activations)}, {"memory", bytes(memory)}});
     } else {
-        note = "At the step's fullest moment one GPU holds " + bytes(fullest.total()) +
-               " that more data-parallel GPUs cannot shard (" + listed(parts) + "), more than its " + bytes(memory) +
-               ", so no number of them makes training fit.";
+        note = message("estimate.note.unshardable_overflow",
+                       "At the step's fullest moment one GPU holds {total} that more data-parallel GPUs cannot shard "
+                       "({parts}), more than its {memory}, so no number of them makes training fit.",
+                       {{"total", bytes(fullest.total())}, {"parts", join_list(parts, ListJoin::and_)}, {"memory", bytes(memory)}});
     }
     std::vector<std::string> remedies;
     // Activation remedies only where activations and logits are most of what overflows.
     if (fullest.activations + fullest.logits >= fullest.gathered_weights + fullest.temporary) {
-        if (training.recompute != Recompute::full) remedies.emplace_back("full activation checkpointing");
-        if (!training.flash_attention && training.recompute == Recompute::none) remedies.emplace_back("FlashAttention");
-        if (training.micro_batch > 1) remedies.emplace_back("a smaller micro-batch");
-        remedies.emplace_back("shorter sequences");
+        if (training.recompute != Recompute::full)
+            remedies.push_back(message("estimate.remedy.full_checkpointing", "full activation checkpointing"));
+        if (!training.flash_attention && training.recompute == Recompute::none)
+            remedies.push_back(message("estimate.remedy.flash_attention", "FlashAttention"));
+        if (training.micro_batch > 1) remedies.push_back(message("estimate.remedy.smaller_micro_batch", "a smaller micro-batch"));
+        remedies.push_back(message("estimate.remedy.shorter_sequences", "shorter sequences"));
     }
     if (!training.sequence_parallel || scenario.parallel.tensor == 1)
-        remedies.emplace_back("tensor parallelism with sequence parallelism");
+        remedies.push_back(message("estimate.remedy.sequence_parallelism", "tensor parallelism with sequence parallelism"));
     else
-        remedies.emplace_back("more tensor parallelism");
-    std::string advice;
-    for (std::size_t i = 0; i < remedies.size(); ++i) {
-        if (i > 0) advice += i + 1 == remedies.size() ? " or " : ", ";
-        advice += remedies[i];
-    }
-    return note + " Shrink it with " + advice + ".";
+        remedies.push_back(message("estimate.remedy.more_tensor_parallelism", "more tensor parallelism"));
+    return note + " " + message("estimate.note.shrink", "Shrink it with {remedies}.",
+                                {{"remedies", join_list(remedies, ListJoin::or_)}});
 }
 
 // The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
@@ -96,8 +96,9 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
     result.architecture = model.architecture;
     if (model.architecture_assumed) {
         result.params.total = result.params.active = model.given_params;
-        result.notes.emplace_back("Only a parameter count was given: activations and the KV cache assume a "
-                                  "Llama-style shape with hidden size 128 × layers.");
+        result.notes.push_back(message("estimate.note.params_only",
+                                       "Only a parameter count was given: activations and the KV cache assume a "
+                                       "Llama-style shape with hidden size 128 × layers."));
     } else {
         result.params = count_parameters(model.architecture);
     }
@@ -175,25 +176,32 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
     // 2018, §3.1; ZeRO §3.1, docs/model.md §3). FP32 training keeps everything in FP32, no master.
     const NumberFormat pass = training.precision;
     std::vector<BytesPerParamPart> parts;
-    parts.push_back({"weights", "weights", pass, bytes.weights});
-    parts.push_back({"gradients", "gradients", bytes.gradients == 4 ? NumberFormat::fp32 : pass, bytes.gradients});
-    if (bytes.master_weights > 0) parts.push_back({"master_weights", "master copy", NumberFormat::fp32, bytes.master_weights});
+    const auto first_moment = [] { return message("estimate.part.first_moment", "first moment (m)"); };
+    const auto second_moment = [] { return message("estimate.part.second_moment", "second moment (v)"); };
+    parts.push_back({"weights", message("estimate.part.weights", "weights"), pass, bytes.weights});
+    parts.push_back({"gradients", message("estimate.part.gradients", "gradients"),
+                     bytes.gradients == 4 ? NumberFormat::fp32 : pass, bytes.gradients});
+    if (bytes.master_weights > 0)
+        parts.push_back({"master_weights", message("estimate.part.master_copy", "master copy"), NumberFormat::fp32,
+                         bytes.master_weights});
     switch (training.optimizer) {
         case Optimizer::adam:
         case Optimizer::adamw:
-            parts.push_back({"optimizer_states", "first moment (m)", NumberFormat::fp32, bytes.optimizer_states / 2});
-            parts.push_back({"optimizer_states", "second moment (v)", NumberFormat::fp32, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", first_moment(), NumberFormat::fp32, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", second_moment(), NumberFormat::fp32, bytes.optimizer_states / 2});
             break;
         case Optimizer::adam_8bit:
             // Two 8-bit moments, each with its share of the block scales (Dettmers et al. 2021, §2).
-            parts.push_back({"optimizer_states", "first moment (m)", NumberFormat::int8, bytes.optimizer_states / 2});
-            parts.push_back({"optimizer_states", "second moment (v)", NumberFormat::int8, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", first_moment(), NumberFormat::int8, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", second_moment(), NumberFormat::int8, bytes.optimizer_states / 2});
             break;
         case Optimizer::sgd_momentum:
-            parts.push_back({"optimizer_states", "momentum", NumberFormat::fp32, bytes.optimizer_states});
+            parts.push_back({"optimizer_states", message("estimate.part.momentum", "momentum"), NumberFormat::fp32,
+                             bytes.optimizer_states});
             break;
         case Optimizer::adafactor:
-            parts.push_back({"optimizer_states", "factored second moment", NumberFormat::fp32, bytes.optimizer_states});
+            parts.push_back({"optimizer_states", message("estimate.part.factored_second_moment", "factored second moment"),
+                             NumberFormat::fp32, bytes.optimizer_states});
             break;
         case Optimizer::sgd:
             break;
@@ -212,12 +220,10 @@ std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts) {
     return text + " = " + quantity::format_significant(total);
 }
 
-std::string_view accounting_label(AccountingConvention accounting) {
-    switch (accounting) {
-        case AccountingConvention::zero: return "ZeRO paper";
-        case AccountingConvention::fp32_gradients: return "FP32 gradients";
-    }
-    return "ZeRO paper";
+std::string accounting_label(AccountingConvention accounting) {
+    if (accounting == AccountingConvention::fp32_gradients)
+        return message("estimate.accounting.fp32_gradients.label", "FP32 gradients");
+    return message("estimate.accounting.zero.label", "ZeRO paper");
 }
 
 std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
@@ -228,10 +234,14 @@ std::string accounting_explanation(AccountingConvention accounting, const Traini
     const std::string sum = bytes_per_param_sum(
         bytes_per_param_parts(under, training_bytes_per_param(under, architecture, parameters)));
     if (accounting == AccountingConvention::zero)
-        return "The ZeRO paper's count, and the lesson's: gradients stored in the training precision, " + sum +
-               " bytes per parameter.";
-    return "Hugging Face's memory guide and DeepSpeed's ZeRO-3 estimator count the gradients in FP32, as when they "
-           "are accumulated in FP32: " + sum + " bytes per parameter.";
+        return message("estimate.accounting.zero.explanation",
+                       "The ZeRO paper's count, and the lesson's: gradients stored in the training precision, {sum} "
+                       "bytes per parameter.",
+                       {{"sum", sum}});
+    return message("estimate.accounting.fp32_gradients.explanation",
+                   "Hugging Face's memory guide and DeepSpeed's ZeRO-3 estimator count the gradients in FP32, as when "
+                   "they are accumulated in FP32: {sum} bytes per parameter.",
+                   {{"sum", sum}});
 }
 
 std::string number_formats_json() {
@@ -242,8 +252,11 @@ std::string number_formats_json() {
         const double bytes = bytes_per_value(format);
         w.begin_object();
         w.field("id", format_name(format)).field("name", format_label(format)).field("bytes", bytes);
-        w.field("label", std::string(format_label(format)) + " (" + quantity::format_significant(bytes) +
-                             (bytes == 1 ? " byte)" : " bytes)"));
+        const std::string bytes_text = quantity::format_significant(bytes);
+        w.field("label", bytes == 1 ? message("estimate.number_format.label_one", "{format} ({bytes} byte)",
+                                              {{"format", format_label(format)}, {"bytes", bytes_text}})
+                                    : message("estimate.number_format.label_other", "{format} ({bytes} bytes)",
+                                              {{"format", format_label(format)}, {"bytes", bytes_text}}));
         w.end_object();
     }
     w.end_array();

@@ -42,7 +42,7 @@ struct Estimate {
 // moments are two parts, so mixed-precision AdamW is 2 + 2 + 4 + 4 + 4.
 struct BytesPerParamPart {
     const char* part;     // the bytes_per_param field it belongs to: "weights", "optimizer_states", …
-    const char* label;    // "weights", "master copy", "first moment (m)", "momentum", …
+    std::string label;    // "weights", "master copy", "first moment (m)", "momentum", … in the current language
     NumberFormat format;  // how each value is stored
     double bytes;
 };
@@ -52,7 +52,7 @@ std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts);
 
 // "ZeRO paper", "FP32 gradients": a convention's short name; and one sentence on what it counts,
 // with its sum for this optimizer and precision ("… 2 + 4 + 4 + 4 + 4 = 18 bytes per parameter.").
-std::string_view accounting_label(AccountingConvention accounting);
+std::string accounting_label(AccountingConvention accounting);
 std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
                                    const Architecture& architecture, double parameters);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/json.hpp"
+#include "engine/messages.hpp"
 
 namespace trainscope {
 
@@ -98,13 +99,13 @@ const char* slider_scale_name(SliderScale scale) {
 }
 
 std::string field_limit_error(const FieldLimit& limit, double value) {
-    if (!std::isfinite(value)) return "must be a finite number";
-    if (limit.integer && value != std::floor(value)) return "must be a whole number";
+    if (!std::isfinite(value)) return message("limits.must_be_finite", "must be a finite number");
+    if (limit.integer && value != std::floor(value)) return message("limits.must_be_whole", "must be a whole number");
     if (value < limit.min || value > limit.max) {
-        std::string message = "must be between " + limit_text(limit.min, limit.kind) + " and " +
-                              limit_text(limit.max, limit.kind);
-        if (limit.kind == UnitKind::gpus) message += " GPUs";
-        return message;
+        const std::string min = limit_text(limit.min, limit.kind), max = limit_text(limit.max, limit.kind);
+        if (limit.kind == UnitKind::gpus)
+            return message("limits.between_gpus", "must be between {min} and {max} GPUs", {{"min", min}, {"max", max}});
+        return message("limits.between", "must be between {min} and {max}", {{"min", min}, {"max", max}});
     }
     return std::string();
 }
@@ -132,7 +133,8 @@ quantity::Reading read_field(std::string_view field, std::string_view text) {
     const FieldLimit* limit = find_field_limit(field);
     if (!limit) {
         quantity::Reading reading;
-        reading.error = std::string(field.substr(0, 60)) + " is not a numeric scenario field";
+        reading.error = message("limits.not_numeric_field", "{field} is not a numeric scenario field",
+                                {{"field", field.substr(0, 60)}});
         return reading;
     }
     quantity::Reading reading = quantity::read_quantity(text, limit->kind);
@@ -140,7 +142,10 @@ quantity::Reading read_field(std::string_view field, std::string_view text) {
     const std::string problem = field_limit_error(*limit, reading.value);
     if (!problem.empty()) {
         reading.ok = false;
-        reading.error = "M" + problem.substr(1) + ".";
+        // The field's error as a sentence of its own ("must …" → "Must ….") for the page's input box.
+        reading.error = problem;
+        if (reading.error[0] >= 'a' && reading.error[0] <= 'z') reading.error[0] = static_cast<char>(reading.error[0] - 'a' + 'A');
+        reading.error += '.';
     }
     return reading;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/json.hpp"
+#include "engine/messages.hpp"
 #include "engine/model.hpp"
 #include "engine/scenario.hpp"
 #include "engine/utf8.hpp"
@@ -65,21 +66,25 @@ public:
             if (!present(value)) continue;
             if (used_key) *used_key = key;
             if (value->kind != Kind::number || std::floor(value->number) != value->number || value->number < 1) {
-                errors_.push_back({key, "must be a positive whole number, got " + echo(*value)});
+                errors_.push_back({key, message("hf_config.positive_whole", "must be a positive whole number, got {value}",
+                                                 {{"value", echo(*value)}})});
                 return false;
             }
             out = value->number;
             return true;
         }
         if (required) {
-            std::string also;
+            std::string others;  // config keys, listed as written
             for (const char* key : keys) {
                 if (key == *keys.begin()) continue;
-                also += also.empty() ? " (also looked for " : ", ";
-                also += key;
+                if (!others.empty()) others += ", ";
+                others += key;
             }
-            if (!also.empty()) also += ")";
-            errors_.push_back({*keys.begin(), "missing: the engine needs it" + also});
+            errors_.push_back({*keys.begin(), others.empty()
+                                                  ? message("hf_config.missing", "missing: the engine needs it")
+                                                  : message("hf_config.missing_also",
+                                                            "missing: the engine needs it (also looked for {keys})",
+                                                            {{"keys", others}})});
         }
         return false;
     }
@@ -121,13 +126,13 @@ std::string model_name(const Value& outer, const std::string& model_type) {
         }
         return utf8::truncate(name, 80);
     }
-    return model_type.empty() ? std::string("your model") : utf8::truncate(model_type, 80);
+    return model_type.empty() ? message("hf_config.default_name", "your model") : utf8::truncate(model_type, 80);
 }
 
 struct Reading {
     bool usable = false;
     Architecture architecture;
-    std::string name = "your model";
+    std::string name;  // model_name() or, for a config that is not read, "your model"
     std::vector<Problem> errors;
     std::vector<std::string> notes;
 };
@@ -168,11 +173,12 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
     if (!has_kv_heads && key.empty() && multi_query && multi_query->kind == Kind::boolean && multi_query->boolean) {
         a.kv_heads = 1;
         has_kv_heads = true;
-        r.notes.push_back("multi_query: one key/value head");
+        r.notes.push_back(message("hf_config.note.multi_query", "multi_query: one key/value head"));
     }
     if (!has_kv_heads && key.empty() && has_heads) {
         a.kv_heads = a.heads;
-        if (!gpt2_style) r.notes.push_back("num_key_value_heads absent: one key/value head per attention head");
+        if (!gpt2_style) r.notes.push_back(message("hf_config.note.kv_heads_absent",
+                                                  "num_key_value_heads absent: one key/value head per attention head"));
     }
 
     key.clear();
@@ -183,9 +189,10 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
             // GPT-2's config leaves n_inner null, which its modelling code reads as the plain MLP's
             // width: the engine's own multiple (docs/model.md §1).
             a.mlp = plain_mlp_multiple * a.hidden;
-            r.notes.push_back("n_inner is null: GPT-2\u2019s MLP is 4 \u00D7 n_embd");
+            r.notes.push_back(message("hf_config.note.n_inner_null", "n_inner is null: GPT-2\u2019s MLP is 4 \u00D7 n_embd"));
         } else if (!gpt2_style) {
-            errors.push_back({"intermediate_size", "missing: the engine needs the MLP size (also looked for n_inner, ffn_dim)"});
+            errors.push_back({"intermediate_size", message("hf_config.missing_mlp", "missing: the engine needs the MLP size "
+                                                                                  "(also looked for n_inner, ffn_dim)")});
         }
     }
 
@@ -200,8 +207,10 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
         }
     }
     if (!activation_key.empty() && !is_one_of(activation, gated_activations) && !is_one_of(activation, plain_activations)) {
-        errors.push_back({activation_key, "\u201C" + utf8::truncate(activation, max_echoed_bytes) +
-                                              "\u201D is not an activation this page knows (silu means a gated SwiGLU MLP; gelu a plain one)"});
+        errors.push_back({activation_key, message("hf_config.unknown_activation",
+                                                  "\u201C{activation}\u201D is not an activation this page knows (silu "
+                                                  "means a gated SwiGLU MLP; gelu a plain one)",
+                                                  {{"activation", utf8::truncate(activation, max_echoed_bytes)}})});
     } else if (is_one_of(model_type, gated_model_types)) {
         a.gated_mlp = true;
     } else if (!activation_key.empty()) {
@@ -209,16 +218,18 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
     } else if (gpt2_style) {
         a.gated_mlp = false;
     } else {
-        errors.push_back({"hidden_act", "missing: cannot tell a gated (silu) MLP from a plain (gelu) one"});
+        errors.push_back({"hidden_act", message("hf_config.missing_activation",
+                                                "missing: cannot tell a gated (silu) MLP from a plain (gelu) one")});
     }
 
     // Hugging Face's PretrainedConfig ties embeddings unless told otherwise.
     a.tied_embeddings = true;
     if (const Value* tie = config.find("tie_word_embeddings")) {
-        if (tie->kind != Kind::boolean) errors.push_back({"tie_word_embeddings", "must be true or false, got " + echo(*tie)});
+        if (tie->kind != Kind::boolean) errors.push_back({"tie_word_embeddings", message("hf_config.must_be_boolean", "must be true or false, got {value}",
+                                                                                   {{"value", echo(*tie)}})});
         else a.tied_embeddings = tie->boolean;
     } else if (!gpt2_style) {
-        r.notes.push_back("tie_word_embeddings absent: tied, as Hugging Face assumes");
+        r.notes.push_back(message("hf_config.note.tie_absent", "tie_word_embeddings absent: tied, as Hugging Face assumes"));
     }
 
     // Learned absolute positions: GPT-2's n_positions. RoPE models (max_position_embeddings) learn none.
@@ -249,7 +260,8 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
     reader.integer({"num_experts_per_tok", "moe_top_k"}, false, a.experts_per_token, &key);
     remember("experts_per_token", key);
     if (a.experts > 1 && config.find("moe_intermediate_size"))
-        r.notes.push_back("moe_intermediate_size is not used: every expert is taken to be intermediate_size wide");
+        r.notes.push_back(message("hf_config.note.moe_intermediate",
+                                  "moe_intermediate_size is not used: every expert is taken to be intermediate_size wide"));
     (void)has_layers;
     if (!errors.empty()) return;
 
@@ -276,16 +288,19 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
 
 std::string model_from_hf_config_json(std::string_view config_json) {
     Reading r;
+    r.name = message("hf_config.default_name", "your model");
     const std::size_t start = config_json.find_first_not_of(" \t\r\n");
     if (start == std::string_view::npos) {
-        r.errors.push_back({"config.json", "paste the contents of a config.json file"});
+        r.errors.push_back({"config.json", message("hf_config.empty", "paste the contents of a config.json file")});
     } else {
         const json::ParseResult parsed = json::parse(config_json);
         if (!parsed.ok) {
             // A key given twice or nested too deep is named by its path; syntax errors by line and column.
-            r.errors.push_back({parsed.path.empty() ? "config.json" : parsed.path, "not valid JSON: " + parsed.error});
+            r.errors.push_back({parsed.path.empty() ? "config.json" : parsed.path, message("hf_config.invalid_json", "not valid JSON: {error}",
+                                                                                           {{"error", parsed.error}})});
         } else if (!parsed.value.is_object()) {
-            r.errors.push_back({"config.json", "expected a JSON object ({ \u2026 }) with the model\u2019s settings"});
+            r.errors.push_back({"config.json", message("hf_config.not_object",
+                                                       "expected a JSON object ({ \u2026 }) with the model\u2019s settings")});
         } else {
             const Value& outer = parsed.value;
             const Value* text_config = outer.find("text_config");
@@ -295,7 +310,7 @@ std::string model_from_hf_config_json(std::string_view config_json) {
                 if (!config.find("model_type")) {
                     if (const Value* type = outer.find("model_type")) config.members.emplace_back("model_type", *type);
                 }
-                r.notes.push_back("read the language model from text_config");
+                r.notes.push_back(message("hf_config.note.text_config", "read the language model from text_config"));
                 read_config(config, outer, r);
             } else {
                 read_config(outer, outer, r);

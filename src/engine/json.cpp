@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "engine/decimal.hpp"
+#include "engine/messages.hpp"
 #include "engine/utf8.hpp"
 
 namespace trainscope::json {
@@ -76,7 +77,8 @@ public:
         ParseResult result;
         const std::size_t bad_byte = utf8::first_invalid_byte(text_);
         if (bad_byte != utf8::valid) {
-            result.error = "the text is not valid UTF-8 (byte " + std::to_string(bad_byte) + "); save it as UTF-8";
+            result.error = message("json.invalid_utf8", "the text is not valid UTF-8 (byte {byte}); save it as UTF-8",
+                                   {{"byte", std::to_string(bad_byte)}});
             return result;
         }
         skip_space();
@@ -87,7 +89,7 @@ public:
         }
         skip_space();
         if (pos_ != text_.size()) {
-            result.error = where() + "unexpected text after the JSON value";
+            result.error = where() + message("json.trailing_text", "unexpected text after the JSON value");
             return result;
         }
         result.ok = true;
@@ -100,10 +102,11 @@ private:
         for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
             if (text_[i] == '\n') { ++line; column = 1; } else { ++column; }
         }
-        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
+        return message("json.where", "line {line}, column {column}: ",
+                       {{"line", std::to_string(line)}, {"column", std::to_string(column)}});
     }
 
-    bool fail(const char* message) { error_ = message; return false; }
+    bool fail(std::string why) { error_ = std::move(why); return false; }
 
     // The dotted field path of the value being read: "parallel.gpus", "items[2].id".
     std::string path() const {
@@ -129,11 +132,11 @@ private:
 
     bool parse_value(Value& out, int depth) {
         if (depth > max_depth) {
-            error_ = "nested more than " + std::to_string(max_depth) + " levels deep";
+            error_ = message("json.too_deep", "nested more than {depth} levels deep", {{"depth", std::to_string(max_depth)}});
             error_path_ = path();
             return false;
         }
-        if (pos_ >= text_.size()) return fail("unexpected end of text");
+        if (pos_ >= text_.size()) return fail(message("json.unexpected_end", "unexpected end of text"));
         const char c = text_[pos_];
         if (c == '{') return parse_object(out, depth);
         if (c == '[') return parse_array(out, depth);
@@ -142,7 +145,7 @@ private:
         if (consume_literal("true")) { out.kind = Kind::boolean; out.boolean = true; return true; }
         if (consume_literal("false")) { out.kind = Kind::boolean; out.boolean = false; return true; }
         if (consume_literal("null")) { out.kind = Kind::null; return true; }
-        return fail("expected a value (object, array, string, number, true, false or null)");
+        return fail(message("json.expected_value", "expected a value (object, array, string, number, true, false or null)"));
     }
 
     // JSON.parse keeps the last copy of a member and other readers the first, so one text
@@ -164,17 +167,19 @@ private:
         if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return true; }
         while (true) {
             skip_space();
-            if (pos_ >= text_.size() || text_[pos_] != '"') return fail("expected a quoted member name");
+            if (pos_ >= text_.size() || text_[pos_] != '"') return fail(message("json.expected_member_name", "expected a quoted member name"));
             std::string name;
             if (!parse_string(name)) return false;
             skip_space();
-            if (pos_ >= text_.size() || text_[pos_] != ':') return fail("expected ':' after the member name");
+            if (pos_ >= text_.size() || text_[pos_] != ':') return fail(message("json.expected_colon", "expected ':' after the member name"));
             ++pos_;
             skip_space();
             path_.push_back(utf8::truncate(name, max_name_in_path));
             if (is_duplicate(out, names, name)) {
                 error_path_ = path();
-                error_ = error_path_ + ": appears twice; give each member once (readers disagree on which copy counts)";
+                error_ = message("json.duplicate_member",
+                                 "{path}: appears twice; give each member once (readers disagree on which copy counts)",
+                                 {{"path", error_path_}});
                 return false;
             }
             Value member;
@@ -184,7 +189,7 @@ private:
             skip_space();
             if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
             if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return true; }
-            return fail("expected ',' or '}' in the object");
+            return fail(message("json.expected_object_separator", "expected ',' or '}' in the object"));
         }
     }
 
@@ -203,7 +208,7 @@ private:
             skip_space();
             if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
             if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
-            return fail("expected ',' or ']' in the array");
+            return fail(message("json.expected_array_separator", "expected ',' or ']' in the array"));
         }
     }
 
@@ -226,7 +231,7 @@ private:
     }
 
     bool parse_hex4(unsigned& out) {
-        if (pos_ + 4 > text_.size()) return fail("incomplete \\u escape");
+        if (pos_ + 4 > text_.size()) return fail(message("json.incomplete_u_escape", "incomplete \\u escape"));
         out = 0;
         for (int i = 0; i < 4; ++i) {
             const char h = text_[pos_++];
@@ -234,7 +239,7 @@ private:
             if (h >= '0' && h <= '9') out |= static_cast<unsigned>(h - '0');
             else if (h >= 'a' && h <= 'f') out |= static_cast<unsigned>(h - 'a' + 10);
             else if (h >= 'A' && h <= 'F') out |= static_cast<unsigned>(h - 'A' + 10);
-            else return fail("bad hex digit in \\u escape");
+            else return fail(message("json.bad_hex_digit", "bad hex digit in \\u escape"));
         }
         return true;
     }
@@ -244,7 +249,7 @@ private:
         while (pos_ < text_.size()) {
             const char c = text_[pos_++];
             if (c == '"') return true;
-            if (static_cast<unsigned char>(c) < 0x20) return fail("control character in a string");
+            if (static_cast<unsigned char>(c) < 0x20) return fail(message("json.control_character", "control character in a string"));
             if (c != '\\') { out += c; continue; }
             if (pos_ >= text_.size()) break;
             const char escape = text_[pos_++];
@@ -264,18 +269,18 @@ private:
                         pos_ += 2;
                         unsigned low = 0;
                         if (!parse_hex4(low)) return false;
-                        if (low < 0xDC00 || low > 0xDFFF) return fail("unpaired surrogate in \\u escape");
+                        if (low < 0xDC00 || low > 0xDFFF) return fail(message("json.unpaired_surrogate", "unpaired surrogate in \\u escape"));
                         code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
                     } else if (code_point >= 0xD800 && code_point <= 0xDFFF) {
-                        return fail("unpaired surrogate in \\u escape");
+                        return fail(message("json.unpaired_surrogate", "unpaired surrogate in \\u escape"));
                     }
                     append_utf8(out, code_point);
                     break;
                 }
-                default: return fail("unknown escape in a string");
+                default: return fail(message("json.unknown_escape", "unknown escape in a string"));
             }
         }
-        return fail("unterminated string");
+        return fail(message("json.unterminated_string", "unterminated string"));
     }
 
     bool parse_number(Value& out) {
@@ -287,19 +292,19 @@ private:
         };
         if (text_[pos_] == '-') ++pos_;
         if (pos_ < text_.size() && text_[pos_] == '0') ++pos_;
-        else if (!digits()) return fail("expected digits in a number");
+        else if (!digits()) return fail(message("json.expected_digits", "expected digits in a number"));
         if (pos_ < text_.size() && text_[pos_] == '.') {
             ++pos_;
-            if (!digits()) return fail("expected digits after the decimal point");
+            if (!digits()) return fail(message("json.expected_fraction_digits", "expected digits after the decimal point"));
         }
         if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
             ++pos_;
             if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-            if (!digits()) return fail("expected digits in the exponent");
+            if (!digits()) return fail(message("json.expected_exponent_digits", "expected digits in the exponent"));
         }
-        if (pos_ - start > 400) return fail("number too long");
+        if (pos_ - start > 400) return fail(message("json.number_too_long", "number too long"));
         const double value = read_decimal(text_.substr(start, pos_ - start));
-        if (!std::isfinite(value)) return fail("number out of range");
+        if (!std::isfinite(value)) return fail(message("json.number_out_of_range", "number out of range"));
         out.kind = Kind::number;
         out.number = value;
         return true;

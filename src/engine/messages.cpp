@@ -1,7 +1,8 @@
 #include "engine/messages.hpp"
 
 #include <string>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "engine/json.hpp"
 
@@ -9,7 +10,9 @@ namespace trainscope {
 
 namespace {
 
-using Catalogue = std::unordered_map<std::string, std::string>;
+// Searched front to back: a few hundred entries and a handful of sentences per call cost
+// microseconds, and the wasm carries neither a hash map nor a sort (the page counts its kilobytes).
+using Catalogue = std::vector<std::pair<std::string, std::string>>;
 
 // One per language; English's stays empty, its text is in the code.
 Catalogue& catalogue(Language language) {
@@ -50,12 +53,57 @@ std::string fill_placeholders(std::string_view text, std::initializer_list<Messa
     return out;
 }
 
+namespace {
+
+bool starts_with_either(std::string_view word, std::initializer_list<std::string_view> prefixes) {
+    for (const std::string_view prefix : prefixes) {
+        if (word.size() >= prefix.size()) {
+            bool same = true;
+            for (std::size_t i = 0; i < prefix.size() && same; ++i) {
+                const char c = word[i];
+                same = (c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) == prefix[i];
+            }
+            if (same) return true;
+        }
+    }
+    return false;
+}
+
+// The conjunction before the last item, with its spaces (and, in English, the serial comma).
+std::string last_separator(ListJoin join, std::size_t count, std::string_view last) {
+    switch (current_language()) {
+        case Language::de: return join == ListJoin::and_ ? " und " : " oder ";
+        case Language::es:
+            if (join == ListJoin::and_) {
+                // "e" before i-/hi- but not before a diphthong ("y hielo"): the /i/ sound, not the letter.
+                const bool i_sound = starts_with_either(last, {"i", "hi", "\xc3\xad", "h\xc3\xad"}) &&
+                                     !starts_with_either(last, {"ia", "ie", "io", "iu", "hia", "hie", "hio", "hiu"});
+                return i_sound ? " e " : " y ";
+            }
+            return starts_with_either(last, {"o", "ho", "\xc3\xb3", "h\xc3\xb3"}) ? " u " : " o ";
+        case Language::en: break;
+    }
+    if (join == ListJoin::or_) return " or ";
+    return count > 2 ? ", and " : " and ";
+}
+
+}  // namespace
+
+std::string join_list(const std::vector<std::string>& items, ListJoin join) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) text += i + 1 == items.size() ? last_separator(join, items.size(), items[i]) : std::string(", ");
+        text += items[i];
+    }
+    return text;
+}
+
 std::string message(std::string_view key, std::string_view english, std::initializer_list<MessageArg> args) {
     const Language language = current_language();
     if (language != Language::en) {
         const Catalogue& translated = catalogue(language);
-        const auto found = translated.find(std::string(key));
-        if (found != translated.end()) return fill_placeholders(found->second, args);
+        for (const auto& [translated_key, text] : translated)
+            if (translated_key == key) return fill_placeholders(text, args);
     }
     return fill_placeholders(english, args);
 }
@@ -68,7 +116,7 @@ std::string load_messages(Language language, std::string_view catalogue_json) {
     Catalogue loaded;
     for (const auto& [key, value] : parsed.value.members) {
         if (value.kind != json::Kind::string) return "the catalogue's \"" + key + "\" is not a string";
-        loaded.emplace(key, value.text);
+        loaded.emplace_back(key, value.text);
     }
     catalogue(language) = std::move(loaded);
     installed[static_cast<int>(language)] = true;

@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/language.hpp"
 
@@ -28,6 +29,13 @@ struct MessageArg {
 // The sentence for `key` in the current language, placeholders filled. A placeholder without an
 // argument is left as written, so a test sees it.
 std::string message(std::string_view key, std::string_view english, std::initializer_list<MessageArg> args = {});
+
+// Joins a list the way the current language writes one: "a, b and c" / "a, b oder c" / "a, b y c".
+// English keeps the serial comma before "and" but not before "or" ("a, b, and c"; "a, b or c"),
+// as the engine's English notes have always read; German and Spanish never use it. Spanish "y"
+// becomes "e" before an /i/ sound and "o" becomes "u" before an /o/ sound (RAE, Ortografía 2010).
+enum class ListJoin { and_, or_ };
+std::string join_list(const std::vector<std::string>& items, ListJoin join);
 
 // Fills {name} placeholders in `text`; used by message() and by the quiz for its own templates.
 std::string fill_placeholders(std::string_view text, std::initializer_list<MessageArg> args);

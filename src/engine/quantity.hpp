@@ -25,8 +25,9 @@ enum class UnitKind {
 
 // "number", "memory", "compute", "rate", "time", "gpus", "percent".
 const char* unit_kind_name(UnitKind kind);
-// What a learner reads in "that is a time, the question asks for memory": "a time", "memory", …
-const char* unit_kind_phrase(UnitKind kind);
+// What a learner reads in "that is a time, the question asks for memory": "a time", "an amount
+// of memory", …, in the current language.
+std::string unit_kind_phrase(UnitKind kind);
 // The names above and their aliases: count → number, bytes → memory, flops → compute,
 // flop_rate → rate, duration and seconds → time, fraction → percent. False when unknown.
 bool unit_kind_from_name(std::string_view name, UnitKind& out);
@@ -62,7 +63,8 @@ struct Parsed {
 };
 
 // Never throws; value is always finite when ok. The error never repeats the learner's text
-// beyond a short run of letters, so it is safe to show. "B" is bytes.
+// beyond a short run of letters, so it is safe to show. "B" is bytes. Numbers and unit words are
+// read in the current language ("1,5 TB" in German is 1.5 TB) and in English.
 Parsed parse(std::string_view text);
 // The same, for text typed where a quantity of `expected` kind is asked for: a count or a GPU
 // number also takes the letters K, M, B and T as thousand, million, billion and trillion
@@ -84,6 +86,8 @@ Reading read_quantity(std::string_view text, UnitKind kind);
 // largest unit in which the rounded value is at least 1, drop trailing zeros, separate
 // thousands with commas, and write |x| ≥ 10¹⁵ or < 10⁻³ as "3.8 × 10²⁵". Anything not finite is
 // "–". Memory is decimal (1 GB = 10⁹ bytes, docs/model.md), "kB" with a small k.
+// The examples are English; every function writes in the current language (language.hpp):
+// "1,13 TB", "16.384 GPUs", "68 Tage", "13.000 millones" (docs/numbers.md, "Languages").
 
 // What a figure is, for writing. The reading kinds plus those only ever shown.
 enum class Figure {

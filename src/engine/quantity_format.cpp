@@ -6,6 +6,7 @@
 
 #include "engine/decimal.hpp"
 #include "engine/quantity.hpp"
+#include "engine/quantity_text.hpp"
 
 namespace trainscope::quantity {
 
@@ -27,19 +28,38 @@ std::string superscript(long exponent) {
     return out;
 }
 
-// "1130.5" → "1,130.5"
+using words::Noun;
+using words::ScaleWord;
+using words::Writing;
+
+// Plain digits as the current language writes them: "1130.5" → "1,130.5", "1.130,5" (de),
+// "1130,5" (es: CLDR groups only from five digits, "16.384").
 std::string group_thousands(const std::string& plain) {
+    const Writing& writing = words::writing();
     std::size_t start = plain[0] == '-' ? 1 : 0;
     std::size_t end = plain.find('.');
     if (end == std::string::npos) end = plain.size();
+    const bool grouped = end - start >= static_cast<std::size_t>(3 + writing.minimum_grouping_digits);
     std::string out = plain.substr(0, start);
     for (std::size_t i = start; i < end; ++i) {
         out += plain[i];
         const std::size_t left = end - i - 1;
-        if (left > 0 && left % 3 == 0) out += ',';
+        if (grouped && left > 0 && left % 3 == 0) out += writing.group_mark;
     }
-    out += plain.substr(end);
+    if (end < plain.size()) {
+        out += writing.decimal_mark;
+        out += plain.substr(end + 1);
+    }
     return out;
+}
+
+// "1 day" but "1.5 days", "0 days": the singular only for exactly one.
+const char* noun_form(const Noun& noun, const std::string& number) { return number == "1" ? noun.one : noun.other; }
+
+// A number and what it counts: "16,384 GPUs", "68 Tage"; a number ending in a word takes the
+// language's "of" (Spanish "13.000 millones de GPU").
+std::string counted(const std::string& number, bool ends_in_word, const char* noun) {
+    return number + " " + (ends_in_word ? words::writing().of : "") + noun;
 }
 
 std::string trim_zeros(std::string text) {
@@ -68,7 +88,7 @@ std::string scientific(double value, int figures) {
     std::string mantissa = trim_zeros(buffer.substr(0, e));
     if (mantissa == "1") return "10" + superscript(exponent);
     if (mantissa == "-1") return "-10" + superscript(exponent);
-    return mantissa + " \u00D7 10" + superscript(exponent);
+    return group_thousands(mantissa) + " \u00D7 10" + superscript(exponent);
 }
 
 // Every digit of a whole number, grouped: 16384 → "16,384".
@@ -85,7 +105,8 @@ struct Scale {
 
 // The largest scale in which the rounded magnitude is at least 1; `scales` is largest first
 // and ends with the smallest, taken when nothing else fits.
-const Scale& pick_scale(double value, const Scale* scales, std::size_t count, int figures) {
+template <typename AnyScale>
+const AnyScale& pick_scale(double value, const AnyScale* scales, std::size_t count, int figures) {
     const double rounded = std::fabs(round_significant(value, figures));
     for (std::size_t i = 0; i + 1 < count; ++i) {
         if (rounded >= scales[i].size * (1 - 1e-12)) return scales[i];
@@ -100,40 +121,74 @@ std::string scaled(double value, const Scale (&scales)[N], int figures) {
     return format_significant(round_significant(value, figures) / scale.size, figures) + " " + scale.unit;
 }
 
-std::string count_text(double value, int figures, bool short_form) {
-    static const Scale words[] = {{1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}};
-    static const char* const letters[] = {"T", "B", "M"};
+// A count as written, and whether it ends in a scale word (which Spanish follows with "de").
+struct CountText {
+    std::string text;
+    bool ends_in_word = false;  // "13 billion", not "16,384" or "1.5 × 10¹⁶"
+};
+
+// A number written with a word for its size ("13 billion", "1,23 Mio.") when `scale_words` has
+// one for the rounded value; every digit of a smaller whole number; scientific from 10¹⁵.
+CountText in_words(double value, int figures, words::Span<ScaleWord> scale_words, const char* space) {
     const double rounded = std::fabs(round_significant(value, figures));
-    if (rounded >= 1e15) return scientific(value, figures);
-    for (std::size_t i = 0; i < 3; ++i) {
-        if (rounded >= words[i].size * (1 - 1e-12)) {
-            const std::string number = format_significant(round_significant(value, figures) / words[i].size, figures);
-            return short_form ? number + letters[i] : number + " " + words[i].unit;
+    if (rounded >= 1e15) return {scientific(value, figures)};
+    for (const ScaleWord& scale : scale_words) {
+        if (rounded >= scale.size * (1 - 1e-12)) {
+            const std::string number = format_significant(round_significant(value, figures) / scale.size, figures);
+            return {number + space + noun_form(scale.word, number), true};
         }
     }
-    if (value == std::round(value)) return whole(value);
-    return format_significant(value, figures);
+    if (value == std::round(value)) return {whole(value)};
+    return {format_significant(value, figures)};
 }
 
-// "1 day" but "1.5 days", "0 days": the singular only for exactly one.
-std::string with_unit(const std::string& number, const char* singular) {
-    return number + " " + singular + (number == "1" ? "" : "s");
+CountText count_text(double value, int figures, bool short_form) {
+    const Writing& writing = words::writing();
+    return short_form ? in_words(value, figures, writing.short_words, writing.short_space)
+                      : in_words(value, figures, writing.count_words, " ");
 }
+
+enum class TimeUnit { seconds, minutes, hours, days, weeks, months, years };
+
+const Noun& time_noun(TimeUnit unit) {
+    const Writing& writing = words::writing();
+    switch (unit) {
+        case TimeUnit::seconds: return writing.second;
+        case TimeUnit::minutes: return writing.minute;
+        case TimeUnit::hours: return writing.hour;
+        case TimeUnit::days: return writing.day;
+        case TimeUnit::weeks: return writing.week;
+        case TimeUnit::months: return writing.month;
+        case TimeUnit::years: return writing.year;
+    }
+    return writing.second;
+}
+
+struct TimeScale {
+    double size;
+    TimeUnit unit;
+};
 
 std::string duration_text(double seconds, int figures) {
-    static const Scale units[] = {{year, "year"}, {day, "day"}, {hour, "hour"}, {minute, "minute"}, {1.0, "second"}};
-    const Scale& unit = pick_scale(seconds, units, 5, figures);
+    static const TimeScale units[] = {{year, TimeUnit::years},   {day, TimeUnit::days}, {hour, TimeUnit::hours},
+                                      {minute, TimeUnit::minutes}, {1.0, TimeUnit::seconds}};
+    const TimeScale& unit = pick_scale(seconds, units, 5, figures);
+    const Noun& noun = time_noun(unit.unit);
     const double value = seconds / unit.size;
     if (unit.size == year && std::fabs(round_significant(value, figures)) >= 1e6)
-        return scientific(value, figures) + " years";
-    return with_unit(format_significant(value, figures), unit.unit);
+        return scientific(value, figures) + " " + noun.other;
+    const std::string number = format_significant(value, figures);
+    return number + " " + noun_form(noun, number);
 }
 
 std::string money_text(double dollars, int figures) {
+    const Writing& writing = words::writing();
     const std::string sign = dollars < 0 ? "-" : "";
     const double magnitude = std::fabs(dollars);
-    if (std::fabs(round_significant(magnitude, figures)) >= 1e6) return sign + "$" + count_text(magnitude, figures, false);
-    return sign + "$" + whole(magnitude);
+    const std::string number = std::fabs(round_significant(magnitude, figures)) >= 1e6
+                                   ? in_words(magnitude, figures, writing.money_words, writing.money_space).text
+                                   : whole(magnitude);
+    return sign + writing.money_prefix + number + writing.money_suffix;
 }
 
 bool is_whole_multiple(double value, double unit) {
@@ -142,13 +197,15 @@ bool is_whole_multiple(double value, double unit) {
 }
 
 std::string duration_tick(double seconds) {
-    static const Scale units[] = {{year, "year"}, {month, "month"}, {week, "week"}, {day, "day"},
-                                  {hour, "hour"}, {minute, "minute"}, {1.0, "second"}};
+    static const TimeScale units[] = {{year, TimeUnit::years}, {month, TimeUnit::months}, {week, TimeUnit::weeks},
+                                      {day, TimeUnit::days},   {hour, TimeUnit::hours},   {minute, TimeUnit::minutes},
+                                      {1.0, TimeUnit::seconds}};
     for (const auto& unit : units) {
         if (!is_whole_multiple(seconds, unit.size)) continue;
         const double count = std::round(seconds / unit.size);
-        const std::string number = count_text(count, tick_figures, false);
-        return number + " " + unit.unit + (count == 1 ? "" : "s");
+        const CountText number = count_text(count, tick_figures, false);
+        const Noun& noun = time_noun(unit.unit);
+        return counted(number.text, number.ends_in_word, count == 1 ? noun.one : noun.other);
     }
     return duration_text(seconds, tick_figures);
 }
@@ -170,7 +227,7 @@ std::string format_significant(double value, int significant_figures) {
 
 std::string format_count(double value) {
     if (!std::isfinite(value)) return not_finite;
-    return count_text(value, default_figures, false);
+    return count_text(value, default_figures, false).text;
 }
 
 bool figure_from_name(std::string_view name, Figure& out) {
@@ -210,8 +267,8 @@ std::string format(double value, Figure figure, int significant_figures) {
     if (!std::isfinite(value)) return not_finite;
     const int figures = clamp_figures(significant_figures);
     switch (figure) {
-        case Figure::count: return count_text(value, figures, false);
-        case Figure::count_short: return count_text(value, figures, true);
+        case Figure::count: return count_text(value, figures, false).text;
+        case Figure::count_short: return count_text(value, figures, true).text;
         case Figure::integer:
             return std::fabs(value) >= 1e21 ? scientific(value, figures) : whole(value);
         case Figure::plain: return format_significant(value, figures);
@@ -221,9 +278,10 @@ std::string format(double value, Figure figure, int significant_figures) {
             return scientific(value, figures);
         }
         case Figure::bytes: {
-            static const Scale units[] = {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1, "bytes"}};
-            const std::string text = scaled(value, units, figures);
-            return text == "1 bytes" ? "1 byte" : text;
+            static const Scale units[] = {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
+            if (std::fabs(round_significant(value, figures)) >= 1e3 * (1 - 1e-12)) return scaled(value, units, figures);
+            const std::string number = format_significant(value, figures);
+            return number + " " + noun_form(words::writing().byte, number);
         }
         case Figure::flops: {
             const double magnitude = std::fabs(round_significant(value, figures));
@@ -237,10 +295,10 @@ std::string format(double value, Figure figure, int significant_figures) {
         case Figure::duration:
             return value < 0 ? std::string(not_finite) : duration_text(value, figures);
         case Figure::gpus: {
-            const std::string number = count_text(value, figures, false);
-            return number + (number == "1" ? " GPU" : " GPUs");
+            const CountText number = count_text(value, figures, false);
+            return counted(number.text, number.ends_in_word, noun_form(words::writing().gpu, number.text));
         }
-        case Figure::percent: return format_significant(value * 100, figures) + "%";
+        case Figure::percent: return format_significant(value * 100, figures) + words::writing().percent_sign;
         case Figure::ratio: return format_significant(value, figures) + "\u00D7";
         case Figure::energy: {
             static const Scale units[] = {{1e12, "TWh"}, {1e9, "GWh"}, {1e6, "MWh"}, {1e3, "kWh"}, {1, "Wh"}};
@@ -279,13 +337,20 @@ std::string format_in_unit(double base_value, const Unit& unit) {
     const double value = base_value / unit.factor;
     if (unit.kind == UnitKind::compute && std::fabs(round_significant(value, default_figures)) >= 1e6)
         return scientific(value, default_figures) + " " + unit.symbol;
-    if (unit.kind == UnitKind::gpus && value == std::round(value) && value != 1.0)
-        return format_count(value) + " " + unit.symbol;
+    const Writing& writing = words::writing();
+    const Noun* noun = words::noun_for_symbol(writing, unit.symbol);
+    if (unit.kind == UnitKind::gpus && value == std::round(value) && value != 1.0) {
+        const CountText number = count_text(value, default_figures, false);
+        return counted(number.text, number.ends_in_word, noun ? noun->other : unit.symbol.c_str());
+    }
     const std::string number = format_significant(value);
     if (unit.symbol.empty()) return number;
+    if (noun) return number + " " + noun_form(*noun, number);
+    // "1 FLOP": the symbols of the unit table are plural.
     if (number == "1" && unit.symbol.back() == 's' && unit.symbol.find('/') == std::string::npos)
         return "1 " + unit.symbol.substr(0, unit.symbol.size() - 1);
-    if (unit.symbol == "%" || unit.symbol == "\u00D7") return number + unit.symbol;
+    if (unit.symbol == "%") return number + writing.percent_sign;
+    if (unit.symbol == "\u00D7") return number + unit.symbol;
     return number + " " + unit.symbol;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/decimal.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quantity_text.hpp"
 
@@ -14,6 +15,7 @@ namespace trainscope::quantity {
 using text::ends_with;
 using text::is_digit;
 using text::is_letter;
+using text::is_non_ascii;
 using text::lowercase;
 using text::to_lower;
 using text::trim;
@@ -29,8 +31,8 @@ constexpr std::size_t max_raw_length = 100000;
 // 1e-400 must not silently become 0 (double underflow) when 2^-1074 is "too small".
 constexpr double smallest_magnitude = 1e-300;
 constexpr double largest_magnitude = 1e300;
-const char* const too_large = "That number is too large to be an answer here.";
-const char* const too_small = "That number is too small to be an answer here.";
+std::string too_large() { return message("quantity.too_large", "That number is too large to be an answer here."); }
+std::string too_small() { return message("quantity.too_small", "That number is too small to be an answer here."); }
 // Decimal exponents beyond this are far outside any quantity in the lesson (and beyond double).
 constexpr long max_exponent = 400;
 
@@ -95,9 +97,11 @@ std::string normalize(std::string_view text) {
     return out;
 }
 
-const char* const couldnt_group =
-    "I couldn't read the digit grouping: put thousands separators every three digits "
-    "(1,120,000 or 1 120 000) and use one decimal mark.";
+std::string couldnt_group() {
+    return message("quantity.grouping",
+                   "I couldn't read the digit grouping: put thousands separators every three digits "
+                   "(1,120,000 or 1 120 000) and use one decimal mark.");
+}
 
 // The digits of a number written with thousands separators and a decimal mark, rewritten as
 // plain ASCII ("1120.5"). The rules are in docs/quiz.md, "Reading numbers".
@@ -140,7 +144,7 @@ public:
         if (read_power_sign()) {
             if (exponent != 0 || has_e_) {
                 // "1e5^2": does the power apply to 1 or to 1e5? Neither reading is safe to guess.
-                result.error = "Write one power: 1e10 or 10^10, not 1e5^2.";
+                result.error = message("quantity.one_power", "Write one power: 1e10 or 10^10, not 1e5^2.");
                 return result;
             }
             if (!read_exponent(caret_exponent)) return fail(result);
@@ -176,7 +180,8 @@ public:
         rest = std::string(trim(strip_per_parameter(rest)));
         for (const char c : rest) {
             if (is_digit(c)) {
-                result.error = "Please give a single number (I found more than one).";
+                result.error =
+                    message("quantity.more_than_one", "Please give a single number (I found more than one).");
                 return result;
             }
         }
@@ -196,11 +201,11 @@ public:
         value *= scale;
         alternative *= scale;
         if (!std::isfinite(value) || std::fabs(value) > largest_magnitude) {
-            result.error = too_large;
+            result.error = too_large();
             return result;
         }
         if (value != 0.0 && std::fabs(value) < smallest_magnitude) {
-            result.error = too_small;
+            result.error = too_small();
             return result;
         }
         result.has_alternative = result.has_alternative && std::isfinite(alternative);
@@ -224,21 +229,21 @@ private:
         while (pos_ < s_.size() && s_[pos_] == ' ') ++pos_;
     }
 
-    // "~1 TB", "about 1 TB", "roughly 3e25": hedges are welcome, the number is what counts.
+    // "~1 TB", "about 1 TB", "etwa 1 TB", "unos 3e25": hedges are welcome, the number is what counts.
     void skip_approximately() {
-        static const char* const hedges[] = {"approximately ", "approx. ", "approx ", "about ",
-                                             "around ", "roughly ", "ca. ", "circa "};
-        const std::string lower = lowercase(s_.substr(0, 16));
+        const std::string lower = lowercase(s_.substr(0, 20));
         if (pos_ < s_.size() && s_[pos_] == '~') {
             ++pos_;
             skip_space();
             return;
         }
-        for (const char* hedge : hedges) {
-            if (lower.compare(0, std::strlen(hedge), hedge) == 0) {
-                pos_ = std::strlen(hedge);
-                skip_space();
-                return;
+        for (const Language language : {current_language(), Language::en}) {
+            for (const char* hedge : words::hedges(language)) {
+                if (lower.compare(0, std::strlen(hedge), hedge) == 0) {
+                    pos_ = std::strlen(hedge);
+                    skip_space();
+                    return;
+                }
             }
         }
     }
@@ -256,7 +261,7 @@ private:
             ++pos_;
         }
         if (pos_ >= s_.size() || !is_digit(s_[pos_])) {
-            error_ = "An exponent needs digits, as in 3.6e25 or 3.6 × 10^25.";
+            error_ = message("quantity.exponent_digits", "An exponent needs digits, as in 3.6e25 or 3.6 × 10^25.");
             return false;
         }
         long value = 0;
@@ -265,7 +270,7 @@ private:
             ++pos_;
         }
         if (value > max_exponent) {
-            error_ = sign > 0 ? too_large : too_small;
+            error_ = sign > 0 ? too_large() : too_small();
             return false;
         }
         out = sign * value;
@@ -324,30 +329,33 @@ private:
         std::size_t decimal = n;
         bool ambiguous = false;
         if (runs[0].empty()) {
-            if (n != 1) { error_ = couldnt_group; return false; }
+            if (n != 1) { error_ = couldnt_group(); return false; }
             decimal = 0;
         } else if (dots > 0 && commas > 0) {
             // Both marks: the last one is the decimal mark ("1,120.5" and "1.120,5").
             const char last = separators.back();
             if ((last != '.' && last != ',') || (last == '.' ? dots : commas) != 1) {
-                error_ = couldnt_group;
+                error_ = couldnt_group();
                 return false;
             }
             decimal = n - 1;
         } else if (dots + commas == 1) {
             const char mark = dots ? '.' : ',';
-            if (separators.back() != mark) { error_ = couldnt_group; return false; }
+            if (separators.back() != mark) { error_ = couldnt_group(); return false; }
             const bool other_separators_before = n > 1;
             const bool looks_like_thousands = !other_separators_before && runs[1].size() == 3 &&
                                               runs[0].size() <= 3 && runs[0][0] != '0';
-            if (mark == ',' && looks_like_thousands) {
-                // "1,120": one thousand one hundred and twenty; 1.12 is the other reading.
+            // The language's thousands mark: ',' in English, '.' in German and Spanish.
+            if (mark == words::writing().group_mark && looks_like_thousands) {
+                // "1,120" (English), "1.120" (German): one thousand one hundred and twenty; 1.12
+                // is the other reading.
                 ambiguous = true;
             } else {
-                // A single dot is a decimal point; so is a comma that cannot be thousands
-                // ("0,5", "1,12", "1 120,5"). "1.120" could be 1120 in German: other reading.
+                // The language's decimal mark is a decimal mark; so is the other mark when it
+                // cannot be thousands ("0,5", "1,12", "1 120,5" in English; "1.5" in German).
+                // "1.120" in English could be 1120 the German way: the other reading.
                 decimal = n - 1;
-                ambiguous = mark == '.' && looks_like_thousands;
+                ambiguous = looks_like_thousands;
             }
         }
         // Every other separator groups thousands: one kind of character, groups of three.
@@ -356,12 +364,12 @@ private:
             if (i == decimal) continue;
             if (thousands == 0) thousands = separators[i];
             if (separators[i] != thousands || runs[i + 1].size() != 3) {
-                error_ = couldnt_group;
+                error_ = couldnt_group();
                 return false;
             }
         }
         if (thousands != 0 && (runs[0].empty() || runs[0].size() > 3)) {
-            error_ = couldnt_group;
+            error_ = couldnt_group();
             return false;
         }
         for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -379,77 +387,81 @@ private:
         return true;
     }
 
-    // "16k GPUs", "2 trillion", "13 billion": words that scale the number, not units.
+    // "16k GPUs", "2 trillion", "13 Milliarden", "70 Mrd.", "13 mil millones": words that scale
+    // the number, not units. A thousand may scale the next word: "mil millones" is 10⁹.
     double read_multiplier_word() {
+        double factor = read_one_multiplier_word();
+        if (factor == 1e3) factor *= read_one_multiplier_word();
+        // Spanish counts with "de": "13.000 millones de GPU", "1 millón de años".
+        if (factor != 1.0 && lowercase(s_.substr(pos_, 3)) == "de ") {
+            pos_ += 3;
+            skip_space();
+        }
+        return factor;
+    }
+
+    double read_one_multiplier_word() {
         std::size_t end = pos_;
-        while (end < s_.size() && is_letter(s_[end])) ++end;
+        while (end < s_.size() && (is_letter(s_[end]) || is_non_ascii(s_[end]))) ++end;
         const std::string word = lowercase(s_.substr(pos_, end - pos_));
-        struct Word { const char* spelling; double factor; };
-        static const Word words[] = {{"k", 1e3},         {"thousand", 1e3}, {"million", 1e6},
-                                     {"mn", 1e6},        {"billion", 1e9},  {"bn", 1e9},
-                                     {"trillion", 1e12}, {"tn", 1e12},      {"quadrillion", 1e15}};
+        double factor = word.empty() ? 0.0 : words::multiplier_word(word);
         // Where a count is asked for, "70B" is 70 billion (as model sizes are written); where
         // anything else is, B is bytes and M, T are prefixes of units.
-        static const Word count_letters[] = {{"m", 1e6}, {"b", 1e9}, {"t", 1e12}};
-        for (const auto& w : words) {
-            if (word == w.spelling) {
-                pos_ = end;
-                skip_space();
-                return w.factor;
-            }
+        if (factor == 0.0 && count_letters_) {
+            if (word == "m") factor = 1e6;
+            if (word == "b") factor = 1e9;
+            if (word == "t") factor = 1e12;
         }
-        if (count_letters_) {
-            for (const auto& w : count_letters) {
-                if (word == w.spelling) {
-                    pos_ = end;
-                    skip_space();
-                    return w.factor;
-                }
-            }
-        }
-        return 1.0;
+        if (factor == 0.0) return 1.0;
+        pos_ = end;
+        // The abbreviation's point: "70 Mrd. GPUs", "2 Mio."
+        if (pos_ < s_.size() && s_[pos_] == '.') ++pos_;
+        skip_space();
+        return factor;
     }
 
     static std::string_view strip_per_parameter(std::string_view unit) {
-        // "16 bytes per parameter", "16 B/param": the quiz asks per parameter already.
-        static const char* const suffixes[] = {"per parameter", "per param", "per weight",
-                                               "/parameter", "/param", "/weight"};
-        for (const char* suffix : suffixes) {
-            if (ends_with(unit, suffix)) return unit.substr(0, unit.size() - std::strlen(suffix));
+        // "16 bytes per parameter", "16 B/param", "16 Byte pro Parameter": the quiz asks per
+        // parameter already.
+        for (const Language language : {current_language(), Language::en}) {
+            for (const char* suffix : words::per_parameter_suffixes(language)) {
+                if (ends_with(unit, suffix)) return unit.substr(0, unit.size() - std::strlen(suffix));
+            }
         }
         return unit;
     }
 
     std::string not_a_number_message() const {
         const std::string lower = lowercase(s_.substr(pos_));
-        // "eight", "a million": numbers in words get an answer too, not silence.
-        struct NumberWord { const char* word; const char* digits; };
-        static const NumberWord number_words[] = {
-            {"zero", "0"},      {"one", "1"},        {"two", "2"},         {"three", "3"},      {"four", "4"},
-            {"five", "5"},      {"six", "6"},        {"seven", "7"},       {"eight", "8"},      {"nine", "9"},
-            {"ten", "10"},      {"eleven", "11"},    {"twelve", "12"},     {"twenty", "20"},    {"thirty", "30"},
-            {"forty", "40"},    {"fifty", "50"},     {"sixty", "60"},      {"seventy", "70"},   {"eighty", "80"},
-            {"ninety", "90"},   {"hundred", "100"},  {"thousand", "1000"}, {"million", "1e6"},  {"billion", "1e9"},
-            {"trillion", "1e12"}, {"a ", nullptr},   {"an ", nullptr},     {"half", "0.5"}};
-        for (const auto& n : number_words) {
-            const std::size_t length = std::strlen(n.word);
-            const bool whole_word = n.word[length - 1] == ' ' || lower.size() == length || !is_letter(lower[length]);
-            if (lower.compare(0, length, n.word) != 0 || !whole_word) continue;
-            if (!n.digits) return "Please type the number in digits, for example 1000000 or 1e6.";
-            return "Please type the number in digits: " + std::string(n.digits) + " for \"" + n.word + "\".";
+        // "eight", "a million", "acht", "ocho": numbers in words get an answer too, not silence.
+        for (const Language language : {current_language(), Language::en}) {
+            for (const words::NumberWord& n : words::number_words(language)) {
+                const std::size_t length = std::strlen(n.word);
+                const bool whole_word = n.word[length - 1] == ' ' || lower.size() == length ||
+                                        !(is_letter(lower[length]) || is_non_ascii(lower[length]));
+                if (lower.compare(0, length, n.word) != 0 || !whole_word) continue;
+                if (!n.digits)
+                    return message("quantity.digits", "Please type the number in digits, for example 1000000 or 1e6.");
+                return message("quantity.digits_for_word", "Please type the number in digits: {digits} for \"{word}\".",
+                               {{"digits", n.digits}, {"word", n.word}});
+            }
         }
         if (lower.rfind("nan", 0) == 0 || lower.rfind("inf", 0) == 0 || lower.rfind("\u221E", 0) == 0)
-            return "That is not a finite number: type digits, for example 1.1 TB.";
-        return "That is not a number: type digits, for example 1.1 TB or 3.6e25.";
+            return message("quantity.not_finite", "That is not a finite number: type digits, for example 1.1 TB.");
+        return message("quantity.not_a_number", "That is not a number: type digits, for example 1.1 TB or 3.6e25.");
     }
 
     static std::string unknown_unit_message(const std::string& unit) {
+        // The learner's text is repeated only when it is a short run of letters: safe to show.
         bool plain = unit.size() <= 16;
         for (const char c : unit) plain = plain && (is_letter(c) || c == '/' || c == ' ');
-        std::string message = "I don't know the unit";
-        if (plain) message += " \"" + unit + "\"";
-        message += ". Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.";
-        return message;
+        if (plain)
+            return message("quantity.unknown_unit",
+                           "I don't know the unit \"{unit}\". "
+                           "Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.",
+                           {{"unit", unit}});
+        return message("quantity.unknown_unit_unnamed",
+                       "I don't know the unit. Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.");
     }
 
     bool evaluate(const std::string& digits, long exponent, bool caret_power, long caret_exponent,
@@ -463,18 +475,18 @@ private:
             if (caret_power) exponent += caret_exponent;  // 10^25
             const std::string mantissa = caret_power ? std::string("1") : digits;
             if (exponent > max_exponent || exponent < -max_exponent) {
-                error_ = exponent > 0 ? too_large : too_small;
+                error_ = exponent > 0 ? too_large() : too_small();
                 return false;
             }
             out = read_decimal(mantissa + "e" + std::to_string(exponent));
         }
         if (!std::isfinite(out)) {
-            error_ = too_large;
+            error_ = too_large();
             return false;
         }
         // Decimal text underflows to 0 without a word: 1e-400 is not zero, it is too small to use.
         if (out == 0.0 && digits.find_first_of("123456789") != std::string::npos) {
-            error_ = too_small;
+            error_ = too_small();
             return false;
         }
         return true;
@@ -498,16 +510,16 @@ Parsed parse_text(std::string_view text, bool count_letters) {
     while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
     while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
     if (text.size() > max_raw_length) {
-        result.error = "That is too long to be one number.";
+        result.error = message("quantity.too_long", "That is too long to be one number.");
         return result;
     }
     const std::string normalized = normalize(text);
     if (normalized.size() > max_answer_length) {
-        result.error = "That is too long to be one number.";
+        result.error = message("quantity.too_long", "That is too long to be one number.");
         return result;
     }
     if (normalized.empty()) {
-        result.error = "Type a number, for example 1.1 TB.";
+        result.error = message("quantity.empty", "Type a number, for example 1.1 TB.");
         return result;
     }
     return Reader(normalized, count_letters).run();
@@ -533,13 +545,13 @@ Reading read_quantity(std::string_view text, UnitKind kind) {
     const bool same_kind = parsed.kind == kind || (kind == UnitKind::gpus && parsed.kind == UnitKind::number &&
                                                    parsed.unit.symbol.empty());
     if (parsed.has_unit && !same_kind) {
-        reading.error = std::string("That is ") + unit_kind_phrase(parsed.kind) + "; this field takes " +
-                        unit_kind_phrase(kind) + ".";
+        reading.error = message("quantity.wrong_kind", "That is {found}; this field takes {expected}.",
+                                {{"found", unit_kind_phrase(parsed.kind)}, {"expected", unit_kind_phrase(kind)}});
         return reading;
     }
     const double value = parsed.has_unit ? parsed.value : parsed.value * base_unit(kind).factor;
     if (value != 0.0 && std::fabs(value) < smallest_magnitude) {
-        reading.error = too_small;
+        reading.error = too_small();
         return reading;
     }
     reading.ok = true;

@@ -1,6 +1,7 @@
 #include "engine/scenario.hpp"
 
 #include "engine/field_limits.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 
 #include <cmath>
@@ -54,7 +55,7 @@ public:
     ObjectReader(const json::Value* object, std::string prefix, std::vector<FieldError>& errors)
         : object_(object), prefix_(std::move(prefix)), errors_(errors) {
         if (object_ && !object_->is_object()) {
-            error_at(prefix_.empty() ? "scenario" : prefix_.substr(0, prefix_.size() - 1), "must be a JSON object");
+            error_at(prefix_.empty() ? "scenario" : prefix_.substr(0, prefix_.size() - 1), message("scenario.must_be_object", "must be a JSON object"));
             object_ = nullptr;
         }
     }
@@ -75,12 +76,12 @@ public:
         const json::Value* value = get(name);
         if (!value) return false;
         if (value->kind != json::Kind::number) {
-            error(name, "must be a number");
+            error(name, message("scenario.must_be_number", "must be a number"));
             return false;
         }
         const FieldLimit* limit = find_field_limit(path(name));
         const std::string problem = limit ? field_limit_error(*limit, value->number)
-                                          : (std::isfinite(value->number) ? "" : "must be a finite number");
+                                          : (std::isfinite(value->number) ? std::string() : message("limits.must_be_finite", "must be a finite number"));
         if (!problem.empty()) {
             error(name, problem);
             return false;
@@ -93,7 +94,7 @@ public:
         const json::Value* value = get(name);
         if (!value) return false;
         if (value->kind != json::Kind::boolean) {
-            error(name, "must be true or false");
+            error(name, message("scenario.must_be_boolean", "must be true or false"));
             return false;
         }
         out = value->boolean;
@@ -104,7 +105,7 @@ public:
         const json::Value* value = get(name);
         if (!value) return false;
         if (value->kind != json::Kind::string) {
-            error(name, "must be a string");
+            error(name, message("scenario.must_be_string", "must be a string"));
             return false;
         }
         out = value->text;
@@ -125,7 +126,8 @@ public:
             if (!allowed.empty()) allowed += ", ";
             allowed += std::string(name_of(option));
         }
-        error(name, "'" + utf8::truncate(given, 40) + "' is not one of: " + allowed);
+        error(name, message("scenario.not_one_of", "'{given}' is not one of: {allowed}",
+                            {{"given", utf8::truncate(given, 40)}, {"allowed", allowed}}));
     }
 
     void finish() {
@@ -133,7 +135,7 @@ public:
         for (const auto& member : object_->members) {
             bool is_known = false;
             for (const auto& known : known_) is_known = is_known || member.first == known;
-            if (!is_known) error_at(path(utf8::truncate(member.first, 60)), "is not a scenario field");
+            if (!is_known) error_at(path(utf8::truncate(member.first, 60)), message("scenario.unknown_field", "is not a scenario field"));
         }
     }
 
@@ -169,20 +171,26 @@ void check_architecture(const Architecture& a, std::vector<FieldError>& errors) 
     auto error = [&](const char* field, std::string message) { errors.push_back({prefix + field, std::move(message)}); };
     for (const auto& [field, value] : {std::pair<const char*, double>{"layers", a.layers}, {"hidden", a.hidden},
                                        {"heads", a.heads}, {"mlp", a.mlp}, {"vocab", a.vocab}}) {
-        if (!(value >= 1)) error(field, "is required for a custom architecture");
+        if (!(value >= 1)) error(field, message("scenario.architecture.required", "is required for a custom architecture"));
     }
     if (a.heads > a.hidden) {
-        error("heads", "cannot exceed the hidden size (" + format_limit(a.hidden) + ")");
+        error("heads", message("scenario.heads.exceed_hidden", "cannot exceed the hidden size ({hidden})",
+                                {{"hidden", format_limit(a.hidden)}}));
     } else if (a.heads >= 1 && std::fmod(a.hidden, a.heads) != 0) {
-        error("heads", "must divide the hidden size (" + format_limit(a.hidden) + ") evenly");
+        error("heads", message("scenario.heads.divide_hidden", "must divide the hidden size ({hidden}) evenly",
+                                {{"hidden", format_limit(a.hidden)}}));
     }
     if (a.kv_heads > a.heads) {
-        error("kv_heads", "cannot exceed the attention heads (" + format_limit(a.heads) + ")");
+        error("kv_heads", message("scenario.kv_heads.exceed_heads", "cannot exceed the attention heads ({heads})",
+                                   {{"heads", format_limit(a.heads)}}));
     } else if (a.kv_heads >= 1 && std::fmod(a.heads, a.kv_heads) != 0) {
-        error("kv_heads", "must divide the attention heads (" + format_limit(a.heads) + ") evenly");
+        error("kv_heads", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
+                                   {{"heads", format_limit(a.heads)}}));
     }
     if (a.experts_per_token > a.experts)
-        error("experts_per_token", "cannot exceed the number of experts (" + format_limit(a.experts) + ")");
+        error("experts_per_token", message("scenario.experts_per_token.exceed_experts",
+                                            "cannot exceed the number of experts ({experts})",
+                                            {{"experts", format_limit(a.experts)}}));
 }
 
 void read_model(const json::Value* model_json, Scenario& scenario, std::vector<FieldError>& errors) {
@@ -200,15 +208,17 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
         // The name travels in shared links: short plain text, shown with textContent.
         bool plain = !name.empty();
         for (const unsigned char c : name) plain = plain && c >= 0x20 && c != 0x7f;
-        if (!plain) reader.error("name", "must be plain text of one line, not empty");
+        if (!plain) reader.error("name", message("scenario.name.plain", "must be plain text of one line, not empty"));
         else if (name.size() > max_model_name_bytes)
-            reader.error("name", "must be at most " + format_limit(max_model_name_bytes) + " bytes long");
+            reader.error("name", message("scenario.name.too_long", "must be at most {max} bytes long",
+                                          {{"max", format_limit(max_model_name_bytes)}}));
         else model.name = name;
     }
     reader.finish();
 
     if (params_present && (preset_given || architecture_json)) {
-        reader.error("params", "give a parameter count, or a preset or architecture, not both");
+        reader.error("params", message("scenario.params.not_both",
+                                        "give a parameter count, or a preset or architecture, not both"));
         return;
     }
 
@@ -226,7 +236,8 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
         if (!preset) {
             std::string known;
             for (const auto& candidate : model_presets()) known += (known.empty() ? "" : ", ") + std::string(candidate.id);
-            reader.error("preset", "unknown preset '" + utf8::truncate(preset_id, 40) + "'; known presets: " + known);
+            reader.error("preset", message("scenario.preset.unknown", "unknown preset '{preset}'; known presets: {known}",
+                                            {{"preset", utf8::truncate(preset_id, 40)}, {"known", known}}));
             return;
         }
     } else if (!architecture_json) {
@@ -317,15 +328,17 @@ ScenarioReading read_scenario(const json::Value& document) {
     std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
     const bool gpu_given = hardware_reader.text("gpu", gpu_id);
     if (gpu_id == "custom") {
-        hardware.gpu = Gpu{"custom", "Custom GPU", 0, 0, 0, 0, "entered by the user"};
-        if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", "is required for a custom GPU");
-        if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", "is required for a custom GPU");
+        hardware.gpu = Gpu{"custom", message("hardware.custom.name", "Custom GPU"), 0, 0, 0, 0,
+                           message("hardware.custom.source", "entered by the user")};
+        if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", message("scenario.custom_gpu.required", "is required for a custom GPU"));
+        if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", message("scenario.custom_gpu.required", "is required for a custom GPU"));
     } else if (const Gpu* gpu = find_gpu(gpu_id)) {
         hardware.gpu = *gpu;
     } else {
         std::string known;
         for (const auto& candidate : gpu_catalogue()) known += (known.empty() ? "" : ", ") + candidate.id;
-        hardware_reader.error("gpu", "unknown GPU '" + utf8::truncate(gpu_id, 40) + "'; known: " + known + ", custom");
+        hardware_reader.error("gpu", message("scenario.gpu.unknown", "unknown GPU '{gpu}'; known: {known}, custom",
+                                              {{"gpu", utf8::truncate(gpu_id, 40)}, {"known", known}}));
         hardware.gpu = *find_gpu("h100-sxm");
     }
     (void)gpu_given;
@@ -351,22 +364,28 @@ ScenarioReading read_scenario(const json::Value& document) {
     }
     const double max_parameters = find_field_limit("model.params")->max;
     if (total_params > max_parameters)
-        errors.push_back({"model.architecture", "describes " + format_limit(total_params) +
-                                                    " parameters; the limit is " + format_limit(max_parameters)});
+        errors.push_back({"model.architecture",
+                          message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
+                                  {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
 
     // Parallel layout: G = data × tensor × pipeline (Narayanan et al. 2021, §2).
     const double model_parallel = parallel.tensor * parallel.pipeline;
     if (std::fmod(parallel.gpus, model_parallel) != 0) {
-        errors.push_back({"parallel.gpus", "must be a multiple of tensor × pipeline (" + format_limit(model_parallel) + ")"});
+        errors.push_back({"parallel.gpus", message("scenario.gpus.multiple", "must be a multiple of tensor × pipeline ({model_parallel})",
+                                                      {{"model_parallel", format_limit(model_parallel)}})});
     }
     const Architecture& a = scenario.model.architecture;
     if (parallel.pipeline > a.layers)
-        errors.push_back({"parallel.pipeline", "cannot exceed the number of layers (" + format_limit(a.layers) + ")"});
+        errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
+                                                          {{"layers", format_limit(a.layers)}})});
     else if (parallel.pipeline * parallel.interleave > a.layers)
-        errors.push_back({"parallel.interleave", "needs at least one layer per virtual stage: pipeline × interleave "
-                                                 "cannot exceed the layers (" + format_limit(a.layers) + ")"});
+        errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_layers",
+                                                            "needs at least one layer per virtual stage: pipeline × "
+                                                            "interleave cannot exceed the layers ({layers})",
+                                                            {{"layers", format_limit(a.layers)}})});
     if (std::fmod(a.heads, parallel.tensor) != 0)
-        errors.push_back({"parallel.tensor", "must divide the attention heads (" + format_limit(a.heads) + ") evenly"});
+        errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
+                                                        {{"heads", format_limit(a.heads)}})});
     return reading;
 }
 
@@ -375,7 +394,7 @@ ScenarioReading read_scenario_text(std::string_view json_text) {
     if (!parsed.ok) {
         ScenarioReading reading;
         // A member given twice or nested too deep is named by its path, like any other field error.
-        reading.errors.push_back({parsed.path.empty() ? "scenario" : parsed.path, "is not valid JSON: " + parsed.error});
+        reading.errors.push_back({parsed.path.empty() ? "scenario" : parsed.path, message("scenario.invalid_json", "is not valid JSON: {error}", {{"error", parsed.error}})});
         return reading;
     }
     return read_scenario(parsed.value);

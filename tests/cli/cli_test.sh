@@ -103,5 +103,18 @@ rm -f "$broken_bank"
 check "quiz-check --preview names a broken item's field and exits 2" $?
 "$cli" quiz-check "$example_bank" --preview 2 3 >/dev/null 2>&1; [ $? -eq 64 ]; check "quiz-check with two seed counts is a usage error" $?
 
+# --lang: the engine's words in German or Spanish from i18n/<lang>/engine*.json; field paths stay.
+lang_error="$(printf '%s' '{"parallel":{"gpus":10,"tensor":4}}' | "$cli" estimate - --lang de 2>&1 >/dev/null)"; status=$?
+[ "$status" -eq 2 ] && grep -q '^error: parallel.gpus muss ein Vielfaches von tensor × pipeline (4) sein$' <<<"$lang_error"
+check "--lang de writes a field's error in German" $?
+lang_table="$(printf '%s' '{"model":{"preset":"llama3-70b"}}' | "$cli" --lang=es-419 estimate - --table)"; status=$?
+[ "$status" -eq 0 ] && grep -q '^Ejecución (inferencia)$' <<<"$lang_table" && grep -q '^  copia maestra  ' <<<"$lang_table"
+check "--lang es writes the table in Spanish" $?
+english_table="$(printf '%s' '{"model":{"preset":"llama3-70b"}}' | "$cli" estimate - --table --lang en)"
+grep -q '^Running (inference)$' <<<"$english_table" && grep -q '^  master_weights               ' <<<"$english_table"
+check "--lang en keeps the English table" $?
+"$cli" presets --lang fr >/dev/null 2>&1; [ $? -eq 64 ]; check "an unknown --lang is a usage error" $?
+"$cli" presets --lang >/dev/null 2>&1; [ $? -eq 64 ]; check "--lang without a tag is a usage error" $?
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,162 @@
+// The German and Spanish catalogues of the source tree (i18n/<lang>/engine*.json), loaded as the
+// page's language pack and the CLI load them, and the engine's sentences written through them.
+// The catalogue test (tests/web/i18n-catalogues.test.mjs) checks keys and placeholders; these check
+// that the engine actually speaks the language end to end, numbers and lists included.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch_include.hpp"
+#include "engine/api.hpp"
+#include "engine/json.hpp"
+#include "engine/language.hpp"
+#include "engine/messages.hpp"
+#include "engine/quantity.hpp"
+#include "estimate_support.hpp"
+
+using trainscope::Language;
+using trainscope::LanguageScope;
+using trainscope::ListJoin;
+namespace json = trainscope::json;
+namespace quantity = trainscope::quantity;
+
+namespace {
+
+std::string read_text(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// Every i18n/<tag>/engine*.json beside this test (tests/engine/ → i18n/), merged and installed.
+void load_source_catalogues(Language language) {
+    std::string here = __FILE__;
+    here = here.substr(0, here.rfind("tests/engine/"));
+    const std::filesystem::path directory = std::filesystem::path(here) / "i18n" / trainscope::language_tag(language);
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("engine", 0) == 0 && entry.path().extension() == ".json") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    REQUIRE(!files.empty());
+    json::Writer merged;
+    merged.begin_object();
+    for (const auto& file : files) {
+        const json::ParseResult parsed = json::parse(read_text(file));
+        INFO(file.string());
+        REQUIRE(parsed.ok);
+        for (const auto& [key, value] : parsed.value.members) merged.field(key, value.text);
+    }
+    merged.end_object();
+    REQUIRE(trainscope::load_messages(language, merged.take()).empty());
+}
+
+std::string first_note(std::string_view scenario) {
+    const json::Value estimate = trainscope::testing::estimate_of(scenario);
+    const json::Value* notes = estimate.find("notes");
+    REQUIRE(notes != nullptr);
+    REQUIRE(!notes->items.empty());
+    return notes->items[0].text;
+}
+
+std::string bytes(double value) { return quantity::format(value, quantity::Figure::bytes); }
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+// Llama 3 405B on 8 H100s: activations, ZeRO-3's gathered layers and the full gradients awaiting
+// their reduce-scatter overflow 80 GB whatever the data-parallel width (three parts, three remedies).
+constexpr const char* overflowing = R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":8}})";
+
+}  // namespace
+
+TEST_CASE("lists join with the current language's conjunction and no serial comma outside English", "[i18n]") {
+    const std::vector<std::string> three = {"a", "b", "c"}, two = {"a", "b"};
+    CHECK(trainscope::join_list(three, ListJoin::and_) == "a, b, and c");
+    CHECK(trainscope::join_list(two, ListJoin::and_) == "a and b");
+    CHECK(trainscope::join_list(three, ListJoin::or_) == "a, b or c");
+    CHECK(trainscope::join_list({"a"}, ListJoin::and_) == "a");
+    {
+        LanguageScope german(Language::de);
+        CHECK(trainscope::join_list(three, ListJoin::and_) == "a, b und c");
+        CHECK(trainscope::join_list(three, ListJoin::or_) == "a, b oder c");
+    }
+    LanguageScope spanish(Language::es);
+    CHECK(trainscope::join_list(three, ListJoin::and_) == "a, b y c");
+    CHECK(trainscope::join_list(three, ListJoin::or_) == "a, b o c");
+    // RAE, Ortografía 2010, §4.2.4: "e" before an /i/ sound, "u" before an /o/ sound; not before "hie".
+    CHECK(trainscope::join_list({"padres", "hijos"}, ListJoin::and_) == "padres e hijos");
+    CHECK(trainscope::join_list({"agua", "hielo"}, ListJoin::and_) == "agua y hielo");
+    CHECK(trainscope::join_list({"siete", "ocho"}, ListJoin::or_) == "siete u ocho");
+}
+
+TEST_CASE("the German catalogue writes the overflow note, its list and its remedies in German", "[i18n]") {
+    load_source_catalogues(Language::de);
+    const std::string english = first_note(overflowing);
+    REQUIRE(contains(english, "At the step's fullest moment one GPU holds"));
+    LanguageScope german(Language::de);
+    const std::string note = first_note(overflowing);
+    INFO(note);
+    CHECK(note.rfind("Im speicherintensivsten Moment des Schritts hält eine GPU ", 0) == 0);
+    // The parts joined with "und", without the English serial comma.
+    CHECK(contains(note, ", die gesammelten Gewichte der gerade genutzten Schichten "));
+    CHECK(contains(note, " und vollständige Gradienten, die auf ihr Reduce-Scatter warten, "));
+    CHECK_FALSE(contains(note, ", und "));
+    // The GPU's memory as the engine writes bytes in German.
+    CHECK(contains(note, "mehr als ihre " + bytes(80e9) + ";"));
+    CHECK(contains(note, "Verringern lässt sich das mit vollständigem Activation Checkpointing, kürzeren Sequenzen oder "
+                         "Tensor-Parallelität samt Sequenz-Parallelität."));
+    CHECK_FALSE(contains(note, "GPU holds"));
+}
+
+TEST_CASE("the Spanish catalogue writes the parameter-count note and a field's error in Spanish", "[i18n]") {
+    load_source_catalogues(Language::es);
+    LanguageScope spanish(Language::es);
+    CHECK(first_note(R"({"model":{"params":7e9}})") ==
+          "Solo se indicó un número de parámetros: para las activaciones y la caché KV se supone una forma al estilo "
+          "de Llama, con un tamaño oculto (hidden size) de 128 × capas.");
+    const json::Value refused = trainscope::testing::estimate_of(R"({"parallel":{"gpus":10,"tensor":4}})");
+    const json::Value& error = refused.find("errors")->items.at(0);
+    CHECK(error.find("field")->text == "parallel.gpus");  // field paths stay as the schema names them
+    CHECK(error.find("message")->text ==
+          "debe ser un múltiplo de tensor × pipeline (" + quantity::format_count(4) + ")");
+    const std::string note = first_note(overflowing);
+    INFO(note);
+    CHECK(note.rfind("En el momento de mayor ocupación del paso, una GPU guarda ", 0) == 0);
+    CHECK(contains(note, " y gradientes completos a la espera de su reduce-scatter "));
+    CHECK(contains(note, "Puedes reducirlo con checkpointing completo de activaciones, secuencias más cortas o "
+                         "paralelismo de tensores con paralelismo de secuencia."));
+}
+
+TEST_CASE("the labels and accounting conventions of an estimate follow the language; ids stay", "[i18n]") {
+    load_source_catalogues(Language::de);
+    LanguageScope german(Language::de);
+    const json::Value estimate = trainscope::testing::estimate_of(R"({"model":{"preset":"llama3-8b"}})");
+    const json::Value* parts = estimate.find_path("training.bytes_per_param_parts");
+    REQUIRE(parts != nullptr);
+    REQUIRE(parts->items.size() == 5);
+    CHECK(parts->items[2].find("part")->text == "master_weights");
+    CHECK(parts->items[2].find("label")->text == "Masterkopie");
+    CHECK(parts->items[3].find("label")->text == "erstes Moment (m)");
+    CHECK(estimate.find_path("training.accounting.id")->text == "zero");
+    CHECK(estimate.find_path("training.accounting.label")->text == "ZeRO-Paper");
+    const std::string explanation = estimate.find_path("training.accounting.explanation")->text;
+    CHECK(explanation.rfind("Die Zählung des ZeRO-Papers und dieser Lektion: ", 0) == 0);
+    CHECK(contains(explanation, " Bytes pro Parameter."));
+}
+
+TEST_CASE("an English call after a German one is English again", "[i18n]") {
+    load_source_catalogues(Language::de);
+    std::string german;
+    {
+        LanguageScope scope(Language::de);
+        german = first_note(R"({"model":{"params":7e9}})");
+    }
+    const std::string english = first_note(R"({"model":{"params":7e9}})");
+    CHECK(german.rfind("Es wurde nur eine Parameterzahl angegeben", 0) == 0);
+    CHECK(english.rfind("Only a parameter count was given", 0) == 0);
+}
