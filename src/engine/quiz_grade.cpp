@@ -47,22 +47,6 @@ std::string ratio_hint(double answer, double expected) {
                              : message("quiz.grade.too_low", "Not quite: your answer is about {factor}× too low.", {{"factor", factor}});
 }
 
-// What kind of quantity an answer is, for "That is a time; the question asks for …". The quiz's
-// own words rather than quantity::unit_kind_phrase: its sentence is written around them, and a
-// translation needs them in the form its sentence takes (German puts both in the nominative).
-std::string kind_phrase(UnitKind kind) {
-    switch (kind) {
-        case UnitKind::number: return message("quiz.kind.number", "a plain number");
-        case UnitKind::memory: return message("quiz.kind.memory", "an amount of memory");
-        case UnitKind::compute: return message("quiz.kind.compute", "an amount of compute (FLOPs)");
-        case UnitKind::rate: return message("quiz.kind.rate", "a speed (FLOP/s)");
-        case UnitKind::time: return message("quiz.kind.time", "a time");
-        case UnitKind::gpus: return message("quiz.kind.gpus", "a number of GPUs");
-        case UnitKind::percent: return message("quiz.kind.percent", "a percentage");
-    }
-    return message("quiz.kind.number", "a plain number");
-}
-
 // Slips that any numeric question can reveal, whatever its topic.
 bool built_in_misconception(const Instance& instance, const quantity::Parsed& parsed, double value, Grade& grade) {
     const UnitKind kind = instance.unit.kind;
@@ -147,7 +131,7 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     if (parsed.has_unit && parsed.kind != unit.kind) {
         grade.status = "wrong_unit";
         grade.message = message("quiz.grade.wrong_kind", "That is {given}; the question asks for {asked}.",
-                                {{"given", kind_phrase(parsed.kind)}, {"asked", kind_phrase(unit.kind)}});
+                                {{"given", quantity::unit_kind_phrase(parsed.kind)}, {"asked", quantity::unit_kind_phrase(unit.kind)}});
         return grade;
     }
     const double scale = parsed.has_unit ? 1.0 : unit.factor;

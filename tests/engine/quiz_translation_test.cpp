@@ -2,9 +2,12 @@
 // bank"): an item's own translations, validated field by field, used for the current language.
 #include "catch_include.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/json.hpp"
 #include "engine/language.hpp"
@@ -51,7 +54,7 @@ const char* const translated_numeric_item = R"({
       }
     },
     "es": {
-      "prompt": "Un modelo de {model.params} parámetros: ¿cuánta memoria ocupan sus estados?",
+      "prompt": "Un modelo de {model.params} de parámetros: ¿cuánta memoria ocupan sus estados?",
       "explanation": "16 bytes × {model.params} = {answer}.",
       "misconceptions": {
         "weights-only": {"feedback": "Eso son solo los pesos: {inference.weights}."},
@@ -194,8 +197,27 @@ std::string source_file(const std::string& path_in_repository) {
     return text.str();
 }
 
+// The engine part of a language pack as the page builds it (every i18n/<tag>/engine*.json, merged):
+// the quiz's sentences use the number and unit words of i18n/<tag>/engine-quantity.json too.
 Language load_catalogue(Language language) {
-    const std::string problem = trainscope::load_messages(language, source_file(std::string("i18n/") + trainscope::language_tag(language) + "/engine-quiz.json"));
+    std::string here = __FILE__;
+    here = here.substr(0, here.rfind("tests/engine/"));
+    const std::filesystem::path directory = std::filesystem::path(here) / "i18n" / trainscope::language_tag(language);
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("engine", 0) == 0 && entry.path().extension() == ".json") files.push_back(name);
+    }
+    std::sort(files.begin(), files.end());
+    REQUIRE(std::find(files.begin(), files.end(), "engine-quiz.json") != files.end());
+    json::Writer merged;
+    merged.begin_object();
+    for (const auto& name : files) {
+        const json::Value catalogue = parse_json(source_file(std::string("i18n/") + trainscope::language_tag(language) + "/" + name));
+        for (const auto& [key, value] : catalogue.members) merged.field(key, value.text);
+    }
+    merged.end_object();
+    const std::string problem = trainscope::load_messages(language, merged.take());
     INFO(problem);
     REQUIRE(problem.empty());
     return language;
@@ -237,7 +259,7 @@ TEST_CASE("a translated numeric item is asked and graded in Spanish", "[quiz][i1
     const json::Value asked = instance(translated_numeric_item);
     CHECK(text_at(asked, "translation") == "es");
     CHECK(text_at(asked, "prompt") == "Un modelo de " + quantity::format_count(model_params) +
-                                          " parámetros: ¿cuánta memoria ocupan sus estados?");
+                                          " de parámetros: ¿cuánta memoria ocupan sus estados?");
     const json::Value weights = grade(translated_numeric_item, "140 GB");
     CHECK(text_at(weights, "message") ==
           "Eso son solo los pesos: " + quantity::format_auto(bf16_weights_bytes, quantity::UnitKind::memory) + ".");
@@ -331,7 +353,7 @@ TEST_CASE("a translation that leaves a text out names the missing field", "[quiz
     CHECK(problem_at(unknown, "run-bytes", "translations.de.options.sixteen").find("is missing") == 0);
     CHECK(problem_at(unknown, "run-bytes", "translations.de.options.twelve") == "names nothing in the item (a typo?)");
 
-    const std::string without_prompt = with(translated_numeric_item, R"("prompt": "Un modelo de {model.params} parámetros: ¿cuánta memoria ocupan sus estados?",)", "");
+    const std::string without_prompt = with(translated_numeric_item, R"("prompt": "Un modelo de {model.params} de parámetros: ¿cuánta memoria ocupan sus estados?",)", "");
     CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(without_prompt))), "states", "translations.es.prompt").find("is missing") == 0);
 
     const std::string without_misconception = with(translated_numeric_item, R"("forgot-optimizer-states": {"feedback": "Faltan los estados de Adam."})", R"("forgot-optimizer-states": {})");
@@ -498,7 +520,8 @@ TEST_CASE("the German catalogue gives the grader's own sentences in German", "[q
     REQUIRE(quantity::find_unit("TB", terabytes));
     const std::string expected = quantity::format_in_unit(model_states_bytes, terabytes);
     CHECK(text_at(grade(translated_numeric_item, expected), "message") == "Richtig: " + expected + ".");
-    CHECK(text_at(grade(translated_numeric_item, "3 days"), "message") == "Das ist eine Dauer; gefragt ist eine Speichermenge.");
+    // The kinds' words are the reader's (i18n/de/engine-quantity.json), the sentence the quiz's.
+    CHECK(text_at(grade(translated_numeric_item, "3 days"), "message") == "Das ist eine Zeitangabe; gefragt ist eine Speichermenge.");
     CHECK(text_at(grade(translated_numeric_item, "60 TB"), "message") ==
           "Nicht ganz: Ihre Antwort ist etwa um den Faktor " + quantity::format_significant(60.0 / 1.12, 2) + " zu hoch.");
     // The option is quoted the German way, its text and feedback from the item's translation.
