@@ -1,6 +1,9 @@
 // "Check your understanding": quiz items are data (web/quiz/bank.json, schema in docs/quiz.md);
 // the engine draws an item's numbers from a seed, computes the expected answer with
 // estimate_json, and grades what the learner typed. JSON text in, JSON text out; never throws.
+// Everything is written in current_language(): an item's texts from its translation for that
+// language when it has a usable one (docs/quiz.md, "Translations"), else its own; the engine's own
+// sentences through message() (keys quiz.*); numbers by quantity::format.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +15,10 @@ namespace trainscope {
 // One question, ready to ask: the item's scenario with its randomised fields drawn from `seed`
 // (seed 0: the values as authored), the prompt with its {placeholders} filled, and for numeric
 // items the expected answer. Returns
-//   {id, kind, takeaway, prompt, options:[{id,text}], scenario, simulation, expected,
-//    expected_display, unit, unit_kind, tolerance, tolerance_factor, errors:[{item,field,message}]}
-// `errors` is empty when the item is usable.
+//   {id, kind, takeaway, seed, prompt, translation, options:[{id,text}], scenario, simulation, show,
+//    expected, expected_display, unit, unit_kind, tolerance, tolerance_factor, errors:[{item,field,message}]}
+// `translation` is the tag of the translation the texts come from ("de"), or null for the item's
+// own. `errors` is empty when the item is usable (a broken translation is not an item error).
 std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed);
 
 // Grades an answer to the instance that (item, seed) produces. answer_json is {"text": "1.1 TB"}
@@ -27,9 +31,10 @@ std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std:
 
 // Checks a whole bank {version, takeaways, items, order?, draw?, pass_mark?} against the schema,
 // and computes every numeric item once as authored. Returns {ok, items, settings:{order, draw,
-// pass_mark}, unusable:[index…], errors:[{item, field, message}]}: `settings` as validated (a
-// refused one is an error and reads as its default: "fixed", null, null); `unusable` lists the
-// items with a problem of their own, which the page leaves out.
+// pass_mark}, takeaways:[{id, text}], unusable:[index…], errors:[{item, field, message}]}:
+// `settings` as validated (a refused one is an error and reads as its default: "fixed", null,
+// null); `takeaways` in the current language; `unusable` lists the items with a problem of their
+// own, which the page leaves out (a broken translation is an error, but its item stays usable).
 std::string quiz_validate_bank_json(std::string_view bank_json);
 
 // quiz_validate_bank_json plus, for every numeric item and seeds 1…seeds: the instance computes,

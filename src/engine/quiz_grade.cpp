@@ -8,6 +8,7 @@
 
 #include "engine/api.hpp"
 #include "engine/json.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz_internal.hpp"
 
@@ -29,15 +30,21 @@ struct Grade {
     std::string answer_display;
 };
 
+// "Too high" and "too low" are whole sentences of their own: a language may place the words
+// anywhere, and an adjective passed in as a value would not agree with its sentence.
 std::string ratio_hint(double answer, double expected) {
-    if (answer < 0.0 && expected > 0.0) return "Not quite: this amount cannot be negative.";
-    if (!(answer > 0.0) || !(expected > 0.0)) return "Not quite.";
+    if (answer < 0.0 && expected > 0.0) return message("quiz.grade.negative", "Not quite: this amount cannot be negative.");
+    if (!(answer > 0.0) || !(expected > 0.0)) return message("quiz.grade.not_quite", "Not quite.");
     const double ratio = answer > expected ? answer / expected : expected / answer;
-    if (ratio >= 1000.0)
-        return std::string("Not quite: your answer is more than 1,000\u00D7 too ") + (answer > expected ? "high" : "low") +
-               ". Check the unit and the powers of ten.";
-    return "Not quite: your answer is about " + quantity::format_significant(ratio, 2) + "\u00D7 too " +
-           (answer > expected ? "high." : "low.");
+    if (ratio >= 1000.0) {
+        const std::string thousand = quantity::format_count(1000.0);
+        return answer > expected
+                   ? message("quiz.grade.far_too_high", "Not quite: your answer is more than {thousand}× too high. Check the unit and the powers of ten.", {{"thousand", thousand}})
+                   : message("quiz.grade.far_too_low", "Not quite: your answer is more than {thousand}× too low. Check the unit and the powers of ten.", {{"thousand", thousand}});
+    }
+    const std::string factor = quantity::format_significant(ratio, 2);
+    return answer > expected ? message("quiz.grade.too_high", "Not quite: your answer is about {factor}× too high.", {{"factor", factor}})
+                             : message("quiz.grade.too_low", "Not quite: your answer is about {factor}× too low.", {{"factor", factor}});
 }
 
 // Slips that any numeric question can reveal, whatever its topic.
@@ -49,8 +56,7 @@ bool built_in_misconception(const Instance& instance, const quantity::Parsed& pa
         const double binary_factor = std::exp2(10.0 * k);
         if (close_enough(instance, value * binary_factor / parsed.unit.factor, instance.expected)) {
             grade.misconception = "gib_vs_gb";
-            grade.message = "Close, but that number is in binary units (1 GiB = 2^30 bytes) labelled with a decimal "
-                            "unit (1 GB = 10^9 bytes). Divide the bytes by 10^9 for GB, or write GiB.";
+            grade.message = message("quiz.grade.gib_vs_gb", "Close, but that number is in binary units (1 GiB = 2^30 bytes) labelled with a decimal unit (1 GB = 10^9 bytes). Divide the bytes by 10^9 for GB, or write GiB.");
             return true;
         }
     }
@@ -59,8 +65,7 @@ bool built_in_misconception(const Instance& instance, const quantity::Parsed& pa
         const double decimal_factor = power_of_ten(static_cast<int>(3.0 * k));
         if (close_enough(instance, value * decimal_factor / parsed.unit.factor, instance.expected)) {
             grade.misconception = "gb_vs_gib";
-            grade.message = "Close, but that number is in decimal units (GB = 10^9 bytes) labelled with a binary "
-                            "unit (GiB = 2^30 bytes). Write GB, or divide the bytes by 2^30.";
+            grade.message = message("quiz.grade.gb_vs_gib", "Close, but that number is in decimal units (GB = 10^9 bytes) labelled with a binary unit (GiB = 2^30 bytes). Write GB, or divide the bytes by 2^30.");
             return true;
         }
     }
@@ -69,9 +74,8 @@ bool built_in_misconception(const Instance& instance, const quantity::Parsed& pa
         for (const double step : {1e3, 1e6, 1e-3, 1e-6}) {
             if (close_enough(instance, value * step, instance.expected)) {
                 grade.misconception = "unit_prefix";
-                grade.message = "Your digits are right but the size is off by a factor of " +
-                                quantity::format_count(step >= 1.0 ? step : 1.0 / step) +
-                                ": check the unit prefix (k, M, G, T, P).";
+                grade.message = message("quiz.grade.unit_prefix", "Your digits are right but the size is off by a factor of {factor}: check the unit prefix (k, M, G, T, P).",
+                                        {{"factor", quantity::format_count(step >= 1.0 ? step : 1.0 / step)}});
                 return true;
             }
         }
@@ -100,7 +104,11 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     const Value* text = answer.find("text");
     if (!text || text->kind != Kind::string) {
         grade.status = "not_a_number";
-        grade.message = "Type an answer, for example 1.1 TB.";
+        // The example is written as the language writes numbers ("1,1 TB" in German).
+        Unit terabytes;
+        quantity::find_unit("TB", terabytes);
+        grade.message = message("quiz.grade.type_an_answer", "Type an answer, for example {example}.",
+                                {{"example", quantity::format_in_unit(1.1e12, terabytes)}});
         return grade;
     }
     // Read as the question's kind: where a count is asked for, "70B" is 70 billion.
@@ -116,14 +124,14 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     if (says_per_parameter(text->text) && text_of(item.find("answer")->find("path")).find("per_param") == std::string::npos) {
         grade.status = "wrong_unit";
         grade.misconception = "per_parameter_for_total";
-        grade.message = "That is an amount per parameter; the question asks for the total. Give the total, without \u201Cper parameter\u201D.";
+        grade.message = message("quiz.grade.per_parameter", "That is an amount per parameter; the question asks for the total. Give the total, without “per parameter”.");
         return grade;
     }
     // A bare number is read in the question's unit; "8x" and "8" are the same plain number.
     if (parsed.has_unit && parsed.kind != unit.kind) {
         grade.status = "wrong_unit";
-        grade.message = std::string("That is ") + quantity::unit_kind_phrase(parsed.kind) + "; the question asks for " +
-                        quantity::unit_kind_phrase(unit.kind) + ".";
+        grade.message = message("quiz.grade.wrong_kind", "That is {given}; the question asks for {asked}.",
+                                {{"given", quantity::unit_kind_phrase(parsed.kind)}, {"asked", quantity::unit_kind_phrase(unit.kind)}});
         return grade;
     }
     const double scale = parsed.has_unit ? 1.0 : unit.factor;
@@ -134,14 +142,15 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     grade.counts_as_attempt = true;
     if (close_enough(instance, value, instance.expected)) {
         grade.status = "correct";
-        grade.message = "Correct: " + expected_display(instance) + ".";
+        grade.message = message("quiz.grade.correct_numeric", "Correct: {expected}.", {{"expected", expected_display(instance)}});
         return grade;
     }
     if (parsed.has_alternative && close_enough(instance, parsed.alternative_value * scale, instance.expected)) {
         grade.status = "correct";
         grade.answer_value = parsed.alternative_value * scale;
         grade.answer_display = quantity::format_in_unit(grade.answer_value, unit);
-        grade.message = "Correct: " + expected_display(instance) + " (I read your number as " + grade.answer_display + ").";
+        grade.message = message("quiz.grade.correct_other_reading", "Correct: {expected} (I read your number as {reading}).",
+                                {{"expected", expected_display(instance)}, {"reading", grade.answer_display}});
         return grade;
     }
     grade.status = "incorrect";
@@ -168,8 +177,8 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
                 grade.status = "wrong_unit";
                 grade.counts_as_attempt = false;
                 grade.misconception = "missing_unit";
-                grade.message = "Which unit? The question asks in " + instance.unit_spelling +
-                                ", and a bare number is read in " + instance.unit_spelling + ". Type the unit you used.";
+                grade.message = message("quiz.grade.missing_unit", "Which unit? The question asks in {unit}, and a bare number is read in {unit}. Type the unit you used.",
+                                        {{"unit", instance.unit_spelling}});
                 return grade;
             }
         }
@@ -178,8 +187,8 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
         grade.status = "wrong_unit";
         grade.counts_as_attempt = false;
         grade.misconception = "fraction_for_percent";
-        grade.message = "A bare number is read as a percentage here, so that is " + grade.answer_display +
-                        ". If you meant a fraction of one, write it as a percentage with %.";
+        grade.message = message("quiz.grade.fraction_for_percent", "A bare number is read as a percentage here, so that is {reading}. If you meant a fraction of one, write it as a percentage with %.",
+                                {{"reading", grade.answer_display}});
         return grade;
     }
     if (built_in_misconception(instance, parsed, value, grade)) return grade;
@@ -187,7 +196,8 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     return grade;
 }
 
-Grade grade_choice(const Value& item, const Value& answer, json::Writer& options_out, std::string& expected_text) {
+Grade grade_choice(const Value& item, const Instance& instance, const Value& answer, json::Writer& options_out,
+                   std::string& expected_text) {
     Grade grade;
     const Value* choices = answer.find("choices");
     const Value& options = *item.find("options");
@@ -206,16 +216,16 @@ Grade grade_choice(const Value& item, const Value& answer, json::Writer& options
         const Value* correct = option.find("correct");
         if (correct && correct->boolean) {
             if (!expected_text.empty()) expected_text += "; ";
-            expected_text += text_of(option.find("text"));
+            expected_text += option_text(item, instance, option, "text");
         }
     }
     options_out.begin_array();
     if (!well_formed || selected.empty() || (single && selected.size() > 1)) {
         options_out.end_array();
         grade.status = "no_answer";
-        grade.message = !well_formed ? "That answer names an option this question does not have."
-                        : selected.empty() ? "Pick an option first."
-                                           : "Pick just one option.";
+        grade.message = !well_formed ? message("quiz.grade.unknown_option", "That answer names an option this question does not have.")
+                        : selected.empty() ? message("quiz.grade.pick_an_option", "Pick an option first.")
+                                           : message("quiz.grade.pick_one_option", "Pick just one option.");
         return grade;
     }
     bool all_right = true;
@@ -226,7 +236,7 @@ Grade grade_choice(const Value& item, const Value& answer, json::Writer& options
         bool is_selected = false;
         for (const auto& s : selected) is_selected = is_selected || s == id;
         const bool is_correct = option.find("correct")->boolean;
-        const std::string feedback = text_of(option.find("feedback"));
+        const std::string feedback = option_text(item, instance, option, "feedback");
         options_out.begin_object();
         options_out.field("id", id).field_bool("selected", is_selected).field_bool("correct", is_correct);
         options_out.field("feedback", feedback);
@@ -239,7 +249,10 @@ Grade grade_choice(const Value& item, const Value& answer, json::Writer& options
                 // Feedback on what was picked; missed options are only counted, so a retry
                 // still asks the learner to think (the options array tells all, for afterwards).
                 if (!wrong_feedback.empty()) wrong_feedback += " ";
-                wrong_feedback += single ? feedback : "\u201C" + text_of(option.find("text")) + "\u201D: " + feedback;
+                // The option is named in the language's quotation marks („…“ in German).
+                wrong_feedback += single ? feedback
+                                         : message("quiz.grade.option_feedback", "“{option}”: {feedback}",
+                                                   {{"option", option_text(item, instance, option, "text")}, {"feedback", feedback}});
             } else {
                 ++missed;
             }
@@ -250,12 +263,15 @@ Grade grade_choice(const Value& item, const Value& answer, json::Writer& options
     options_out.end_array();
     grade.counts_as_attempt = true;
     grade.status = all_right ? "correct" : "incorrect";
-    if (all_right) grade.message = single ? "Correct: " + grade.message : "Correct: you found every right option.";
+    if (all_right)
+        grade.message = single ? message("quiz.grade.correct_choice", "Correct: {feedback}", {{"feedback", grade.message}})
+                               : message("quiz.grade.correct_all_options", "Correct: you found every right option.");
     else grade.message = wrong_feedback;
     if (!all_right && !single && missed > 0) {
         if (!grade.message.empty()) grade.message += " ";
-        grade.message += missed == 1 ? std::string("One right option is still unselected.")
-                                     : std::to_string(missed) + " right options are still unselected.";
+        grade.message += missed == 1 ? message("quiz.grade.missed_one", "One right option is still unselected.")
+                                     : message("quiz.grade.missed_several", "{count} right options are still unselected.",
+                                               {{"count", quantity::format_count(missed)}});
     }
     return grade;
 }
@@ -276,9 +292,10 @@ std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std:
     std::string expected_text;
     const bool usable = loaded.usable();
     if (!usable) {
-        grade.message = "This question is broken: " +
-                        (problems.empty() ? std::string("unknown problem")
-                                          : problems.front().field + " " + problems.front().message);
+        grade.message = problems.empty()
+                            ? message("quiz.grade.broken_unknown", "This question is broken: unknown problem")
+                            : message("quiz.grade.broken", "This question is broken: {field} {problem}",
+                                      {{"field", problems.front().field}, {"problem", problems.front().message}});
         options.begin_array().end_array();
     } else {
         const json::ParseResult answer = json::parse(answer_json);
@@ -289,7 +306,7 @@ std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std:
             options.begin_array().end_array();
             expected_text = expected_display(instance);
         } else {
-            grade = grade_choice(parsed.value, answer_value, options, expected_text);
+            grade = grade_choice(parsed.value, instance, answer_value, options, expected_text);
         }
     }
     json::Writer w;

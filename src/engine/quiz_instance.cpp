@@ -8,6 +8,7 @@
 
 #include "engine/api.hpp"
 #include "engine/json.hpp"
+#include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz_internal.hpp"
 
@@ -162,13 +163,13 @@ bool evaluate_sum(const Value& estimate, const std::string& expression, double& 
     for (const auto& part : split_sum(expression)) {
         double term = 0.0;
         if (part.empty() || !number_of(estimate.find_path(part), term)) {
-            error = "\"" + part + "\" is not a number in the estimate (docs/scenario.md lists its fields)";
+            error = message("quiz.instance.not_in_estimate", "\"{path}\" is not a number in the estimate (docs/scenario.md lists its fields)", {{"path", part}});
             return false;
         }
         out += term;
     }
     if (!std::isfinite(out)) {
-        error = "the sum is not finite";
+        error = message("quiz.instance.sum_not_finite", "the sum is not finite");
         return false;
     }
     return true;
@@ -178,7 +179,7 @@ bool evaluate_sum(const Value& estimate, const std::string& expression, double& 
 bool run_estimate(const Value& scenario, Value& estimate, std::string& error) {
     const json::ParseResult parsed = json::parse(estimate_json(json::serialize(scenario)));
     if (!parsed.ok) {
-        error = "the engine returned unreadable JSON";
+        error = message("quiz.instance.unreadable_estimate", "the engine returned unreadable JSON");
         return false;
     }
     estimate = parsed.value;
@@ -197,7 +198,7 @@ namespace {
 // default, by what the field measures.
 std::string format_placeholder(const Value& value, const std::string& path, const std::string& format) {
     if (value.kind == Kind::string) return value.text;
-    if (value.kind == Kind::boolean) return value.boolean ? "yes" : "no";
+    if (value.kind == Kind::boolean) return value.boolean ? message("quiz.value.yes", "yes") : message("quiz.value.no", "no");
     if (value.kind != Kind::number) return "?";
     const double x = value.number;
     if (format == "count") return quantity::format_count(x);
@@ -287,14 +288,57 @@ void draw(const Value& item, std::uint32_t seed, std::vector<std::pair<std::stri
     }
 }
 
+std::string refused(const std::string& error) {
+    return message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}});
+}
+
+std::string unknown_placeholder(const std::string& name) {
+    return message("quiz.instance.unknown_placeholder", "placeholder {placeholder} names no value in the scenario or estimate",
+                   {{"placeholder", "{" + name + "}"}});
+}
+
+// The translation the instance uses, as an object, or null for the item's own text.
+const Value* translation_in_use(const Value& item, const Instance& instance) {
+    if (instance.translation.empty()) return nullptr;
+    const Value* translations = item.find("translations");
+    return translations ? translations->find(instance.translation) : nullptr;
+}
+
 json::ParseResult parse_item(std::string_view item_json, std::vector<Problem>& problems) {
     json::ParseResult parsed = json::parse(item_json);
-    if (!parsed.ok) problems.push_back({"", parsed.path, "the item is not valid JSON: " + parsed.error});
+    if (!parsed.ok) problems.push_back({"", parsed.path, message("quiz.instance.not_json", "the item is not valid JSON: {error}", {{"error", parsed.error}})});
     return parsed;
 }
 
 }  // namespace
 
+
+// ---------------------------------------------------------------------------------------------
+// The item's texts in the language the instance is asked in. A translation in use was validated
+// whole (quiz_schema.cpp), so every text it is asked for is there; the fallback to the item's own
+// text is only a guard.
+
+std::string item_text(const Value& item, const Instance& instance, const char* field) {
+    if (const Value* translation = translation_in_use(item, instance))
+        if (const Value* text = translation->find(field); text && text->kind == Kind::string) return text->text;
+    return text_of(item.find(field));
+}
+
+std::string option_text(const Value& item, const Instance& instance, const Value& option, const char* field) {
+    if (const Value* translation = translation_in_use(item, instance))
+        if (const Value* options = translation->find("options"))
+            if (const Value* translated = options->find(text_of(option.find("id"))))
+                if (const Value* text = translated->find(field); text && text->kind == Kind::string) return text->text;
+    return text_of(option.find(field));
+}
+
+std::string misconception_feedback(const Value& item, const Instance& instance, const Value& misconception) {
+    if (const Value* translation = translation_in_use(item, instance))
+        if (const Value* misconceptions = translation->find("misconceptions"))
+            if (const Value* translated = misconceptions->find(text_of(misconception.find("id"))))
+                if (const Value* text = translated->find("feedback"); text && text->kind == Kind::string) return text->text;
+    return text_of(misconception.find("feedback"));
+}
 
 // ---------------------------------------------------------------------------------------------
 // One question, computed
@@ -331,7 +375,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
         }
         std::string error;
         if (!run_estimate(instance.scenario, instance.estimate, error)) {
-            instance.problems.push_back({instance.label, "scenario", "the engine refuses it: " + error});
+            instance.problems.push_back({instance.label, "scenario", refused(error)});
             return instance;
         }
         const Value& answer = *item.find("answer");
@@ -344,26 +388,27 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
         number_of(answer.find("tolerance"), instance.tolerance);
         number_of(answer.find("tolerance_factor"), instance.tolerance_factor);
         if (instance.kind == kind_estimate && !(instance.expected > 0.0))
-            instance.problems.push_back({instance.label, "answer.path", "an estimate needs a positive expected value"});
+            instance.problems.push_back({instance.label, "answer.path", message("quiz.instance.estimate_not_positive", "an estimate needs a positive expected value")});
     } else {
         // Choice items still fill placeholders from the simulation's estimate ("{params}").
         std::string error;
         if (!run_estimate(instance.simulation, instance.estimate, error)) {
-            instance.problems.push_back({instance.label, "simulation", "the engine refuses it: " + error});
+            instance.problems.push_back({instance.label, "simulation", refused(error)});
             return instance;
         }
     }
 
+    // A translation keeps the original's placeholders (validated), so whichever text is used
+    // resolves the same names; the problems still name the item's own field.
+    instance.translation = usable_translation(item);
     std::vector<std::string> unknown;
-    instance.prompt = fill(text_of(item.find("prompt")), instance.estimate, unknown);
-    for (const auto& name : unknown)
-        instance.problems.push_back({instance.label, "prompt", "placeholder {" + name + "} names no value in the scenario or estimate"});
+    instance.prompt = fill(item_text(item, instance, "prompt"), instance.estimate, unknown);
+    for (const auto& name : unknown) instance.problems.push_back({instance.label, "prompt", unknown_placeholder(name)});
     unknown.clear();
     const std::string stated_answer = instance.numeric ? answer_text(instance) : std::string();
-    instance.explanation = fill(text_of(item.find("explanation")), instance.estimate, unknown,
+    instance.explanation = fill(item_text(item, instance, "explanation"), instance.estimate, unknown,
                                 instance.numeric ? &stated_answer : nullptr);
-    for (const auto& name : unknown)
-        instance.problems.push_back({instance.label, "explanation", "placeholder {" + name + "} names no value in the scenario or estimate"});
+    for (const auto& name : unknown) instance.problems.push_back({instance.label, "explanation", unknown_placeholder(name)});
     return instance;
 }
 
@@ -377,7 +422,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         Misconception result;
         result.id = text_of(m.find("id"));
         std::vector<std::string> unknown;
-        result.feedback = fill(text_of(m.find("feedback")), instance.estimate, unknown);
+        result.feedback = fill(misconception_feedback(item, instance, m), instance.estimate, unknown);
         const std::string field = "misconceptions[" + std::to_string(i) + "]";
         Value estimate = instance.estimate;
         std::string error;
@@ -385,7 +430,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
             Value scenario = instance.scenario;
             merge(scenario, *overrides);
             if (!run_estimate(scenario, estimate, error)) {
-                instance.problems.push_back({instance.label, std::string(field) + ".overrides", "the engine refuses it: " + error});
+                instance.problems.push_back({instance.label, std::string(field) + ".overrides", refused(error)});
                 instance.misconceptions.push_back(result);
                 continue;
             }
@@ -402,7 +447,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         double by = 0.0;
         if (m.find("multiply_by")) {
             if (!number_of(lookup(instance.estimate, text_of(m.find("multiply_by"))), by)) {
-                instance.problems.push_back({instance.label, std::string(field) + ".multiply_by", "names no number in the scenario or estimate"});
+                instance.problems.push_back({instance.label, std::string(field) + ".multiply_by", message("quiz.instance.multiply_by_unknown", "names no number in the scenario or estimate")});
                 instance.misconceptions.push_back(result);
                 continue;
             }
@@ -410,7 +455,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         }
         if (m.find("divide_by")) {
             if (!number_of(lookup(instance.estimate, text_of(m.find("divide_by"))), by) || by == 0.0) {
-                instance.problems.push_back({instance.label, std::string(field) + ".divide_by", "names no non-zero number in the scenario or estimate"});
+                instance.problems.push_back({instance.label, std::string(field) + ".divide_by", message("quiz.instance.divide_by_unknown", "names no non-zero number in the scenario or estimate")});
                 instance.misconceptions.push_back(result);
                 continue;
             }
@@ -426,7 +471,7 @@ std::string answer_text(const Instance& instance) { return quantity::format_in_u
 
 std::string expected_display(const Instance& instance) {
     const std::string shown = quantity::format_in_unit(instance.expected, instance.unit);
-    return instance.kind == kind_estimate ? "about " + shown : shown;
+    return instance.kind == kind_estimate ? message("quiz.expected.about", "about {answer}", {{"answer", shown}}) : shown;
 }
 
 void write_problems(json::Writer& w, const std::vector<Problem>& problems) {
@@ -466,10 +511,15 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     w.field("id", instance.label).field("kind", instance.kind).field("takeaway", instance.takeaway);
     w.field("seed", static_cast<double>(seed));
     w.field("prompt", instance.prompt);
+    // Which translation the texts come from ("de"), or null for the item's own language: the page
+    // marks the question's language (lang) so that a screen reader pronounces it right.
+    w.key("translation");
+    if (instance.translation.empty()) w.null();
+    else w.string(instance.translation);
     w.key("options").begin_array();
     if (parsed.ok && problems.empty() && !instance.numeric) {
         for (const auto& option : parsed.value.find("options")->items) {
-            w.begin_object().field("id", text_of(option.find("id"))).field("text", text_of(option.find("text"))).end_object();
+            w.begin_object().field("id", text_of(option.find("id"))).field("text", option_text(parsed.value, instance, option, "text")).end_object();
         }
     }
     w.end_array();

@@ -58,6 +58,21 @@ std::string item_label(const Value& item, std::size_t index);
 bool valid_id(const std::string& id);
 void validate_item(const Value& item, const std::string& label, std::vector<Problem>& problems);
 
+// Translations (docs/quiz.md, "Translations"). A translation's problems are kept apart from the
+// item's: a broken translation is an error for the author, but the item still runs in its own
+// language, so they never make the item unusable.
+void validate_translations(const Value& item, const std::string& label, std::vector<Problem>& problems);
+// The problems of one language's translation of the item ("de"); empty when it is usable.
+void validate_translation(const Value& item, const std::string& label, const std::string& tag, const Value& translation,
+                          std::vector<Problem>& problems);
+// The tag of the item's translation for current_language() ("de") when it has one and it is
+// usable; "" to ask the item in its own language.
+std::string usable_translation(const Value& item);
+// The problems of a takeaway's translations ({"de": "text"}), under the bank (item "").
+void validate_takeaway_translations(const Value& takeaway, const std::string& field, std::vector<Problem>& problems);
+// A takeaway's text in the current language: its usable translation, else its own.
+std::string takeaway_text(const Value& takeaway);
+
 // One question, computed (quiz_instance.cpp)
 struct Misconception {
     std::string id;
@@ -70,6 +85,7 @@ struct Instance {
     std::vector<Problem> problems;
     std::string label, kind, takeaway;
     std::string prompt, explanation;
+    std::string translation;  // the language tag of the translation the texts come from; "": the item's own
     Value scenario, simulation, estimate;
     std::string show_section, show_figure;  // where "show me" lands (validated against show_targets)
     std::string show_moment;                // the step section's playhead moment, or empty
@@ -84,6 +100,11 @@ struct Instance {
 };
 
 const Value* lookup(const Value& estimate, std::string_view path);
+// The item's texts in the instance's language: prompt or explanation; an option's text or
+// feedback; a misconception's feedback (placeholders not yet filled).
+std::string item_text(const Value& item, const Instance& instance, const char* field);
+std::string option_text(const Value& item, const Instance& instance, const Value& option, const char* field);
+std::string misconception_feedback(const Value& item, const Instance& instance, const Value& misconception);
 bool run_estimate(const Value& scenario, Value& estimate, std::string& error);
 Instance build_instance(const Value& item, std::uint32_t seed);
 // Misconceptions are computed only when grading a wrong answer (each may need its own estimate).
