@@ -133,6 +133,10 @@ std::vector<TimeMark> time_axis_marks();
 // "68 days", "3.65 × 10²⁵ FLOPs", "40%". Parsing the result gives back the value within 0.5%.
 std::string format_in_unit(double base_value, const Unit& unit);
 
+// How the current language names a unit inside a sentence: "days", "Tage", "días"; a symbol
+// stays a symbol ("TB", "FLOPs").
+std::string unit_name(const Unit& unit);
+
 // format(base_value, figure_of(kind)).
 std::string format_auto(double base_value, UnitKind kind);
 

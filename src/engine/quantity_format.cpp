@@ -354,6 +354,11 @@ std::string format_in_unit(double base_value, const Unit& unit) {
     return number + " " + unit.symbol;
 }
 
+std::string unit_name(const Unit& unit) {
+    const Noun* noun = words::noun_for_symbol(words::writing(), unit.symbol);
+    return noun ? std::string(noun->other) : unit.symbol;
+}
+
 std::string format_auto(double base_value, UnitKind kind) { return format(base_value, figure_of(kind)); }
 
 }  // namespace trainscope::quantity

@@ -178,7 +178,7 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
                 grade.counts_as_attempt = false;
                 grade.misconception = "missing_unit";
                 grade.message = message("quiz.grade.missing_unit", "Which unit? The question asks in {unit}, and a bare number is read in {unit}. Type the unit you used.",
-                                        {{"unit", instance.unit_spelling}});
+                                        {{"unit", quantity::unit_name(instance.unit)}});
                 return grade;
             }
         }

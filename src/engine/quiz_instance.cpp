@@ -213,7 +213,7 @@ std::string format_placeholder(const Value& value, const std::string& path, cons
             if (leaf == name) return true;
         return false;
     };
-    if (path.find("bytes_per_param") != std::string::npos) return quantity::format_significant(x) + " bytes";
+    if (path.find("bytes_per_param") != std::string::npos) return quantity::format(x, quantity::Figure::bytes);  // "16 bytes", "16 Byte", "16 bytes"
     if (is({"utilization", "mfu", "recompute_overhead"})) return quantity::format_auto(x, UnitKind::percent);
     if (is({"flops", "hardware_flops"})) return quantity::format_auto(x, UnitKind::compute);
     if (is({"peak_flops"})) return quantity::format_auto(x, UnitKind::rate);
@@ -541,7 +541,7 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     if (usable && instance.numeric) w.number(instance.expected);
     else w.null();
     w.field("expected_display", usable && instance.numeric ? expected_display(instance) : std::string());
-    w.field("unit", instance.unit_spelling).field("unit_kind", instance.numeric ? quantity::unit_kind_name(instance.unit.kind) : "");
+    w.field("unit", instance.unit_spelling).field("unit_name", instance.numeric ? quantity::unit_name(instance.unit) : "").field("unit_kind", instance.numeric ? quantity::unit_kind_name(instance.unit.kind) : "");
     w.key("tolerance");
     if (usable && instance.kind == kind_numeric) w.number(instance.tolerance);
     else w.null();

@@ -264,3 +264,20 @@ TEST_CASE("the field's kind is named in the learner's language, English without 
     CHECK(q::read_quantity("3 Tage", q::UnitKind::memory).error ==
           "Das ist eine Zeitangabe; dieses Feld erwartet eine Speichermenge.");
 }
+
+TEST_CASE("a unit is named in the sentence's language; symbols stay symbols", "[quantity][i18n]") {
+    using trainscope::quantity::Unit;
+    using trainscope::quantity::find_unit;
+    using trainscope::quantity::unit_name;
+    Unit days, terabytes;
+    REQUIRE(find_unit("days", days));
+    REQUIRE(find_unit("TB", terabytes));
+    CHECK(unit_name(days) == "days");
+    {
+        LanguageScope german(Language::de);
+        CHECK(unit_name(days) == "Tage");
+        CHECK(unit_name(terabytes) == "TB");
+    }
+    LanguageScope spanish(Language::es);
+    CHECK(unit_name(days) == "d\u00EDas");
+}

@@ -458,7 +458,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
           // A plain count (GPU-hours, a ratio) has no unit to ask for.
           ? t('quizui.hint.plain_number', 'Type a number.')
           : kindHint(item.kind);
-      hint.textContent = instance.unit ? t('quizui.hint.any_unit', '{hint} Any unit works; a plain number is read in {unit}.', { hint: lead, unit: instance.unit }) : lead;
+      hint.textContent = instance.unit ? t('quizui.hint.any_unit', '{hint} Any unit works; a plain number is read in {unit}.', { hint: lead, unit: instance.unit_name || instance.unit }) : lead;
       fieldset.append(h('div', { className: 'ts-quiz-answer' },
         h('label', { className: 'ts-quiz-answer-label', for: inputId }, t('quizui.answer.label', 'Your answer')),
         input, readAs, inputError));
@@ -599,7 +599,7 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
       // The engine writes the number in the question's unit, so "1" reads as "1 GPU", not "1 GPUs".
       const inUnit = callEngine<QuantityReading>(() => engine.quizReadQuantity(`${reading.display} ${instance.unit}`));
       const shown = inUnit?.ok && inUnit.display ? inUnit.display : `${reading.display} ${instance.unit}`;
-      return t('quizui.answer.read_as_in_unit', 'Read as {value} (a number without a unit is read in {unit}).', { value: shown, unit: instance.unit });
+      return t('quizui.answer.read_as_in_unit', 'Read as {value} (a number without a unit is read in {unit}).', { value: shown, unit: instance.unit_name || instance.unit });
     }
     return t('quizui.answer.read_as', 'Read as {value}.', { value: reading.display });
   }

@@ -55,6 +55,8 @@ export interface QuizInstance {
   expected: number | null;
   expected_display: string;
   unit: string;
+  /** The unit as the widget's language names it in a sentence ("days", "Tage", "días"). */
+  unit_name: string;
   unit_kind: string;
   tolerance: number | null;
   tolerance_factor: number | null;

@@ -105,7 +105,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     trainingIcons.update(Math.max(trainingMinimum, 0), trainingMinimum > 0 ? t('memory.gpus_at_least', 'at least {count} GPUs', { count: formatInteger(trainingMinimum) }) : t('memory.gpus_none', 'no number of GPUs at this layout'));
     setFigure(trainingGpus, trainingMinimum > 0 ? t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(trainingMinimum), gpu: shortGpu(gpu.name) }) : t('memory.no_fit', 'does not fit at this layout'), trainingMinimum);
     setText(trainingAside, trainingMinimum > 0 ? t('memory.fully_sharded', ' fully sharded')
-      : t('memory.activations_overflow', ' the activations alone overflow one GPU (the model states alone fill {count}); checkpointing below helps', { count: formatInteger(statesFloor) }));
+      : t('memory.activations_overflow', ' the activations alone overflow one GPU (the model states alone fill {count} GPUs); checkpointing below helps', { count: formatInteger(statesFloor) }));
     setText(runPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(inference.bytes_per_param) }));
     setText(runPrecisionProse, numberFormatName(resolved.inference.precision));
     setText(trainPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(perParam.total) }));
