@@ -96,18 +96,20 @@ const rawModules = new WeakMap<TrainscopeEngineModule, TrainscopeEngineModule>()
 /** The module seen from one widget: every call is made in the widget's language. */
 function moduleIn(engineModule: TrainscopeEngineModule, language: Language): TrainscopeEngineModule {
   if (language === 'en' && typeof engineModule.setLanguage !== 'function') return engineModule;
-  const wrapped = new Map<PropertyKey, unknown>();
+  // Keyed by the function, not its name: a function replaced on the module (a test's stand-in
+  // for an engine answer) is called, not the one wrapped before it.
+  const wrapped = new WeakMap<object, unknown>();
   const view = new Proxy(engineModule, {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
       if (typeof value !== 'function' || property === 'setLanguage' || property === 'loadMessages') return value;
-      let call = wrapped.get(property);
+      let call = wrapped.get(value);
       if (!call) {
         call = (...args: unknown[]) => {
           speak(target, language);
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
-        wrapped.set(property, call);
+        wrapped.set(value, call);
       }
       return call;
     },
