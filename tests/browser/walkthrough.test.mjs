@@ -334,10 +334,17 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
 /** dist/embed/ copied next to the course page, dist/iframe/ as its iframe/ folder. */
 function coursePages() {
   const pages = {};
+  // The whole folder, as an author copies it: its language packs (i18n/) too.
   const copy = (from, to) => {
-    for (const name of readdirSync(join(distDir, from))) {
+    for (const entry of readdirSync(join(distDir, from), { withFileTypes: true })) {
+      const name = entry.name;
       if (name === 'example.html') continue;
-      pages[`/course/${to}${name}`] = { type: TYPES[extname(name)] ?? 'application/octet-stream', body: readFileSync(join(distDir, from, name)) };
+      if (entry.isDirectory()) {
+        copy(`${from}/${name}`, `${to}${name}/`);
+        continue;
+      }
+      const type = TYPES[extname(name)] ?? (extname(name) === '.json' ? 'application/json' : 'application/octet-stream');
+      pages[`/course/${to}${name}`] = { type, body: readFileSync(join(distDir, from, name)) };
     }
   };
   copy('embed', '');
