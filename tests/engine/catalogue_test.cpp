@@ -15,6 +15,7 @@
 #include "engine/language.hpp"
 #include "engine/messages.hpp"
 #include "engine/quantity.hpp"
+#include "catalogue_support.hpp"
 #include "estimate_support.hpp"
 
 using trainscope::Language;
@@ -25,36 +26,7 @@ namespace quantity = trainscope::quantity;
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
-// Every i18n/<tag>/engine*.json beside this test (tests/engine/ → i18n/), merged and installed.
-void load_source_catalogues(Language language) {
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    const std::filesystem::path directory = std::filesystem::path(here) / "i18n" / trainscope::language_tag(language);
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("engine", 0) == 0 && entry.path().extension() == ".json") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    REQUIRE(!files.empty());
-    json::Writer merged;
-    merged.begin_object();
-    for (const auto& file : files) {
-        const json::ParseResult parsed = json::parse(read_text(file));
-        INFO(file.string());
-        REQUIRE(parsed.ok);
-        for (const auto& [key, value] : parsed.value.members) merged.field(key, value.text);
-    }
-    merged.end_object();
-    REQUIRE(trainscope::load_messages(language, merged.take()).empty());
-}
+void load_source_catalogues(Language language) { trainscope::testing::install_engine_catalogues(language); }
 
 std::string first_note(std::string_view scenario) {
     const json::Value estimate = trainscope::testing::estimate_of(scenario);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "catalogue_support.hpp"
 #include "engine/language.hpp"
 #include "engine/messages.hpp"
 #include "engine/quantity.hpp"
@@ -19,17 +20,8 @@ using trainscope::LanguageScope;
 
 namespace {
 
-// The reader's sentences for `language`, as the page's language pack hands them over:
-// i18n/<tag>/engine-quantity.json beside these tests (tests/engine/ → i18n/).
-void load_quantity_messages(Language language) {
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    std::ifstream file(here + "i18n/" + trainscope::language_tag(language) + "/engine-quantity.json", std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    REQUIRE(!text.str().empty());
-    REQUIRE(trainscope::load_messages(language, text.str()).empty());
-}
+// The reader's sentences for `language`, as the page's language pack hands them over.
+void load_quantity_messages(Language language) { trainscope::testing::install_engine_catalogues(language); }
 
 std::string formatted(const char* figure_name, double value, int significant_figures) {
     q::Figure figure = q::Figure::plain;

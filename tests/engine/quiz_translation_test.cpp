@@ -14,6 +14,7 @@
 #include "engine/messages.hpp"
 #include "engine/quantity.hpp"
 #include "engine/quiz.hpp"
+#include "catalogue_support.hpp"
 
 using trainscope::Language;
 using trainscope::LanguageScope;
@@ -197,31 +198,7 @@ std::string source_file(const std::string& path_in_repository) {
     return text.str();
 }
 
-// The engine part of a language pack as the page builds it (every i18n/<tag>/engine*.json, merged):
-// the quiz's sentences use the number and unit words of i18n/<tag>/engine-quantity.json too.
-Language load_catalogue(Language language) {
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    const std::filesystem::path directory = std::filesystem::path(here) / "i18n" / trainscope::language_tag(language);
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("engine", 0) == 0 && entry.path().extension() == ".json") files.push_back(name);
-    }
-    std::sort(files.begin(), files.end());
-    REQUIRE(std::find(files.begin(), files.end(), "engine-quiz.json") != files.end());
-    json::Writer merged;
-    merged.begin_object();
-    for (const auto& name : files) {
-        const json::Value catalogue = parse_json(source_file(std::string("i18n/") + trainscope::language_tag(language) + "/" + name));
-        for (const auto& [key, value] : catalogue.members) merged.field(key, value.text);
-    }
-    merged.end_object();
-    const std::string problem = trainscope::load_messages(language, merged.take());
-    INFO(problem);
-    REQUIRE(problem.empty());
-    return language;
-}
+Language load_catalogue(Language language) { return trainscope::testing::install_engine_catalogues(language); }
 
 }  // namespace
 
