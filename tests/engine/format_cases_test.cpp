@@ -6,28 +6,15 @@
 #include <string>
 
 #include "engine/quantity.hpp"
+#include "format_support.hpp"
 
 namespace q = trainscope::quantity;
 
 namespace {
 
-std::string formatted(const char* figure_name, double value, int significant_figures) {
-    q::Figure figure = q::Figure::plain;
-    REQUIRE(q::figure_from_name(figure_name, figure));
-    return q::format(value, figure, significant_figures);
-}
-
-std::string tick(const char* figure_name, double value) {
-    q::Figure figure = q::Figure::plain;
-    REQUIRE(q::figure_from_name(figure_name, figure));
-    return q::format_tick(value, figure);
-}
-
-q::Reading reading(const char* kind_name, const char* text) {
-    q::UnitKind kind = q::UnitKind::number;
-    REQUIRE(q::unit_kind_from_name(kind_name, kind));
-    return q::read_quantity(text, kind);
-}
+using trainscope::testing::formatted;
+using trainscope::testing::reading;
+using trainscope::testing::tick;
 
 }  // namespace
 

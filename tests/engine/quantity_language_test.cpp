@@ -13,6 +13,7 @@
 #include "engine/language.hpp"
 #include "engine/messages.hpp"
 #include "engine/quantity.hpp"
+#include "format_support.hpp"
 
 namespace q = trainscope::quantity;
 using trainscope::Language;
@@ -23,23 +24,9 @@ namespace {
 // The reader's sentences for `language`, as the page's language pack hands them over.
 void load_quantity_messages(Language language) { trainscope::testing::install_engine_catalogues(language); }
 
-std::string formatted(const char* figure_name, double value, int significant_figures) {
-    q::Figure figure = q::Figure::plain;
-    REQUIRE(q::figure_from_name(figure_name, figure));
-    return q::format(value, figure, significant_figures);
-}
-
-std::string tick(const char* figure_name, double value) {
-    q::Figure figure = q::Figure::plain;
-    REQUIRE(q::figure_from_name(figure_name, figure));
-    return q::format_tick(value, figure);
-}
-
-q::Reading reading(const char* kind_name, const char* text) {
-    q::UnitKind kind = q::UnitKind::number;
-    REQUIRE(q::unit_kind_from_name(kind_name, kind));
-    return q::read_quantity(text, kind);
-}
+using trainscope::testing::formatted;
+using trainscope::testing::reading;
+using trainscope::testing::tick;
 
 }  // namespace
 
