@@ -53,7 +53,7 @@ const stylesheets = ['styles.css', 'quiz.css'];
 const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes', 'step-timeline'];
 
 /** Compiles DOM-free modules to ES modules that node's test runner can import. */
-export async function buildUnitModules(folder, names, outdir) {
+export async function buildUnitModules(folder, names, outdir, plugins = []) {
   await build({
     entryPoints: names.map((name) => join(webDir, folder, `${name}.ts`)),
     outdir,
@@ -62,6 +62,7 @@ export async function buildUnitModules(folder, names, outdir) {
     format: 'esm',
     platform: 'neutral',
     target: 'node20',
+    plugins,
     logLevel: 'warning',
   });
 }

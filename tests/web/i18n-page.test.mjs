@@ -7,22 +7,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { enginePlugin, pageKeyIds, pageKeysPlugin } from '../../web/build.mjs';
+import { buildUnitModules, enginePlugin, pageKeyIds, pageKeysPlugin } from '../../web/build.mjs';
 import { repoRoot } from './quiz-build.mjs';
 
 const outdir = join(repoRoot, 'build', 'i18n-units');
-await build({
-  entryPoints: ['engine', 'i18n', 'packs'].map((name) => join(repoRoot, 'web', 'src', `${name}.ts`)),
-  outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  target: 'node20',
-  // engine.ts loads its wasm through a virtual module; the element's remote loader stands in, never called here.
-  plugins: [enginePlugin({ remote: true })],
-  logLevel: 'warning',
-});
+// engine.ts loads its wasm through a virtual module; the element's remote loader stands in, never called here.
+await buildUnitModules('src', ['engine', 'i18n', 'packs'], outdir, [enginePlugin({ remote: true })]);
 const load = (name) => import(pathToFileURL(join(outdir, `${name}.mjs`)).href);
 const { engineFor, engineIn, giveCatalogue, wrap } = await load('engine');
 const { chooseLanguage, translator } = await load('i18n');
