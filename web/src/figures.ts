@@ -389,6 +389,8 @@ export function gpuIcons(limit: number): { element: HTMLElement; update(count: n
       const drawn = Math.max(0, Math.min(count, limit));
       icons.forEach((icon, index) => setHidden(icon, index >= drawn));
       setHidden(more, !(count > limit));
+      // No GPU to draw: the row's words say so, and an empty box would only indent them.
+      setHidden(element, drawn === 0);
     },
   };
 }
