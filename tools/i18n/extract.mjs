@@ -61,6 +61,21 @@ function lineCounter(text) {
 
 class SyntaxProblem extends Error {}
 
+/** Past a comment or white space at `i` (C++ and TypeScript write them alike); `i` when there is none. */
+function skipTrivia(text, i, fail) {
+  const c = text[i];
+  if (c === '/' && text[i + 1] === '/') {
+    while (i < text.length && text[i] !== '\n') i++;
+    return i;
+  }
+  if (c === '/' && text[i + 1] === '*') {
+    const end = text.indexOf('*/', i + 2);
+    if (end < 0) fail(i, 'an unclosed comment');
+    return end + 2;
+  }
+  return /\s/.test(c) ? i + 1 : i;
+}
+
 function cppEscape(text, i, problem) {
   // text[i] is the character after the backslash; returns [decoded, next index].
   const c = text[i];
@@ -94,13 +109,8 @@ function lexCpp(text, file) {
   const fail = (at, why) => { throw new SyntaxProblem(`${file}:${line(at)}: ${why}`); };
   while (i < text.length) {
     const c = text[i];
-    if (c === '/' && text[i + 1] === '/') { while (i < text.length && text[i] !== '\n') i++; continue; }
-    if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      if (end < 0) fail(i, 'an unclosed comment');
-      i = end + 2; continue;
-    }
-    if (/\s/.test(c)) { i++; continue; }
+    const after = skipTrivia(text, i, fail);
+    if (after !== i) { i = after; continue; }
     if (c === '#' ) {
       // A preprocessor line (#include "x.hpp" must not read as a string); continued lines too.
       while (i < text.length && text[i] !== '\n') { if (text[i] === '\\' && text[i + 1] === '\n') i++; i++; }
@@ -222,13 +232,8 @@ function lexTs(text, file) {
 
   while (i < text.length) {
     const c = text[i];
-    if (c === '/' && text[i + 1] === '/') { while (i < text.length && text[i] !== '\n') i++; continue; }
-    if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      if (end < 0) fail(i, 'an unclosed comment');
-      i = end + 2; continue;
-    }
-    if (/\s/.test(c)) { i++; continue; }
+    const after = skipTrivia(text, i, fail);
+    if (after !== i) { i = after; continue; }
     if (c === '"' || c === "'") {
       const start = i;
       i++;
