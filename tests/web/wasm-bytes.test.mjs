@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { decodeBase64, wasmBytesFromGzipBase64 } from '../../build/web-units/wasm-bytes.mjs';
+import { decodeBase64, instantiateFromGzipBase64, wasmBytesFromGzipBase64 } from '../../build/web-units/wasm-bytes.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -25,4 +25,35 @@ test('the real engine survives gzip and base64 unchanged', async () => {
 
 test('text that is not gzip is refused, not passed on as an engine', async () => {
   await assert.rejects(wasmBytesFromGzipBase64(Buffer.from('not gzip at all').toString('base64')));
+});
+
+// The smallest module that answers: (func (export "answer") (result i32) i32.const 42).
+const ANSWER_MODULE = Buffer.from([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f, // type: () -> i32
+  0x03, 0x02, 0x01, 0x00, // function 0 has type 0
+  0x07, 0x0a, 0x01, 0x06, 0x61, 0x6e, 0x73, 0x77, 0x65, 0x72, 0x00, 0x00, // export "answer"
+  0x0a, 0x06, 0x01, 0x04, 0x00, 0x41, 0x2a, 0x0b, // body: i32.const 42
+]);
+
+test('a module is instantiated while it inflates, and runs', async () => {
+  const instance = await instantiateFromGzipBase64(gzipSync(ANSWER_MODULE).toString('base64'), {});
+  assert.equal(instance.exports.answer(), 42);
+});
+
+test('the real engine compiles from its streamed bytes with the imports it declares', async () => {
+  const wasm = readFileSync(join(repoRoot, 'build', 'wasm', 'trainscope_engine.wasm'));
+  // Stand-in imports of the right kinds: compiling and linking must succeed; nothing is called.
+  const declared = WebAssembly.Module.imports(new WebAssembly.Module(wasm));
+  const imports = {};
+  for (const { module, name, kind } of declared) {
+    imports[module] ??= {};
+    imports[module][name] = kind === 'function' ? () => 0 : undefined;
+  }
+  const instance = await instantiateFromGzipBase64(gzipSync(wasm, { level: 9 }).toString('base64'), imports);
+  assert.ok(Object.keys(instance.exports).length > 5, 'the engine exports its functions');
+});
+
+test('a stream that is not gzip rejects instantiation instead of running something', async () => {
+  await assert.rejects(instantiateFromGzipBase64(Buffer.from('not gzip at all').toString('base64'), {}));
 });

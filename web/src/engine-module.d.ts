@@ -8,6 +8,9 @@
 export interface TrainscopeModuleArguments {
   /** The .wasm bytes; given, the module fetches nothing. */
   wasmBinary?: Uint8Array | ArrayBuffer;
+  /** Instantiates the module itself (here: compiling while the bytes are still inflated); returns {}
+   *  and hands the instance to `receiveInstance` when it is ready. The module fetches nothing. */
+  instantiateWasm?: (imports: WebAssembly.Imports, receiveInstance: (instance: WebAssembly.Instance) => void) => Record<string, never>;
   locateFile?: (path: string, prefix: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;

@@ -5,7 +5,7 @@
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
 import type { Catalogue, Language, WidgetLanguage } from './i18n';
-import { wasmBytesFromGzipBase64 } from './wasm-bytes';
+import { instantiateFromGzipBase64 } from './wasm-bytes';
 import type { Estimate, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
 
 export type { QuantityReading } from './engine-module';
@@ -54,11 +54,17 @@ export function loadEngine(): Promise<Engine> {
 
 async function instantiate(): Promise<Engine> {
   const { createTrainscopeEngine, wasmGzipBase64 } = await loadEngineSource();
-  const engineModule = await createTrainscopeEngine({
-    wasmBinary: await wasmBytesFromGzipBase64(wasmGzipBase64),
-    // The engine prints nothing in normal use; anything it does print is a bug worth seeing.
-    print: (text) => console.info(`[trainscope engine] ${text}`),
-    printErr: (text) => console.warn(`[trainscope engine] ${text}`),
+  // The module would swallow a failed instantiation (it only logs it), so that failure rejects here.
+  const engineModule = await new Promise<TrainscopeEngineModule>((resolve, reject) => {
+    createTrainscopeEngine({
+      instantiateWasm: (imports, receiveInstance) => {
+        instantiateFromGzipBase64(wasmGzipBase64, imports).then(receiveInstance, reject);
+        return {};
+      },
+      // The engine prints nothing in normal use; anything it does print is a bug worth seeing.
+      print: (text) => console.info(`[trainscope engine] ${text}`),
+      printErr: (text) => console.warn(`[trainscope engine] ${text}`),
+    }).then(resolve, reject);
   });
   return wrap(engineModule);
 }
