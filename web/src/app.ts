@@ -248,6 +248,7 @@ class Widget {
   private playheadListener: ((index: number | null) => void) | null = null;
   /** The last step timeline and the scenario it was asked for: a resize redraws without asking again. */
   private stepCache: { key: string; timeline: StepTimeline } | null = null;
+  private readonly recentEstimates: Array<{ key: string; estimate: Estimate }> = [];
   private readonly resizeObserver: ResizeObserver | null;
   private narrow = false;
 
@@ -286,7 +287,7 @@ class Widget {
       const fromHash = this.scenarioFromHash();
       if (fromHash) start = fromHash;
     }
-    const first = this.engine.estimate(start);
+    const first = this.estimateOf(start);
     if (first.errors.length > 0 && start !== this.overrides) {
       this.showNotice(t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', { problems: describeErrors(t, first.errors) }));
       start = this.overrides;
@@ -295,12 +296,27 @@ class Widget {
     this.commit({ announce: false, writeHash: false });
     if (!this.good) {
       // Even the starting scenario was refused (e.g. embed options with a typo): use the engine's defaults.
-      this.showNotice(t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', { problems: describeErrors(t, this.engine.estimate(this.overrides).errors) }));
+      this.showNotice(t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', { problems: describeErrors(t, this.estimateOf(this.overrides).errors) }));
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
     // A refused starting scenario's notice (above) says more than the settings' problems: keep it.
     if (this.notice.hidden) this.setProblems(options.problems ?? []);
+  }
+
+  /**
+   * The engine's estimate, remembered for the last two scenarios asked: starting up asks for the
+   * same scenario up to three times (the accounting choices, the link's check, the first figures),
+   * and an estimate is the costliest call before the first figure.
+   */
+  private estimateOf(scenario: PartialScenario): Estimate {
+    const key = JSON.stringify(scenario);
+    const known = this.recentEstimates.find((entry) => entry.key === key);
+    if (known) return known.estimate;
+    const estimate = this.engine.estimate(scenario);
+    this.recentEstimates.unshift({ key, estimate });
+    this.recentEstimates.length = Math.min(this.recentEstimates.length, 2);
+    return estimate;
   }
 
   private setProblems(problems: readonly string[]): void {
@@ -363,7 +379,7 @@ class Widget {
     if (decodeHash(window.location.hash).kind === 'anchor') return;
     const playheadBefore = this.stepPlayhead;
     const fromHash = this.scenarioFromHash() ?? {};
-    const check = this.engine.estimate(fromHash);
+    const check = this.estimateOf(fromHash);
     if (check.errors.length > 0) {
       this.showNotice(this.t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', { problems: describeErrors(this.t, check.errors) }));
       this.overrides = {};
@@ -425,7 +441,7 @@ class Widget {
    * every section at once.
    */
   private commit(options: { announce: boolean; writeHash: boolean; fromInput?: boolean }): void {
-    const estimate = this.engine.estimate(this.overrides);
+    const estimate = this.estimateOf(this.overrides);
     for (const control of this.controls) control.setError(null);
     if (estimate.errors.length > 0) {
       this.showFieldErrors(estimate.errors);
@@ -439,7 +455,7 @@ class Widget {
       const singleScenario = { ...this.overrides, parallel: { gpus: 1, tensor: 1, pipeline: 1, zero_stage: 0 } };
       const singleKey = JSON.stringify(singleScenario);
       const singleUnchanged = this.good !== undefined && singleKey === this.singleKey;
-      let single = singleUnchanged ? this.good.single : this.engine.estimate(singleScenario);
+      let single = singleUnchanged ? this.good.single : this.estimateOf(singleScenario);
       if (single.errors.length > 0) single = estimate;
       this.singleKey = single === estimate ? '' : singleKey;
       this.good = { estimate, single };
@@ -684,7 +700,7 @@ class Widget {
     }
     // The first figure on screen is built now; the others when they near the viewport (or the
     // browser is idle), so the first paint waits for nothing off screen.
-    const first = memory ? memorySection(context, this.engine.estimate({}).training.accounting_choices ?? []) : time ? timeSection(context, this.engine) : null;
+    const first = memory ? memorySection(context, this.estimateOf({}).training.accounting_choices ?? []) : time ? timeSection(context, this.engine) : null;
     if (first) this.addView(first);
     first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
     const later: Array<[string, () => SectionView | HTMLElement]> = [];
@@ -760,12 +776,12 @@ class Widget {
     const previous = this.overrides;
     this.setModel({ architecture, name }, false);
     let candidate = this.overrides;
-    let check = this.engine.estimate(candidate);
+    let check = this.estimateOf(candidate);
     if (check.errors.length > 0 && check.errors.every((error) => error.field === 'model.name')) {
       // A name the engine will not carry in a link (a control character) costs only the name.
       this.setModel({ architecture }, false);
       candidate = this.overrides;
-      check = this.engine.estimate(candidate);
+      check = this.estimateOf(candidate);
     }
     this.overrides = previous;
     if (check.errors.length > 0) return { errors: check.errors, params: 0 };
