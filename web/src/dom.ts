@@ -37,6 +37,14 @@ function append(parent: Node, children: Child[]): void {
   }
 }
 
+/** An SVG element, made like h() makes HTML ones: attributes as strings, then children. */
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: SVGElement[]): SVGElementTagNameMap[K] {
+  const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  for (const child of children) element.appendChild(child);
+  return element;
+}
+
 /** Replaces an element's children (messages and lists drawn on demand, never on a slider step). */
 export function replace(parent: Element, ...children: Child[]): void {
   const fragment = document.createDocumentFragment();

@@ -4,7 +4,7 @@
 // per path and moves a few labels; the playhead moves one style. Every number printed is an
 // engine value formatted by units.ts; positions are geometry (a value's share of the axes).
 
-import { h, setText, uniqueId } from './dom';
+import { h, setText, svg, uniqueId } from './dom';
 import { linearAxis, niceTicks, setAttribute, setClass, setFigure, setHidden, setStyle, type PartKey } from './figures';
 import { withElements, type Translate } from './i18n';
 import type { StepBytes, StepEvent } from './types';
@@ -14,7 +14,6 @@ import type { Units } from './units';
 export const STEP_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
 type StepKey = Exclude<keyof StepBytes, 'total'>;
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** The most y ticks niceTicks gives (0 and up to ten steps). */
 const Y_TICKS = 11;
 /** Headroom above the taller of the peak and the GPU's memory, so their labels have room. */
@@ -22,12 +21,6 @@ const HEADROOM = 1.12;
 /** Where a label near the right edge turns to the left of its mark. */
 const FLIP_AT = 0.6;
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: SVGElement[]): SVGElementTagNameMap[K] {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  for (const child of children) element.appendChild(child);
-  return element;
-}
 
 /**
  * The CSS patterns of .ts-part-* (web/styles.css) drawn as SVG patterns, so an area and its
