@@ -113,6 +113,16 @@ test('two widgets on one page: no repeated title, each numbers its own sections 
     'h2 5. Your own model',
   ]);
   assert.deepEqual(await sectionTitles(page, '#time', 1), ['h2 1. Time: staggering amounts of simple arithmetic']);
+  // The widget's stylesheet is parsed once for the page: both shadow roots adopt the same sheet,
+  // once each (beside each element's own few rules for its placeholder).
+  const sheets = await page.evaluate(() => {
+    const [first, second] = ['#memory', '#time'].map((id) => document.querySelector(id).shadowRoot.adoptedStyleSheets);
+    const shared = first.filter((sheet) => second.includes(sheet));
+    return { shared: shared.length, rules: shared[0]?.cssRules.length ?? 0, first: first.length, second: second.length };
+  });
+  assert.equal(sheets.shared, 1, 'both widgets adopt one and the same constructed sheet');
+  assert.ok(sheets.rules > 100, `the shared sheet is the widget's stylesheet (${sheets.rules} rules)`);
+  assert.equal(sheets.first, sheets.second, 'each root adopts the same number of sheets (none twice)');
   assert.deepEqual(errors, []);
   assert.deepEqual(warnings, []);
 });
