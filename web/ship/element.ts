@@ -10,7 +10,7 @@
 // value produces one line in a notice inside the widget and one console warning, both naming the
 // attribute; a later good value clears it. Nothing throws.
 
-import { adoptStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
 import { emitXapi } from './xapi';
 import { engineFor, loadEngine, type Engine } from '../src/engine';
 import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n';
@@ -204,10 +204,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
     const read = this.readAttributes();
     // The engine checks the preset and scenario before the widget starts from them. If it cannot
     // load, mountTrainscope tries again and shows why in the widget.
-    const engineLoading = loadEngine().catch(() => null);
-    // The stylesheet is parsed while the engine's script downloads, rather than after it.
-    void adoptStyles(this.shadow);
-    const [shared, quizBank] = await Promise.all([engineLoading, this.authorBank(read)]);
+    const [shared, quizBank] = await Promise.all([loadEngine().catch(() => null), this.authorBank(read)]);
     const engine = shared ? engineFor(shared, words) : null;
     const settings = this.checked(read, engine);
     this.frame.replaceChildren();
