@@ -9,7 +9,7 @@
 //      └─────────────┘
 
 import { rangeControl, type Control } from './controls';
-import { h, replace } from './dom';
+import { h, replace, setText } from './dom';
 import { engineFor, loadEngine, type Engine } from './engine';
 import { partLabels } from './figures';
 import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, type WidgetLanguage } from './i18n';
@@ -590,7 +590,9 @@ class Widget {
     const key = notes.join('\n');
     if (key === this.notesShown) return;
     this.notesShown = key;
-    replace(this.notes, notes.map((note) => h('li', null, note)));
+    // The items on screen take the new words; only a longer or shorter list adds or drops one.
+    notes.forEach((note, index) => setText(this.notes.children[index] ?? this.notes.appendChild(h('li')), note));
+    while (this.notes.children.length > notes.length) this.notes.lastElementChild?.remove();
     this.notes.hidden = notes.length === 0;
   }
 
