@@ -123,7 +123,7 @@ export function documentHasStyles(doc: Document = document): boolean {
  * the copy cost the English page 7 KB gzipped), so a host mounting the page's script elsewhere
  * gets trainscope.css from beside the script, as a <link> (style-src 'self'), waited for.
  */
-export function adoptStyles(root: HTMLElement | ShadowRoot): Promise<void> {
+function adoptStyles(root: HTMLElement | ShadowRoot): Promise<void> {
   const host = root instanceof ShadowRoot ? root : (root.getRootNode() as Document | ShadowRoot);
   const css = typeof TRAINSCOPE_CSS === 'string' ? TRAINSCOPE_CSS : '';
   if (!css) return linkStyles(host);
