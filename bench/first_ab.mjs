@@ -1,0 +1,94 @@
+// First figure painted, two or more builds in one run (not a test: it prints figures). On this
+// machine the first figure moves by ±100 ms from one run to the next, so a change is judged by
+// loading the builds in turn, interleaved, in the same browser: see bench/README.md.
+//
+//   node bench/first_ab.mjs [--loads 12] [--output page|offline|element|two-elements] DIST_A DIST_B …
+//
+// Each DIST is a built dist/ folder (e.g. a worktree's, built with TRAINSCOPE_DIST_DIR). The figure is
+// taken as page_bench.mjs takes it: navigation start → the frame painted after the first element
+// with a data-value attribute (document or shadow root) is in the DOM. Prints the median and every load.
+import { chromium } from 'playwright-core';
+import { serveDirectory } from '../web/serve.mjs';
+
+const options = { loads: 12, output: 'page', dists: [] };
+const argv = process.argv.slice(2);
+for (let index = 0; index < argv.length; index += 1) {
+  const flag = argv[index];
+  if (flag === '--loads') options.loads = Number(argv[++index]);
+  else if (flag === '--output') options.output = argv[++index];
+  else if (flag.startsWith('--')) throw new Error(`unknown option ${flag}`);
+  else options.dists.push(flag);
+}
+const OUTPUTS = { page: 'index.html', offline: 'trainscope.html', element: 'bench/one-element.html', 'two-elements': 'bench/two-elements.html' };
+if (!(options.output in OUTPUTS)) throw new Error(`--output must be one of ${Object.keys(OUTPUTS).join(', ')}`);
+if (options.dists.length < 1 || !Number.isInteger(options.loads) || options.loads < 1) {
+  throw new Error('usage: node bench/first_ab.mjs [--loads N] [--output page|offline|element|two-elements] DIST …');
+}
+
+/** The course pages page_bench.mjs measures the element on. */
+const coursePage = (widgets) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A course page</title><link rel="icon" href="data:,"><script src="/embed/trainscope-widget.js" defer></script></head>
+<body><main><h1>Week 3: training at scale</h1><p>Read the lesson, then try the simulation.</p>
+${widgets}
+</main></body></html>`;
+const extra = {
+  '/bench/one-element.html': { type: 'text/html; charset=utf-8', body: coursePage('<trainscope-widget></trainscope-widget>') },
+  '/bench/two-elements.html': {
+    type: 'text/html; charset=utf-8',
+    body: coursePage('<trainscope-widget sections="memory quiz"></trainscope-widget>\n<h2>How long does it take?</h2>\n<trainscope-widget preset="llama3-405b" sections="time"></trainscope-widget>'),
+  },
+};
+
+/** Runs in the page before its scripts: notes when a computed figure is in the DOM, then the frame after it. */
+function watchFirstFigure() {
+  const timing = { painted: null };
+  Object.defineProperty(window, '__firstFigure', { value: timing });
+  const roots = [document];
+  let seen = false;
+  const check = () => {
+    if (seen || !roots.some((root) => root.querySelector('[data-value]'))) return;
+    seen = true;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { timing.painted = performance.now(); };
+      channel.port2.postMessage(null);
+    });
+  };
+  const observer = new MutationObserver(check);
+  const watch = (root) => observer.observe(root, { childList: true, subtree: true, attributes: true });
+  watch(document);
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function attachShadowWatched(init) {
+    const root = attachShadow.call(this, init);
+    roots.push(root);
+    watch(root);
+    return root;
+  };
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const servers = await Promise.all(options.dists.map((dist) => serveDirectory(dist, 0, { extra })));
+const painted = options.dists.map(() => []);
+for (let load = 0; load < options.loads; load += 1) {
+  for (const [index, { url }] of servers.entries()) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(watchFirstFigure);
+    await page.goto(url + OUTPUTS[options.output]);
+    await page.waitForFunction(() => window.__firstFigure.painted !== null, null, { timeout: 30000 });
+    painted[index].push(await page.evaluate(() => window.__firstFigure.painted));
+    await context.close();
+  }
+}
+await browser.close();
+for (const { server } of servers) server.close();
+
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+console.log(`first figure painted, ${options.output}, ${options.loads} interleaved loads per build (ms)`);
+options.dists.forEach((dist, index) => {
+  console.log(`  ${dist}: median ${median(painted[index]).toFixed(0)}   loads ${painted[index].map((ms) => ms.toFixed(0)).join(' ')}`);
+});
