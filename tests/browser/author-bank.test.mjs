@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
-import { artifactsDir, distDir, repoRoot } from './harness.mjs';
+import { artifactsDir, closeServerAfter, distDir, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -222,7 +222,7 @@ test('built in with --bank: the offline file asks the author\'s questions, and t
     '/lms/scorm12.js': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm12.js')) },
     '/sco/index.html': { type: 'text/html; charset=utf-8', body: readFileSync(join(out, 'sco', 'index.html')) },
   } });
-  t.after(() => new Promise((resolve) => served.server.close(resolve)));
+  closeServerAfter(t, served.server);
   const lms = await context.newPage();
   await lms.goto(`${served.url}lms/index.html`);
   // No mastery score from the LMS: the bank's pass mark is the one that counts.

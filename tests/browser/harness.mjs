@@ -16,6 +16,18 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+/**
+ * Stops `server` when test `t` ends, with the connections a browser may still hold. After-hooks
+ * run in the order they were registered, so a context closed by a later hook is still open here,
+ * and close() alone would wait for its connections (a lms.test.mjs run hung for 10 minutes).
+ */
+export function closeServerAfter(t, server) {
+  t.after(() => new Promise((resolve) => {
+    server.close(resolve);
+    server.closeAllConnections();
+  }));
+}
+
 export async function startHarness() {
   if (!existsSync(join(distDir, 'trainscope.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   mkdirSync(artifactsDir, { recursive: true });

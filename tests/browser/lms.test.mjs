@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, repoRoot } from './harness.mjs';
+import { closeServerAfter, distDir, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -53,7 +53,7 @@ async function watchedPage(context) {
 
 async function serve(t, options) {
   const served = await serveDirectory(distDir, 0, options);
-  t.after(() => new Promise((resolve) => served.server.close(resolve)));
+  closeServerAfter(t, served.server);
   return served;
 }
 

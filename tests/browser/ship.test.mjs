@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { artifactsDir, distDir, repoRoot } from './harness.mjs';
+import { artifactsDir, closeServerAfter, distDir, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -110,7 +110,7 @@ async function newContext(t, options = {}) {
 /** Serves dist/ (plus `options.extra` pages) until the test ends. */
 async function serveWithCleanup(t, options) {
   const served = await serveDirectory(distDir, 0, options);
-  t.after(() => new Promise((resolve) => served.server.close(resolve)));
+  closeServerAfter(t, served.server);
   return served;
 }
 

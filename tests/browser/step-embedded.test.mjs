@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, repoRoot } from './harness.mjs';
+import { closeServerAfter, distDir, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -82,7 +82,7 @@ test('in a <trainscope-widget> under the documented strict CSP, the step plays, 
     headers: { 'content-security-policy': DOCUMENTED_CSP },
     extra: { '/host/course.html': { type: 'text/html; charset=utf-8', body: COURSE_PAGE } },
   });
-  t.after(() => new Promise((resolve) => served.server.close(resolve)));
+  closeServerAfter(t, served.server);
   const { page, logged } = await open(t, `${served.url}host/course.html`);
   await stepReady(page);
   await playPauseScrub(page);
