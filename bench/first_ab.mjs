@@ -9,6 +9,7 @@
 // with a data-value attribute (document or shadow root) is in the DOM. Prints the median and every load.
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../web/serve.mjs';
+import { COURSE_PAGES } from './course-pages.mjs';
 
 const options = { loads: 12, output: 'page', dists: [] };
 const argv = process.argv.slice(2);
@@ -24,21 +25,6 @@ if (!(options.output in OUTPUTS)) throw new Error(`--output must be one of ${Obj
 if (options.dists.length < 1 || !Number.isInteger(options.loads) || options.loads < 1) {
   throw new Error('usage: node bench/first_ab.mjs [--loads N] [--output page|offline|element|two-elements] DIST …');
 }
-
-/** The course pages page_bench.mjs measures the element on. */
-const coursePage = (widgets) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>A course page</title><link rel="icon" href="data:,"><script src="/embed/trainscope-widget.js" defer></script></head>
-<body><main><h1>Week 3: training at scale</h1><p>Read the lesson, then try the simulation.</p>
-${widgets}
-</main></body></html>`;
-const extra = {
-  '/bench/one-element.html': { type: 'text/html; charset=utf-8', body: coursePage('<trainscope-widget></trainscope-widget>') },
-  '/bench/two-elements.html': {
-    type: 'text/html; charset=utf-8',
-    body: coursePage('<trainscope-widget sections="memory quiz"></trainscope-widget>\n<h2>How long does it take?</h2>\n<trainscope-widget preset="llama3-405b" sections="time"></trainscope-widget>'),
-  },
-};
 
 /** Runs in the page before its scripts: notes when a computed figure is in the DOM, then the frame after it. */
 function watchFirstFigure() {
@@ -71,7 +57,7 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
-const servers = await Promise.all(options.dists.map((dist) => serveDirectory(dist, 0, { extra })));
+const servers = await Promise.all(options.dists.map((dist) => serveDirectory(dist, 0, { extra: COURSE_PAGES })));
 const painted = options.dists.map(() => []);
 for (let load = 0; load < options.loads; load += 1) {
   for (const [index, { url }] of servers.entries()) {

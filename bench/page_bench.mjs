@@ -33,6 +33,7 @@ import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../web/serve.mjs';
+import { COURSE_PAGES } from './course-pages.mjs';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -395,22 +396,7 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 
-/** Course pages with the element, as a course author writes them. */
-const coursePage = (elements) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>A course page</title><link rel="icon" href="data:,"><script src="/embed/trainscope-widget.js" defer></script></head>
-<body><main><h1>Week 3: training at scale</h1><p>Read the lesson, then try the simulation.</p>
-${elements}
-</main></body></html>`;
-const { server, url } = await serveDirectory(distDir, 0, {
-  extra: {
-    '/bench/one-element.html': { type: 'text/html; charset=utf-8', body: coursePage('<trainscope-widget></trainscope-widget>') },
-    '/bench/two-elements.html': {
-      type: 'text/html; charset=utf-8',
-      body: coursePage('<trainscope-widget sections="memory quiz"></trainscope-widget>\n<h2>How long does it take?</h2>\n<trainscope-widget preset="llama3-405b" sections="time"></trainscope-widget>'),
-    },
-  },
-});
+const { server, url } = await serveDirectory(distDir, 0, { extra: COURSE_PAGES });
 const servers = [server];
 
 const outputs = [
