@@ -1,6 +1,8 @@
 // Builds every web output into dist/ (docs/embedding.md):
 //   index.html + trainscope.js + trainscope.css   the page (one classic script holding the engine's
-//                                                 wasm as base64 and the stylesheet as text)
+//                                                 wasm as base64 and the stylesheet as text);
+//                                                 index.html opens with its first view, drawn by
+//                                                 this build's widget (web/prerender.mjs)
 //   trainscope.html                               the same page as one self-contained file
 //   embed/trainscope-widget.js (+ trainscope-engine.js, loaded when a widget is near the viewport)
 //                                                 <trainscope-widget> for course pages
@@ -26,6 +28,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createZip } from './ship/zip.mjs';
+import { prerenderFirstView, withFirstView } from './prerender.mjs';
+
+/** web/src/first-view.ts's attribute on the first view's root (read there by the widget, here by the build). */
+const FIRST_VIEW_ATTRIBUTE = 'data-ts-first-view';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(webDir, '..');
@@ -275,6 +281,31 @@ export function inlinePage(html, script, css, { packs = null, language = 'en' } 
     .replace(/<script src="trainscope\.js"><\/script>/, () => `${packsElement}<script>${script}</script>`);
 }
 
+/**
+ * The built page's first view and the head's guard that hides it for links (web/src/first-view.ts),
+ * or null, with a warning, on a machine without Chromium: the page then opens without one.
+ */
+async function firstViewOf(pageFile) {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    console.warn(`web: no Chromium at ${executablePath} (scripts/setup.sh installs it): index.html is built without its first view`);
+    return null;
+  }
+  const guardBuild = await build({
+    entryPoints: [join(webDir, 'src', 'first-view-guard.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2020'],
+    minify: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  const guard = guardBuild.outputFiles[0].text.trim();
+  const markup = await prerenderFirstView(pageFile, { attribute: FIRST_VIEW_ATTRIBUTE, executablePath });
+  return { markup, guard, guardHash: sha256(guard) };
+}
+
 /** TRAINSCOPE_SCORM_MASTERY_SCORE (a whole percentage, 0–100) as a fraction, or null when unset or malformed. */
 export function passingFraction(masteryScore) {
   return /^\d{1,3}$/.test(masteryScore ?? '') && Number(masteryScore) <= 100 ? String(Number(masteryScore) / 100) : null;
@@ -327,6 +358,14 @@ async function buildPage() {
   writeFileSync(join(distDir, 'index.html'), html);
   // 2. Offline: one file to save and open from disk.
   writeFileSync(join(distDir, 'trainscope.html'), inlinePage(html, pageScript, css, single));
+  // The first view (web/prerender.mjs): the built page draws its opening sections, which then
+  // open both pages. The offline file in another language (--lang) opens without one.
+  const firstView = await firstViewOf(join(distDir, 'index.html'));
+  if (firstView) {
+    const pageWithView = withFirstView(html, firstView.markup, firstView.guard, firstView.guardHash);
+    writeFileSync(join(distDir, 'index.html'), pageWithView);
+    if (defaultLanguage === 'en') writeFileSync(join(distDir, 'trainscope.html'), inlinePage(pageWithView, pageScript, css, single));
+  }
   // 3. Course pages: the custom element (styles in its shadow root), and the iframe page with its host script.
   // The element's script carries no engine: it loads embed/trainscope-engine.js when needed.
   await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev, { remoteEngine: true });

@@ -16,6 +16,7 @@ import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, typ
 import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
+import { FIRST_VIEW_ATTRIBUTE, FIRST_VIEW_REFUSED_ATTRIBUTE } from './first-view';
 import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
@@ -163,6 +164,22 @@ function linkStyles(host: Document | ShadowRoot): Promise<void> {
   return loaded;
 }
 
+/**
+ * The page's first view, if it has one: dist/index.html and the offline file carry the default
+ * scenario's opening sections as the widget drew them at build time (first-view.ts, docs/page.md),
+ * so a figure is on screen before the engine's script has run. It is inert and gives way to the
+ * widget once that is built. A link that opens something else (a hash, ?lang=) must not show the
+ * default first, so the head's guard marks such a document and the first view goes at once.
+ */
+function takeFirstView(root: HTMLElement | ShadowRoot): HTMLElement | null {
+  const firstView = root.querySelector<HTMLElement>(`:scope > [${FIRST_VIEW_ATTRIBUTE}]`);
+  if (firstView && document.documentElement.hasAttribute(FIRST_VIEW_REFUSED_ATTRIBUTE)) {
+    firstView.remove();
+    return null;
+  }
+  return firstView;
+}
+
 export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: MountOptions = {}): Promise<TrainscopeHandle> {
   const styled = options.injectStyles !== false ? adoptStyles(root) : Promise.resolve();
   const tag = options.language ?? inheritedLanguageTag(root);
@@ -171,7 +188,14 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   // In another language the loading line waits for its words (English has them at once): no English flashes first.
   const loadingLine = h('p', { className: 'ts-loading' });
   const container = h('div', { className: 'ts-root', 'aria-busy': 'true', 'data-theme': options.theme ?? 'auto' }, loadingLine);
+  const firstView = takeFirstView(root);
+  // The first view stays on screen while the widget builds out of sight, then gives way in one frame.
+  container.hidden = firstView !== null;
   root.appendChild(container);
+  const showWidget = () => {
+    firstView?.remove();
+    container.hidden = false;
+  };
   // The engine loads while the language pack does; its failure is reported below, in the widget's words.
   const sharedEngine = loadEngine();
   sharedEngine.catch(() => undefined);
@@ -186,6 +210,7 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
     bindUnitsEngine(shared);
     engine = engineFor(shared, words);
   } catch (error) {
+    showWidget();
     replace(container, h('p', { className: 'ts-notice ts-notice-error', role: 'alert' },
       t('page.engine_failed', 'The simulation engine could not start ({reason}). The page needs WebAssembly.', { reason: error instanceof Error ? error.message : String(error) })));
     throw error;
@@ -194,6 +219,7 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   await styled;
   await nextTask();
   const widget = new Widget(engine, container, options, words);
+  showWidget();
   container.removeAttribute('aria-busy');
   container.setAttribute('data-ts-ready', 'true');
   // The first computed figure is on screen: a mark for benchmarks (bench/page_bench.mjs) and tools.

@@ -1,0 +1,111 @@
+// The page's first view (web/prerender.mjs, docs/page.md): dist/index.html and the offline file open
+// with the default scenario's opening sections, drawn at build time, and the widget replaces them
+// once built. These tests hold the first view to the widget's own words and figures, check that a
+// link to anything else never shows it, and that it leaves nothing behind.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { distDir, fileUrl, startHarness, withOpenPage } from './harness.mjs';
+
+let harness;
+before(async () => { harness = await startHarness(); });
+after(async () => { await harness?.close(); });
+
+const offlineUrl = pathToFileURL(join(distDir, 'trainscope.html')).href;
+
+/** The parts of the opening sections a learner reads, by region: text and every figure's value. */
+function readOpening(rootSelector) {
+  const root = document.querySelector(rootSelector);
+  if (!root) return null;
+  const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const regions = {};
+  for (const selector of ['.ts-header', '.ts-stories', '.ts-model-summary', '.ts-notes', '[data-ts-section="memory"] .ts-section-title',
+    '[data-ts-section="memory"] .ts-prose', '[data-ts-section="memory"] .ts-headline']) {
+    regions[selector] = text(root.querySelector(selector));
+  }
+  const figures = [...root.querySelectorAll('[data-ts-section="memory"] .ts-headline [data-figure], .ts-model-summary [data-figure]')]
+    .map((node) => `${node.getAttribute('data-figure')}=${node.getAttribute('data-value') ?? ''}:${text(node)}`);
+  const controls = [...root.querySelectorAll('.ts-model-controls select, .ts-model-controls input')]
+    .map((control) => `${control.closest('[data-field]')?.getAttribute('data-field')}:${control.type}=${control.value}`);
+  return { regions, figures, controls };
+}
+
+/** Opens `address` with the page's script refused: what the HTML and the head's guard paint alone. */
+async function htmlAlone(address) {
+  const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.route(/trainscope\.js$/, (route) => route.abort());
+    await page.goto(address);
+    return await page.evaluate(() => {
+      const view = document.querySelector('[data-ts-first-view]');
+      return {
+        present: view !== null,
+        displayed: view !== null && getComputedStyle(view).display !== 'none',
+        inert: view?.inert ?? null,
+        ids: [...(view?.querySelectorAll('[id]') ?? [])].map((node) => node.id),
+        references: view?.querySelectorAll('[for], [name], [aria-describedby], [aria-labelledby], [aria-controls], [aria-live], [role]').length ?? null,
+      };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+for (const [name, address] of [['dist/index.html', null], ['the offline file', offlineUrl]]) {
+  test(`${name}: the first view says what the widget then says, and gives way to it`, async () => {
+    const url = address ?? harness.url;
+    // What the HTML holds: read with no script at all.
+    const context = await harness.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    let drawn;
+    try {
+      const page = await context.newPage();
+      await page.goto(url);
+      drawn = await page.evaluate(readOpening, '[data-ts-first-view]');
+    } finally {
+      await context.close();
+    }
+    assert.ok(drawn, `${name} has a first view`);
+    assert.ok(drawn.figures.length >= 4, `the first view has the headline figures (${drawn.figures.join(', ')})`);
+    await withOpenPage(harness.browser, url, {}, async (page) => {
+      const live = await page.evaluate(readOpening, '.ts-root[data-ts-ready]');
+      assert.deepEqual(drawn, live, 'the first view shows the widget’s words, figures and settings for the default scenario');
+      const left = await page.evaluate(() => ({ views: document.querySelectorAll('[data-ts-first-view]').length, roots: document.querySelectorAll('.ts-root').length }));
+      assert.deepEqual(left, { views: 0, roots: 1 }, 'once the widget is built, the first view is gone and one widget remains');
+    });
+  });
+}
+
+test('the first view shows for the plain address, inert and without ids, and never for a link to something else', async () => {
+  const plain = await htmlAlone(`${harness.url}index.html`);
+  assert.equal(plain.present, true);
+  assert.equal(plain.displayed, true, 'the plain address paints the first view before any script of the page');
+  assert.equal(plain.inert, true, 'the first view takes no focus and no clicks');
+  assert.ok(plain.ids.every((id) => id.endsWith('-first-view')), `only the drawings' renamed pattern ids stay (${plain.ids.join(', ')})`);
+  assert.equal(plain.references, 0, 'no labels, names, live regions or roles that could clash with the widget’s');
+  // A link opens a scenario, a playhead, an anchor or a language: the default's figures must not flash first.
+  for (const suffix of ['index.html#s=%7B%22model%22%3A%7B%22preset%22%3A%22gpt2-124m%22%7D%7D', 'index.html#step=3', 'index.html#quiz', 'index.html?lang=de']) {
+    const linked = await htmlAlone(`${harness.url}${suffix}`);
+    assert.equal(linked.present, true, `${suffix}: the HTML still carries the first view`);
+    assert.equal(linked.displayed, false, `${suffix}: the head's guard hides the first view (its inline script allowed by the page's CSP)`);
+  }
+});
+
+test('a link to another scenario opens on that scenario, with no first view left behind', async () => {
+  const hash = '#s=%7B%22model%22%3A%7B%22preset%22%3A%22gpt2-124m%22%7D%7D';
+  await withOpenPage(harness.browser, `${harness.url}${hash}`, {}, async (page) => {
+    const state = await page.evaluate(() => ({
+      views: document.querySelectorAll('[data-ts-first-view]').length,
+      preset: document.querySelector('[data-field="model.preset"] select').value,
+      refused: document.documentElement.hasAttribute('data-ts-first-view-refused'),
+    }));
+    assert.deepEqual(state, { views: 0, preset: 'gpt2-124m', refused: true });
+  });
+});
+
+test('the file:// page opens with its first view and no console error (the guard passes the CSP)', async () => {
+  await withOpenPage(harness.browser, fileUrl, {}, async (page) => {
+    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ts-first-view-refused')), false);
+  });
+});
