@@ -29,9 +29,13 @@ function extractFirstView({ attribute, keptMemoryParts }) {
     }
     child.remove();
   }
+  // What is not drawn is not kept: hidden elements (empty error lines) go.
+  for (const node of view.querySelectorAll('[hidden]')) node.remove();
   // The first view is inert and hidden from assistive technology, and it sits beside the widget
   // while that builds: no ids (no duplicates), no references to them, no live regions, no form
-  // names. Only the ids its drawings paint with (an SVG pattern's url(#id)) stay, renamed.
+  // names, and none of what only a reader, a pointer or a keyboard uses (labels, tooltips, input
+  // hints). States that the stylesheet draws (aria-pressed, aria-invalid) stay. Only the ids its
+  // drawings paint with (an SVG pattern's url(#id)) stay, renamed.
   const all = [view, ...view.querySelectorAll('*')];
   const painted = new Set();
   for (const node of all) {
@@ -45,7 +49,8 @@ function extractFirstView({ attribute, keptMemoryParts }) {
   for (const node of all) {
     if (painted.has(node.id)) node.id = `${node.id}-first-view`;
     else node.removeAttribute('id');
-    for (const name of ['for', 'name', 'aria-describedby', 'aria-labelledby', 'aria-controls', 'aria-live', 'aria-busy', 'role', 'data-ts-ready']) {
+    for (const name of ['for', 'name', 'role', 'title', 'inputmode', 'autocomplete', 'spellcheck', 'focusable', 'aria-label', 'aria-valuetext',
+      'aria-hidden', 'aria-describedby', 'aria-labelledby', 'aria-controls', 'aria-live', 'aria-atomic', 'aria-busy', 'data-ts-ready', 'data-story']) {
       node.removeAttribute(name);
     }
   }

@@ -18,7 +18,8 @@ const offlineUrl = pathToFileURL(join(distDir, 'trainscope.html')).href;
 function readOpening(rootSelector) {
   const root = document.querySelector(rootSelector);
   if (!root) return null;
-  const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // What is drawn (innerText): the first view leaves out what the widget keeps hidden.
+  const text = (node) => (node?.innerText ?? '').replace(/\s+/g, ' ').trim();
   const regions = {};
   for (const selector of ['.ts-header', '.ts-stories', '.ts-model-summary', '.ts-notes', '[data-ts-section="memory"] .ts-section-title',
     '[data-ts-section="memory"] .ts-prose', '[data-ts-section="memory"] .ts-headline']) {
@@ -28,7 +29,12 @@ function readOpening(rootSelector) {
     .map((node) => `${node.getAttribute('data-figure')}=${node.getAttribute('data-value') ?? ''}:${text(node)}`);
   const controls = [...root.querySelectorAll('.ts-model-controls select, .ts-model-controls input')]
     .map((control) => `${control.closest('[data-field]')?.getAttribute('data-field')}:${control.type}=${control.value}`);
-  return { regions, figures, controls };
+  // Where each figure sits: the widget must take the first view's place without a shift.
+  const places = [...root.querySelectorAll('.ts-model [data-figure], [data-ts-section="memory"] :is(.ts-prose, .ts-headline) [data-figure]')].map((node) => {
+    const box = node.getBoundingClientRect();
+    return `${node.getAttribute('data-figure')}@${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}×${Math.round(box.height)}`;
+  });
+  return { regions, figures, controls, places };
 }
 
 /** Opens `address` with the page's script refused: what the HTML and the head's guard paint alone. */
@@ -53,11 +59,12 @@ async function htmlAlone(address) {
   }
 }
 
-for (const [name, address] of [['dist/index.html', null], ['the offline file', offlineUrl]]) {
-  test(`${name}: the first view says what the widget then says, and gives way to it`, async () => {
+for (const [name, address, width] of [['dist/index.html', null, 1280], ['dist/index.html', null, 320], ['the offline file', offlineUrl, 1280]]) {
+  test(`${name} at ${width} px: the first view says what the widget then says, where it says it, and gives way to it`, async () => {
     const url = address ?? harness.url;
+    const viewport = { width, height: 900 };
     // What the HTML holds: read with no script at all.
-    const context = await harness.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const context = await harness.browser.newContext({ javaScriptEnabled: false, viewport });
     let drawn;
     try {
       const page = await context.newPage();
@@ -68,9 +75,9 @@ for (const [name, address] of [['dist/index.html', null], ['the offline file', o
     }
     assert.ok(drawn, `${name} has a first view`);
     assert.ok(drawn.figures.length >= 4, `the first view has the headline figures (${drawn.figures.join(', ')})`);
-    await withOpenPage(harness.browser, url, {}, async (page) => {
+    await withOpenPage(harness.browser, url, { viewport }, async (page) => {
       const live = await page.evaluate(readOpening, '.ts-root[data-ts-ready]');
-      assert.deepEqual(drawn, live, 'the first view shows the widget’s words, figures and settings for the default scenario');
+      assert.deepEqual(drawn, live, 'the first view shows the widget’s words, figures and settings for the default scenario, in the same places');
       const left = await page.evaluate(() => ({ views: document.querySelectorAll('[data-ts-first-view]').length, roots: document.querySelectorAll('.ts-root').length }));
       assert.deepEqual(left, { views: 0, roots: 1 }, 'once the widget is built, the first view is gone and one widget remains');
     });
