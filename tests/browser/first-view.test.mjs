@@ -116,3 +116,67 @@ test('the file:// page opens with its first view and no console error (the guard
     assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ts-first-view-refused')), false);
   });
 });
+
+test('where a host’s own policy refuses the guard, a link still drops the first view as soon as the script runs', async () => {
+  const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    // The page as a static site with its own header policy might serve it: the guard's hash left out.
+    await page.route(/index\.html$/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/ 'sha256-[^']+'(?=; style-src)/, '');
+      await route.fulfill({ response, body });
+    });
+    await page.addInitScript(() => {
+      window.__firstViewGone = null;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.removedNodes) {
+            if (node.nodeType === 1 && node.hasAttribute('data-ts-first-view') && window.__firstViewGone === null) {
+              window.__firstViewGone = { widgetReady: document.querySelector('.ts-root[data-ts-ready]') !== null };
+            }
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const violations = [];
+    page.on('console', (message) => { if (message.type() === 'error') violations.push(message.text()); });
+    await page.goto(`${harness.url}index.html#s=%7B%22model%22%3A%7B%22preset%22%3A%22llama2-7b%22%7D%7D`);
+    await page.waitForSelector('[data-ts-ready]');
+    assert.ok(violations.some((text) => /Content Security Policy/i.test(text)), 'the guard was refused, as the host’s policy says');
+    const state = await page.evaluate(() => ({
+      gone: window.__firstViewGone,
+      preset: document.querySelector('[data-field="model.preset"] select').value,
+      views: document.querySelectorAll('[data-ts-first-view]').length,
+    }));
+    assert.deepEqual(state, { gone: { widgetReady: false }, preset: 'llama2-7b', views: 0 },
+      'the first view went when the script started, long before the widget was ready');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the plain address keeps the first view until the widget takes its place, in the same task', async () => {
+  const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__firstViewGone = null;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.removedNodes) {
+            if (node.nodeType === 1 && node.hasAttribute('data-ts-first-view') && window.__firstViewGone === null) {
+              const live = document.querySelector('.ts-root:not([data-ts-first-view])');
+              window.__firstViewGone = { widgetReady: live?.hasAttribute('data-ts-ready') ?? false, widgetShown: live ? !live.hidden : false };
+            }
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${harness.url}index.html`);
+    await page.waitForSelector('[data-ts-ready]');
+    assert.deepEqual(await page.evaluate(() => window.__firstViewGone), { widgetReady: true, widgetShown: true });
+  } finally {
+    await context.close();
+  }
+});

@@ -16,7 +16,7 @@ import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, typ
 import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
-import { FIRST_VIEW_ATTRIBUTE, FIRST_VIEW_REFUSED_ATTRIBUTE } from './first-view';
+import { FIRST_VIEW_ATTRIBUTE, FIRST_VIEW_REFUSED_ATTRIBUTE, refusesFirstView } from './first-view';
 import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
@@ -173,7 +173,8 @@ function linkStyles(host: Document | ShadowRoot): Promise<void> {
  */
 function takeFirstView(root: HTMLElement | ShadowRoot): HTMLElement | null {
   const firstView = root.querySelector<HTMLElement>(`:scope > [${FIRST_VIEW_ATTRIBUTE}]`);
-  if (firstView && document.documentElement.hasAttribute(FIRST_VIEW_REFUSED_ATTRIBUTE)) {
+  // The guard's mark, or the address itself where a host's own policy refused the guard.
+  if (firstView && (document.documentElement.hasAttribute(FIRST_VIEW_REFUSED_ATTRIBUTE) || refusesFirstView(window.location))) {
     firstView.remove();
     return null;
   }
