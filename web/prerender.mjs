@@ -29,7 +29,9 @@ function extractFirstView({ attribute, keptMemoryParts }) {
     }
     child.remove();
   }
-  // What is not drawn is not kept: hidden elements (empty error lines) go.
+  // What is not drawn is not kept: hidden elements (empty error lines) go, and so do a drop-down's
+  // other options (an inert drop-down never opens; its width comes from the stylesheet).
+  for (const option of view.querySelectorAll('select option:not([selected])')) option.remove();
   for (const node of view.querySelectorAll('[hidden]')) node.remove();
   // The first view is inert and hidden from assistive technology, and it sits beside the widget
   // while that builds: no ids (no duplicates), no references to them, no live regions, no form
