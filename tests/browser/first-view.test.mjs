@@ -117,6 +117,24 @@ test('the file:// page opens with its first view and no console error (the guard
   });
 });
 
+/**
+ * Runs in the page before its scripts: when the first view leaves the DOM, notes whether the
+ * widget was ready and shown at that moment (window.__firstViewGone).
+ */
+function noteFirstViewRemoval() {
+  window.__firstViewGone = null;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.removedNodes) {
+        if (node.nodeType === 1 && node.hasAttribute('data-ts-first-view') && window.__firstViewGone === null) {
+          const live = document.querySelector('.ts-root:not([data-ts-first-view])');
+          window.__firstViewGone = { widgetReady: live?.hasAttribute('data-ts-ready') ?? false, widgetShown: live ? !live.hidden : false };
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
 test('where a host’s own policy refuses the guard, a link still drops the first view as soon as the script runs', async () => {
   const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
@@ -127,18 +145,7 @@ test('where a host’s own policy refuses the guard, a link still drops the firs
       const body = (await response.text()).replace(/ 'sha256-[^']+'(?=; style-src)/, '');
       await route.fulfill({ response, body });
     });
-    await page.addInitScript(() => {
-      window.__firstViewGone = null;
-      new MutationObserver((records) => {
-        for (const record of records) {
-          for (const node of record.removedNodes) {
-            if (node.nodeType === 1 && node.hasAttribute('data-ts-first-view') && window.__firstViewGone === null) {
-              window.__firstViewGone = { widgetReady: document.querySelector('.ts-root[data-ts-ready]') !== null };
-            }
-          }
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await page.addInitScript(noteFirstViewRemoval);
     const violations = [];
     page.on('console', (message) => { if (message.type() === 'error') violations.push(message.text()); });
     await page.goto(`${harness.url}index.html#s=%7B%22model%22%3A%7B%22preset%22%3A%22llama2-7b%22%7D%7D`);
@@ -149,7 +156,8 @@ test('where a host’s own policy refuses the guard, a link still drops the firs
       preset: document.querySelector('[data-field="model.preset"] select').value,
       views: document.querySelectorAll('[data-ts-first-view]').length,
     }));
-    assert.deepEqual(state, { gone: { widgetReady: false }, preset: 'llama2-7b', views: 0 },
+    // Gone when the script started: the widget's loading line took its place, long before it was ready.
+    assert.deepEqual(state, { gone: { widgetReady: false, widgetShown: true }, preset: 'llama2-7b', views: 0 },
       'the first view went when the script started, long before the widget was ready');
   } finally {
     await context.close();
@@ -160,19 +168,7 @@ test('the plain address keeps the first view until the widget takes its place, i
   const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.__firstViewGone = null;
-      new MutationObserver((records) => {
-        for (const record of records) {
-          for (const node of record.removedNodes) {
-            if (node.nodeType === 1 && node.hasAttribute('data-ts-first-view') && window.__firstViewGone === null) {
-              const live = document.querySelector('.ts-root:not([data-ts-first-view])');
-              window.__firstViewGone = { widgetReady: live?.hasAttribute('data-ts-ready') ?? false, widgetShown: live ? !live.hidden : false };
-            }
-          }
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await page.addInitScript(noteFirstViewRemoval);
     await page.goto(`${harness.url}index.html`);
     await page.waitForSelector('[data-ts-ready]');
     assert.deepEqual(await page.evaluate(() => window.__firstViewGone), { widgetReady: true, widgetShown: true });
