@@ -16,7 +16,7 @@ import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, typ
 import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
-import { FIRST_VIEW_ATTRIBUTE, FIRST_VIEW_REFUSED_ATTRIBUTE, refusesFirstView } from './first-view';
+import { FIRST_VIEW_ATTRIBUTE, refusesFirstView } from './first-view';
 import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
@@ -169,12 +169,12 @@ function linkStyles(host: Document | ShadowRoot): Promise<void> {
  * scenario's opening sections as the widget drew them at build time (first-view.ts, docs/page.md),
  * so a figure is on screen before the engine's script has run. It is inert and gives way to the
  * widget once that is built. A link that opens something else (a hash, ?lang=) must not show the
- * default first, so the head's guard marks such a document and the first view goes at once.
+ * default first: the head's guard hides it before it paints, and here it goes at once.
  */
 function takeFirstView(root: HTMLElement | ShadowRoot): HTMLElement | null {
   const firstView = root.querySelector<HTMLElement>(`:scope > [${FIRST_VIEW_ATTRIBUTE}]`);
-  // The guard's mark, or the address itself where a host's own policy refused the guard.
-  if (firstView && (document.documentElement.hasAttribute(FIRST_VIEW_REFUSED_ATTRIBUTE) || refusesFirstView(window.location))) {
+  // The guard hid it already (or a host's own policy refused the guard): either way it goes now.
+  if (firstView && refusesFirstView(window.location)) {
     firstView.remove();
     return null;
   }
