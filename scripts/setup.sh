@@ -10,7 +10,7 @@ debian_packages=(
   cmake make g++ catch2   # native build and tests
   emscripten              # wasm build
   nodejs npm              # JS tools; also what installs the project's own Node where this one is too old
-  chromium                # browser tests
+  chromium                # browser tests; the build draws the page's first view with it (web/prerender.mjs)
   gzip zip unzip          # output sizes, SCORM package
   ca-certificates         # npm registry over HTTPS
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan runtimes
