@@ -17,7 +17,7 @@ import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
 import { FIRST_VIEW_ATTRIBUTE, refusesFirstView } from './first-view';
-import { NearViewport, nextTask, whenIdle, whenNear } from './lazy';
+import { NearViewport, ON_SCREEN_MARGIN, nextTask, whenNear, whenRested } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
 import { configSection } from './sections/config';
@@ -110,7 +110,14 @@ const NARROW_BELOW_PX = 560;
 /** How long the input must rest before the address is rewritten. */
 const HASH_SETTLE_MS = 250;
 
-/** The longest a section far off screen shows an old estimate when the browser is never idle. */
+/**
+ * A figure off screen catches up once the input has rested this long (each step of a drag
+ * postpones it), in the next idle moment: refreshed between two steps, its layout would land in
+ * the next step's frame. One nearing the viewport catches up at once (`refreshIfStale`).
+ */
+const STALE_REFRESH_REST_MS = 150;
+
+/** The longest a rested input leaves a figure off screen showing an old estimate when the browser is never idle. */
 const STALE_REFRESH_MS = 300;
 
 /** True when the document already carries the widget's stylesheet (the page's <link>, or the single file's <style>). */
@@ -251,7 +258,7 @@ class Widget {
   private readonly views: SectionView[] = [];
   /** Sections far off screen that have not shown the latest estimate yet; updated when idle or near. */
   private readonly staleViews = new Set<SectionView>();
-  private readonly nearViewport = new NearViewport((element) => this.refreshIfStale(element));
+  private readonly nearViewport = new NearViewport((element) => this.refreshIfStale(element), ON_SCREEN_MARGIN);
   private cancelStaleRefresh: (() => void) | null = null;
   private readonly cancels: Array<() => void> = [];
   /** Builds a pending section now (show-me lands in it); each section by its data-ts-section name. */
@@ -517,12 +524,13 @@ class Widget {
         this.staleViews.add(view);
       }
     }
-    if (this.staleViews.size > 0 && !this.cancelStaleRefresh) {
-      this.cancelStaleRefresh = whenIdle(() => {
+    if (this.staleViews.size > 0) {
+      this.cancelStaleRefresh?.();
+      this.cancelStaleRefresh = whenRested(() => {
         this.cancelStaleRefresh = null;
         for (const view of this.staleViews) view.update(this.good.estimate, this.good.single);
         this.staleViews.clear();
-      }, STALE_REFRESH_MS);
+      }, STALE_REFRESH_REST_MS, STALE_REFRESH_MS);
     }
   }
 
@@ -677,8 +685,10 @@ class Widget {
   }
 
   private addView(view: SectionView): void {
-    this.views.push(view);
-    this.nearViewport.observe(view.element);
+    for (const each of [view, ...(view.parts ?? [])]) {
+      this.views.push(each);
+      this.nearViewport.observe(each.element);
+    }
   }
 
   private add<T extends Control>(control: T): T {
@@ -789,7 +799,7 @@ class Widget {
       slot.replaceWith(element);
       if (!view) return;
       this.addView(view);
-      if (this.good) view.update(this.good.estimate, this.good.single);
+      if (this.good) for (const each of [view, ...(view.parts ?? [])]) each.update(this.good.estimate, this.good.single);
       this.syncControls();
     };
     const cancel = whenNear(slot, run);

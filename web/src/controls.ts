@@ -147,7 +147,11 @@ export function radioControl<T extends string | number>(path: string, legend: st
     path,
     element,
     sync(value) {
-      for (const input of inputs) input.checked = input.value === String(value);
+      const text = String(value);
+      for (const input of inputs) {
+        const checked = input.value === text;
+        if (input.checked !== checked) input.checked = checked;
+      }
     },
     setError(message) {
       showError(error, inputs, message);
@@ -173,8 +177,14 @@ export function selectControl<T extends string | number>(path: string, label: st
     element,
     select,
     sync(value) {
+      // Synced on every step: most steps leave the choice as it was, and a write re-selects an option.
       const text = String(value);
-      if ([...select.options].some((option) => option.value === text)) select.value = text;
+      if (select.value === text) return;
+      for (const option of select.options) {
+        if (option.value !== text) continue;
+        select.value = text;
+        return;
+      }
     },
     setError(message) {
       showError(error, [select], message);
@@ -195,7 +205,7 @@ export function checkboxControl(path: string, label: string, onValue: OnValue, h
     path,
     element,
     sync(value) {
-      input.checked = value === true;
+      if (input.checked !== (value === true)) input.checked = value === true;
     },
     setError(message) {
       showError(error, [input], message);

@@ -4,6 +4,13 @@
 /** How far outside the viewport a section counts as near (a screen's worth of scrolling). */
 const NEAR_MARGIN = '100% 0px';
 
+/**
+ * How far outside the viewport a figure counts as on screen when an input changes it: a tenth of
+ * a screen. What lies further waits for an idle moment, or for coming this near, whichever is
+ * first: a learner scrolling reaches it after its refresh, and an input costs what is on screen.
+ */
+export const ON_SCREEN_MARGIN = '10% 0px';
+
 /** Runs `work` once, when `element` nears the viewport or the browser is idle (if `whenIdle`). Returns a cancel. */
 export function whenNear(element: Element, work: () => void, options: { whenIdle?: boolean; idleTimeout?: number } = {}): () => void {
   let done = false;
@@ -51,7 +58,7 @@ export class NearViewport {
   private readonly reported = new Set<Element>();
   private readonly observer: IntersectionObserver | null;
 
-  constructor(onNear: (element: Element) => void) {
+  constructor(onNear: (element: Element) => void, margin = NEAR_MARGIN) {
     this.observer = typeof IntersectionObserver === 'function'
       ? new IntersectionObserver((entries) => {
         for (const entry of entries) {
@@ -63,7 +70,7 @@ export class NearViewport {
             this.near.delete(entry.target);
           }
         }
-      }, { rootMargin: NEAR_MARGIN })
+      }, { rootMargin: margin })
       : null;
   }
 
@@ -78,6 +85,16 @@ export class NearViewport {
   disconnect(): void {
     this.observer?.disconnect();
   }
+}
+
+/** Runs `work` once `restMs` have passed, in the next idle moment (at most `timeout` later). Returns a cancel. */
+export function whenRested(work: () => void, restMs: number, timeout: number): () => void {
+  let cancelIdle: (() => void) | null = null;
+  const timer = setTimeout(() => { cancelIdle = whenIdle(work, timeout); }, restMs);
+  return () => {
+    clearTimeout(timer);
+    cancelIdle?.();
+  };
 }
 
 /** Runs `work` when the browser is idle, but within `timeout` ms. Returns a cancel. */

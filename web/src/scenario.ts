@@ -17,14 +17,15 @@ export function clone<T>(value: T): T {
 /**
  * `overrides` laid over `defaults`, section by section. The model section is replaced whole:
  * a preset, a bare parameter count and an explicit architecture are alternatives, and keeping
- * the default preset beside a learner's parameter count would mix two models.
+ * the default preset beside a learner's parameter count would mix two models. The result shares
+ * its inner objects with its inputs (read it, do not change it): the page merges on every step,
+ * where a deep copy cost more than the step's other bookkeeping.
  */
 export function mergeScenario(defaults: Scenario, overrides: PartialScenario): Scenario {
-  const merged = clone(defaults) as unknown as Json;
+  const merged: Json = { ...(defaults as unknown as Json) };
   for (const [section, value] of Object.entries(overrides)) {
-    if (section === 'model' && isObject(value)) merged.model = clone(value);
-    else if (isObject(value) && isObject(merged[section])) merged[section] = { ...(merged[section] as Json), ...clone(value) };
-    else merged[section] = clone(value);
+    if (section !== 'model' && isObject(value) && isObject(merged[section])) merged[section] = { ...(merged[section] as Json), ...value };
+    else merged[section] = value;
   }
   return merged as unknown as Scenario;
 }

@@ -53,6 +53,11 @@ export interface SectionView {
   update(estimate: Estimate, single: Estimate): void;
   /** True when the section reads only `single`: parallel settings never change it. */
   readonly singleOnly?: boolean;
+  /**
+   * Parts of a tall section that are updated on their own schedule: a figure below the fold waits
+   * (app.ts, `updateViews`) while the part of its section that is on screen changes at once.
+   */
+  readonly parts?: readonly SectionView[];
 }
 
 /** "NVIDIA H100 SXM" → "H100 SXM": short enough for a chart label. */

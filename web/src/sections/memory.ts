@@ -5,7 +5,7 @@ import { h, setText, uniqueId } from '../dom';
 import { gpuIcons, legend, linearAxis, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
 import { withElements } from '../i18n';
 import { extraParts, gpuModel, shortGpu, type SectionContext, type SectionView } from './context';
-import type { AccountingChoice } from '../types';
+import type { AccountingChoice, Estimate } from '../types';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
@@ -65,13 +65,10 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   // Why another tool says 18: each convention in the engine's words, its sum for the optimizer on screen.
   const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
   for (const note of accountingNotes) note.element.append(note.text);
-  const update = (estimate: Parameters<SectionView['update']>[0], single: Parameters<SectionView['update']>[1]) => {
+  // The bars and their legends sit below the headline: a part of their own (SectionView.parts), so
+  // that an input near the top of the page does not wait for them while they are below the fold.
+  const updateFigure = (single: Estimate) => {
     const resolved = context.resolved();
-    for (const note of accountingNotes) {
-      const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
-      setText(note.text, choice?.explanation ?? '');
-      note.element.classList.toggle('ts-current', single.training.accounting?.id === note.id);
-    }
     const { inference, training, gpu } = single;
     const perParam = training.bytes_per_param;
     const runParts: Part[] = [
@@ -90,6 +87,26 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     ];
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
     const marker = { value: gpu.memory_bytes, label: t('memory.marker', 'one {gpu}: {memory}', { gpu: gpuModel(gpu.name), memory: formatBytes(gpu.memory_bytes) }) };
+    setText(runLabel, formatBytes(inference.total));
+    setText(trainLabel, formatBytes(training.per_gpu.total));
+    runBar.update(runParts, max, t('memory.bar.run_label', 'Running needs {total}: weights {weights}, KV cache {kv_cache}.',
+      { total: formatBytes(inference.total), weights: formatBytes(inference.weights), kv_cache: formatBytes(inference.kv_cache) }), marker);
+    trainBar.update(trainParts, max, t('memory.bar.train_label', 'Training one copy needs {total}: {parts}.',
+      { total: formatBytes(training.per_gpu.total), parts: trainParts.map((p) => `${labels[p.key]} ${formatBytes(p.value)}`).join(', ') }), marker);
+    axis.update(max, context.narrow());
+    runLegend.update(runParts);
+    trainLegend.update(trainParts);
+  };
+
+  const update = (estimate: Estimate, single: Estimate) => {
+    const resolved = context.resolved();
+    for (const note of accountingNotes) {
+      const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
+      setText(note.text, choice?.explanation ?? '');
+      note.element.classList.toggle('ts-current', single.training.accounting?.id === note.id);
+    }
+    const { inference, training, gpu } = single;
+    const perParam = training.bytes_per_param;
     // The fewest GPUs to train is one engine field of the scenario on screen (docs/scenario.md), the
     // same one the sharding section quotes; -1 means the activations alone overflow one GPU.
     const trainingMinimum = estimate.training.min_gpus;
@@ -112,16 +129,6 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     setText(whySummary, t('memory.why.summary_numbers', 'Why {training} bytes instead of {running}?', { training: formatNumber(perParam.total), running: formatNumber(inference.bytes_per_param) }));
     setText(whyFormula, t('memory.why.formula', 'training: {sum} bytes per parameter ({parts}); running: {running} bytes per parameter + KV cache 2 · layers · batch · context · kv_heads · head size · bytes',
       { sum: training.bytes_per_param_sum, parts: training.bytes_per_param_parts.map((part) => part.label).join(', '), running: formatNumber(inference.bytes_per_param) }));
-
-    setText(runLabel, formatBytes(inference.total));
-    setText(trainLabel, formatBytes(training.per_gpu.total));
-    runBar.update(runParts, max, t('memory.bar.run_label', 'Running needs {total}: weights {weights}, KV cache {kv_cache}.',
-      { total: formatBytes(inference.total), weights: formatBytes(inference.weights), kv_cache: formatBytes(inference.kv_cache) }), marker);
-    trainBar.update(trainParts, max, t('memory.bar.train_label', 'Training one copy needs {total}: {parts}.',
-      { total: formatBytes(training.per_gpu.total), parts: trainParts.map((p) => `${labels[p.key]} ${formatBytes(p.value)}`).join(', ') }), marker);
-    axis.update(max, context.narrow());
-    runLegend.update(runParts);
-    trainLegend.update(trainParts);
   };
 
   const precisionChoices = ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'int4'].map((value) => ({ value, label: numberFormatLabel(value) }));
@@ -152,6 +159,8 @@ export function memorySection(context: SectionContext, accountingChoices: readon
           accountingChoices.map((choice) => ({ value: choice.id, label: choice.label })), context.onValue)).element,
         h('ul', { className: 'ts-accounting-notes' }, accountingNotes.map((note) => note.element)))));
 
+  const figureElement = h('figure', { className: 'ts-figure' }, figure,
+    h('figcaption', null, t('memory.caption', 'One whole copy of the model, on one scale. The vertical line is one GPU’s memory; each bar shows how far past it the model reaches.')));
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
     h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('memory', t('memory.heading', 'Running vs training: what must sit in memory'))),
     h('div', { className: 'ts-prose' },
@@ -159,9 +168,6 @@ export function memorySection(context: SectionContext, accountingChoices: readon
         { bytes: runPerParamProse, precision: runPrecisionProse }),
         t('memory.prose.train', 'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). '),
         withElements(t('memory.prose.total', 'With the choices below that is {bytes} per parameter, before any activations are stored.'), { bytes: trainPerParamProse }))),
-    headline,
-    h('figure', { className: 'ts-figure' }, figure,
-      h('figcaption', null, t('memory.caption', 'One whole copy of the model, on one scale. The vertical line is one GPU’s memory; each bar shows how far past it the model reaches.'))),
-    whyDetails, deeper);
-  return { element, update };
+    headline, figureElement, whyDetails, deeper);
+  return { element, update, parts: [{ element: figureElement, update: (_estimate, single) => updateFigure(single), singleOnly: true }] };
 }

@@ -60,6 +60,28 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const curve = timeCurve(t, context.units);
   const curveCaption = h('figcaption');
 
+  // The curve sits below the time figure: a part of its own (SectionView.parts), so that an input
+  // beside the time figure does not wait for the curve while it is below the fold.
+  const updateCurve: SectionView['update'] = (estimate) => {
+    const resolved = context.resolved();
+    const compute = estimate.compute;
+    const gpus = resolved.parallel.gpus;
+    const gpuCountText = formatInteger(gpus);
+    const onGpus = gpus === 1 ? t('time.gpus_one', '{count} GPU', { count: gpuCountText }) : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
+    const lessonGpus = compute.lesson_cluster_gpus;
+    const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus);
+    const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
+    const lessonSentence = onLesson && gpus !== lessonGpus ? t('time.curve.lesson', ', {time} on {gpus} (Llama 3 405B\'s cluster)', { time: formatDuration(onLesson.seconds), gpus: lessonName }) : '';
+    const oneSentence = gpus !== 1 ? t('time.curve.one', ', {time} on one GPU', { time: formatDuration(compute.seconds_on_one_gpu) }) : '';
+    const referencesDrawn = curve.update(compute.time_over_gpus, compute.time_references, [
+      { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: onGpus }) },
+      { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
+      onLesson ? { ...onLesson, name: lessonName } : null,
+    ], t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', { time: formatDuration(compute.seconds), gpus: onGpus, one: oneSentence, lesson: lessonSentence }));
+    setText(curveCaption, t('time.curve.caption', 'Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson\'s {gpus}, Llama 3 405B\'s cluster.', { gpus: lessonName })
+      + (referencesDrawn.length > 0 ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) }) : ''));
+  };
+
   const update: SectionView['update'] = (estimate) => {
     const resolved = context.resolved();
     const compute = estimate.compute;
@@ -91,18 +113,6 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setText(caption, gridLabels.length > 0
       ? t('time.caption_marks', 'Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark {marks}.', { marks: listInWords(t, gridLabels) })
       : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.'));
-    const lessonGpus = compute.lesson_cluster_gpus;
-    const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus);
-    const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
-    const lessonSentence = onLesson && gpus !== lessonGpus ? t('time.curve.lesson', ', {time} on {gpus} (Llama 3 405B\'s cluster)', { time: formatDuration(onLesson.seconds), gpus: lessonName }) : '';
-    const oneSentence = gpus !== 1 ? t('time.curve.one', ', {time} on one GPU', { time: formatDuration(compute.seconds_on_one_gpu) }) : '';
-    const referencesDrawn = curve.update(compute.time_over_gpus, compute.time_references, [
-      { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: onGpus }) },
-      { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
-      onLesson ? { ...onLesson, name: lessonName } : null,
-    ], t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', { time: formatDuration(compute.seconds), gpus: onGpus, one: oneSentence, lesson: lessonSentence }));
-    setText(curveCaption, t('time.curve.caption', 'Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson\'s {gpus}, Llama 3 405B\'s cluster.', { gpus: lessonName })
-      + (referencesDrawn.length > 0 ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) }) : ''));
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
     setHidden(energy.item, !(compute.energy_joules > 0));
@@ -121,6 +131,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const gpuSpecs = h('p', { className: 'ts-hint', id: uniqueId('hint'), 'data-figure': 'gpu-specs' });
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
+  const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveCaption);
   const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
     h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('time', t('time.heading', 'Time: staggering amounts of simple arithmetic'))),
     h('div', { className: 'ts-prose' },
@@ -162,10 +173,10 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
               formatField: (v) => formatNumber(v, 3), describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
             }).element))),
       h('figure', { className: 'ts-figure' }, figure, caption)),
-    h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveCaption),
+    curveFigure,
     why(t, t('time.why.summary', 'Why 6 × parameters × tokens?'), [
       t('time.why.body', 'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).'),
     ], t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
     t('time.why.sources', 'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).')));
-  return { element, update };
+  return { element, update, parts: [{ element: curveFigure, update: updateCurve }] };
 }
