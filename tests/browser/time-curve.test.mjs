@@ -99,6 +99,10 @@ for (const width of [320, 360, 1280]) {
       await withCurve({ viewport: { width, height: 900 }, colorScheme }, async (page) => {
         // Sections off screen skip rendering, and their text would read as piled up: render them all.
         await renderEverything(page);
+        // That moves what is below it: bring the curve back on screen, where a step redraws it at once
+        // (a figure off screen catches up only once the input rests, docs/page.md).
+        await page.locator('.ts-curve').scrollIntoViewIfNeeded();
+        await settle(page);
         for (const position of [0, 4, 10, 14, 17]) {
           await moveGpus(page, position);
           await settle(page);
