@@ -11,7 +11,9 @@
 //                          exact-value fields) is moved like a learner moves it, one step per frame,
 //                          with the URL hash written as the page always does; per input the median
 //                          and p90 of (input event dispatched → the figures changed and the page's
-//                          style and layout brought up to date), and the layouts, style
+//                          style and layout brought up to date, plus what the page then does for it
+//                          in the next frame's requestAnimationFrame callbacks and the layout that
+//                          leaves: a chart redrawn once per frame counts), and the layouts, style
 //                          recalculations and main-thread time each step cost. The costliest input
 //                          (highest median) is the headline.
 //   nodes after 1,000 steps
@@ -173,7 +175,20 @@ function instrument(config) {
     return root;
   };
 
-  const nextFrame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  // Work a page leaves to the next frame's requestAnimationFrame callbacks (a chart redrawn once per
+  // frame) is part of a step too: the learner sees that figure only after it. Every callback the
+  // page asks for is wrapped, so the step driver can add the time they ran.
+  const requestFrame = window.requestAnimationFrame.bind(window);
+  const frameWork = { ms: 0 };
+  window.requestAnimationFrame = (callback) => requestFrame((time) => {
+    const begin = performance.now();
+    try {
+      callback(time);
+    } finally {
+      frameWork.ms += performance.now() - begin;
+    }
+  });
+  const nextFrame = () => new Promise((done) => requestFrame(() => setTimeout(done, 0)));
   const forceLayout = () => document.documentElement.getBoundingClientRect().height + document.body.offsetHeight;
   const labelOf = (input) => {
     const text = (node) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -316,7 +331,9 @@ function instrument(config) {
    * the input's event to the figures changed and laid out. A page that updates its figures in the
    * event handler is timed to the end of the handler plus the style and layout it leaves for the
    * frame; a page that updates later (a framework's scheduler, its own rAF) is timed until the
-   * figures have changed (at most three frames), which is when its learner sees them move.
+   * figures have changed (at most three frames), which is when its learner sees them move. Either
+   * way, the page's requestAnimationFrame callbacks in the frame after the step and the layout they
+   * leave are added: a figure redrawn once per frame is seen only after them.
    */
   const nextTask = () => new Promise((done) => {
     const channel = new MessageChannel();
@@ -330,6 +347,7 @@ function instrument(config) {
     if (!input) throw new Error(`no input “${key}” on this page`);
     input.element.scrollIntoView({ block: 'center' });
     const durations = [];
+    const frameMs = [];
     let changedSteps = 0;
     await nextFrame();
     let hashSteps = 0;
@@ -356,15 +374,25 @@ function instrument(config) {
         }
       }
       if (changed) changedSteps += 1;
-      durations.push(end - start - (changed ? looking : 0));
-      await nextFrame();
+      // The next frame: the page's own requestAnimationFrame work for this step, and the layout it
+      // leaves (none when the page did all its work above). The benchmark's callback was asked for
+      // after the page's, so it runs after them.
+      frameWork.ms = 0;
+      const nextFrameMs = await new Promise((done) => requestFrame(() => {
+        const layoutStart = performance.now();
+        forceLayout();
+        const spent = frameWork.ms + performance.now() - layoutStart;
+        setTimeout(() => done(spent), 0);
+      }));
+      durations.push(end - start - (changed ? looking : 0) + nextFrameMs);
+      frameMs.push(nextFrameMs);
       // A page may write its link a frame later.
       if (location.hash !== hashBefore) hashSteps += 1;
       // Three steps that changed neither a figure nor the link: a quiz answer, timed enough.
       if (step === 2 && changedSteps === 0 && hashSteps === 0) break;
     }
     await settle();
-    return { durations, changedSteps, hashSteps, linkWritten: location.hash !== hashAtStart };
+    return { durations, frameMs, changedSteps, hashSteps, linkWritten: location.hash !== hashAtStart };
   };
 
   /**
@@ -498,15 +526,16 @@ async function measureInputs(contender, load, samples) {
     const rotated = inputs.map((_, index) => inputs[(index + load) % inputs.length]);
     for (const input of rotated) {
       const before = await metrics(cdp);
-      const { durations, changedSteps, hashSteps, linkWritten } = await page.evaluate(
+      const { durations, frameMs, changedSteps, hashSteps, linkWritten } = await page.evaluate(
         ({ key, first, count, values }) => window.__pageBench.run(key, first, count, values),
         { key: input.key, first: load * options.steps, count: options.steps, values: contender.peer?.values ?? null },
       );
       const after = await metrics(cdp);
       // A peer has one input and needs no reset.
       if (!contender.peer) await page.evaluate(() => window.__pageBench.reset());
-      const entry = samples.get(input.key) ?? { key: input.key, kind: input.kind, durations: [], steps: 0, changed: 0, hashed: 0, linkWritten: 0, layouts: 0, recalcs: 0, taskMs: 0 };
+      const entry = samples.get(input.key) ?? { key: input.key, kind: input.kind, durations: [], frameMs: [], steps: 0, changed: 0, hashed: 0, linkWritten: 0, layouts: 0, recalcs: 0, taskMs: 0 };
       entry.durations.push(...durations);
+      entry.frameMs.push(...frameMs);
       entry.steps += durations.length;
       entry.changed += changedSteps;
       entry.hashed += hashSteps;
@@ -589,6 +618,7 @@ const summariseInputs = (samples) => [...samples.values()].map((entry) => ({
   linkWritten: entry.linkWritten > 0,
   medianMs: round(median(entry.durations), 2),
   p90Ms: round(quantile(entry.durations, 0.9), 2),
+  nextFrameMedianMs: round(median(entry.frameMs), 2),
   layoutsPerStep: round(entry.layouts / entry.steps, 2),
   recalcsPerStep: round(entry.recalcs / entry.steps, 2),
   taskMsPerStep: round(entry.taskMs / entry.steps, 2),
@@ -654,10 +684,10 @@ for (const output of Object.values(firstFigure)) {
     + `${' '.repeat(19)}${output.gzipBytes === null ? '—' : output.gzipBytes}`);
 }
 print(`\nInput → figures changed and laid out, one step per frame, URL hash written (${options.loads} loads × ${options.steps} steps per input, page scrolled through, <details> open):`);
-print(`  ${'input'.padEnd(44)} ${'kind'.padEnd(8)} ${'median'.padStart(8)} ${'p90'.padStart(8)}  layouts/step recalcs/step  main-thread ms/step  figures changed`);
+print(`  ${'input'.padEnd(44)} ${'kind'.padEnd(8)} ${'median'.padStart(8)} ${'p90'.padStart(8)} ${'of which next frame'.padStart(20)}  layouts/step recalcs/step  main-thread ms/step  figures changed`);
 const silent = inputs.filter((entry) => entry.changedShare === 0 && entry.hashShare === 0 && !entry.linkWritten);
 for (const entry of inputs.filter((candidate) => !silent.includes(candidate))) {
-  print(`  ${entry.input.slice(0, 44).padEnd(44)} ${entry.kind.padEnd(8)} ${ms(entry.medianMs).padStart(8)} ${ms(entry.p90Ms).padStart(8)}  `
+  print(`  ${entry.input.slice(0, 44).padEnd(44)} ${entry.kind.padEnd(8)} ${ms(entry.medianMs).padStart(8)} ${ms(entry.p90Ms).padStart(8)} ${ms(entry.nextFrameMedianMs).padStart(20)}  `
     + `${String(entry.layoutsPerStep).padStart(12)} ${String(entry.recalcsPerStep).padStart(12)}  ${String(entry.taskMsPerStep).padStart(19)}  ${Math.round(entry.changedShare * 100)}%`);
 }
 if (silent.length > 0) {

@@ -92,8 +92,10 @@ test('ZeRO-3 draws the gathered weights as a bump per layer, and stage 0 draws n
     assert.ok(d.length > 0, 'stage 3: the gathered weights are drawn');
     // Each layer's gather rises and falls: the area's top edge goes up and down once per layer.
     const bumps = await step(page).locator('.ts-step-area-gathered_weights').evaluate((path) => {
-      const values = [...path.getAttribute('d').matchAll(/[ML]([\d.]+),([\d.]+)/g)].map((m) => Number(m[2]));
-      const top = values.slice(0, values.length / 2);
+      // The top edge runs left to right; the bottom edge comes back right to left.
+      const points = [...path.getAttribute('d').matchAll(/[ML]([\d.]+),([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      const back = points.findIndex(([x], index) => index > 0 && x < points[index - 1][0]);
+      const top = points.slice(0, back < 0 ? points.length : back).map(([, y]) => y);
       let rises = 0;
       for (let i = 1; i < top.length; i += 1) if (top[i] < top[i - 1] - 0.5 && !(top[i - 1] < (top[i - 2] ?? Infinity) - 0.5)) rises += 1;
       return rises;

@@ -17,7 +17,7 @@ import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
 import { FIRST_VIEW_ATTRIBUTE, refusesFirstView } from './first-view';
-import { NearViewport, ON_SCREEN_MARGIN, nextTask, whenNear, whenRested } from './lazy';
+import { INPUT_REST_MS, NearViewport, ON_SCREEN_MARGIN, STALE_IDLE_TIMEOUT_MS, nextTask, whenNear, whenRested } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
 import { configSection } from './sections/config';
@@ -110,15 +110,6 @@ const NARROW_BELOW_PX = 560;
 /** How long the input must rest before the address is rewritten. */
 const HASH_SETTLE_MS = 250;
 
-/**
- * A figure off screen catches up once the input has rested this long (each step of a drag
- * postpones it), in the next idle moment: refreshed between two steps, its layout would land in
- * the next step's frame. One nearing the viewport catches up at once (`refreshIfStale`).
- */
-const STALE_REFRESH_REST_MS = 150;
-
-/** The longest a rested input leaves a figure off screen showing an old estimate when the browser is never idle. */
-const STALE_REFRESH_MS = 300;
 
 /** True when the document already carries the widget's stylesheet (the page's <link>, or the single file's <style>). */
 export function documentHasStyles(doc: Document = document): boolean {
@@ -510,9 +501,9 @@ class Widget {
   }
 
   /**
-   * Sections near the viewport show the new estimate now; those far off screen wait for an idle
-   * moment (at most STALE_REFRESH_MS) or for coming near, whichever is first, so a slider step
-   * costs only what the learner can see.
+   * Sections and parts on screen (ON_SCREEN_MARGIN) show the new estimate now; the others wait
+   * until the input rests, then an idle moment, or until they come near, whichever is first, so a
+   * slider step costs only what the learner can see.
    */
   private updateViews(singleUnchanged: boolean, offscreenMayWait: boolean): void {
     for (const view of this.views) {
@@ -530,7 +521,7 @@ class Widget {
         this.cancelStaleRefresh = null;
         for (const view of this.staleViews) view.update(this.good.estimate, this.good.single);
         this.staleViews.clear();
-      }, STALE_REFRESH_REST_MS, STALE_REFRESH_MS);
+      }, INPUT_REST_MS, STALE_IDLE_TIMEOUT_MS);
     }
   }
 

@@ -11,6 +11,16 @@ const NEAR_MARGIN = '100% 0px';
  */
 export const ON_SCREEN_MARGIN = '10% 0px';
 
+/**
+ * A figure off screen catches up once the input has rested this long (each step of a drag
+ * postpones it), in the next idle moment: refreshed between two steps, its layout would land in
+ * the next step's frame.
+ */
+export const INPUT_REST_MS = 150;
+
+/** The longest a rested input leaves a figure off screen showing an old estimate when the browser is never idle. */
+export const STALE_IDLE_TIMEOUT_MS = 300;
+
 /** Runs `work` once, when `element` nears the viewport or the browser is idle (if `whenIdle`). Returns a cancel. */
 export function whenNear(element: Element, work: () => void, options: { whenIdle?: boolean; idleTimeout?: number } = {}): () => void {
   let done = false;

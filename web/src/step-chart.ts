@@ -108,21 +108,37 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     const x = (time: number) => (seconds > 0 ? Math.min(1, Math.max(0, time / seconds)) * width : 0).toFixed(1);
     const y = (bytes: number) => (top > 0 ? height - Math.min(1, Math.max(0, bytes / top)) * height : height).toFixed(1);
     // The step as points: its start holds what the first event leaves, then each event's end what it leaves.
-    const times = [0, ...events.map((event) => event.start + event.seconds)];
+    // Redrawn on every input while on screen, with a thousand events or more: each point's x, and
+    // each layer's upper edge (the next layer's lower edge), is written once; a point inside a flat
+    // run (the same height before and after it) and a point that repeats the one before it add
+    // nothing to the outline and are left out (most layers are flat for most of the step).
+    const xs = [x(0), ...events.map((event) => x(event.start + event.seconds))];
     const helds = [events[0].held, ...events.map((event) => event.held)];
-    const below = new Array<number>(times.length).fill(0);
+    const below = new Array<number>(xs.length).fill(0);
+    let belowYs = below.map(y);
+    const edge = (ys: readonly string[], from: number, to: number) => {
+      const step = from <= to ? 1 : -1;
+      let path = '';
+      let previous = '';
+      for (let point = from; point !== to + step; point += step) {
+        const inFlatRun = point !== from && point !== to && ys[point - step] === ys[point] && ys[point + step] === ys[point];
+        if (inFlatRun) continue;
+        const corner = `${xs[point]},${ys[point]}`;
+        if (corner !== previous) path += `L${corner}`;
+        previous = corner;
+      }
+      return path;
+    };
     STEP_KEYS.forEach((key, index) => {
       const values = helds.map((held) => held[key as StepKey] ?? 0);
       if (!values.some((value) => value > 0)) {
         setAttribute(areas[index], 'd', '');
         return;
       }
-      const upper = values.map((value, point) => below[point] + value);
-      let d = `M${x(times[0])},${y(upper[0])}`;
-      for (let point = 1; point < times.length; point += 1) d += `L${x(times[point])},${y(upper[point])}`;
-      for (let point = times.length - 1; point >= 0; point -= 1) d += `L${x(times[point])},${y(below[point])}`;
-      setAttribute(areas[index], 'd', `${d}Z`);
-      for (let point = 0; point < times.length; point += 1) below[point] = upper[point];
+      for (let point = 0; point < xs.length; point += 1) below[point] += values[point];
+      const upperYs = below.map(y);
+      setAttribute(areas[index], 'd', `M${edge(upperYs, 0, xs.length - 1).slice(1)}${edge(belowYs, xs.length - 1, 0)}Z`);
+      belowYs = upperYs;
     });
     const ticks = niceTicks(top, last.narrow ? 3 : 5);
     yTicks.forEach((tick, index) => {

@@ -8,6 +8,7 @@ import { radioControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { legend, setAttribute, setClass, setFigure, setHidden, why, type Part } from '../figures';
 import { withElements } from '../i18n';
+import { INPUT_REST_MS, ON_SCREEN_MARGIN, STALE_IDLE_TIMEOUT_MS, whenRested } from '../lazy';
 import { STEP_KEYS, stepChart } from '../step-chart';
 import type { Estimate, FieldError, StepBytes, StepEvent, StepTimeline } from '../types';
 import { recomputeChoices } from './activations';
@@ -478,16 +479,17 @@ export function stepSection(context: SectionContext): SectionView {
     drawTable(phaseGroups(timeline, context));
   };
 
-  // The engine's timeline costs far more than its estimate (every event, as JSON), so it is asked
-  // once per frame however many inputs the frame had; off screen, once the page is idle (a drag
-  // elsewhere costs one timeline when it stops, and the text a screen reader may reach stays current).
+  // On screen (within a tenth of a screen, as every figure) the chart is redrawn with the input,
+  // in the same task as every other figure: one style and layout pass for both (redrawn in the
+  // next animation frame instead, it cost a second pass, ~1 ms more per step). Off screen it
+  // waits until the input rests, then an idle moment (a drag elsewhere costs one timeline when it
+  // stops, and the text a screen reader may reach stays current), or until it comes near.
   let pending: Estimate | null = null;
-  let frameRequest = 0;
-  let idleRequest = false;
+  let cancelRested: (() => void) | null = null;
   let onScreen = typeof IntersectionObserver !== 'function';
   const flush = () => {
-    frameRequest = 0;
-    idleRequest = false;
+    cancelRested?.();
+    cancelRested = null;
     if (!pending) return;
     const next = pending;
     pending = null;
@@ -496,12 +498,11 @@ export function stepSection(context: SectionContext): SectionView {
   const update: SectionView['update'] = (next) => {
     pending = next;
     if (onScreen) {
-      if (frameRequest === 0) frameRequest = requestAnimationFrame(flush);
-    } else if (!idleRequest) {
-      idleRequest = true;
-      if (typeof requestIdleCallback === 'function') requestIdleCallback(flush, { timeout: 1000 });
-      else setTimeout(flush, 200);
+      flush();
+      return;
     }
+    cancelRested?.();
+    cancelRested = whenRested(flush, INPUT_REST_MS, STALE_IDLE_TIMEOUT_MS);
   };
 
   syncMotion();
@@ -542,7 +543,7 @@ export function stepSection(context: SectionContext): SectionView {
     new IntersectionObserver((entries) => {
       onScreen = entries.some((entry) => entry.isIntersecting);
       if (onScreen && pending) flush();
-    }, { rootMargin: '50% 0px' }).observe(element);
+    }, { rootMargin: ON_SCREEN_MARGIN }).observe(element);
   }
   return { element, update };
 }
