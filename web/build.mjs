@@ -56,7 +56,7 @@ const i18nDir = join(repoRoot, 'i18n');
 const stylesheets = ['styles.css', 'quiz.css'];
 
 /** DOM-free modules with unit tests in tests/web/ (units.ts is bound to the real wasm engine there). */
-const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes', 'step-timeline'];
+const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes', 'step-timeline', 'recent'];
 
 /** Compiles DOM-free modules to ES modules that node's test runner can import. */
 export async function buildUnitModules(folder, names, outdir, plugins = []) {

@@ -17,6 +17,7 @@ import { scriptUrl, widgetLanguage } from './packs';
 import { bindUnitsEngine, unitsFor, type Units } from './units';
 import { decodeHash, encodeHash } from './hash';
 import { FIRST_VIEW_ATTRIBUTE, refusesFirstView } from './first-view';
+import { RecentResults } from './recent';
 import { INPUT_REST_MS, NearViewport, ON_SCREEN_MARGIN, STALE_IDLE_TIMEOUT_MS, nextTask, whenNear, whenRested } from './lazy';
 import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
 import { activationSection } from './sections/activations';
@@ -278,9 +279,10 @@ class Widget {
   /** The step section's playhead (an event index) while the learner or a link placed it; in the hash. */
   private stepPlayhead: number | null = null;
   private playheadListener: ((index: number | null) => void) | null = null;
-  /** The last step timeline and the scenario it was asked for: a resize redraws without asking again. */
-  private stepCache: { key: string; timeline: StepTimeline } | null = null;
-  private readonly recentEstimates: Array<{ key: string; estimate: Estimate }> = [];
+  /** Recent step timelines: a resize redraws without asking again, and so does a choice asked before. */
+  private readonly recentTimelines = new RecentResults<StepTimeline>(4);
+  /** Recent estimates: each step asks for two (the scenario, and one copy on one GPU). */
+  private readonly recentEstimates = new RecentResults<Estimate>(8);
   private readonly resizeObserver: ResizeObserver | null;
   private narrow = false;
 
@@ -337,18 +339,12 @@ class Widget {
   }
 
   /**
-   * The engine's estimate, remembered for the last two scenarios asked: starting up asks for the
+   * The engine's estimate, remembered for the last few scenarios asked: starting up asks for the
    * same scenario up to three times (the accounting choices, the link's check, the first figures),
-   * and an estimate is the costliest call before the first figure.
+   * and a learner comparing settings asks the same ones again.
    */
   private estimateOf(scenario: PartialScenario): Estimate {
-    const key = JSON.stringify(scenario);
-    const known = this.recentEstimates.find((entry) => entry.key === key);
-    if (known) return known.estimate;
-    const estimate = this.engine.estimate(scenario);
-    this.recentEstimates.unshift({ key, estimate });
-    this.recentEstimates.length = Math.min(this.recentEstimates.length, 2);
-    return estimate;
+    return this.recentEstimates.get(JSON.stringify(scenario), () => this.engine.estimate(scenario));
   }
 
   private setProblems(problems: readonly string[]): void {
@@ -802,10 +798,7 @@ class Widget {
   /** The step timeline of the scenario on screen; asked only by the step section, once it is built. */
   private stepTimeline(): StepTimeline {
     const key = JSON.stringify(this.overrides);
-    if (this.stepCache?.key === key) return this.stepCache.timeline;
-    const timeline = readStepTimeline(this.engine.module, key, this.t);
-    this.stepCache = { key, timeline };
-    return timeline;
+    return this.recentTimelines.get(key, () => readStepTimeline(this.engine.module, key, this.t));
   }
 
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */
