@@ -6,8 +6,9 @@ const NEAR_MARGIN = '100% 0px';
 
 /**
  * How far outside the viewport a figure counts as on screen when an input changes it: a tenth of
- * a screen. What lies further waits for an idle moment, or for coming this near, whichever is
- * first: a learner scrolling reaches it after its refresh, and an input costs what is on screen.
+ * a screen. What lies further waits until the input rests (INPUT_REST_MS), or until it comes this
+ * near, whichever is first: a learner scrolling reaches it after its refresh, and an input costs
+ * what is on screen.
  */
 export const ON_SCREEN_MARGIN = '10% 0px';
 
