@@ -78,6 +78,8 @@ async function until(read, check, timeout = 8000) {
 /** Picks `option` of the single-choice `item` in `scope` and checks it; waits for the verdict. */
 async function answer(scope, item, option) {
   const question = scope.locator(`.ts-quiz-item[data-item-id="${item.id}"]`);
+  // Not there until the quiz is prepared (near the viewport or idle), which isHidden() also reports.
+  await question.waitFor({ state: 'attached', timeout: 20000 });
   if (await question.isHidden()) await scope.locator('.ts-quiz-mode').click();
   await question.locator(`input[value="${option}"]`).check();
   await question.getByRole('button', { name: 'Check answer' }).click();

@@ -60,6 +60,9 @@ async function answerFirstChoiceQuestion(scope) {
 /** Answers `item` (a single-choice item) right, showing every question first if it is hidden. */
 async function answerChoiceQuestion(scope, item) {
   const question = scope.locator(`.ts-quiz-item[data-item-id="${item.id}"]`);
+  // The quiz is prepared when it nears the viewport or the browser is idle: until then the item is
+  // not there at all, which isHidden() would also report, and the mode switch would be pressed for nothing.
+  await question.waitFor({ state: 'attached', timeout: 20000 });
   if (await question.isHidden()) await scope.locator('.ts-quiz-mode').click();
   const correct = item.options.find((option) => option.correct).id;
   await question.locator(`input[value="${correct}"]`).check();

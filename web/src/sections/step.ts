@@ -8,7 +8,6 @@ import { radioControl, selectControl } from '../controls';
 import { h, setText, uniqueId } from '../dom';
 import { legend, setAttribute, setClass, setFigure, setHidden, why, type Part } from '../figures';
 import { withElements } from '../i18n';
-import { INPUT_REST_MS, ON_SCREEN_MARGIN, STALE_IDLE_TIMEOUT_MS, whenRested } from '../lazy';
 import { STEP_KEYS, stepChart } from '../step-chart';
 import type { Estimate, FieldError, StepBytes, StepEvent, StepTimeline } from '../types';
 import { recomputeChoices } from './activations';
@@ -261,7 +260,7 @@ export function stepSection(context: SectionContext): SectionView {
   let lastFrame: number | null = null;
   let lastSpoken = 0;
   let liveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The playhead a link asked for (null: none), waiting for the redraw of the link's scenario. */
+  /** The playhead the address held when the section was built (null: none), placed by its first redraw. */
   let linkedIndex: number | null | undefined = context.playhead() ?? undefined;
 
   const recompute = (): Recompute => (context.resolved().training.recompute ?? 'none') as Recompute;
@@ -399,11 +398,7 @@ export function stepSection(context: SectionContext): SectionView {
 
   context.onPlayheadFromLink((linked) => {
     setPlaying(false);
-    // A redraw for the link's scenario is on its way: it places the playhead in the new events.
-    if (pending) {
-      linkedIndex = linked;
-      return;
-    }
+    // The widget redraws every section for a link before it passes the link's playhead on.
     if (linked === null) {
       placed = false;
       index = 0;
@@ -479,31 +474,11 @@ export function stepSection(context: SectionContext): SectionView {
     drawTable(phaseGroups(timeline, context));
   };
 
-  // On screen (within a tenth of a screen, as every figure) the chart is redrawn with the input,
-  // in the same task as every other figure: one style and layout pass for both (redrawn in the
-  // next animation frame instead, it cost a second pass, ~1 ms more per step). Off screen it
-  // waits until the input rests, then an idle moment (a drag elsewhere costs one timeline when it
-  // stops, and the text a screen reader may reach stays current), or until it comes near.
-  let pending: Estimate | null = null;
-  let cancelRested: (() => void) | null = null;
-  let onScreen = typeof IntersectionObserver !== 'function';
-  const flush = () => {
-    cancelRested?.();
-    cancelRested = null;
-    if (!pending) return;
-    const next = pending;
-    pending = null;
-    redraw(next);
-  };
-  const update: SectionView['update'] = (next) => {
-    pending = next;
-    if (onScreen) {
-      flush();
-      return;
-    }
-    cancelRested?.();
-    cancelRested = whenRested(flush, INPUT_REST_MS, STALE_IDLE_TIMEOUT_MS);
-  };
+  // Redrawn in the input's own task, with every other figure: one style and layout pass for all
+  // (redrawn in the next animation frame instead, it cost a second pass, ~1 ms more per step).
+  // Off screen, the widget holds the update back until the input rests or the section comes near
+  // (app.ts, updateViews), as it does for every section.
+  const update: SectionView['update'] = (next) => redraw(next);
 
   syncMotion();
   const element = h('section', { className: 'ts-section ts-step', 'aria-labelledby': headingId },
@@ -539,11 +514,5 @@ export function stepSection(context: SectionContext): SectionView {
       t('step.why.body', 'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.'),
     ], t('step.why.formula', 'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth'),
     t('step.why.sources', 'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.')));
-  if (!onScreen) {
-    new IntersectionObserver((entries) => {
-      onScreen = entries.some((entry) => entry.isIntersecting);
-      if (onScreen && pending) flush();
-    }, { rootMargin: ON_SCREEN_MARGIN }).observe(element);
-  }
   return { element, update };
 }
