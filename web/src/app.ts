@@ -111,7 +111,6 @@ const NARROW_BELOW_PX = 560;
 /** How long the input must rest before the address is rewritten. */
 const HASH_SETTLE_MS = 250;
 
-
 /** True when the document already carries the widget's stylesheet (the page's <link>, or the single file's <style>). */
 export function documentHasStyles(doc: Document = document): boolean {
   return doc.querySelector('link[rel="stylesheet"][href$="trainscope.css"], style[data-trainscope-styles]') !== null;
