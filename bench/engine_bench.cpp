@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/api.hpp"
-#include "engine/estimate.hpp"
-#include "engine/scenario.hpp"
+#include "engine/api/api.hpp"
+#include "engine/model/estimate.hpp"
+#include "engine/model/scenario.hpp"
 
 namespace {
 

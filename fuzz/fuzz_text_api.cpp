@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "engine/api.hpp"
-#include "engine/hf_config.hpp"
-#include "engine/json.hpp"
-#include "engine/quantity.hpp"
-#include "engine/quiz.hpp"
-#include "engine/utf8.hpp"
+#include "engine/api/api.hpp"
+#include "engine/model/hf_config.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/quantity.hpp"
+#include "engine/quiz/quiz.hpp"
+#include "engine/text/utf8.hpp"
 
 namespace {
 

@@ -16,10 +16,12 @@ flags=(-std=c++17 -g -O1 -I"$repo_root/src" -fsanitize=fuzzer,address,undefined 
 
 # Rebuild only what changed: one object per engine file, then link.
 objects=()
-for source in "$repo_root"/src/engine/*.cpp "$repo_root"/fuzz/fuzz_text_api.cpp; do
-  object="$build_dir/objects/$(basename "${source%.cpp}").o"
+newest_header="$(ls -t "$repo_root"/src/engine/*/*.hpp | head -1)"
+for source in "$repo_root"/src/engine/*/*.cpp "$repo_root"/third_party/musl/*.cpp "$repo_root"/fuzz/fuzz_text_api.cpp; do
+  relative="${source#"$repo_root"/}"
+  object="$build_dir/objects/${relative//\//_}"
+  object="${object%.cpp}.o"
   objects+=("$object")
-  newest_header="$(ls -t "$repo_root"/src/engine/*.hpp | head -1)"
   if [ ! -f "$object" ] || [ "$source" -nt "$object" ] || [ "$newest_header" -nt "$object" ]; then
     "$cxx" "${flags[@]}" -c "$source" -o "$object"
   fi

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/api.hpp"
-#include "engine/estimate.hpp"
-#include "engine/field_limits.hpp"
-#include "engine/hf_config.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
-#include "engine/quantity.hpp"
-#include "engine/quiz.hpp"
+#include "engine/api/api.hpp"
+#include "engine/model/estimate.hpp"
+#include "engine/model/field_limits.hpp"
+#include "engine/model/hf_config.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+#include "engine/quiz/quiz.hpp"
 
 namespace {
 

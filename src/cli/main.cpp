@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "cli/table.hpp"
-#include "engine/api.hpp"
-#include "engine/json.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
-#include "engine/quiz.hpp"
+#include "engine/api/api.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/quiz/quiz.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <string_view>
 #include <utility>
 
-#include "engine/messages.hpp"
-#include "engine/quantity.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
 
 namespace trainscope::cli {
 

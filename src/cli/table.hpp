@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "engine/json.hpp"
+#include "engine/text/json.hpp"
 
 namespace trainscope::cli {
 

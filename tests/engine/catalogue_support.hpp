@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "catch_include.hpp"
-#include "engine/json.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
 
 namespace trainscope::testing {
 

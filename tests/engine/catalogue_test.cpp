@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "catch_include.hpp"
-#include "engine/api.hpp"
-#include "engine/json.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
-#include "engine/quantity.hpp"
+#include "engine/api/api.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
 #include "catalogue_support.hpp"
 #include "estimate_support.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/decimal.hpp"
+#include "engine/text/decimal.hpp"
 
 using trainscope::read_decimal;
 

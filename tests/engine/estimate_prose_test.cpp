@@ -3,7 +3,7 @@
 // "how few GPUs can train this".
 #include <string>
 
-#include "engine/estimate.hpp"
+#include "engine/model/estimate.hpp"
 #include "estimate_support.hpp"
 
 using namespace trainscope;

@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "catch_include.hpp"
-#include "engine/api.hpp"
-#include "engine/json.hpp"
+#include "engine/api/api.hpp"
+#include "engine/text/json.hpp"
 
 namespace trainscope::testing {
 

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <string>
 
-#include "engine/api.hpp"
-#include "engine/field_limits.hpp"
-#include "engine/json.hpp"
-#include "engine/scenario.hpp"
+#include "engine/api/api.hpp"
+#include "engine/model/field_limits.hpp"
+#include "engine/text/json.hpp"
+#include "engine/model/scenario.hpp"
 
 using namespace trainscope;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/quantity.hpp"
+#include "engine/text/quantity.hpp"
 #include "format_support.hpp"
 
 namespace q = trainscope::quantity;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/quantity.hpp"
+#include "engine/text/quantity.hpp"
 
 namespace trainscope::testing {
 

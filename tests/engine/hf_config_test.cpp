@@ -1,11 +1,11 @@
-// Hugging Face config.json read by the engine (src/engine/hf_config.hpp). The real configs and
+// Hugging Face config.json read by the engine (src/engine/model/hf_config.hpp). The real configs and
 // their mapping are tested under node in tests/web/hf-config.test.mjs; these are the hostile cases.
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/hf_config.hpp"
-#include "engine/json.hpp"
-#include "engine/model.hpp"
+#include "engine/model/hf_config.hpp"
+#include "engine/text/json.hpp"
+#include "engine/model/model.hpp"
 
 using trainscope::model_from_hf_config_json;
 namespace json = trainscope::json;

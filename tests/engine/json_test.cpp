@@ -3,7 +3,7 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/json.hpp"
+#include "engine/text/json.hpp"
 
 using trainscope::json::Kind;
 using trainscope::json::parse;

@@ -1,7 +1,7 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/memory.hpp"
+#include "engine/model/memory.hpp"
 #include "estimate_support.hpp"
 
 using namespace trainscope;

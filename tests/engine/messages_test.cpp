@@ -1,8 +1,8 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
 
 using trainscope::Language;
 using trainscope::LanguageScope;

@@ -1,7 +1,7 @@
 #include <cmath>
 
 #include "catch_include.hpp"
-#include "engine/model.hpp"
+#include "engine/model/model.hpp"
 
 using namespace trainscope;
 

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "catalogue_support.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
-#include "engine/quantity.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
 #include "format_support.hpp"
 
 namespace q = trainscope::quantity;

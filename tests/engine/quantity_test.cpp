@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/quantity.hpp"
+#include "engine/text/quantity.hpp"
 
 using trainscope::quantity::find_unit;
 using trainscope::quantity::format_auto;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/json.hpp"
-#include "engine/quiz.hpp"
+#include "engine/text/json.hpp"
+#include "engine/quiz/quiz.hpp"
 
 using trainscope::quiz_check_bank_json;
 using trainscope::quiz_grade_json;

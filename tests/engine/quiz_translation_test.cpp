@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/json.hpp"
-#include "engine/language.hpp"
-#include "engine/messages.hpp"
-#include "engine/quantity.hpp"
-#include "engine/quiz.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/language.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+#include "engine/quiz/quiz.hpp"
 #include "catalogue_support.hpp"
 
 using trainscope::Language;

@@ -2,8 +2,8 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/scenario.hpp"
-#include "engine/utf8.hpp"
+#include "engine/model/scenario.hpp"
+#include "engine/text/utf8.hpp"
 #include "estimate_support.hpp"
 
 using trainscope::testing::error_count;

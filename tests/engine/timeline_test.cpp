@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "catch_include.hpp"
-#include "engine/api.hpp"
-#include "engine/estimate.hpp"
-#include "engine/model.hpp"
-#include "engine/timeline.hpp"
+#include "engine/api/api.hpp"
+#include "engine/model/estimate.hpp"
+#include "engine/model/model.hpp"
+#include "engine/model/timeline.hpp"
 #include "estimate_support.hpp"
 
 using namespace trainscope;

@@ -1,7 +1,7 @@
 #include <string>
 
 #include "catch_include.hpp"
-#include "engine/utf8.hpp"
+#include "engine/text/utf8.hpp"
 
 using trainscope::utf8::first_invalid_byte;
 using trainscope::utf8::truncate;

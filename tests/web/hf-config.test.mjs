@@ -1,5 +1,5 @@
 // Reading Hugging Face config.json files into the engine's architecture fields: the page's
-// parseHfConfig hands the text to the engine (src/engine/hf_config.cpp), run here as the real
+// parseHfConfig hands the text to the engine (src/engine/model/hf_config.cpp), run here as the real
 // wasm module under node.
 import test from 'node:test';
 import assert from 'node:assert/strict';

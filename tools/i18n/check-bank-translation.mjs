@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// The placeholders of a text, as the engine's fill() finds them (src/engine/quiz_instance.cpp):
+// The placeholders of a text, as the engine's fill() finds them (src/engine/quiz/instance.cpp):
 // each '{' up to the next '}'. Sorted, so a translation may move them but not drop or add one,
 // and a placeholder used twice in English must be used twice in the translation.
 export function placeholdersOf(text) {

@@ -48,7 +48,7 @@ export interface TrainscopeEngineModule {
   /** JSON array of {id, name, bytes, label}: every number format, labelled with its bytes per value. */
   numberFormats(): string;
 
-  // Quantities (src/engine/quantity.hpp, docs/numbers.md): the one reader, formatter and limits table.
+  // Quantities (src/engine/text/quantity.hpp, docs/numbers.md): the one reader, formatter and limits table.
   /** Reads typed text as a quantity of `kind` (a QuantityKind name): "70B" as a count is 7e10, as memory 70 bytes. */
   readQuantity(text: string, kind: string): QuantityReading;
   /** Reads typed text for a scenario field ("parallel.gpus") in the field's kind and checks its limits. */
@@ -66,7 +66,7 @@ export interface TrainscopeEngineModule {
   /** Why `value` cannot go in `field` ("must be between 1 and 10 million GPUs"), or "" when it can. */
   fieldError(field: string, value: number): string;
 
-  // The quiz (src/engine/quiz.hpp, docs/quiz.md): item JSON and a seed in, JSON out; never throws.
+  // The quiz (src/engine/quiz/quiz.hpp, docs/quiz.md): item JSON and a seed in, JSON out; never throws.
   /** One question ready to ask: prompt filled, numbers drawn from the seed, expected answer. */
   quizInstance(itemJson: string, seed: number): string;
   /** Grades {"text": "..."} or {"choices": [...]} for the instance (item, seed) produces. */

@@ -1,5 +1,5 @@
 // Reading a Hugging Face config.json into the engine's architecture fields. The engine does it
-// (src/engine/hf_config.cpp): its JSON reader (depth bounded, duplicate keys refused, echoed
+// (src/engine/model/hf_config.cpp): its JSON reader (depth bounded, duplicate keys refused, echoed
 // text cut short), its checks and its defaults. The page only hands the text over.
 
 import type { TrainscopeEngineModule } from './engine-module';

@@ -1,5 +1,5 @@
 // "Check your understanding": the lesson's self-check, for a learner working alone. Every
-// answer is graded by the engine (src/engine/quiz.hpp) and answered with an explanation, the
+// answer is graded by the engine (src/engine/quiz/quiz.hpp) and answered with an explanation, the
 // feedback for what was picked or typed, and a way to see the case in the simulation. The quiz
 // renders inside any container, in a document or a shadow root: it never looks outside its own
 // root and gives every id an instance prefix.

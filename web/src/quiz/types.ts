@@ -1,4 +1,4 @@
-// Types for the learner-facing quiz. The engine speaks JSON text (src/engine/quiz.hpp); these
+// Types for the learner-facing quiz. The engine speaks JSON text (src/engine/quiz/quiz.hpp); these
 // describe what it returns, and the one interface the quiz needs from it.
 
 /**

@@ -1,0 +1,90 @@
+#include "engine/model/compute.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/model/field_limits.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
+namespace trainscope {
+
+double seconds_on_gpus(double seconds_on_one_gpu, double gpus) { return seconds_on_one_gpu / gpus; }
+
+double lesson_cluster_gpus() {
+    const ModelPreset* llama = find_model_preset("llama3-405b");
+    return llama ? llama->training_gpus : 0;
+}
+
+std::vector<ReferenceDuration> reference_durations() {
+    constexpr double day = 86400, year = 365.25 * day, month = year / 12;  // Julian year, as the formatter's
+    // UN World Population Prospects 2024: life expectancy at birth worldwide, 73.3 years in 2024.
+    constexpr double lifetime = 73.3 * year;
+    const auto tick = [](double seconds) { return quantity::format_tick(seconds, quantity::Figure::duration); };
+    const std::string lifetime_text = quantity::format(lifetime, quantity::Figure::duration);  // not a round tick
+    return {{day, tick(day)},
+            {month, tick(month)},
+            {year, tick(year)},
+            {lifetime, message("timeline.reference.lifetime", "a lifetime ({duration})", {{"duration", lifetime_text}})}};
+}
+
+namespace {
+
+// Every stop of the GPU slider (powers of two up to its end, then the end itself), the scenario's
+// own count among them even when it was typed, so the curve always passes through the learner's point.
+std::vector<double> curve_gpus(double scenario_gpus) {
+    std::vector<double> gpus;
+    if (const SliderRange* slider = find_slider_range("parallel.gpus")) {
+        for (double g = slider->min; g < slider->max; g *= 2) gpus.push_back(g);
+        gpus.push_back(slider->max);
+    }
+    gpus.push_back(scenario_gpus);
+    std::sort(gpus.begin(), gpus.end());
+    gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+    return gpus;
+}
+
+}  // namespace
+
+TrainingCompute training_compute(const Architecture& a, double active_parameters, const Scenario& scenario) {
+    const TrainingSettings& training = scenario.training;
+    const double tokens = training.tokens;
+
+    TrainingCompute compute;
+    // Kaplan et al. 2020 §2.1; Hoffmann et al. 2022: 2 FLOPs per parameter per token forward, 4 backward.
+    compute.model_flops = 6 * active_parameters * tokens;
+    // PaLM (Chowdhery et al. 2022, App. B): attention adds 12·L·h·s FLOPs per token.
+    const double attention_flops = 12 * a.layers * a.hidden * training.sequence * tokens;
+    if (training.attention_flops) compute.model_flops += attention_flops;
+
+    switch (training.recompute) {
+        case Recompute::none:
+            compute.hardware_flops = compute.model_flops;
+            break;
+        case Recompute::selective:
+            // Korthikanti et al. 2022 §5: recomputing the attention core costs about s/(6h)
+            // (2.7% for GPT-3, Table 4). It redoes part of one forward pass, so it can never cost
+            // more than full recompute's whole forward pass (the cap matters only when s ≫ h).
+            compute.hardware_flops = compute.model_flops * (1 + std::fmin(training.sequence / (6 * a.hidden), 2.0 / 6.0));
+            break;
+        case Recompute::full:
+            // Narayanan et al. 2021 Eq. 4: one extra forward pass, 8·N·D instead of 6·N·D.
+            compute.hardware_flops = compute.model_flops * 8.0 / 6.0;
+            break;
+    }
+
+    // docs/model.md §6: time = hardware FLOPs / (GPUs × peak × fraction of peak sustained).
+    const HardwareSettings& hardware = scenario.hardware;
+    const double sustained_flops_per_gpu = hardware.gpu.peak_flops * hardware.utilization;
+    const double gpus = scenario.parallel.gpus;
+    compute.seconds_on_one_gpu = compute.hardware_flops / sustained_flops_per_gpu;
+    compute.seconds = seconds_on_gpus(compute.seconds_on_one_gpu, gpus);
+    for (const double g : curve_gpus(gpus)) compute.time_over_gpus.push_back({g, seconds_on_gpus(compute.seconds_on_one_gpu, g)});
+    compute.gpu_hours = gpus * compute.seconds / 3600;
+    compute.model_flops_utilization = compute.model_flops / (compute.seconds * gpus * hardware.gpu.peak_flops);
+    compute.cost = hardware.price_per_gpu_hour * compute.gpu_hours;
+    compute.energy_joules = hardware.gpu.watts * gpus * compute.seconds;
+    return compute;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,49 @@
+// Training compute and the time it takes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/model/model.hpp"
+#include "engine/model/scenario.hpp"
+
+namespace trainscope {
+
+// One point of the time-over-GPUs curve.
+struct TimeOnGpus {
+    double gpus = 0;
+    double seconds = 0;
+};
+
+// A familiar duration the curve draws as a line: "1 day", "a lifetime (73.3 years)".
+struct ReferenceDuration {
+    double seconds = 0;
+    std::string label;
+};
+
+struct TrainingCompute {
+    double model_flops = 0;     // what the model needs: 6·N·D (+ attention)
+    double hardware_flops = 0;  // what the GPUs execute: + recomputed forward passes
+    double seconds = 0;
+    double seconds_on_one_gpu = 0;
+    double gpu_hours = 0;
+    double model_flops_utilization = 0;  // MFU: model FLOPs / (time × GPUs × peak)
+    double cost = 0;
+    double energy_joules = 0;
+    // The same time on every stop of the GPU slider (field_limits.cpp) and on the scenario's own count.
+    std::vector<TimeOnGpus> time_over_gpus;
+    double recompute_overhead() const { return model_flops > 0 ? hardware_flops / model_flops - 1 : 0; }
+};
+
+// docs/model.md §6: the time on `gpus` GPUs that together do what one GPU does in `seconds_on_one_gpu`.
+double seconds_on_gpus(double seconds_on_one_gpu, double gpus);
+
+// The lesson's second point: Llama 3 405B's largest training cluster (the preset's reported GPUs).
+double lesson_cluster_gpus();
+
+// A day, a month, a year and a human lifetime, shortest first (docs/model.md §6, "Time over GPUs").
+std::vector<ReferenceDuration> reference_durations();
+
+TrainingCompute training_compute(const Architecture& architecture, double active_parameters, const Scenario& scenario);
+
+}  // namespace trainscope

@@ -1,0 +1,399 @@
+#include "engine/model/estimate.hpp"
+
+#include <cmath>
+
+#include "engine/text/json.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
+namespace trainscope {
+
+namespace {
+
+// Fewest GPUs that hold `bytes` when each holds at most `capacity`; -1 when none can.
+double gpus_to_hold(double bytes, double capacity) {
+    if (capacity <= 0) return -1;
+    return std::fmax(1.0, std::ceil(bytes / capacity));
+}
+
+// Says what fills the step's fullest moment that no number of data-parallel GPUs shrinks
+// (docs/model.md §9: activations, logits, ZeRO-3's gathered layers, full-layer gradients), and
+// names only the remedies the scenario has not used yet, so the advice is always actionable.
+std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
+    const TrainingSettings& training = scenario.training;
+    const double memory = scenario.hardware.gpu.memory_bytes;
+    auto bytes = [](double value) { return quantity::format(value, quantity::Figure::bytes); };
+    std::vector<std::string> parts;
+    if (fullest.activations > 0)
+        parts.push_back(message("estimate.overflow.part.activations", "activations {bytes}", {{"bytes", bytes(fullest.activations)}}));
+    if (fullest.logits > 0)
+        parts.push_back(message("estimate.overflow.part.logits", "logits {bytes}", {{"bytes", bytes(fullest.logits)}}));
+    if (fullest.gathered_weights > 0)
+        parts.push_back(message("estimate.overflow.part.gathered_weights", "the gathered weights of the layers in use {bytes}",
+                                {{"bytes", bytes(fullest.gathered_weights)}}));
+    if (fullest.temporary > 0)
+        parts.push_back(message("estimate.overflow.part.temporary", "full gradients awaiting their reduce-scatter {bytes}",
+                                {{"bytes", bytes(fullest.temporary)}}));
+    std::string note;
+    if (parts.size() == 1 && fullest.activations > 0) {
+        note = message("estimate.note.activations_overflow",
+                       "Activations alone ({activations} at the step's fullest moment) overflow one GPU's {memory}, so "
+                       "no number of data-parallel GPUs makes training fit.",
+                       {{"activations", bytes(fullest.activations)}, {"memory", bytes(memory)}});
+    } else {
+        note = message("estimate.note.unshardable_overflow",
+                       "At the step's fullest moment one GPU holds {total} that more data-parallel GPUs cannot shard "
+                       "({parts}), more than its {memory}, so no number of them makes training fit.",
+                       {{"total", bytes(fullest.total())}, {"parts", join_list(parts, ListJoin::and_)}, {"memory", bytes(memory)}});
+    }
+    std::vector<std::string> remedies;
+    // Activation remedies only where activations and logits are most of what overflows.
+    if (fullest.activations + fullest.logits >= fullest.gathered_weights + fullest.temporary) {
+        if (training.recompute != Recompute::full)
+            remedies.push_back(message("estimate.remedy.full_checkpointing", "full activation checkpointing"));
+        if (!training.flash_attention && training.recompute == Recompute::none)
+            remedies.push_back(message("estimate.remedy.flash_attention", "FlashAttention"));
+        if (training.micro_batch > 1) remedies.push_back(message("estimate.remedy.smaller_micro_batch", "a smaller micro-batch"));
+        remedies.push_back(message("estimate.remedy.shorter_sequences", "shorter sequences"));
+    }
+    if (!training.sequence_parallel || scenario.parallel.tensor == 1)
+        remedies.push_back(message("estimate.remedy.sequence_parallelism", "tensor parallelism with sequence parallelism"));
+    else
+        remedies.push_back(message("estimate.remedy.more_tensor_parallelism", "more tensor parallelism"));
+    return note + " " + message("estimate.note.shrink", "Shrink it with {remedies}.",
+                                {{"remedies", join_list(remedies, ListJoin::or_)}});
+}
+
+// The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
+// every event a GPU holds S/d of the model states S, plus its activations, logits and temporary
+// buffers (which do not depend on d), plus (d−1)/d of the gathered weights g (docs/model.md §9):
+// S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g). One timeline with d near infinity
+// gives each event's `other` and g. −1 when even then some event overflows a GPU.
+double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu,
+                                 StepBytes& fullest) {
+    const TrainingMemory& training = result.training;
+    const double model_parallel = scenario.parallel.tensor * scenario.parallel.pipeline;
+    constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
+    Scenario sharded = scenario;
+    sharded.parallel.zero_stage = 3;
+    sharded.parallel.gpus = model_parallel * huge_data_parallel;
+    ShardingLimit limit;
+    limit.memory = memory_per_gpu;
+    limit.states = training.model_states.total() / model_parallel;
+    // The activations (and their micro-batches in flight) are the scenario's own, not d → ∞'s.
+    step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{}, training.activations,
+                  result.compute, StepDetail::peak, &limit);
+    fullest = limit.fullest;
+    if (limit.overflows) return -1;
+    return limit.data_parallel * model_parallel;
+}
+
+}  // namespace
+
+Estimate estimate(const Scenario& scenario, StepDetail detail) {
+    Estimate result;
+    const ModelChoice& model = scenario.model;
+    result.architecture = model.architecture;
+    if (model.architecture_assumed) {
+        result.params.total = result.params.active = model.given_params;
+        result.notes.push_back(message("estimate.note.params_only",
+                                       "Only a parameter count was given: activations and the KV cache assume a "
+                                       "Llama-style shape with hidden size 128 × layers."));
+    } else {
+        result.params = count_parameters(model.architecture);
+    }
+    const double parameters = result.params.total;
+    const double memory_per_gpu = scenario.hardware.gpu.memory_bytes;
+
+    result.inference = inference_memory(model.architecture, parameters, scenario.inference);
+    result.inference_min_gpus = gpus_to_hold(result.inference.total(), memory_per_gpu);
+
+    TrainingMemory& training = result.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    const double model_parallel = parallel.tensor * parallel.pipeline;
+    training.data_parallel = parallel.gpus / model_parallel;
+    training.bytes_per_param = training_bytes_per_param(scenario.training, model.architecture, parameters);
+    training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
+    training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, parameters, model_parallel,
+                                                   training.data_parallel, parallel.zero_stage);
+    training.activations = training_activations(model.architecture, scenario.training, parallel);
+    TrainingSettings without_recompute = scenario.training;
+    without_recompute.recompute = Recompute::none;
+    training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
+
+    training.min_gpus_for_states = gpus_to_hold(training.model_states.total(), memory_per_gpu);
+
+    result.compute = training_compute(model.architecture, result.params.active, scenario);
+    // One number from one piece of code: the per-GPU total is the step's peak (docs/model.md §9).
+    result.step = step_timeline(scenario, result.params, training.bytes_per_param, training.per_gpu_states,
+                                training.activations, result.compute, detail);
+    training.per_gpu_peak = result.step.peak();
+    training.fits = training.per_gpu_total() <= memory_per_gpu;
+    StepBytes fullest;
+    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, fullest);
+    if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
+    return result;
+}
+
+namespace {
+
+void write_architecture(json::Writer& w, const Architecture& a, bool assumed) {
+    w.key("architecture").begin_object();
+    write_architecture_fields(w, a);
+    w.field_bool("assumed", assumed);
+    w.end_object();
+}
+
+void write_states(json::Writer& w, const ModelStateBytes& states) {
+    w.field("weights", states.weights).field("gradients", states.gradients);
+    w.field("master_weights", states.master_weights).field("optimizer_states", states.optimizer_states);
+}
+
+void write_error_list(json::Writer& w, const std::vector<FieldError>& errors) {
+    w.key("errors").begin_array();
+    for (const auto& error : errors) {
+        w.begin_object().field("field", error.field).field("message", error.message).end_object();
+    }
+    w.end_array();
+}
+
+}  // namespace
+
+std::string_view format_label(NumberFormat format) {
+    switch (format) {
+        case NumberFormat::fp32: return "FP32";
+        case NumberFormat::bf16: return "BF16";
+        case NumberFormat::fp16: return "FP16";
+        case NumberFormat::fp8: return "FP8";
+        case NumberFormat::int8: return "INT8";
+        case NumberFormat::int4: return "INT4";
+    }
+    return "BF16";
+}
+
+std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& training, const BytesPerParam& bytes) {
+    // Mixed precision: 16-bit weights and gradients, FP32 master and moments (Micikevicius et al.
+    // 2018, §3.1; ZeRO §3.1, docs/model.md §3). FP32 training keeps everything in FP32, no master.
+    const NumberFormat pass = training.precision;
+    std::vector<BytesPerParamPart> parts;
+    const auto first_moment = [] { return message("estimate.part.first_moment", "first moment (m)"); };
+    const auto second_moment = [] { return message("estimate.part.second_moment", "second moment (v)"); };
+    parts.push_back({"weights", message("estimate.part.weights", "weights"), pass, bytes.weights});
+    parts.push_back({"gradients", message("estimate.part.gradients", "gradients"),
+                     bytes.gradients == 4 ? NumberFormat::fp32 : pass, bytes.gradients});
+    if (bytes.master_weights > 0)
+        parts.push_back({"master_weights", message("estimate.part.master_copy", "master copy"), NumberFormat::fp32,
+                         bytes.master_weights});
+    switch (training.optimizer) {
+        case Optimizer::adam:
+        case Optimizer::adamw:
+            parts.push_back({"optimizer_states", first_moment(), NumberFormat::fp32, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", second_moment(), NumberFormat::fp32, bytes.optimizer_states / 2});
+            break;
+        case Optimizer::adam_8bit:
+            // Two 8-bit moments, each with its share of the block scales (Dettmers et al. 2021, §2).
+            parts.push_back({"optimizer_states", first_moment(), NumberFormat::int8, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", second_moment(), NumberFormat::int8, bytes.optimizer_states / 2});
+            break;
+        case Optimizer::sgd_momentum:
+            parts.push_back({"optimizer_states", message("estimate.part.momentum", "momentum"), NumberFormat::fp32,
+                             bytes.optimizer_states});
+            break;
+        case Optimizer::adafactor:
+            parts.push_back({"optimizer_states", message("estimate.part.factored_second_moment", "factored second moment"),
+                             NumberFormat::fp32, bytes.optimizer_states});
+            break;
+        case Optimizer::sgd:
+            break;
+    }
+    return parts;
+}
+
+std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts) {
+    std::string text;
+    double total = 0;
+    for (const auto& part : parts) {
+        if (!text.empty()) text += " + ";
+        text += quantity::format_significant(part.bytes);
+        total += part.bytes;
+    }
+    return text + " = " + quantity::format_significant(total);
+}
+
+std::string accounting_label(AccountingConvention accounting) {
+    if (accounting == AccountingConvention::fp32_gradients)
+        return message("estimate.accounting.fp32_gradients.label", "FP32 gradients");
+    return message("estimate.accounting.zero.label", "ZeRO paper");
+}
+
+std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
+                                   const Architecture& architecture, double parameters) {
+    // docs/model.md §2: the sum is this optimizer's and precision's, written by the engine.
+    TrainingSettings under = training;
+    under.accounting = accounting;
+    const std::string sum = bytes_per_param_sum(
+        bytes_per_param_parts(under, training_bytes_per_param(under, architecture, parameters)));
+    if (accounting == AccountingConvention::zero)
+        return message("estimate.accounting.zero.explanation",
+                       "The ZeRO paper's count, and the lesson's: gradients stored in the training precision, {sum} "
+                       "bytes per parameter.",
+                       {{"sum", sum}});
+    return message("estimate.accounting.fp32_gradients.explanation",
+                   "Hugging Face's memory guide and DeepSpeed's ZeRO-3 estimator count the gradients in FP32, as when "
+                   "they are accumulated in FP32: {sum} bytes per parameter.",
+                   {{"sum", sum}});
+}
+
+std::string number_formats_json() {
+    json::Writer w;
+    w.begin_array();
+    for (const NumberFormat format : {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8,
+                                      NumberFormat::int8, NumberFormat::int4}) {
+        const double bytes = bytes_per_value(format);
+        w.begin_object();
+        w.field("id", format_name(format)).field("name", format_label(format)).field("bytes", bytes);
+        const std::string bytes_text = quantity::format_significant(bytes);
+        w.field("label", bytes == 1 ? message("estimate.number_format.label_one", "{format} ({bytes} byte)",
+                                              {{"format", format_label(format)}, {"bytes", bytes_text}})
+                                    : message("estimate.number_format.label_other", "{format} ({bytes} bytes)",
+                                              {{"format", format_label(format)}, {"bytes", bytes_text}}));
+        w.end_object();
+    }
+    w.end_array();
+    return w.take();
+}
+
+std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* all_finite) {
+    json::Writer w;
+    w.begin_object();
+    write_error_list(w, {});
+    w.key("notes").begin_array();
+    for (const auto& note : e.notes) w.string(note);
+    w.end_array();
+
+    w.key("scenario").raw(write_scenario(scenario));
+    w.field("params", e.params.total).field("active_params", e.params.active);
+    write_architecture(w, e.architecture, scenario.model.architecture_assumed);
+
+    const Gpu& gpu = scenario.hardware.gpu;
+    w.key("gpu").begin_object();
+    w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
+    w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
+    w.field("memory_bandwidth", e.step.memory_bandwidth).field("source", gpu.source);
+    w.end_object();
+
+    w.key("inference").begin_object();
+    w.field("bytes_per_param", e.inference.bytes_per_param);
+    w.field("weights", e.inference.weights).field("kv_cache", e.inference.kv_cache);
+    w.field("total", e.inference.total()).field("min_gpus", e.inference_min_gpus);
+    w.end_object();
+
+    const TrainingMemory& t = e.training;
+    w.key("training").begin_object();
+    w.key("bytes_per_param").begin_object();
+    w.field("weights", t.bytes_per_param.weights).field("gradients", t.bytes_per_param.gradients);
+    w.field("master_weights", t.bytes_per_param.master_weights);
+    w.field("optimizer_states", t.bytes_per_param.optimizer_states).field("total", t.bytes_per_param.total());
+    w.end_object();
+    // The same bytes, one entry per stored value, so prose can say "2 + 2 + 4 + 4 + 4 = 16" for
+    // whatever optimizer and precision are on screen.
+    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, t.bytes_per_param);
+    w.key("bytes_per_param_parts").begin_array();
+    for (const auto& part : parts) {
+        w.begin_object();
+        w.field("part", part.part).field("label", part.label).field("format", format_name(part.format));
+        w.field("bytes", part.bytes);
+        w.end_object();
+    }
+    w.end_array();
+    w.field("bytes_per_param_sum", bytes_per_param_sum(parts));
+    // The accounting conventions, each explained with its sum for this optimizer and precision,
+    // so the page can offer the choice and say why another tool says 18 (docs/model.md §2).
+    const double parameters = e.params.total;
+    w.key("accounting").begin_object();
+    w.field("id", accounting_name(scenario.training.accounting)).field("label", accounting_label(scenario.training.accounting));
+    w.field("explanation", accounting_explanation(scenario.training.accounting, scenario.training, e.architecture, parameters));
+    w.end_object();
+    w.key("accounting_choices").begin_array();
+    for (const AccountingConvention option : {AccountingConvention::zero, AccountingConvention::fp32_gradients}) {
+        TrainingSettings under = scenario.training;
+        under.accounting = option;
+        w.begin_object();
+        w.field("id", accounting_name(option)).field("label", accounting_label(option));
+        w.field("bytes_per_param", training_bytes_per_param(under, e.architecture, parameters).total());
+        w.field("explanation", accounting_explanation(option, scenario.training, e.architecture, parameters));
+        w.end_object();
+    }
+    w.end_array();
+    w.key("model_states").begin_object();
+    write_states(w, t.model_states);
+    w.field("total", t.model_states.total());
+    w.end_object();
+    w.key("per_gpu").begin_object();
+    write_states(w, t.per_gpu_states);
+    // The four model states on one GPU as one figure: what ZeRO shards (quiz: "per GPU with ZeRO-3").
+    w.field("model_states", t.per_gpu_states.total());
+    // Held at the step's peak (docs/model.md §9); without recompute or ZeRO-2/3 that is the whole
+    // pile of activations and the logits, where the backward pass begins.
+    w.field("activations", t.per_gpu_peak.activations).field("logits", t.per_gpu_peak.logits);
+    w.field("gathered_weights", t.per_gpu_peak.gathered_weights).field("temporary", t.per_gpu_peak.temporary);
+    w.field("total", t.per_gpu_total());
+    w.end_object();
+    w.field("activations_per_layer", t.activations.per_layer);
+    w.field("activations_without_recompute", t.activations_without_recompute);
+    w.field("activations_saved_by_recompute", t.activations_without_recompute - t.activations.layers);
+    w.field("data_parallel", t.data_parallel);
+    w.field_bool("fits", t.fits).field("min_gpus", t.min_gpus);
+    w.field("min_gpus_for_states", t.min_gpus_for_states);
+    w.end_object();
+
+    // The lesson's "eight times": bytes per parameter to train over bytes per parameter to run.
+    w.field("ratio_training_to_inference", t.bytes_per_param.total() / e.inference.bytes_per_param);
+
+    const TrainingCompute& c = e.compute;
+    w.key("compute").begin_object();
+    w.field("flops", c.model_flops).field("hardware_flops", c.hardware_flops);
+    w.field("recompute_overhead", c.recompute_overhead());
+    w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
+    w.field("seconds_on_one_gpu", c.seconds_on_one_gpu);
+    w.field("cost", c.cost).field("energy_joules", c.energy_joules);
+    // The time figure's curve, its reference lines and the lesson's cluster (docs/model.md §6).
+    w.key("time_over_gpus").begin_array();
+    for (const auto& point : c.time_over_gpus) w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds).end_object();
+    w.end_array();
+    w.key("time_references").begin_array();
+    for (const auto& line : reference_durations()) w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
+    w.end_array();
+    w.field("lesson_cluster_gpus", lesson_cluster_gpus());
+    w.end_object();
+
+    // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.
+    const StepTimeline& step = e.step;
+    w.key("step").begin_object();
+    w.field("seconds", step.seconds()).field("compute_seconds", step.compute_seconds);
+    w.field("optimizer_seconds", step.optimizer_seconds).field("memory_bandwidth", step.memory_bandwidth);
+    w.field("layers", static_cast<double>(step.layers)).field("prefetch_layers", static_cast<double>(step.prefetch_layers));
+    w.field("micro_batches", static_cast<double>(step.micro_batches)).field("in_flight", static_cast<double>(step.in_flight));
+    w.field("micro_batch_seconds", step.micro_batch_seconds);
+    w.field("events", static_cast<double>(step.event_count));
+    w.field("peak_bytes", step.peak().total()).field("peak_event", static_cast<double>(step.peak_event));
+    w.field("peak_phase", step_phase_name(step.peak_phase)).field("peak_block", step_block_name(step.peak_block));
+    w.field("peak_layer", static_cast<double>(step.peak_layer));
+    w.field("peak_micro_batch", static_cast<double>(step.peak_micro_batch));
+    w.end_object();
+
+    w.end_object();
+    if (all_finite) *all_finite = w.all_numbers_finite();
+    return w.take();
+}
+
+std::string write_errors(const std::vector<FieldError>& errors) {
+    json::Writer w;
+    w.begin_object();
+    write_error_list(w, errors);
+    w.key("notes").begin_array().end_array();
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace trainscope

@@ -1,0 +1,75 @@
+// One scenario in, one estimate out: the whole memory and time picture as plain data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/model/compute.hpp"
+#include "engine/model/memory.hpp"
+#include "engine/model/scenario.hpp"
+#include "engine/model/timeline.hpp"
+
+namespace trainscope {
+
+struct TrainingMemory {
+    BytesPerParam bytes_per_param;
+    ModelStateBytes model_states;  // whole model, unsharded
+    ModelStateBytes per_gpu_states;
+    ActivationBytes activations;
+    double activations_without_recompute = 0;  // layers' activations with recompute none: the "before" figure
+    double data_parallel = 1;
+    // What one GPU holds at the step timeline's peak (docs/model.md §9): the model states, plus
+    // whatever activations, logits, gathered weights and gradient buffers are live at that moment.
+    StepBytes per_gpu_peak;
+    double per_gpu_total() const { return per_gpu_peak.total(); }
+    bool fits = false;
+    double min_gpus = -1;  // fewest GPUs with full sharding (ZeRO-3) at this t and p; -1 if none
+    double min_gpus_for_states = 1;  // a floor: GPUs whose memory just holds the model states
+};
+
+struct Estimate {
+    ParameterCount params;
+    Architecture architecture;
+    InferenceBytes inference;
+    double inference_min_gpus = 0;
+    TrainingMemory training;
+    TrainingCompute compute;
+    StepTimeline step;  // one training step on one GPU; its peak is training.per_gpu_peak
+    std::vector<std::string> notes;
+};
+
+// One stored value per parameter in training, for prose that spells the sum out: Adam's two
+// moments are two parts, so mixed-precision AdamW is 2 + 2 + 4 + 4 + 4.
+struct BytesPerParamPart {
+    const char* part;     // the bytes_per_param field it belongs to: "weights", "optimizer_states", …
+    std::string label;    // "weights", "master copy", "first moment (m)", "momentum", … in the current language
+    NumberFormat format;  // how each value is stored
+    double bytes;
+};
+std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& training, const BytesPerParam& bytes);
+// "2 + 2 + 4 + 4 + 4 = 16": the parts' bytes, as the engine writes numbers.
+std::string bytes_per_param_sum(const std::vector<BytesPerParamPart>& parts);
+
+// "ZeRO paper", "FP32 gradients": a convention's short name; and one sentence on what it counts,
+// with its sum for this optimizer and precision ("… 2 + 4 + 4 + 4 + 4 = 18 bytes per parameter.").
+std::string accounting_label(AccountingConvention accounting);
+std::string accounting_explanation(AccountingConvention accounting, const TrainingSettings& training,
+                                   const Architecture& architecture, double parameters);
+
+// "BF16", "FP32", …: how the lesson names a format.
+std::string_view format_label(NumberFormat format);
+// Every number format: [{id, name, bytes, label: "BF16 (2 bytes)"}], for labels that state bytes.
+std::string number_formats_json();
+
+// Assumes a scenario that read_scenario accepted. The step's events are kept only when asked
+// for (the chart); its peak, which the estimate's per-GPU total is, is computed either way.
+Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak);
+
+// The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes.
+// `all_finite` is set false if any number was NaN or infinite (written as null).
+std::string write_estimate(const Scenario& scenario, const Estimate& estimate, bool* all_finite = nullptr);
+
+// An estimate that carries only errors.
+std::string write_errors(const std::vector<FieldError>& errors);
+
+}  // namespace trainscope

@@ -1,0 +1,184 @@
+#include "engine/model/memory.hpp"
+
+#include <cmath>
+
+namespace trainscope {
+
+namespace {
+
+// Adafactor (Shazeer & Stern 2018, §3): a matrix of r×c keeps r + c FP32 second-moment
+// statistics instead of r·c. Vectors (norms, biases) keep full statistics, a small share we fold
+// into the matrices' count. Returns FP32 values per parameter.
+double adafactor_state_values_per_param(const Architecture& a, double parameters) {
+    const double h = a.hidden;
+    const double kv_width = h * a.kv_heads / a.heads;
+    const double attention = (h + h) * 2 + (h + kv_width) * 2;  // Q, O, K, V
+    const double mlp = (a.gated_mlp ? 3.0 : 2.0) * (h + a.mlp) * a.experts;
+    const double embeddings = (a.vocab + h) * (a.tied_embeddings ? 1.0 : 2.0);
+    const double statistics = a.layers * (attention + mlp) + embeddings;
+    return parameters > 0 ? statistics / parameters : 0.0;
+}
+
+}  // namespace
+
+BytesPerParam training_bytes_per_param(const TrainingSettings& training, const Architecture& architecture,
+                                       double parameters) {
+    BytesPerParam bytes;
+    const bool mixed_precision = training.precision != NumberFormat::fp32;
+    // Mixed precision keeps 16-bit weights and gradients for the passes and an FP32 master copy so
+    // that small updates are not rounded away (Micikevicius et al. 2018, §3.1). FP32 training has
+    // no separate master copy.
+    bytes.weights = mixed_precision ? 2.0 : 4.0;
+    // docs/model.md §2: the ZeRO paper counts 16-bit gradients; Hugging Face's guide and DeepSpeed's
+    // ZeRO-3 estimator count them in FP32 (accumulated in FP32), 18 bytes for mixed Adam.
+    const bool fp32_gradients = training.accounting == AccountingConvention::fp32_gradients;
+    bytes.gradients = mixed_precision && !fp32_gradients ? 2.0 : 4.0;
+    bytes.master_weights = mixed_precision ? 4.0 : 0.0;
+    switch (training.optimizer) {
+        case Optimizer::adam:
+        case Optimizer::adamw:
+            bytes.optimizer_states = 8.0;  // two FP32 moments, m and v (ZeRO §3.1: K = 12 with the master)
+            break;
+        case Optimizer::sgd_momentum:
+            bytes.optimizer_states = 4.0;  // one FP32 momentum buffer
+            break;
+        case Optimizer::sgd:
+            bytes.optimizer_states = 0.0;
+            break;
+        case Optimizer::adam_8bit:
+            // Dettmers et al. 2021, §2: two 8-bit moments with one FP32 scale per 2048-value block each.
+            bytes.optimizer_states = 2.0 + 2.0 * 4.0 / 2048.0;
+            break;
+        case Optimizer::adafactor:
+            bytes.optimizer_states = 4.0 * adafactor_state_values_per_param(architecture, parameters);
+            break;
+    }
+    return bytes;
+}
+
+ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, double parameters,
+                                     double model_parallel_degree, double data_parallel_degree, int zero_stage) {
+    // Tensor and pipeline parallelism give each GPU 1/(t·p) of the parameters (Narayanan et al. 2021).
+    const double local_parameters = parameters / model_parallel_degree;
+    const double d = data_parallel_degree;
+    ModelStateBytes bytes;
+    // ZeRO §5.1–5.3 / docs/model.md §3: each stage shards one more kind of state over d.
+    bytes.optimizer_states = local_parameters * bytes_per_param.optimizer_states / (zero_stage >= 1 ? d : 1.0);
+    bytes.master_weights = local_parameters * bytes_per_param.master_weights / (zero_stage >= 1 ? d : 1.0);
+    bytes.gradients = local_parameters * bytes_per_param.gradients / (zero_stage >= 2 ? d : 1.0);
+    bytes.weights = local_parameters * bytes_per_param.weights / (zero_stage >= 3 ? d : 1.0);
+    return bytes;
+}
+
+namespace {
+
+// Bytes kept per transformer layer, split the way Korthikanti et al. 2022 split them (§4.1–4.2):
+// `replicated` stays whole under tensor parallelism (norms, their inputs, residual dropout masks),
+// `split` is divided by t, and `scores` is the a·s²·b attention-matrix term.
+struct LayerActivationTerms {
+    double replicated = 0;
+    double split = 0;
+    double scores = 0;
+};
+
+// Korthikanti et al. 2022 §4.1 derives 34·sbh + 5·a·s²·b for a GPT block (4h GeLU MLP, dropout,
+// 16-bit values). We derive the same way for any block so Llama-style models (RMSNorm, SwiGLU of
+// size f, grouped-query attention, no dropout) get their own constant; for GPT it gives 34 and 5.
+LayerActivationTerms layer_activation_terms(const Architecture& a, double sequence, double micro_batch) {
+    const double sbh = sequence * micro_batch * a.hidden;
+    const double sbf = sequence * micro_batch * a.mlp;
+    const double kv_ratio = a.kv_heads / a.heads;
+    const double dropout_mask = a.dropout ? 1.0 : 0.0;  // one byte per value
+
+    LayerActivationTerms terms;
+    // Two norms: their 16-bit inputs (4·sbh), and their outputs feed the QKV and MLP-in matmuls (2+2).
+    // Residual dropout masks after attention and MLP stay whole too: Korthikanti's "10" with dropout.
+    terms.replicated = sbh * (4 + 2 + 2 + 2 * dropout_mask);
+    // Attention: Q (2), K and V (2 each, scaled by a_kv/a), the output projection's input (2).
+    const double attention_split = sbh * (2 + 4 * kv_ratio + 2);
+    // MLP: GeLU keeps its input and the second matmul's input (2·sbf each);
+    // SwiGLU keeps gate and up outputs and their product (2·sbf each).
+    // A mixture of experts sends each token through k expert MLPs (Jiang et al. 2024, §2.1),
+    // so each token leaves k sets of MLP activations.
+    const double mlp_split = sbf * (a.gated_mlp ? 6.0 : 4.0) * a.experts_per_token;
+    terms.split = attention_split + mlp_split;
+    // Scores: softmax output (2), with dropout its mask (1) and output (2): 5·a·s²·b for GPT.
+    terms.scores = a.heads * sequence * sequence * micro_batch * (2 + 3 * dropout_mask);
+    return terms;
+}
+
+}  // namespace
+
+double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel) {
+    const double data_parallel = parallel.gpus / (parallel.tensor * parallel.pipeline);
+    if (training.global_batch > 0)
+        return std::fmax(1.0, std::ceil(training.global_batch / (training.micro_batch * data_parallel) - 1e-9));
+    return std::fmax(1.0, parallel.pipeline);
+}
+
+ActivationBytes training_activations(const Architecture& a, const TrainingSettings& training,
+                                     const ParallelSettings& parallel) {
+    const double t = parallel.tensor;
+    const double s = training.sequence;
+    const double b = training.micro_batch;
+    const LayerActivationTerms terms = layer_activation_terms(a, s, b);
+    // FlashAttention (Dao et al. 2022, §3.1) never stores the s×s scores; selective recompute
+    // (Korthikanti §5) recomputes exactly that part. Either way the scores term drops.
+    const bool keep_scores = !training.flash_attention && training.recompute == Recompute::none;
+    const double scores = keep_scores ? terms.scores : 0.0;
+
+    double per_layer = 0;
+    if (training.recompute == Recompute::full) {
+        // Korthikanti Table 2: only each layer's 16-bit input, 2·sbh, split by t with sequence parallel.
+        per_layer = 2 * s * b * a.hidden / (training.sequence_parallel ? t : 1.0);
+    } else if (training.sequence_parallel) {
+        // Korthikanti Table 2: sequence parallelism splits the replicated part too.
+        per_layer = (terms.replicated + terms.split + scores) / t;
+    } else {
+        // Korthikanti Table 2: sbh·(10 + 24/t + 5·a·s/(h·t)) for GPT.
+        per_layer = terms.replicated + (terms.split + scores) / t;
+    }
+    // FP32 training stores 32-bit activations: twice the 16-bit figures.
+    if (training.precision == NumberFormat::fp32) per_layer *= 2;
+
+    // Pipeline 1F1B (Korthikanti §4.2.3): the first stage keeps p micro-batches of L/p layers in
+    // flight, L layers' worth whatever p; fewer when the step has fewer micro-batches than stages
+    // (docs/model.md §4). The last stage holds one micro-batch of its L/p layers
+    // plus the logits: 4 bytes each in FP32 for the loss (docs/model.md §4), split by t (vocab-parallel).
+    // With m virtual stages per GPU (interleaved schedule, Korthikanti §4.2.3) the first stage
+    // holds L·(1 + (p−1)/(p·m)) layers' worth instead.
+    const double p = parallel.pipeline, m = parallel.interleave;
+    const double interleaving = p > 1 && m > 1 ? 1 + (p - 1) / (p * m) : 1.0;
+    const double micro_batches = micro_batches_per_step(training, parallel);
+    const double in_flight_first = std::fmin(p, micro_batches);
+    const double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
+    const double layers_last_stage = a.layers / parallel.pipeline * per_layer;
+    const double logits = 4.0 * s * b * a.vocab / t;
+
+    ActivationBytes bytes;
+    bytes.per_layer = per_layer;
+    bytes.micro_batches = micro_batches;
+    if (parallel.pipeline <= 1 || layers_last_stage + logits > layers_first_stage) {
+        bytes.layers = parallel.pipeline <= 1 ? layers_first_stage : layers_last_stage;
+        bytes.logits = logits;
+        bytes.in_flight = 1;  // the last stage runs each micro-batch's backward right after its forward
+    } else {
+        bytes.layers = layers_first_stage;
+        bytes.logits = 0;
+        bytes.in_flight = in_flight_first;
+    }
+    return bytes;
+}
+
+InferenceBytes inference_memory(const Architecture& a, double parameters, const InferenceSettings& inference) {
+    InferenceBytes bytes;
+    bytes.bytes_per_param = bytes_per_value(inference.weights);
+    bytes.weights = parameters * bytes.bytes_per_param;
+    // One K and one V vector of a_kv·(h/a) values per layer per token (docs/model.md §5).
+    const double head_size = a.hidden / a.heads;
+    bytes.kv_cache = 2 * a.layers * inference.batch * inference.context * a.kv_heads * head_size *
+                     bytes_per_value(inference.kv_cache);
+    return bytes;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,133 @@
+#include "engine/model/model.hpp"
+
+#include <cmath>
+
+namespace trainscope {
+
+ParameterCount count_parameters(const Architecture& a) {
+    const double h = a.hidden;
+    const double kv_width = h * a.kv_heads / a.heads;  // K and V project to a_kv heads of size h/a
+
+    // docs/model.md §1 (attention): Q and O are h×h, K and V are h×(h·a_kv/a).
+    double attention = 2 * h * h + 2 * h * kv_width;
+    // docs/model.md §1 (MLP): SwiGLU has gate, up and down matrices; GeLU has up and down.
+    double mlp_per_expert = (a.gated_mlp ? 3.0 : 2.0) * h * a.mlp;
+    // Two norms per layer (before attention, before the MLP), h weights each.
+    double norms = 2 * h;
+    double final_norm = h;
+    if (a.biases) {
+        // GPT-2/3: every linear layer has a bias and LayerNorm has a shift as well as a scale.
+        attention += 2 * h + 2 * kv_width;
+        mlp_per_expert += (a.gated_mlp ? 2.0 : 1.0) * a.mlp + h;
+        norms *= 2;
+        final_norm *= 2;
+    }
+    // Mixture of experts (Mixtral, Jiang et al. 2024 §2.1): a router h×E picks k of E MLPs.
+    const double router = a.experts > 1 ? h * a.experts : 0.0;
+
+    const double embeddings = a.vocab * h * (a.tied_embeddings ? 1.0 : 2.0) + a.learned_positions * h;
+    const double shared = attention + router + norms;
+
+    ParameterCount count;
+    count.total = a.layers * (shared + a.experts * mlp_per_expert) + embeddings + final_norm;
+    count.active = a.layers * (shared + a.experts_per_token * mlp_per_expert) + embeddings + final_norm;
+    return count;
+}
+
+Architecture assumed_architecture(double parameters) {
+    Architecture a;
+    a.vocab = 32000;
+    a.gated_mlp = true;
+    // Per layer 4h² (attention, multi-head) + 3·h·(8h/3) (SwiGLU) = 12h²; with h = 128·L
+    // the whole model is about 12·128²·L³ + 2·V·h. Solve for L by bisection; it is monotonic.
+    auto total_for_layers = [&](double layers) {
+        const double h = 128 * layers;
+        return layers * 12 * h * h + 2 * a.vocab * h;
+    };
+    double low = 0.01, high = 1e5;
+    for (int i = 0; i < 200; ++i) {
+        const double middle = std::sqrt(low * high);
+        (total_for_layers(middle) < parameters ? low : high) = middle;
+    }
+    a.layers = std::fmax(1.0, std::round(low));
+    // With whole layers, choose the hidden size (a multiple of 128) that best matches the count.
+    const double quadratic = 12 * a.layers, linear = 2 * a.vocab;
+    const double exact_hidden = (-linear + std::sqrt(linear * linear + 4 * quadratic * parameters)) / (2 * quadratic);
+    a.hidden = std::fmax(128.0, std::round(exact_hidden / 128) * 128);
+    a.heads = a.hidden / 128;
+    a.kv_heads = a.heads;
+    a.mlp = std::round(a.hidden * 8 / 3);
+    return a;
+}
+
+namespace {
+
+Architecture gpt_style(double layers, double hidden, double heads, double vocab, double positions) {
+    Architecture a;
+    a.layers = layers;
+    a.hidden = hidden;
+    a.heads = heads;
+    a.kv_heads = heads;
+    a.mlp = plain_mlp_multiple * hidden;
+    a.vocab = vocab;
+    a.gated_mlp = false;
+    a.tied_embeddings = true;
+    a.learned_positions = positions;
+    a.biases = true;
+    a.dropout = true;
+    return a;
+}
+
+Architecture llama_style(double layers, double hidden, double heads, double kv_heads, double mlp, double vocab) {
+    Architecture a;
+    a.layers = layers;
+    a.hidden = hidden;
+    a.heads = heads;
+    a.kv_heads = kv_heads;
+    a.mlp = mlp;
+    a.vocab = vocab;
+    return a;
+}
+
+Architecture mixtral_8x7b() {
+    Architecture a = llama_style(32, 4096, 32, 8, 14336, 32000);
+    a.experts = 8;
+    a.experts_per_token = 2;
+    return a;
+}
+
+}  // namespace
+
+const std::vector<ModelPreset>& model_presets() {
+    // Shapes from each model's paper or released config.json; published sizes from the same.
+    static const std::vector<ModelPreset> presets = {
+        {"gpt2-124m", "GPT-2 124M", gpt_style(12, 768, 12, 50257, 1024), 124e6, 0, 0, "",
+         "Radford et al. 2019, GPT-2, Table 2; openai-community/gpt2 config.json"},
+        {"llama2-7b", "Llama 2 7B", llama_style(32, 4096, 32, 32, 11008, 32000), 6.74e9, 2e12, 0, "",
+         "Touvron et al. 2023, Llama 2, §2 and Table 1; meta-llama/Llama-2-7b-hf config.json (6.74B)"},
+        {"llama2-13b", "Llama 2 13B", llama_style(40, 5120, 40, 40, 13824, 32000), 13.0e9, 2e12, 0, "",
+         "Touvron et al. 2023, Llama 2, §2 and Table 1; meta-llama/Llama-2-13b-hf config.json (13.0B)"},
+        {"llama2-70b", "Llama 2 70B", llama_style(80, 8192, 64, 8, 28672, 32000), 68.98e9, 2e12, 0, "",
+         "Touvron et al. 2023, Llama 2, §2 and Table 1; meta-llama/Llama-2-70b-hf config.json (68.98B)"},
+        {"llama3-8b", "Llama 3 8B", llama_style(32, 4096, 32, 8, 14336, 128256), 8.03e9, 15e12, 0, "",
+         "Llama 3 Herd of Models 2024, Table 3; meta-llama/Meta-Llama-3-8B config.json (8.03B)"},
+        {"llama3-70b", "Llama 3 70B", llama_style(80, 8192, 64, 8, 28672, 128256), 70.55e9, 15e12, 0, "",
+         "Llama 3 Herd of Models 2024, Table 3; meta-llama/Meta-Llama-3-70B config.json (70.55B)"},
+        {"llama3-405b", "Llama 3 405B", llama_style(126, 16384, 128, 8, 53248, 128256), 405.85e9, 15.6e12, 16384,
+         "h100-sxm",
+         "Llama 3 Herd of Models 2024, Table 3 and §3.3.1 (15.6T tokens, up to 16,384 H100 GPUs)"},
+        {"gpt3-175b", "GPT-3 175B", gpt_style(96, 12288, 96, 50257, 2048), 175e9, 300e9, 0, "",
+         "Brown et al. 2020, GPT-3, Table 2.1 and §2.2 (300B tokens)"},
+        {"mixtral-8x7b", "Mixtral 8x7B", mixtral_8x7b(), 46.7e9, 0, 0, "",
+         "Jiang et al. 2024, Mixtral of Experts, §2 (46.7B total, 12.9B active)"},
+    };
+    return presets;
+}
+
+const ModelPreset* find_model_preset(std::string_view id) {
+    for (const auto& preset : model_presets())
+        if (preset.id == id) return &preset;
+    return nullptr;
+}
+
+}  // namespace trainscope

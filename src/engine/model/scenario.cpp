@@ -1,0 +1,471 @@
+#include "engine/model/scenario.hpp"
+
+#include "engine/model/field_limits.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
+#include <cmath>
+#include <initializer_list>
+
+#include "engine/text/utf8.hpp"
+
+namespace trainscope {
+
+std::string_view optimizer_name(Optimizer optimizer) {
+    switch (optimizer) {
+        case Optimizer::adamw: return "adamw";
+        case Optimizer::adam: return "adam";
+        case Optimizer::sgd_momentum: return "sgd_momentum";
+        case Optimizer::sgd: return "sgd";
+        case Optimizer::adam_8bit: return "adam_8bit";
+        case Optimizer::adafactor: return "adafactor";
+    }
+    return "adamw";
+}
+
+std::string_view recompute_name(Recompute recompute) {
+    switch (recompute) {
+        case Recompute::none: return "none";
+        case Recompute::selective: return "selective";
+        case Recompute::full: return "full";
+    }
+    return "none";
+}
+
+std::string_view accounting_name(AccountingConvention accounting) {
+    switch (accounting) {
+        case AccountingConvention::zero: return "zero";
+        case AccountingConvention::fp32_gradients: return "fp32_gradients";
+    }
+    return "zero";
+}
+
+namespace {
+
+// Sizes in messages, written for people: "8,192", "10 million".
+std::string format_limit(double value) { return quantity::format_count(value); }
+
+// As long as the names the engine reads from a Hugging Face config (hf_config.cpp), with room to spare.
+constexpr std::size_t max_model_name_bytes = 200;
+
+// Reads the members of one JSON object, records errors under its dotted prefix, and at the end
+// reports members nobody asked for: in a hand-written scenario those are nearly always typos.
+class ObjectReader {
+public:
+    ObjectReader(const json::Value* object, std::string prefix, std::vector<FieldError>& errors)
+        : object_(object), prefix_(std::move(prefix)), errors_(errors) {
+        if (object_ && !object_->is_object()) {
+            error_at(prefix_.empty() ? "scenario" : prefix_.substr(0, prefix_.size() - 1), message("scenario.must_be_object", "must be a JSON object"));
+            object_ = nullptr;
+        }
+    }
+
+    std::string path(std::string_view name) const { return prefix_ + std::string(name); }
+    void error(std::string_view name, std::string message) { error_at(path(name), std::move(message)); }
+
+    const json::Value* get(std::string_view name) {
+        known_.emplace_back(name);
+        return object_ ? object_->find(name) : nullptr;
+    }
+
+    bool has(std::string_view name) const { return object_ && object_->find(name) != nullptr; }
+
+    // Returns true when the field was given and valid; its range is in the one limits table
+    // (field_limits.cpp), which the page reads too.
+    bool number(std::string_view name, double& out) {
+        const json::Value* value = get(name);
+        if (!value) return false;
+        if (value->kind != json::Kind::number) {
+            error(name, message("scenario.must_be_number", "must be a number"));
+            return false;
+        }
+        const FieldLimit* limit = find_field_limit(path(name));
+        const std::string problem = limit ? field_limit_error(*limit, value->number)
+                                          : (std::isfinite(value->number) ? std::string() : message("limits.must_be_finite", "must be a finite number"));
+        if (!problem.empty()) {
+            error(name, problem);
+            return false;
+        }
+        out = value->number;
+        return true;
+    }
+
+    bool boolean(std::string_view name, bool& out) {
+        const json::Value* value = get(name);
+        if (!value) return false;
+        if (value->kind != json::Kind::boolean) {
+            error(name, message("scenario.must_be_boolean", "must be true or false"));
+            return false;
+        }
+        out = value->boolean;
+        return true;
+    }
+
+    bool text(std::string_view name, std::string& out) {
+        const json::Value* value = get(name);
+        if (!value) return false;
+        if (value->kind != json::Kind::string) {
+            error(name, message("scenario.must_be_string", "must be a string"));
+            return false;
+        }
+        out = value->text;
+        return true;
+    }
+
+    // A string that must be one of `choices`; `parse` maps it to the enum.
+    template <typename Enum, typename NameOf>
+    void choice(std::string_view name, Enum& out, std::initializer_list<Enum> choices, NameOf name_of) {
+        std::string given;
+        if (!text(name, given)) return;
+        std::string allowed;
+        for (const Enum option : choices) {
+            if (name_of(option) == given) {
+                out = option;
+                return;
+            }
+            if (!allowed.empty()) allowed += ", ";
+            allowed += std::string(name_of(option));
+        }
+        error(name, message("scenario.not_one_of", "'{given}' is not one of: {allowed}",
+                            {{"given", utf8::truncate(given, 40)}, {"allowed", allowed}}));
+    }
+
+    void finish() {
+        if (!object_) return;
+        for (const auto& member : object_->members) {
+            bool is_known = false;
+            for (const auto& known : known_) is_known = is_known || member.first == known;
+            if (!is_known) error_at(path(utf8::truncate(member.first, 60)), message("scenario.unknown_field", "is not a scenario field"));
+        }
+    }
+
+private:
+    void error_at(std::string field, std::string message) {
+        errors_.push_back({std::move(field), std::move(message)});
+    }
+
+    const json::Value* object_;
+    std::string prefix_;
+    std::vector<FieldError>& errors_;
+    std::vector<std::string> known_;
+};
+
+void read_architecture_fields(ObjectReader& reader, Architecture& a) {
+    reader.number("layers", a.layers);
+    reader.number("hidden", a.hidden);
+    reader.number("heads", a.heads);
+    reader.number("kv_heads", a.kv_heads);
+    reader.number("mlp", a.mlp);
+    reader.number("vocab", a.vocab);
+    reader.boolean("gated_mlp", a.gated_mlp);
+    reader.boolean("tied_embeddings", a.tied_embeddings);
+    reader.number("learned_positions", a.learned_positions);
+    reader.boolean("biases", a.biases);
+    reader.boolean("dropout", a.dropout);
+    reader.number("experts", a.experts);
+    reader.number("experts_per_token", a.experts_per_token);
+}
+
+void check_architecture(const Architecture& a, std::vector<FieldError>& errors) {
+    const std::string prefix = "model.architecture.";
+    auto error = [&](const char* field, std::string message) { errors.push_back({prefix + field, std::move(message)}); };
+    for (const auto& [field, value] : {std::pair<const char*, double>{"layers", a.layers}, {"hidden", a.hidden},
+                                       {"heads", a.heads}, {"mlp", a.mlp}, {"vocab", a.vocab}}) {
+        if (!(value >= 1)) error(field, message("scenario.architecture.required", "is required for a custom architecture"));
+    }
+    if (a.heads > a.hidden) {
+        error("heads", message("scenario.heads.exceed_hidden", "cannot exceed the hidden size ({hidden})",
+                                {{"hidden", format_limit(a.hidden)}}));
+    } else if (a.heads >= 1 && std::fmod(a.hidden, a.heads) != 0) {
+        error("heads", message("scenario.heads.divide_hidden", "must divide the hidden size ({hidden}) evenly",
+                                {{"hidden", format_limit(a.hidden)}}));
+    }
+    if (a.kv_heads > a.heads) {
+        error("kv_heads", message("scenario.kv_heads.exceed_heads", "cannot exceed the attention heads ({heads})",
+                                   {{"heads", format_limit(a.heads)}}));
+    } else if (a.kv_heads >= 1 && std::fmod(a.heads, a.kv_heads) != 0) {
+        error("kv_heads", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
+                                   {{"heads", format_limit(a.heads)}}));
+    }
+    if (a.experts_per_token > a.experts)
+        error("experts_per_token", message("scenario.experts_per_token.exceed_experts",
+                                            "cannot exceed the number of experts ({experts})",
+                                            {{"experts", format_limit(a.experts)}}));
+}
+
+void read_model(const json::Value* model_json, Scenario& scenario, std::vector<FieldError>& errors) {
+    ObjectReader reader(model_json, "model.", errors);
+    ModelChoice& model = scenario.model;
+
+    std::string preset_id;
+    const bool preset_given = reader.text("preset", preset_id);
+    double params = 0;
+    const bool params_given = reader.number("params", params);
+    const bool params_present = reader.has("params");
+    const json::Value* architecture_json = reader.get("architecture");
+    std::string name;
+    if (reader.text("name", name)) {
+        // The name travels in shared links: short plain text, shown with textContent.
+        bool plain = !name.empty();
+        for (const unsigned char c : name) plain = plain && c >= 0x20 && c != 0x7f;
+        if (!plain) reader.error("name", message("scenario.name.plain", "must be plain text of one line, not empty"));
+        else if (name.size() > max_model_name_bytes)
+            reader.error("name", message("scenario.name.too_long", "must be at most {max} bytes long",
+                                          {{"max", format_limit(max_model_name_bytes)}}));
+        else model.name = name;
+    }
+    reader.finish();
+
+    if (params_present && (preset_given || architecture_json)) {
+        reader.error("params", message("scenario.params.not_both",
+                                        "give a parameter count, or a preset or architecture, not both"));
+        return;
+    }
+
+    if (params_given) {
+        model.given_params = params;
+        model.architecture = assumed_architecture(params);
+        model.architecture_assumed = true;
+        return;
+    }
+    if (params_present) return;  // its error is already recorded
+
+    const ModelPreset* preset = nullptr;
+    if (preset_given) {
+        preset = find_model_preset(preset_id);
+        if (!preset) {
+            std::string known;
+            for (const auto& candidate : model_presets()) known += (known.empty() ? "" : ", ") + std::string(candidate.id);
+            reader.error("preset", message("scenario.preset.unknown", "unknown preset '{preset}'; known presets: {known}",
+                                            {{"preset", utf8::truncate(preset_id, 40)}, {"known", known}}));
+            return;
+        }
+    } else if (!architecture_json) {
+        preset = find_model_preset("llama3-70b");  // the lesson's opening example
+    }
+
+    if (preset) {
+        model.preset_id = std::string(preset->id);
+        model.architecture = preset->architecture;
+    } else {
+        model.architecture = Architecture{};
+        model.architecture.gated_mlp = true;
+    }
+
+    if (architecture_json) {
+        ObjectReader architecture_reader(architecture_json, "model.architecture.", errors);
+        const std::size_t errors_before = errors.size();
+        const double kv_heads_before = model.architecture.kv_heads;
+        read_architecture_fields(architecture_reader, model.architecture);
+        architecture_reader.finish();
+        model.architecture_overridden = true;
+        if (errors.size() != errors_before) return;
+        // Multi-head attention unless told otherwise: K and V have as many heads as Q.
+        if (!architecture_reader.has("kv_heads") && (!preset || kv_heads_before == 0 || kv_heads_before > model.architecture.heads))
+            model.architecture.kv_heads = model.architecture.heads;
+    }
+    check_architecture(model.architecture, errors);
+}
+
+}  // namespace
+
+ScenarioReading read_scenario(const json::Value& document) {
+    ScenarioReading reading;
+    Scenario& scenario = reading.scenario;
+    auto& errors = reading.errors;
+
+    ObjectReader root(&document, "", errors);
+    if (!document.is_object()) return reading;
+
+    read_model(root.get("model"), scenario, errors);
+    const ModelPreset* preset = find_model_preset(scenario.model.preset_id);
+
+    ObjectReader inference(root.get("inference"), "inference.", errors);
+    inference.choice("precision", scenario.inference.weights,
+                     {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8,
+                      NumberFormat::int4},
+                     format_name);
+    inference.choice("kv_precision", scenario.inference.kv_cache,
+                     {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8},
+                     format_name);
+    inference.number("batch", scenario.inference.batch);
+    inference.number("context", scenario.inference.context);
+    inference.finish();
+
+    TrainingSettings& training = scenario.training;
+    ObjectReader training_reader(root.get("training"), "training.", errors);
+    training_reader.choice("precision", training.precision, {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32},
+                           format_name);
+    training_reader.choice("optimizer", training.optimizer,
+                           {Optimizer::adamw, Optimizer::adam, Optimizer::sgd_momentum, Optimizer::sgd,
+                            Optimizer::adam_8bit, Optimizer::adafactor},
+                           optimizer_name);
+    training_reader.number("micro_batch", training.micro_batch);
+    training_reader.number("sequence", training.sequence);
+    training_reader.choice("recompute", training.recompute, {Recompute::none, Recompute::selective, Recompute::full},
+                           recompute_name);
+    training_reader.boolean("flash_attention", training.flash_attention);
+    training_reader.boolean("sequence_parallel", training.sequence_parallel);
+    const bool tokens_given = training_reader.number("tokens", training.tokens);
+    training_reader.boolean("attention_flops", training.attention_flops);
+    training_reader.number("global_batch", training.global_batch);
+    training_reader.choice("accounting", training.accounting,
+                           {AccountingConvention::zero, AccountingConvention::fp32_gradients}, accounting_name);
+    training_reader.finish();
+
+    ParallelSettings& parallel = scenario.parallel;
+    ObjectReader parallel_reader(root.get("parallel"), "parallel.", errors);
+    const bool gpus_given = parallel_reader.number("gpus", parallel.gpus);
+    parallel_reader.number("tensor", parallel.tensor);
+    parallel_reader.number("pipeline", parallel.pipeline);
+    parallel_reader.number("interleave", parallel.interleave);
+    double zero_stage = 0;
+    if (parallel_reader.number("zero_stage", zero_stage)) parallel.zero_stage = static_cast<int>(zero_stage);
+    parallel_reader.finish();
+
+    HardwareSettings& hardware = scenario.hardware;
+    ObjectReader hardware_reader(root.get("hardware"), "hardware.", errors);
+    std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
+    const bool gpu_given = hardware_reader.text("gpu", gpu_id);
+    if (gpu_id == "custom") {
+        hardware.gpu = Gpu{"custom", message("hardware.custom.name", "Custom GPU"), 0, 0, 0, 0,
+                           message("hardware.custom.source", "entered by the user")};
+        if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", message("scenario.custom_gpu.required", "is required for a custom GPU"));
+        if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", message("scenario.custom_gpu.required", "is required for a custom GPU"));
+    } else if (const Gpu* gpu = find_gpu(gpu_id)) {
+        hardware.gpu = *gpu;
+    } else {
+        std::string known;
+        for (const auto& candidate : gpu_catalogue()) known += (known.empty() ? "" : ", ") + candidate.id;
+        hardware_reader.error("gpu", message("scenario.gpu.unknown", "unknown GPU '{gpu}'; known: {known}, custom",
+                                              {{"gpu", utf8::truncate(gpu_id, 40)}, {"known", known}}));
+        hardware.gpu = *find_gpu("h100-sxm");
+    }
+    (void)gpu_given;
+    hardware_reader.number("memory_bytes", hardware.gpu.memory_bytes);
+    hardware_reader.number("peak_flops", hardware.gpu.peak_flops);
+    hardware_reader.number("watts", hardware.gpu.watts);
+    hardware_reader.number("utilization", hardware.utilization);
+    hardware_reader.number("price_per_gpu_hour", hardware.price_per_gpu_hour);
+    hardware_reader.finish();
+    root.get("$schema");  // allowed, ignored: editors use it
+    root.finish();
+
+    if (!reading.ok()) return reading;
+
+    // Defaults that depend on the model.
+    const double total_params = scenario.model.architecture_assumed
+                                    ? scenario.model.given_params
+                                    : count_parameters(scenario.model.architecture).total;
+    if (!gpus_given && preset && preset->training_gpus > 0) parallel.gpus = preset->training_gpus;
+    if (!tokens_given) {
+        // Chinchilla (Hoffmann et al. 2022, §3): compute-optimal data is about 20 tokens per parameter.
+        training.tokens = preset && preset->training_tokens > 0 ? preset->training_tokens : 20 * total_params;
+    }
+    const double max_parameters = find_field_limit("model.params")->max;
+    if (total_params > max_parameters)
+        errors.push_back({"model.architecture",
+                          message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
+                                  {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
+
+    // Parallel layout: G = data × tensor × pipeline (Narayanan et al. 2021, §2).
+    const double model_parallel = parallel.tensor * parallel.pipeline;
+    if (std::fmod(parallel.gpus, model_parallel) != 0) {
+        errors.push_back({"parallel.gpus", message("scenario.gpus.multiple", "must be a multiple of tensor × pipeline ({model_parallel})",
+                                                      {{"model_parallel", format_limit(model_parallel)}})});
+    }
+    const Architecture& a = scenario.model.architecture;
+    if (parallel.pipeline > a.layers)
+        errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
+                                                          {{"layers", format_limit(a.layers)}})});
+    else if (parallel.pipeline * parallel.interleave > a.layers)
+        errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_layers",
+                                                            "needs at least one layer per virtual stage: pipeline × "
+                                                            "interleave cannot exceed the layers ({layers})",
+                                                            {{"layers", format_limit(a.layers)}})});
+    if (std::fmod(a.heads, parallel.tensor) != 0)
+        errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
+                                                        {{"heads", format_limit(a.heads)}})});
+    return reading;
+}
+
+ScenarioReading read_scenario_text(std::string_view json_text) {
+    const json::ParseResult parsed = json::parse(json_text);
+    if (!parsed.ok) {
+        ScenarioReading reading;
+        // A member given twice or nested too deep is named by its path, like any other field error.
+        reading.errors.push_back({parsed.path.empty() ? "scenario" : parsed.path, message("scenario.invalid_json", "is not valid JSON: {error}", {{"error", parsed.error}})});
+        return reading;
+    }
+    return read_scenario(parsed.value);
+}
+
+void write_architecture_fields(json::Writer& w, const Architecture& a) {
+    w.field("layers", a.layers).field("hidden", a.hidden).field("heads", a.heads);
+    w.field("kv_heads", a.kv_heads).field("mlp", a.mlp).field("vocab", a.vocab);
+    w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
+    w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
+    w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+}
+
+std::string write_scenario(const Scenario& scenario) {
+    json::Writer w;
+    w.begin_object();
+
+    w.key("model").begin_object();
+    const ModelChoice& model = scenario.model;
+    if (!model.name.empty()) w.field("name", model.name);
+    if (model.architecture_assumed) {
+        w.field("params", model.given_params);
+    } else {
+        if (!model.preset_id.empty()) w.field("preset", model.preset_id);
+        if (model.preset_id.empty() || model.architecture_overridden) {
+            w.key("architecture").begin_object();
+            write_architecture_fields(w, model.architecture);
+            w.end_object();
+        }
+    }
+    w.end_object();
+
+    const InferenceSettings& inference = scenario.inference;
+    w.key("inference").begin_object();
+    w.field("precision", format_name(inference.weights)).field("kv_precision", format_name(inference.kv_cache));
+    w.field("batch", inference.batch).field("context", inference.context);
+    w.end_object();
+
+    const TrainingSettings& training = scenario.training;
+    w.key("training").begin_object();
+    w.field("precision", format_name(training.precision)).field("optimizer", optimizer_name(training.optimizer));
+    w.field("micro_batch", training.micro_batch).field("sequence", training.sequence);
+    w.field("recompute", recompute_name(training.recompute));
+    w.field_bool("flash_attention", training.flash_attention);
+    w.field_bool("sequence_parallel", training.sequence_parallel);
+    w.field("tokens", training.tokens).field_bool("attention_flops", training.attention_flops);
+    w.field("global_batch", training.global_batch).field("accounting", accounting_name(training.accounting));
+    w.end_object();
+
+    const ParallelSettings& parallel = scenario.parallel;
+    w.key("parallel").begin_object();
+    w.field("gpus", parallel.gpus).field("tensor", parallel.tensor).field("pipeline", parallel.pipeline);
+    w.field("interleave", parallel.interleave);
+    w.key("zero_stage").integer(parallel.zero_stage);
+    w.end_object();
+
+    const HardwareSettings& hardware = scenario.hardware;
+    w.key("hardware").begin_object();
+    w.field("gpu", hardware.gpu.id);
+    // Catalogue values stay implicit; custom values and overrides are written out.
+    const Gpu* catalogue_gpu = find_gpu(hardware.gpu.id);
+    if (!catalogue_gpu || catalogue_gpu->memory_bytes != hardware.gpu.memory_bytes)
+        w.field("memory_bytes", hardware.gpu.memory_bytes);
+    if (!catalogue_gpu || catalogue_gpu->peak_flops != hardware.gpu.peak_flops)
+        w.field("peak_flops", hardware.gpu.peak_flops);
+    if (!catalogue_gpu || catalogue_gpu->watts != hardware.gpu.watts) w.field("watts", hardware.gpu.watts);
+    w.field("utilization", hardware.utilization).field("price_per_gpu_hour", hardware.price_per_gpu_hour);
+    w.end_object();
+
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace trainscope

@@ -1,0 +1,102 @@
+// A scenario: everything a learner can set. Plain data, read from and written to JSON
+// (docs/scenario.md). Reading validates every field and names the bad ones.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/model/hardware.hpp"
+#include "engine/text/json.hpp"
+#include "engine/model/model.hpp"
+#include "engine/model/precision.hpp"
+
+namespace trainscope {
+
+enum class Optimizer { adamw, adam, sgd_momentum, sgd, adam_8bit, adafactor };
+enum class Recompute { none, selective, full };
+// How the model states are tallied (docs/model.md §2): the ZeRO paper's 16 bytes for mixed Adam,
+// or with an FP32 gradient copy as well, 18 (Hugging Face's guide, DeepSpeed's ZeRO-3 estimator).
+enum class AccountingConvention { zero, fp32_gradients };
+
+std::string_view optimizer_name(Optimizer optimizer);
+std::string_view recompute_name(Recompute recompute);
+std::string_view accounting_name(AccountingConvention accounting);
+
+struct ModelChoice {
+    std::string preset_id;            // empty for a bare count or a custom architecture
+    bool architecture_overridden = false;
+    bool architecture_assumed = false; // shape derived from a bare parameter count
+    double given_params = 0;           // the bare count, when that is what was given
+    std::string name;                 // what the learner called it (a pasted config's name): shown, never computed with
+    Architecture architecture;
+};
+
+struct InferenceSettings {
+    NumberFormat weights = NumberFormat::bf16;
+    NumberFormat kv_cache = NumberFormat::bf16;
+    double batch = 1;
+    double context = 4096;
+};
+
+struct TrainingSettings {
+    NumberFormat precision = NumberFormat::bf16;  // bf16/fp16: mixed precision with an FP32 master copy
+    Optimizer optimizer = Optimizer::adamw;
+    double micro_batch = 1;
+    double sequence = 4096;
+    Recompute recompute = Recompute::none;
+    bool flash_attention = true;  // what current training stacks use (Dao et al. 2022)
+    bool sequence_parallel = false;
+    double tokens = 0;
+    bool attention_flops = false;
+    // Sequences per optimizer step over all data-parallel replicas; 0: the fewest micro-batches
+    // the layout needs (micro_batches_per_step, memory.hpp).
+    double global_batch = 0;
+    AccountingConvention accounting = AccountingConvention::zero;
+};
+
+struct ParallelSettings {
+    double gpus = 1;
+    double tensor = 1;
+    double pipeline = 1;
+    double interleave = 1;  // virtual pipeline stages per GPU (Megatron's interleaved 1F1B); 1: plain 1F1B
+    int zero_stage = 0;
+};
+
+struct HardwareSettings {
+    Gpu gpu;
+    double utilization = 0.4;  // the lesson's 40% of peak
+    double price_per_gpu_hour = 0;
+};
+
+struct Scenario {
+    ModelChoice model;
+    InferenceSettings inference;
+    TrainingSettings training;
+    ParallelSettings parallel;
+    HardwareSettings hardware;
+};
+
+struct FieldError {
+    std::string field;    // dotted path, e.g. "parallel.gpus"
+    std::string message;  // a sentence a learner can act on
+};
+
+struct ScenarioReading {
+    Scenario scenario;
+    std::vector<FieldError> errors;
+    bool ok() const { return errors.empty(); }
+};
+
+// Fields absent from `document` take their defaults; a preset also sets the training tokens,
+// GPU count and GPU type its authors reported.
+ScenarioReading read_scenario(const json::Value& document);
+ScenarioReading read_scenario_text(std::string_view json_text);
+
+// The scenario fully spelled out, in the same schema.
+std::string write_scenario(const Scenario& scenario);
+
+// The architecture's fields, as members of the JSON object the writer is in.
+void write_architecture_fields(json::Writer& writer, const Architecture& architecture);
+
+}  // namespace trainscope

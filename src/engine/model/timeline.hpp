@@ -1,0 +1,120 @@
+// One training step on one GPU, event by event: what memory holds after each event and how long
+// each takes (docs/model.md §9). The estimate's per-GPU training total is this timeline's peak.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/model/compute.hpp"
+#include "engine/model/memory.hpp"
+#include "engine/model/model.hpp"
+#include "engine/model/scenario.hpp"
+
+namespace trainscope {
+
+enum class StepPhase { gather, forward, loss, recompute, backward, free, reduce_scatter, all_reduce, optimizer };
+// What an event works on: a transformer layer, the input embedding, the output layer, or all parameters.
+enum class StepBlock { layer, embedding, output, all };
+
+const char* step_phase_name(StepPhase phase);
+const char* step_block_name(StepBlock block);
+
+// Bytes held on one GPU, by component.
+struct StepBytes {
+    double weights = 0;           // this GPU's 16-bit (or FP32) weights: all, or its ZeRO-3 slice
+    double gathered_weights = 0;  // ZeRO-3: other GPUs' slices of the layers being used
+    double gradients = 0;         // the gradient buffer (its slice with ZeRO-2/3)
+    double master_weights = 0;
+    double optimizer_states = 0;
+    double activations = 0;
+    double logits = 0;
+    double temporary = 0;  // ZeRO-2/3: a layer's full gradients before they are reduce-scattered
+    double total() const {
+        return weights + gathered_weights + gradients + master_weights + optimizer_states + activations + logits +
+               temporary;
+    }
+};
+
+struct StepEvent {
+    StepPhase phase = StepPhase::forward;
+    StepBlock block = StepBlock::layer;
+    // 1-based within the stage for StepBlock::layer, else 0. A grouped event covers the layers
+    // layer … layer_last (layer_last == layer for one layer).
+    std::int32_t layer = 0;
+    std::int32_t layer_last = 0;
+    // 1-based micro-batch of the step, 0 for per-step events (reductions, the optimizer); a run of
+    // identical micro-batches shown as one event covers micro_batch … micro_batch_last.
+    std::int64_t micro_batch = 0;
+    std::int64_t micro_batch_last = 0;
+    double seconds = 0;
+    StepBytes held;  // after the event; for a grouped event, after the member that holds the most
+};
+
+// How much of the step to keep: the estimate needs only the peak; the chart needs the events.
+enum class StepDetail { peak, events };
+
+struct StepTimeline {
+    std::vector<StepEvent> events;    // empty with StepDetail::peak
+    std::size_t event_count = 0;      // events the full timeline has, kept or not
+    std::int32_t layers = 0;          // transformer layers this GPU's stage runs
+    std::int32_t prefetch_layers = 0; // ZeRO-3: layers gathered ahead of the one in use
+    std::int64_t micro_batches = 1;   // micro-batches in the step (gradient accumulation / 1F1B)
+    std::int64_t micro_batches_shown = 1;  // micro-batches with events of their own; the rest are grouped
+    std::int64_t in_flight = 1;       // micro-batches whose activations the stage holds at once (1F1B)
+    double micro_batch_seconds = 0;   // forward, recompute and backward of one micro-batch
+    double compute_seconds = 0;       // … of all the step's micro-batches
+    double optimizer_seconds = 0;
+    double memory_bandwidth = 0;      // bytes/s the optimizer step was timed with
+    bool memory_bandwidth_assumed = false;  // a custom GPU: scaled from the H100 SXM's ratio
+    // The peak: the event (index into the full timeline's events) after which the most is held.
+    std::size_t peak_event = 0;
+    StepBytes peak_held;
+    StepPhase peak_phase = StepPhase::forward;
+    StepBlock peak_block = StepBlock::layer;
+    std::int32_t peak_layer = 0;
+    std::int64_t peak_micro_batch = 0;
+    bool grouping_consistent = true;  // every grouped event's members were the same phase and block (tested)
+    double seconds() const { return compute_seconds + optimizer_seconds; }
+    const StepBytes& peak() const { return peak_held; }
+};
+
+// ZeRO-3's fewest GPUs (estimate.cpp): fed every event of a timeline with d → ∞, finds the
+// smallest data-parallel degree whose every event fits `memory` (docs/model.md §9).
+struct ShardingLimit {
+    double memory = 0;          // one GPU's bytes
+    double states = 0;          // the model states of one t·p slice, unsharded
+    double gathered_share = 1;  // (d−1)/d of the timeline's d
+    double data_parallel = 1;   // result
+    bool overflows = false;     // result: some event overflows whatever d
+    // Result: what the event holding the most that sharding cannot shrink holds (activations,
+    // logits, temporary buffers, and the gathered layers in full), for the note that names it.
+    StepBytes fullest;
+};
+
+// Layer groups per pass and micro-batch runs are chosen so a timeline has at most this many events.
+constexpr std::size_t max_step_events = 1500;
+
+// Assumes a scenario that read_scenario accepted; `activations`, `bytes_per_param` and
+// `per_gpu_states` are the estimate's (memory.hpp), `compute` its training compute.
+StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+                           const ModelStateBytes& per_gpu_states, const ActivationBytes& activations,
+                           const TrainingCompute& compute, StepDetail detail = StepDetail::events,
+                           ShardingLimit* sharding_limit = nullptr, std::size_t event_limit = max_step_events);
+
+// The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
+std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);
+
+// Numbers per event in write_step_timeline_columns: the phase's and block's indices into "phases"
+// and "blocks", layer, layer_last, micro_batch, micro_batch_last, start, seconds, then held's
+// weights … temporary and total ("event_fields", "held_fields").
+constexpr std::size_t step_event_numbers = 17;
+
+// The same timeline for a page that asks for it on every slider step: the JSON of
+// write_step_timeline without "events", plus event_count, event_fields, held_fields, phases and
+// blocks; `numbers` gets step_event_numbers per event, in order (docs/scenario.md, "Step
+// timeline, in columns"). Writing and parsing 1,500 event objects is what this avoids.
+std::string write_step_timeline_columns(const StepTimeline& timeline, std::vector<double>& numbers,
+                                        bool* all_finite = nullptr);
+
+}  // namespace trainscope

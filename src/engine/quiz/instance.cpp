@@ -1,0 +1,557 @@
+#include "engine/quiz/quiz.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "engine/api/api.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+#include "engine/quiz/internal.hpp"
+
+namespace trainscope {
+namespace quiz_detail {
+
+std::string text_of(const Value* value) {
+    return value && value->kind == Kind::string ? value->text : std::string();
+}
+
+bool number_of(const Value* value, double& out) {
+    if (!value || value->kind != Kind::number || !std::isfinite(value->number)) return false;
+    out = value->number;
+    return true;
+}
+
+Value object_value() {
+    Value v;
+    v.kind = Kind::object;
+    return v;
+}
+
+namespace {
+
+Value number_value(double x) {
+    Value v;
+    v.kind = Kind::number;
+    v.number = x;
+    return v;
+}
+
+// Sets a dotted path in a JSON object, creating objects on the way ("model.params").
+void set_path(Value& root, std::string_view path, const Value& value) {
+    if (root.kind != Kind::object) root = object_value();
+    Value* current = &root;
+    while (true) {
+        const std::size_t dot = path.find('.');
+        const std::string key(path.substr(0, dot));
+        Value* next = nullptr;
+        for (auto& member : current->members)
+            if (member.first == key) next = &member.second;
+        if (!next) {
+            current->members.emplace_back(key, Value{});
+            next = &current->members.back().second;
+        }
+        if (dot == std::string_view::npos) {
+            *next = value;
+            return;
+        }
+        if (next->kind != Kind::object) *next = object_value();
+        current = next;
+        path = path.substr(dot + 1);
+    }
+}
+
+// JSON merge patch (RFC 7386, without null-deletes): objects merge member by member.
+void merge(Value& base, const Value& patch) {
+    if (patch.kind != Kind::object || base.kind != Kind::object) {
+        base = patch;
+        return;
+    }
+    for (const auto& member : patch.members) {
+        Value* existing = nullptr;
+        for (auto& m : base.members)
+            if (m.first == member.first) existing = &m.second;
+        if (existing) merge(*existing, member.second);
+        else base.members.push_back(member);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic draws: the same seed gives the same question natively and in wasm.
+
+// splitmix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number generators";
+// constants from Vigna's reference splitmix64.c). Integer-only, so identical on every platform.
+std::uint64_t splitmix64(std::uint64_t& state) {
+    state += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// FNV-1a, 64-bit (Fowler, Noll, Vo): mixes the item id in, so two items with the same seed
+// draw different numbers.
+std::uint64_t fnv1a(std::string_view text) {
+    std::uint64_t hash = 0xCBF29CE484222325ULL;
+    for (const char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 0x100000001B3ULL;
+    }
+    return hash;
+}
+
+// A double in [0, 1) from the top 53 bits.
+double unit_interval(std::uint64_t& state) {
+    return static_cast<double>(splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+
+}  // namespace
+
+double power_of_ten(int exponent) {
+    double result = 1.0;
+    for (int i = 0; i < (exponent < 0 ? -exponent : exponent); ++i) result *= 10.0;
+    return result;
+}
+
+namespace {
+
+// Two significant figures: 13,468,000,000 → 13,000,000,000 ("13 billion"). Scales by exact
+// powers of ten so the result is the double nearest the decimal number.
+double round_nice(double x) {
+    if (!(x > 0.0) || !std::isfinite(x)) return x;
+    const int order = static_cast<int>(std::floor(std::log10(x)));
+    const int shift = order - 1;
+    if (shift >= 0) return std::round(x / power_of_ten(shift)) * power_of_ten(shift);
+    return std::round(x * power_of_ten(-shift)) / power_of_ten(-shift);
+}
+
+// "a.b + c.d": the sum of several numbers from the estimate.
+std::vector<std::string> split_sum(const std::string& expression) {
+    std::vector<std::string> parts;
+    std::string current;
+    for (const char c : expression + "+") {
+        if (c == '+') {
+            std::size_t a = 0, b = current.size();
+            while (a < b && current[a] == ' ') ++a;
+            while (b > a && current[b - 1] == ' ') --b;
+            parts.push_back(current.substr(a, b - a));
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    return parts;
+}
+
+}  // namespace
+
+// A value the prompt or a misconception may name: the scenario as the engine resolved it
+// (defaults filled in: "hardware.utilization"), then the estimate itself ("compute.flops").
+const Value* lookup(const Value& estimate, std::string_view path) {
+    if (const Value* scenario = estimate.find("scenario")) {
+        if (const Value* found = scenario->find_path(path)) return found;
+    }
+    return estimate.find_path(path);
+}
+
+bool evaluate_sum(const Value& estimate, const std::string& expression, double& out, std::string& error) {
+    out = 0.0;
+    for (const auto& part : split_sum(expression)) {
+        double term = 0.0;
+        if (part.empty() || !number_of(estimate.find_path(part), term)) {
+            error = message("quiz.instance.not_in_estimate", "\"{path}\" is not a number in the estimate (docs/scenario.md lists its fields)", {{"path", part}});
+            return false;
+        }
+        out += term;
+    }
+    if (!std::isfinite(out)) {
+        error = message("quiz.instance.sum_not_finite", "the sum is not finite");
+        return false;
+    }
+    return true;
+}
+
+// The engine's verdict on a scenario: the parsed estimate, or the first error it reports.
+bool run_estimate(const Value& scenario, Value& estimate, std::string& error) {
+    const json::ParseResult parsed = json::parse(estimate_json(json::serialize(scenario)));
+    if (!parsed.ok) {
+        error = message("quiz.instance.unreadable_estimate", "the engine returned unreadable JSON");
+        return false;
+    }
+    estimate = parsed.value;
+    const Value* errors = estimate.find("errors");
+    if (errors && errors->kind == Kind::array && !errors->items.empty()) {
+        const Value& first = errors->items.front();
+        error = text_of(first.find("field")) + ": " + text_of(first.find("message"));
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+// How a value is written in a prompt: by an explicit format ("{x|TB}", "{x|count}") or, by
+// default, by what the field measures.
+std::string format_placeholder(const Value& value, const std::string& path, const std::string& format) {
+    if (value.kind == Kind::string) return value.text;
+    if (value.kind == Kind::boolean) return value.boolean ? message("quiz.value.yes", "yes") : message("quiz.value.no", "no");
+    if (value.kind != Kind::number) return "?";
+    const double x = value.number;
+    if (format == "count") return quantity::format_count(x);
+    if (!format.empty()) {
+        Unit unit;
+        if (quantity::find_unit(format, unit)) return quantity::format_in_unit(x, unit);
+    }
+    const std::size_t dot = path.rfind('.');
+    const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
+    auto is = [&](std::initializer_list<const char*> names) {
+        for (const char* name : names)
+            if (leaf == name) return true;
+        return false;
+    };
+    if (path.find("bytes_per_param") != std::string::npos) return quantity::format(x, quantity::Figure::bytes);  // "16 bytes", "16 Byte", "16 bytes"
+    if (is({"utilization", "mfu", "recompute_overhead"})) return quantity::format_auto(x, UnitKind::percent);
+    if (is({"flops", "hardware_flops"})) return quantity::format_auto(x, UnitKind::compute);
+    if (is({"peak_flops"})) return quantity::format_auto(x, UnitKind::rate);
+    if (is({"seconds", "seconds_on_one_gpu"})) return quantity::format_auto(x, UnitKind::time);
+    if (is({"memory_bytes", "weights", "gradients", "master_weights", "optimizer_states", "activations", "logits",
+            "total", "kv_cache", "activations_per_layer", "activations_without_recompute"}))
+        return quantity::format_auto(x, UnitKind::memory);
+    return quantity::format_count(x);
+}
+
+// Replaces each {path} or {path|format}; unknown names are reported, not guessed. {answer}
+// names the expected answer in the answer's unit, so an explanation can state it exactly as
+// the grader reads it (numeric items only: `answer` is null otherwise).
+std::string fill(const std::string& text, const Value& estimate, std::vector<std::string>& unknown,
+                 const std::string* answer = nullptr) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t open = text.find('{', i);
+        if (open == std::string::npos) break;
+        const std::size_t close = text.find('}', open);
+        if (close == std::string::npos) break;
+        out += text.substr(i, open - i);
+        const std::string inside = text.substr(open + 1, close - open - 1);
+        const std::size_t bar = inside.find('|');
+        const std::string path = inside.substr(0, bar);
+        const std::string format = bar == std::string::npos ? std::string() : inside.substr(bar + 1);
+        const Value* value = lookup(estimate, path);
+        if (path == "answer" && format.empty() && answer) {
+            out += *answer;
+        } else if (value && (value->kind == Kind::number || value->kind == Kind::string || value->kind == Kind::boolean)) {
+            out += format_placeholder(*value, path, format);
+        } else {
+            unknown.push_back(path);
+            out += text.substr(open, close - open + 1);
+        }
+        i = close + 1;
+    }
+    out += text.substr(i);
+    return out;
+}
+
+// Draws the item's randomised fields from the seed; seed 0 leaves the scenario as authored.
+void draw(const Value& item, std::uint32_t seed, std::vector<std::pair<std::string, Value>>& drawn) {
+    const Value* randomize = item.find("randomize");
+    if (seed == 0 || !randomize || randomize->kind != Kind::array) return;
+    std::uint64_t state = (static_cast<std::uint64_t>(seed) * 0x9E3779B97F4A7C15ULL) ^ fnv1a(text_of(item.find("id")));
+    for (const Value& entry : randomize->items) {
+        const std::string path = text_of(entry.find("path"));
+        const std::string distribution = text_of(entry.find("distribution"));
+        const std::string round = entry.find("round") ? text_of(entry.find("round")) : std::string("nice");
+        const double u = unit_interval(state);
+        if (distribution == "choice") {
+            const Value* values = entry.find("values");
+            const double count = static_cast<double>(values->items.size());
+            std::size_t index = static_cast<std::size_t>(std::floor(u * count));
+            if (index >= values->items.size()) index = values->items.size() - 1;
+            drawn.emplace_back(path, values->items[index]);
+            continue;
+        }
+        double low = 0.0, high = 0.0;
+        number_of(entry.find("min"), low);
+        number_of(entry.find("max"), high);
+        double x = distribution == "log_uniform" ? std::exp(std::log(low) + u * (std::log(high) - std::log(low)))
+                                                 : low + u * (high - low);
+        if (round == "nice") x = round_nice(x);
+        else if (round == "integer") x = std::round(x);
+        else if (round == "power_of_two") x = std::exp2(std::round(std::log2(x)));
+        if (x < low) x = low;
+        if (x > high) x = high;
+        drawn.emplace_back(path, number_value(x));
+    }
+}
+
+std::string refused(const std::string& error) {
+    return message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}});
+}
+
+std::string unknown_placeholder(const std::string& name) {
+    return message("quiz.instance.unknown_placeholder", "placeholder {placeholder} names no value in the scenario or estimate",
+                   {{"placeholder", "{" + name + "}"}});
+}
+
+// The translation the instance uses, as an object, or null for the item's own text.
+const Value* translation_in_use(const Value& item, const Instance& instance) {
+    if (instance.translation.empty()) return nullptr;
+    const Value* translations = item.find("translations");
+    return translations ? translations->find(instance.translation) : nullptr;
+}
+
+json::ParseResult parse_item(std::string_view item_json, std::vector<Problem>& problems) {
+    json::ParseResult parsed = json::parse(item_json);
+    if (!parsed.ok) problems.push_back({"", parsed.path, message("quiz.instance.not_json", "the item is not valid JSON: {error}", {{"error", parsed.error}})});
+    return parsed;
+}
+
+}  // namespace
+
+
+// ---------------------------------------------------------------------------------------------
+// The item's texts in the language the instance is asked in. A translation in use was validated
+// whole (schema.cpp), so every text it is asked for is there; the fallback to the item's own
+// text is only a guard.
+
+std::string item_text(const Value& item, const Instance& instance, const char* field) {
+    if (const Value* translation = translation_in_use(item, instance))
+        if (const Value* text = translation->find(field); text && text->kind == Kind::string) return text->text;
+    return text_of(item.find(field));
+}
+
+std::string option_text(const Value& item, const Instance& instance, const Value& option, const char* field) {
+    if (const Value* translation = translation_in_use(item, instance))
+        if (const Value* options = translation->find("options"))
+            if (const Value* translated = options->find(text_of(option.find("id"))))
+                if (const Value* text = translated->find(field); text && text->kind == Kind::string) return text->text;
+    return text_of(option.find(field));
+}
+
+std::string misconception_feedback(const Value& item, const Instance& instance, const Value& misconception) {
+    if (const Value* translation = translation_in_use(item, instance))
+        if (const Value* misconceptions = translation->find("misconceptions"))
+            if (const Value* translated = misconceptions->find(text_of(misconception.find("id"))))
+                if (const Value* text = translated->find("feedback"); text && text->kind == Kind::string) return text->text;
+    return text_of(misconception.find("feedback"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One question, computed
+bool close_enough(const Instance& instance, double answer, double target) {
+    if (!std::isfinite(answer) || !std::isfinite(target)) return false;
+    if (instance.kind == kind_estimate) {
+        if (!(answer > 0.0) || !(target > 0.0)) return false;
+        const double ratio = answer > target ? answer / target : target / answer;
+        return ratio <= instance.tolerance_factor * (1.0 + 1e-9);
+    }
+    return std::fabs(answer - target) <= instance.tolerance * std::fabs(target) + 1e-12 * std::fabs(target);
+}
+
+Instance build_instance(const Value& item, std::uint32_t seed) {
+    Instance instance;
+    instance.label = item_label(item, 0);
+    validate_item(item, instance.label, instance.problems);
+    if (!instance.ok()) return instance;
+    instance.kind = text_of(item.find("kind"));
+    instance.takeaway = text_of(item.find("takeaway"));
+    instance.simulation = *item.find("simulation");
+    instance.show_section = text_of(item.find("show")->find("section"));
+    instance.show_figure = text_of(item.find("show")->find("figure"));
+    instance.show_moment = text_of(item.find("show")->find("moment"));
+    instance.numeric = is_numeric_kind(instance.kind);
+
+    std::vector<std::pair<std::string, Value>> drawn;
+    if (instance.numeric) {
+        instance.scenario = *item.find("scenario");
+        draw(item, seed, drawn);
+        for (const auto& [path, value] : drawn) {
+            set_path(instance.scenario, path, value);
+            set_path(instance.simulation, path, value);  // "show me" shows the numbers asked about
+        }
+        std::string error;
+        if (!run_estimate(instance.scenario, instance.estimate, error)) {
+            instance.problems.push_back({instance.label, "scenario", refused(error)});
+            return instance;
+        }
+        const Value& answer = *item.find("answer");
+        if (!evaluate_sum(instance.estimate, text_of(answer.find("path")), instance.expected, error)) {
+            instance.problems.push_back({instance.label, "answer.path", error});
+            return instance;
+        }
+        instance.unit_spelling = text_of(answer.find("unit"));
+        quantity::find_unit(instance.unit_spelling, instance.unit);
+        number_of(answer.find("tolerance"), instance.tolerance);
+        number_of(answer.find("tolerance_factor"), instance.tolerance_factor);
+        if (instance.kind == kind_estimate && !(instance.expected > 0.0))
+            instance.problems.push_back({instance.label, "answer.path", message("quiz.instance.estimate_not_positive", "an estimate needs a positive expected value")});
+    } else {
+        // Choice items still fill placeholders from the simulation's estimate ("{params}").
+        std::string error;
+        if (!run_estimate(instance.simulation, instance.estimate, error)) {
+            instance.problems.push_back({instance.label, "simulation", refused(error)});
+            return instance;
+        }
+    }
+
+    // A translation keeps the original's placeholders (validated), so whichever text is used
+    // resolves the same names; the problems still name the item's own field.
+    instance.translation = usable_translation(item);
+    std::vector<std::string> unknown;
+    instance.prompt = fill(item_text(item, instance, "prompt"), instance.estimate, unknown);
+    for (const auto& name : unknown) instance.problems.push_back({instance.label, "prompt", unknown_placeholder(name)});
+    unknown.clear();
+    const std::string stated_answer = instance.numeric ? answer_text(instance) : std::string();
+    instance.explanation = fill(item_text(item, instance, "explanation"), instance.estimate, unknown,
+                                instance.numeric ? &stated_answer : nullptr);
+    for (const auto& name : unknown) instance.problems.push_back({instance.label, "explanation", unknown_placeholder(name)});
+    return instance;
+}
+
+// Misconceptions are computed only when grading a wrong answer (each may need its own estimate).
+void compute_misconceptions(const Value& item, Instance& instance) {
+    const Value* list = item.find("misconceptions");
+    if (!list || list->kind != Kind::array) return;
+    const std::string answer_path = text_of(item.find("answer")->find("path"));
+    for (std::size_t i = 0; i < list->items.size(); ++i) {
+        const Value& m = list->items[i];
+        Misconception result;
+        result.id = text_of(m.find("id"));
+        std::vector<std::string> unknown;
+        result.feedback = fill(misconception_feedback(item, instance, m), instance.estimate, unknown);
+        const std::string field = "misconceptions[" + std::to_string(i) + "]";
+        Value estimate = instance.estimate;
+        std::string error;
+        if (const Value* overrides = m.find("overrides")) {
+            Value scenario = instance.scenario;
+            merge(scenario, *overrides);
+            if (!run_estimate(scenario, estimate, error)) {
+                instance.problems.push_back({instance.label, std::string(field) + ".overrides", refused(error)});
+                instance.misconceptions.push_back(result);
+                continue;
+            }
+        }
+        const std::string path = m.find("path") ? text_of(m.find("path")) : answer_path;
+        double value = 0.0;
+        if (!evaluate_sum(estimate, path, value, error)) {
+            instance.problems.push_back({instance.label, std::string(field) + ".path", error});
+            instance.misconceptions.push_back(result);
+            continue;
+        }
+        double factor = 1.0;
+        if (number_of(m.find("factor"), factor)) value *= factor;
+        double by = 0.0;
+        if (m.find("multiply_by")) {
+            if (!number_of(lookup(instance.estimate, text_of(m.find("multiply_by"))), by)) {
+                instance.problems.push_back({instance.label, std::string(field) + ".multiply_by", message("quiz.instance.multiply_by_unknown", "names no number in the scenario or estimate")});
+                instance.misconceptions.push_back(result);
+                continue;
+            }
+            value *= by;
+        }
+        if (m.find("divide_by")) {
+            if (!number_of(lookup(instance.estimate, text_of(m.find("divide_by"))), by) || by == 0.0) {
+                instance.problems.push_back({instance.label, std::string(field) + ".divide_by", message("quiz.instance.divide_by_unknown", "names no non-zero number in the scenario or estimate")});
+                instance.misconceptions.push_back(result);
+                continue;
+            }
+            value /= by;
+        }
+        result.value = value;
+        result.computed = std::isfinite(value);
+        instance.misconceptions.push_back(result);
+    }
+}
+
+std::string answer_text(const Instance& instance) { return quantity::format_in_unit(instance.expected, instance.unit); }
+
+std::string expected_display(const Instance& instance) {
+    const std::string shown = quantity::format_in_unit(instance.expected, instance.unit);
+    return instance.kind == kind_estimate ? message("quiz.expected.about", "about {answer}", {{"answer", shown}}) : shown;
+}
+
+void write_problems(json::Writer& w, const std::vector<Problem>& problems) {
+    w.begin_array();
+    for (const auto& p : problems) {
+        w.begin_object();
+        w.field("item", p.item).field("field", p.field).field("message", p.message);
+        if (p.seed >= 0) w.key("seed").integer(p.seed);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+LoadedItem load_item(std::string_view item_json, std::uint32_t seed) {
+    LoadedItem item;
+    item.parsed = parse_item(item_json, item.problems);
+    if (item.parsed.ok) {
+        item.instance = build_instance(item.parsed.value, seed);
+        item.problems = item.instance.problems;
+    }
+    return item;
+}
+
+}  // namespace quiz_detail
+
+using namespace quiz_detail;
+
+// ---------------------------------------------------------------------------------------------
+
+std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
+    LoadedItem loaded = load_item(item_json, seed);
+    const json::ParseResult& parsed = loaded.parsed;
+    Instance& instance = loaded.instance;
+    const std::vector<Problem>& problems = loaded.problems;
+    json::Writer w;
+    w.begin_object();
+    w.field("id", instance.label).field("kind", instance.kind).field("takeaway", instance.takeaway);
+    w.field("seed", static_cast<double>(seed));
+    w.field("prompt", instance.prompt);
+    // Which translation the texts come from ("de"), or null for the item's own language: the page
+    // marks the question's language (lang) so that a screen reader pronounces it right.
+    w.key("translation");
+    if (instance.translation.empty()) w.null();
+    else w.string(instance.translation);
+    w.key("options").begin_array();
+    if (parsed.ok && problems.empty() && !instance.numeric) {
+        for (const auto& option : parsed.value.find("options")->items) {
+            w.begin_object().field("id", text_of(option.find("id"))).field("text", option_text(parsed.value, instance, option, "text")).end_object();
+        }
+    }
+    w.end_array();
+    const bool usable = loaded.usable();
+    w.key("scenario");
+    if (usable && instance.numeric) w.raw(json::serialize(instance.scenario));
+    else w.null();
+    w.key("simulation");
+    if (usable) w.raw(json::serialize(instance.simulation));
+    else w.null();
+    w.key("show");
+    if (usable) {
+        w.begin_object().field("section", instance.show_section).field("figure", instance.show_figure);
+        if (!instance.show_moment.empty()) w.field("moment", instance.show_moment);
+        w.end_object();
+    }
+    else w.null();
+    w.key("expected");
+    if (usable && instance.numeric) w.number(instance.expected);
+    else w.null();
+    w.field("expected_display", usable && instance.numeric ? expected_display(instance) : std::string());
+    w.field("unit", instance.unit_spelling).field("unit_name", instance.numeric ? quantity::unit_name(instance.unit) : "").field("unit_kind", instance.numeric ? quantity::unit_kind_name(instance.unit.kind) : "");
+    w.key("tolerance");
+    if (usable && instance.kind == kind_numeric) w.number(instance.tolerance);
+    else w.null();
+    w.key("tolerance_factor");
+    if (usable && instance.kind == kind_estimate) w.number(instance.tolerance_factor);
+    else w.null();
+    w.key("errors");
+    write_problems(w, problems);
+    w.end_object();
+    return w.take();
+}
+
+}  // namespace trainscope

@@ -1,0 +1,128 @@
+// Internals shared by the quiz's three files: schema validation (schema.cpp), one question
+// computed for a seed (instance.cpp) and grading (grade.cpp). Not part of the API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/text/json.hpp"
+#include "engine/text/quantity.hpp"
+
+namespace trainscope::quiz_detail {
+
+using json::Kind;
+using json::Value;
+using quantity::Unit;
+using quantity::UnitKind;
+
+struct Problem {
+    std::string item;
+    std::string field;
+    std::string message;
+    long long seed = -1;  // only for quiz_check_bank_json; -1: not tied to a seed
+};
+
+inline const char* const kind_single = "single_choice";
+inline const char* const kind_multiple = "multiple_select";
+inline const char* const kind_numeric = "numeric";
+inline const char* const kind_estimate = "estimate";
+
+inline bool is_choice_kind(const std::string& kind) { return kind == kind_single || kind == kind_multiple; }
+inline bool is_numeric_kind(const std::string& kind) { return kind == kind_numeric || kind == kind_estimate; }
+
+std::string text_of(const Value* value);
+bool number_of(const Value* value, double& out);
+Value object_value();
+double power_of_ten(int exponent);
+
+// Schema (schema.cpp)
+
+// A place on the page that "show me in the simulation" can land on: a section and one figure in
+// it (the page's data-ts-section and data-figure names). `path` is the estimate field the figure
+// shows, or null for a figure that is not one estimate number; a numeric item's show-me must land
+// on the figure of its own answer.
+struct ShowTarget {
+    const char* section;
+    const char* figure;
+    const char* path;
+};
+const ShowTarget* show_targets_begin();
+const ShowTarget* show_targets_end();
+const ShowTarget* find_show_target(const std::string& section, const std::string& figure);
+
+std::string item_label(const Value& item, std::size_t index);
+bool valid_id(const std::string& id);
+void validate_item(const Value& item, const std::string& label, std::vector<Problem>& problems);
+
+// Translations (docs/quiz.md, "Translations"). A translation's problems are kept apart from the
+// item's: a broken translation is an error for the author, but the item still runs in its own
+// language, so they never make the item unusable.
+void validate_translations(const Value& item, const std::string& label, std::vector<Problem>& problems);
+// The problems of one language's translation of the item ("de"); empty when it is usable.
+void validate_translation(const Value& item, const std::string& label, const std::string& tag, const Value& translation,
+                          std::vector<Problem>& problems);
+// The tag of the item's translation for current_language() ("de") when it has one and it is
+// usable; "" to ask the item in its own language.
+std::string usable_translation(const Value& item);
+// The problems of a takeaway's translations ({"de": "text"}), under the bank (item "").
+void validate_takeaway_translations(const Value& takeaway, const std::string& field, std::vector<Problem>& problems);
+// A takeaway's text in the current language: its usable translation, else its own.
+std::string takeaway_text(const Value& takeaway);
+
+// One question, computed (instance.cpp)
+struct Misconception {
+    std::string id;
+    std::string feedback;
+    double value = 0.0;
+    bool computed = false;
+};
+
+struct Instance {
+    std::vector<Problem> problems;
+    std::string label, kind, takeaway;
+    std::string prompt, explanation;
+    std::string translation;  // the language tag of the translation the texts come from; "": the item's own
+    Value scenario, simulation, estimate;
+    std::string show_section, show_figure;  // where "show me" lands (validated against show_targets)
+    std::string show_moment;                // the step section's playhead moment, or empty
+    bool numeric = false;
+    double expected = 0.0;
+    Unit unit;
+    std::string unit_spelling;
+    double tolerance = 0.0;         // numeric: relative
+    double tolerance_factor = 0.0;  // estimate: geometric
+    std::vector<Misconception> misconceptions;
+    bool ok() const { return problems.empty(); }
+};
+
+const Value* lookup(const Value& estimate, std::string_view path);
+// The item's texts in the instance's language: prompt or explanation; an option's text or
+// feedback; a misconception's feedback (placeholders not yet filled).
+std::string item_text(const Value& item, const Instance& instance, const char* field);
+std::string option_text(const Value& item, const Instance& instance, const Value& option, const char* field);
+std::string misconception_feedback(const Value& item, const Instance& instance, const Value& misconception);
+bool run_estimate(const Value& scenario, Value& estimate, std::string& error);
+Instance build_instance(const Value& item, std::uint32_t seed);
+// Misconceptions are computed only when grading a wrong answer (each may need its own estimate).
+void compute_misconceptions(const Value& item, Instance& instance);
+bool close_enough(const Instance& instance, double answer, double target);
+std::string expected_display(const Instance& instance);
+// The expected answer in the answer's unit, as {answer} fills it ("1.88 GB"; no "about").
+std::string answer_text(const Instance& instance);
+void write_problems(json::Writer& w, const std::vector<Problem>& problems);
+
+// An item read from its JSON and instantiated for a seed, with every problem found on the way.
+struct LoadedItem {
+    json::ParseResult parsed;
+    Instance instance;
+    std::vector<Problem> problems;
+    bool usable() const { return parsed.ok && problems.empty(); }
+};
+
+LoadedItem load_item(std::string_view item_json, std::uint32_t seed);
+
+}  // namespace trainscope::quiz_detail
