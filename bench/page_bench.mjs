@@ -29,10 +29,11 @@
 // session, and the table gives trainscope's figure over the peer's: see bench/README.md.
 //
 // Usage: node bench/page_bench.mjs [--loads 8] [--steps 10] [--long-steps 1000] [--dist DIR]
-//          [--peer NAME=URL_OR_DIR --peer-input CSS --peer-output CSS [--peer-values a,b,c] [--peer-click CSS]]…
+//          [--peer NAME=URL_OR_DIR --peer-input CSS --peer-output CSS [--peer-values a,b,c] [--peer-click CSS]
+//           [--peer-prepare FILE]]…
 //          [--match REGEX] [--throttle 1,4] [--json]
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -78,11 +79,12 @@ function parseOptions(argv) {
       const spec = value();
       const at = spec.indexOf('=');
       if (at <= 0) throw new Error(`--peer wants NAME=URL_OR_DIR, not “${spec}”`);
-      options.peers.push({ name: spec.slice(0, at), target: spec.slice(at + 1), input: null, output: null, values: null, click: null });
+      options.peers.push({ name: spec.slice(0, at), target: spec.slice(at + 1), input: null, output: null, values: null, click: null, prepare: null });
     } else if (flag === '--peer-input') lastPeer().input = value();
     else if (flag === '--peer-output') lastPeer().output = value();
     else if (flag === '--peer-values') lastPeer().values = value().split(',').map((v) => v.trim()).filter(Boolean);
     else if (flag === '--peer-click') lastPeer().click = value();
+    else if (flag === '--peer-prepare') lastPeer().prepare = readFileSync(resolve(value()), 'utf8');
     else if (flag === '--help' || flag === '-h') {
       console.log(readUsage());
       process.exit(0);
@@ -107,6 +109,8 @@ function readUsage() {
                      min..max for a slider; for a field, its number ×1.25 twice, then ×0.8 twice)
   --peer-click CSS   (after --peer) a button the peer needs pressed before it computes (gpu_poor's
                      "Find Memory requirement"): clicked right after each input, inside the timing
+  --peer-prepare FILE  (after --peer) a script run in the peer's page before its own (fills the fields
+                     a peer needs before it shows a figure; bench/peers/ has gpu_poor's)
   --match REGEX      the trainscope input compared with each peer's, by label (default "sequence length";
                      a slider before a field)
   --throttle 1,4     CPU slow-down rates to measure at, each a whole run (default 1,4: this machine, and
@@ -463,12 +467,13 @@ for (const peer of options.peers) {
     servers.push(served.server);
     address = served.url;
   }
-  contenders.push({ name: peer.name, address, config: { figureSelector: peer.output, clickSelector: peer.click }, peer });
+  contenders.push({ name: peer.name, address, config: { figureSelector: peer.output, clickSelector: peer.click, prepareScript: peer.prepare }, peer });
 }
 
 async function openPage(address, config, rate) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   await context.addInitScript(instrument, config);
+  if (config.prepareScript) await context.addInitScript({ content: config.prepareScript });
   const page = await context.newPage();
   const responses = [];
   page.on('response', (response) => responses.push(response));
