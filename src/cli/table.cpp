@@ -59,16 +59,17 @@ std::string format_table(const json::Value& e) {
     out += "\n" + message("cli.table.training", "Training, per GPU ({gpus}, ZeRO stage {stage})",
                           {{"gpus", figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus)},
                            {"stage", figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer)}}) + "\n";
-    // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total.
+    // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total. Each
+    // row is labelled in words, as the page's legend names it, never by its estimate key.
     const std::pair<const char*, std::string> parts[] = {
         {"weights", weights},
         {"gradients", message("cli.table.gradients", "gradients")},
-        {"master_weights", message("cli.table.master_weights", "master_weights")},
-        {"optimizer_states", message("cli.table.optimizer_states", "optimizer_states")},
+        {"master_weights", message("cli.table.master_weights", "FP32 master copy")},
+        {"optimizer_states", message("cli.table.optimizer_states", "optimizer states")},
         {"activations", message("cli.table.activations", "activations")},
         {"logits", message("cli.table.logits", "logits")},
-        {"gathered_weights", message("cli.table.gathered_weights", "gathered_weights")},
-        {"temporary", message("cli.table.temporary", "temporary")},
+        {"gathered_weights", message("cli.table.gathered_weights", "gathered layers (ZeRO-3)")},
+        {"temporary", message("cli.table.temporary", "temporary buffers")},
         {"total", total}};
     for (const auto& [part, label] : parts) {
         line(out, label, figure(number_at(e, std::string("training.per_gpu.") + part), Figure::bytes));

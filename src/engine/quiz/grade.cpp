@@ -104,15 +104,13 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     const Value* text = answer.find("text");
     if (!text || text->kind != Kind::string) {
         grade.status = "not_a_number";
-        // The example is written as the language writes numbers ("1,1 TB" in German).
-        Unit terabytes;
-        quantity::find_unit("TB", terabytes);
+        // An example of what the question asks for, in its unit and as the language writes numbers.
         grade.message = message("quiz.grade.type_an_answer", "Type an answer, for example {example}.",
-                                {{"example", quantity::format_in_unit(1.1e12, terabytes)}});
+                                {{"example", quantity::typing_example(instance.unit)}});
         return grade;
     }
     // Read as the question's kind: where a count is asked for, "70B" is 70 billion.
-    const quantity::Parsed parsed = quantity::parse(text->text, instance.unit.kind);
+    const quantity::Parsed parsed = quantity::parse(text->text, instance.unit);
     if (!parsed.ok) {
         grade.status = "not_a_number";
         grade.message = parsed.error;
@@ -138,7 +136,9 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     const double value = parsed.value * scale;
     grade.has_answer_value = true;
     grade.answer_value = value;
-    grade.answer_display = quantity::format_in_unit(value, unit);
+    // Read back in the learner's own unit ("15.4 hours" stays hours); a bare number in the question's.
+    const Unit& shown_unit = parsed.has_unit ? parsed.unit : unit;
+    grade.answer_display = quantity::format_in_unit(value, shown_unit);
     grade.counts_as_attempt = true;
     if (close_enough(instance, value, instance.expected)) {
         grade.status = "correct";
@@ -148,7 +148,7 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     if (parsed.has_alternative && close_enough(instance, parsed.alternative_value * scale, instance.expected)) {
         grade.status = "correct";
         grade.answer_value = parsed.alternative_value * scale;
-        grade.answer_display = quantity::format_in_unit(grade.answer_value, unit);
+        grade.answer_display = quantity::format_in_unit(grade.answer_value, shown_unit);
         grade.message = message("quiz.grade.correct_other_reading", "Correct: {expected} (I read your number as {reading}).",
                                 {{"expected", expected_display(instance)}, {"reading", grade.answer_display}});
         return grade;

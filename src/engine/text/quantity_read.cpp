@@ -113,7 +113,8 @@ struct Mantissa {
 
 class Reader {
 public:
-    Reader(std::string_view text, bool count_letters) : s_(text), count_letters_(count_letters) {}
+    Reader(std::string_view text, bool count_letters, const std::string& example)
+        : s_(text), count_letters_(count_letters), example_(example) {}
 
     Parsed run() {
         Parsed result;
@@ -447,8 +448,8 @@ private:
             }
         }
         if (lower.rfind("nan", 0) == 0 || lower.rfind("inf", 0) == 0 || lower.rfind("\u221E", 0) == 0)
-            return message("quantity.not_finite", "That is not a finite number: type digits, for example 1.1 TB.");
-        return message("quantity.not_a_number", "That is not a number: type digits, for example 1.1 TB or 3.6e25.");
+            return message("quantity.not_finite", "That is not a finite number: type digits, for example {example}.", {{"example", example_}});
+        return message("quantity.not_a_number", "That is not a number: type digits, for example {example}.", {{"example", example_}});
     }
 
     static std::string unknown_unit_message(const std::string& unit) {
@@ -494,6 +495,7 @@ private:
 
     std::string_view s_;
     bool count_letters_ = false;
+    std::string example_;  // a typed answer of the kind asked for, for the messages
     bool has_e_ = false;
     std::size_t pos_ = 0;
     std::string error_;
@@ -505,7 +507,30 @@ namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-Parsed parse_text(std::string_view text, bool count_letters) {
+// "sixteen", "sechzehn bytes", "dieciséis días": a leading number word of the current language
+// or English, with its digits, is read as those digits. A word that has none ("a", "ein") is left
+// for the reader, which asks for digits.
+std::string with_number_word_as_digits(const std::string& normalized) {
+    const std::string lower = lowercase(normalized);
+    // After a hedge ("about sixteen") as at the start.
+    std::size_t start = 0;
+    for (const Language language : {current_language(), Language::en})
+        for (const char* hedge : words::hedges(language))
+            if (start == 0 && lower.compare(0, std::strlen(hedge), hedge) == 0) start = std::strlen(hedge);
+    while (start < lower.size() && lower[start] == ' ') ++start;
+    for (const Language language : {current_language(), Language::en}) {
+        for (const words::NumberWord& n : words::number_words(language)) {
+            const std::size_t length = std::strlen(n.word);
+            if (!n.digits || lower.compare(start, length, n.word) != 0) continue;
+            const std::size_t end = start + length;
+            const bool whole_word = lower.size() == end || !(is_letter(lower[end]) || is_non_ascii(lower[end]) || lower[end] == '-');
+            if (whole_word) return normalized.substr(0, start) + n.digits + normalized.substr(end);
+        }
+    }
+    return normalized;
+}
+
+Parsed parse_text(std::string_view text, bool count_letters, const std::string& example) {
     Parsed result;
     while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
     while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
@@ -519,18 +544,46 @@ Parsed parse_text(std::string_view text, bool count_letters) {
         return result;
     }
     if (normalized.empty()) {
-        result.error = message("quantity.empty", "Type a number, for example 1.1 TB.");
+        result.error = message("quantity.empty", "Type a number, for example {example}.", {{"example", example}});
         return result;
     }
-    return Reader(normalized, count_letters).run();
+    const std::string words_read = with_number_word_as_digits(normalized);
+    return Reader(words_read, count_letters, example).run();
 }
 
 }  // namespace
 
-Parsed parse(std::string_view text) { return parse_text(text, false); }
+std::string typing_example(UnitKind kind) {
+    switch (kind) {
+        case UnitKind::number: return format_count(70e9);
+        case UnitKind::memory: return format(1.1e12, Figure::bytes);
+        case UnitKind::compute: return localize_digits("3.6") + "e25 FLOPs";
+        case UnitKind::rate: return format(989e12, Figure::flop_rate);
+        case UnitKind::time: return format(68 * 86400.0, Figure::duration);
+        case UnitKind::gpus: return format(16, Figure::gpus);
+        case UnitKind::percent: return format(0.4, Figure::percent);
+    }
+    return format(1.1e12, Figure::bytes);
+}
+
+std::string typing_example(const Unit& unit) {
+    // In the question's own unit where it has one of several sizes: "2.5 bytes", "2.5 GB", "2.5 days".
+    if ((unit.kind == UnitKind::memory || unit.kind == UnitKind::time) && !unit.symbol.empty())
+        return format_in_unit(2.5 * unit.factor, unit);
+    return typing_example(unit.kind);
+}
+
+Parsed parse(std::string_view text) {
+    // Of no known kind: examples of the two kinds learners type most.
+    return parse_text(text, false, typing_example(UnitKind::memory) + " / " + localize_digits("3.6") + "e25");
+}
 
 Parsed parse(std::string_view text, UnitKind expected) {
-    return parse_text(text, expected == UnitKind::number || expected == UnitKind::gpus);
+    return parse_text(text, expected == UnitKind::number || expected == UnitKind::gpus, typing_example(expected));
+}
+
+Parsed parse(std::string_view text, const Unit& expected) {
+    return parse_text(text, expected.kind == UnitKind::number || expected.kind == UnitKind::gpus, typing_example(expected));
 }
 
 Reading read_quantity(std::string_view text, UnitKind kind) {
