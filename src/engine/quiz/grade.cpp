@@ -99,6 +99,51 @@ bool says_per_parameter(const std::string& text) {
     return false;
 }
 
+// Why a wrong answer is wrong, most telling first: a binary unit on decimal digits, the item's
+// misconceptions, a missing unit, a fraction for a percentage, a built-in slip, else how far off.
+void explain_wrong_answer(const Value& item, Instance& instance, const quantity::Parsed& parsed, double value, Grade& grade) {
+    const Unit& unit = instance.unit;
+    // A binary unit written on decimal digits ("1.12 TiB" for 1.12 TB) explains the gap better
+    // than any coincidence with an item's misconception, so it is checked first.
+    if (parsed.has_unit && parsed.unit.binary && built_in_misconception(instance, parsed, value, grade)) return;
+    compute_misconceptions(item, instance);
+    for (const auto& m : instance.misconceptions) {
+        if (m.computed && close_enough(instance, value, m.value)) {
+            grade.misconception = m.id;
+            grade.message = m.feedback;
+            return;
+        }
+    }
+    if (!parsed.has_unit && unit.kind != UnitKind::number && unit.kind != UnitKind::gpus) {
+        // Right digits in another unit of the same kind: ask for the unit, don't count the attempt.
+        static const char* const spellings[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "seconds", "minutes", "hours",
+                                                "days", "weeks", "months", "years", "FLOPs", "%"};
+        for (const char* spelling : spellings) {
+            Unit other;
+            quantity::find_unit(spelling, other);
+            if (other.kind != unit.kind || other.factor == unit.factor) continue;
+            if (close_enough(instance, parsed.value * other.factor, instance.expected)) {
+                grade.status = "wrong_unit";
+                grade.counts_as_attempt = false;
+                grade.misconception = "missing_unit";
+                grade.message = message("quiz.grade.missing_unit", "Which unit? The question asks in {unit}, and a bare number is read in {unit}. Type the unit you used.",
+                                        {{"unit", quantity::unit_name(instance.unit)}});
+                return;
+            }
+        }
+    }
+    if (!parsed.has_unit && unit.kind == UnitKind::percent && close_enough(instance, parsed.value, instance.expected)) {
+        grade.status = "wrong_unit";
+        grade.counts_as_attempt = false;
+        grade.misconception = "fraction_for_percent";
+        grade.message = message("quiz.grade.fraction_for_percent", "A bare number is read as a percentage here, so that is {reading}. If you meant a fraction of one, write it as a percentage with %.",
+                                {{"reading", grade.answer_display}});
+        return;
+    }
+    if (built_in_misconception(instance, parsed, value, grade)) return;
+    grade.message = ratio_hint(value, instance.expected);
+}
+
 Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) {
     Grade grade;
     const Value* text = answer.find("text");
@@ -154,45 +199,7 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
         return grade;
     }
     grade.status = "incorrect";
-    // A binary unit written on decimal digits ("1.12 TiB" for 1.12 TB) explains the gap better
-    // than any coincidence with an item's misconception, so it is checked first.
-    if (parsed.has_unit && parsed.unit.binary && built_in_misconception(instance, parsed, value, grade)) return grade;
-    compute_misconceptions(item, instance);
-    for (const auto& m : instance.misconceptions) {
-        if (m.computed && close_enough(instance, value, m.value)) {
-            grade.misconception = m.id;
-            grade.message = m.feedback;
-            return grade;
-        }
-    }
-    if (!parsed.has_unit && unit.kind != UnitKind::number && unit.kind != UnitKind::gpus) {
-        // Right digits in another unit of the same kind: ask for the unit, don't count the attempt.
-        static const char* const spellings[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "seconds", "minutes", "hours",
-                                                "days", "weeks", "months", "years", "FLOPs", "%"};
-        for (const char* spelling : spellings) {
-            Unit other;
-            quantity::find_unit(spelling, other);
-            if (other.kind != unit.kind || other.factor == unit.factor) continue;
-            if (close_enough(instance, parsed.value * other.factor, instance.expected)) {
-                grade.status = "wrong_unit";
-                grade.counts_as_attempt = false;
-                grade.misconception = "missing_unit";
-                grade.message = message("quiz.grade.missing_unit", "Which unit? The question asks in {unit}, and a bare number is read in {unit}. Type the unit you used.",
-                                        {{"unit", quantity::unit_name(instance.unit)}});
-                return grade;
-            }
-        }
-    }
-    if (!parsed.has_unit && unit.kind == UnitKind::percent && close_enough(instance, parsed.value, instance.expected)) {
-        grade.status = "wrong_unit";
-        grade.counts_as_attempt = false;
-        grade.misconception = "fraction_for_percent";
-        grade.message = message("quiz.grade.fraction_for_percent", "A bare number is read as a percentage here, so that is {reading}. If you meant a fraction of one, write it as a percentage with %.",
-                                {{"reading", grade.answer_display}});
-        return grade;
-    }
-    if (built_in_misconception(instance, parsed, value, grade)) return grade;
-    grade.message = ratio_hint(value, instance.expected);
+    explain_wrong_answer(item, instance, parsed, value, grade);
     return grade;
 }
 

@@ -130,77 +130,95 @@ public:
             result.error = error_.empty() ? not_a_number_message() : error_;
             return result;
         }
-        long exponent = 0;
-        bool caret_power = false;
+        Powers powers;
+        if (!read_powers(powers, result)) return result.error.empty() ? fail(result) : result;
+        skip_space();
+        const double multiplier = read_multiplier_word();
+        std::string rest;
+        Unit unit;
+        if (!read_unit(rest, unit, result)) return result;
+        double value = 0.0, alternative = 0.0;
+        if (!evaluate(mantissa.digits, powers.exponent, powers.caret, powers.caret_exponent, value)) return fail(result);
+        if (mantissa.has_alternative &&
+            evaluate(mantissa.alternative, powers.exponent, powers.caret, powers.caret_exponent, alternative)) {
+            result.has_alternative = true;
+        }
+        const double scale = sign * multiplier * (rest.empty() ? 1.0 : unit.factor);
+        return finish(result, value * scale, alternative * scale, !rest.empty(), unit);
+    }
+
+private:
+    struct Powers {
+        long exponent = 0;        // 3.6e25, and × 10^25
+        bool caret = false;       // 10^25, 2^30
         long caret_exponent = 0;
-        // 3.6e25, 3.6E+25
+    };
+
+    // The powers after the mantissa: 3.6e25, 3.6E+25, 10^25, 2^30, 10**25 (superscripts were
+    // rewritten as ^ by normalize), 3.6 × 10^25. False when one is malformed (error_ or the
+    // result's error says why).
+    bool read_powers(Powers& powers, Parsed& result) {
         if (pos_ + 1 < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E') &&
             (is_digit(s_[pos_ + 1]) ||
              ((s_[pos_ + 1] == '-' || s_[pos_ + 1] == '+') && pos_ + 2 < s_.size() && is_digit(s_[pos_ + 2])))) {
             ++pos_;
             has_e_ = true;
-            if (!read_exponent(exponent)) return fail(result);
+            if (!read_exponent(powers.exponent)) return false;
         }
-        // 10^25, 2^30, 10**25 (superscripts were rewritten as ^ by normalize)
         if (read_power_sign()) {
-            if (exponent != 0 || has_e_) {
+            if (powers.exponent != 0 || has_e_) {
                 // "1e5^2": does the power apply to 1 or to 1e5? Neither reading is safe to guess.
                 result.error = message("quantity.one_power", "Write one power: 1e10 or 10^10, not 1e5^2.");
-                return result;
+                return false;
             }
-            if (!read_exponent(caret_exponent)) return fail(result);
-            caret_power = true;
+            if (!read_exponent(powers.caret_exponent)) return false;
+            powers.caret = true;
+            return true;
         }
-        // 3.6 × 10^25, 3.6 x 10^25, 3.6*10**25
-        if (!caret_power) {
-            const std::size_t before = pos_;
-            skip_space();
-            if (pos_ < s_.size() && (s_[pos_] == '*' || s_[pos_] == 'x' || s_[pos_] == 'X')) {
-                ++pos_;
-                skip_space();
-                if (s_.substr(pos_, 2) == "10" && (pos_ + 2 >= s_.size() || !is_digit(s_[pos_ + 2]))) {
-                    pos_ += 2;
-                    if (read_power_sign()) {
-                        long times_ten = 0;
-                        if (!read_exponent(times_ten)) return fail(result);
-                        exponent += times_ten;
-                    } else {
-                        pos_ = before;
-                    }
-                } else {
-                    pos_ = before;
-                }
-            } else {
-                pos_ = before;
-            }
-        }
+        return read_times_ten(powers.exponent);
+    }
+
+    // " × 10^25", " x 10^25", "*10**25" after a mantissa; anything else is left for the unit.
+    bool read_times_ten(long& exponent) {
+        const std::size_t before = pos_;
         skip_space();
-        const double multiplier = read_multiplier_word();
-        std::string rest = lowercase(trim(s_.substr(pos_)));
+        if (pos_ < s_.size() && (s_[pos_] == '*' || s_[pos_] == 'x' || s_[pos_] == 'X')) {
+            ++pos_;
+            skip_space();
+            if (s_.substr(pos_, 2) == "10" && (pos_ + 2 >= s_.size() || !is_digit(s_[pos_ + 2]))) {
+                pos_ += 2;
+                if (read_power_sign()) {
+                    long times_ten = 0;
+                    if (!read_exponent(times_ten)) return false;
+                    exponent += times_ten;
+                    return true;
+                }
+            }
+        }
+        pos_ = before;
+        return true;
+    }
+
+    // What follows the number: a unit of the table, or nothing. False with the result's error set.
+    bool read_unit(std::string& rest, Unit& unit, Parsed& result) {
+        rest = lowercase(trim(s_.substr(pos_)));
         while (!rest.empty() && rest.back() == '.') rest.pop_back();
         rest = std::string(trim(strip_per_parameter(rest)));
         for (const char c : rest) {
             if (is_digit(c)) {
                 result.error =
                     message("quantity.more_than_one", "Please give a single number (I found more than one).");
-                return result;
+                return false;
             }
         }
-        Unit unit;
         if (!find_unit(rest, unit)) {
             result.error = unknown_unit_message(rest);
-            return result;
+            return false;
         }
+        return true;
+    }
 
-        double value = 0.0, alternative = 0.0;
-        if (!evaluate(mantissa.digits, exponent, caret_power, caret_exponent, value)) return fail(result);
-        if (mantissa.has_alternative &&
-            evaluate(mantissa.alternative, exponent, caret_power, caret_exponent, alternative)) {
-            result.has_alternative = true;
-        }
-        const double scale = sign * multiplier * (rest.empty() ? 1.0 : unit.factor);
-        value *= scale;
-        alternative *= scale;
+    Parsed finish(Parsed& result, double value, double alternative, bool has_unit, const Unit& unit) {
         if (!std::isfinite(value) || std::fabs(value) > largest_magnitude) {
             result.error = too_large();
             return result;
@@ -213,13 +231,12 @@ public:
         result.ok = true;
         result.value = value;
         result.alternative_value = result.has_alternative ? alternative : 0.0;
-        result.has_unit = !rest.empty();
+        result.has_unit = has_unit;
         result.kind = unit.kind;
         result.unit = unit;
         return result;
     }
 
-private:
     Parsed& fail(Parsed& result) {
         result.ok = false;
         result.error = error_;
