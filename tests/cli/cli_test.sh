@@ -137,5 +137,11 @@ check "--lang en keeps the English table" $?
 "$cli" presets --lang fr >/dev/null 2>&1; [ $? -eq 64 ]; check "an unknown --lang is a usage error" $?
 "$cli" presets --lang >/dev/null 2>&1; [ $? -eq 64 ]; check "--lang without a tag is a usage error" $?
 
+# No test names a development machine's folders: tests run from any checkout (issue 24).
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+! grep -rnE '(/work/|/home/[a-z]|/Users/)' "$repo/tests" --include='*.mjs' --include='*.cpp' --include='*.hpp' --include='*.inc' --include='*.sh' \
+  | grep -v 'file:///home/me/' | grep -v "grep -rnE" >/dev/null
+check "no test comment names an absolute path of a development machine" $?
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -413,3 +413,13 @@ TEST_CASE("Spanish puts de between millones and the noun it counts", "[quiz][i18
     CHECK(prompt.find("millones de par\u00E1metros") != std::string::npos);
     CHECK(prompt.find("billones de tokens") != std::string::npos);
 }
+
+// ---- Item 13's engine part: whether a bank draws new numbers -------------------------------------
+
+TEST_CASE("the bank's report says whether any usable item draws new numbers for a retry", "[quiz][bank]") {
+    // The quiz intro promises "new numbers" on a retry: only a bank that draws any may say so.
+    const json::Value built_in = parse_json(quiz_validate_bank_json(source_file("web/quiz/bank.json")));
+    CHECK(flag_at(built_in, "draws_numbers") == "true");
+    const json::Value fixed = parse_json(quiz_validate_bank_json(bank(std::string(kv_cache_item) + "," + days_item)));
+    CHECK(flag_at(fixed, "draws_numbers") == "false");
+}

@@ -35,6 +35,8 @@ struct BankReport {
     // The takeaways' texts in the current language (a usable translation, else their own), so the
     // page's summary never picks a translation itself.
     std::vector<std::pair<std::string, std::string>> takeaways;
+    // Whether a usable item draws new numbers for a retry: the page promises "new numbers" only then.
+    bool draws_numbers = false;
 };
 
 void read_bank_settings(const Value& bank, std::size_t item_count, BankReport& report) {
@@ -153,6 +155,10 @@ void check_items(const Value& items, int seeds, BankReport& report) {
             add_once(report.errors, p);
         }
         for (const Problem& p : checked.warnings) add_once(report.warnings, p);
+        const Value* randomize = item.find("randomize");
+        if (!report.unusable[i] && is_numeric_kind(text_of(item.find("kind"))) && randomize && randomize->kind == Kind::array &&
+            !randomize->items.empty())
+            report.draws_numbers = true;
         std::vector<Problem> translation_errors;
         check_translations(item, i, translation_errors);
         for (const Problem& p : translation_errors) add_once(report.errors, p);
@@ -174,6 +180,7 @@ std::string write_report(const BankReport& report, bool with_counts, int seeds) 
     w.key("takeaways").begin_array();
     for (const auto& [id, text] : report.takeaways) w.begin_object().field("id", id).field("text", text).end_object();
     w.end_array();
+    w.field_bool("draws_numbers", report.draws_numbers);
     w.key("unusable").begin_array();
     for (std::size_t i = 0; i < report.unusable.size(); ++i)
         if (report.unusable[i]) w.integer(static_cast<long long>(i));

@@ -182,6 +182,7 @@ void check_instance(const Value& item, std::uint32_t seed, ItemCheck& out) {
                 found.errors.push_back({instance.label, "simulation", message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}})});
             else
                 check_moment(instance, found.errors);
+            if (instance.numeric) check_show_holds_answer(item, instance.label, found.errors);
         }
         if (instance.numeric) check_numeric(item, instance, seed, found);
     }

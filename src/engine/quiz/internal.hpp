@@ -80,6 +80,10 @@ struct ShowPlace {
 // The item's `show` checked: a known section, figure and moment; for a numeric item (whose `show`
 // may be left out) the place its answer is drawn or held.
 void validate_show(const Value& item, const std::string& label, bool numeric, std::vector<Problem>& problems);
+// A numeric item's own `show` lands where its answer is: on the figure that draws the answer's
+// field when there is one, else in the section that holds it; the advice names the right place.
+// Checked once the answer's path is known to name a number (check.cpp, seed 0).
+void check_show_holds_answer(const Value& item, const std::string& label, std::vector<Problem>& problems);
 // The item's `show`, or for a numeric item without one, the place derived from its answer's field.
 ShowPlace show_place(const Value& item, bool numeric);
 

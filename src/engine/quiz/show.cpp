@@ -62,12 +62,15 @@ void validate_moment(const Value& show, const std::string& section, const std::s
     if (moment->kind != Kind::string || !moment_known) problems.push_back({label, "show.moment", message("quiz.schema.show_moment", "must be one of {moments}", {{"moments", moments}})});
 }
 
-// A numeric item's show-me lands where its answer is: on the figure that draws the answer's field
-// when there is one, else in the section that holds it. The advice names the place that is right.
-void validate_numeric_place(const Value& item, const ShowTarget& chosen, const std::string& label,
-                            std::vector<Problem>& problems) {
+}  // namespace
+
+void check_show_holds_answer(const Value& item, const std::string& label, std::vector<Problem>& problems) {
+    const Value* show = item.find("show");
+    if (!show) return;  // derived: right by construction
+    const ShowTarget* target = find_show_target(text_of(show->find("section")), text_of(show->find("figure")));
+    if (!target) return;  // the schema's error
+    const ShowTarget& chosen = *target;
     const std::string path = answer_path(item);
-    if (path.empty()) return;  // the answer's own error
     if (const ShowTarget* drawing = figure_drawing(path)) {
         if (chosen.path && path == chosen.path) return;
         problems.push_back({label, "show.figure", message("quiz.schema.show_not_answer", "\"{figure}\" does not draw the answer \"{path}\"; \"{right}\" in the {section} section does: name it, or leave show out", {{"figure", chosen.figure}, {"path", path}, {"right", drawing->figure}, {"section", drawing->section}})});
@@ -77,8 +80,6 @@ void validate_numeric_place(const Value& item, const ShowTarget& chosen, const s
     if (chosen.section == std::string(home.section)) return;
     problems.push_back({label, "show.section", message("quiz.schema.show_no_figure", "no figure draws \"{path}\"; it is part of \"{figure}\" in the {section} section: leave show out to land there", {{"path", path}, {"figure", home.figure}, {"section", home.section}})});
 }
-
-}  // namespace
 
 void validate_show(const Value& item, const std::string& label, bool numeric, std::vector<Problem>& problems) {
     const Value* show = item.find("show");
@@ -96,11 +97,8 @@ void validate_show(const Value& item, const std::string& label, bool numeric, st
         problems.push_back({label, "show.section", message("quiz.schema.show_section", "must be one of {sections}", {{"sections", known_sections()}})});
         return;
     }
-    const ShowTarget* target = find_show_target(section, figure);
-    if (!target)
+    if (!find_show_target(section, figure))
         problems.push_back({label, "show.figure", message("quiz.schema.show_figure", "must be a figure of the {section} section: {figures}", {{"section", section}, {"figures", figures_of(section)}})});
-    else if (numeric)
-        validate_numeric_place(item, *target, label, problems);
     validate_moment(*show, section, label, problems);
 }
 
