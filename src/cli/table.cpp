@@ -37,11 +37,12 @@ void line(std::string& out, const std::string& label, const std::string& value) 
 std::string format_table(const json::Value& e) {
     using quantity::Figure;
     std::string out;
-    const std::string params = figure(number_at(e, "params"), Figure::count);
+    // The count and its noun joined by the engine: Spanish needs "de" after "millones".
+    const std::string params = quantity::count_of(number_at(e, "params"), message("cli.table.parameters", "parameters"));
     out += number_at(e, "active_params") != number_at(e, "params")
-               ? message("cli.table.model_active", "Model: {params} parameters ({active} active per token)",
+               ? message("cli.table.model_with_active", "Model: {params} ({active} active per token)",
                          {{"params", params}, {"active", figure(number_at(e, "active_params"), Figure::count)}})
-               : message("cli.table.model", "Model: {params} parameters", {{"params", params}});
+               : message("cli.table.model_of", "Model: {params}", {{"params", params}});
     out += "\n" + message("cli.table.gpu", "GPU:   {name}, {memory}",
                           {{"name", text_at(e, "gpu.name")}, {"memory", figure(number_at(e, "gpu.memory_bytes"), Figure::bytes)}});
     out += "\n" + message("cli.table.gigabyte", "(GB = 10^9 bytes)") + "\n\n";

@@ -131,6 +131,8 @@ check "--lang de writes a field's error in German" $?
 lang_table="$(printf '%s' '{"model":{"preset":"llama3-70b"}}' | "$cli" --lang=es-419 estimate - --table)"; status=$?
 [ "$status" -eq 0 ] && grep -q '^Ejecución (inferencia)$' <<<"$lang_table" && grep -q '^  copia maestra  ' <<<"$lang_table"
 check "--lang es writes the table in Spanish" $?
+# Spanish joins a count in millions to its noun with "de" (issue 24: "406.000 millones parámetros").
+grep -q '^Modelo: 70.600 millones de parámetros$' <<<"$lang_table"; check "--lang es writes millones de parámetros" $?
 english_table="$(printf '%s' '{"model":{"preset":"llama3-70b"}}' | "$cli" estimate - --table --lang en)"
 grep -q '^Running (inference)$' <<<"$english_table" && grep -q '^  FP32 master copy             ' <<<"$english_table"
 check "--lang en keeps the English table" $?

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine/text/language.hpp"
 #include "engine/text/quantity.hpp"
 
 using trainscope::quantity::find_unit;
@@ -411,4 +412,41 @@ TEST_CASE("no unit spelling reaches anything but the unit table", "[quantity]") 
         CHECK_FALSE(parsed.ok);
         CHECK(parsed.error.find("unit") != std::string::npos);
     }
+}
+
+// ── The unit a person would use (issue 24) ─────────────────────────────────────────────────────
+
+namespace {
+std::string natural(double base_value, const char* unit_spelling) {
+    Unit unit;
+    REQUIRE(find_unit(unit_spelling, unit));
+    return trainscope::quantity::format_natural(base_value, unit);
+}
+}  // namespace
+
+TEST_CASE("an answer under one of its unit is written in the unit a person would use", "[quantity][units]") {
+    CHECK(natural(256e9, "TB") == "256 GB");
+    CHECK(natural(53.1e6, "GB") == "53.1 MB");
+    CHECK(natural(15.4 * 3600, "days") == "15.4 hours");
+    CHECK(natural(0.12 * 86400, "days") == "2.88 hours");
+}
+
+TEST_CASE("an answer that reads well in its unit keeps it", "[quantity][units]") {
+    CHECK(natural(1.13e12, "TB") == "1.13 TB");
+    CHECK(natural(1.88e9, "GB") == "1.88 GB");
+    CHECK(natural(67.8 * 86400, "days") == "67.8 days");
+    CHECK(natural(730 * 86400, "days") == "730 days");
+    // Years are the largest unit of time: thousands of them stay years (docs/model.md §6).
+    CHECK(natural(3040 * 365.25 * 86400, "years") == "3,040 years");
+    CHECK(natural(16, "bytes") == "16 bytes");
+    CHECK(natural(0.4, "%") == "40%");
+}
+
+TEST_CASE("a count is joined to its noun as the language joins them", "[quantity][i18n]") {
+    using trainscope::Language;
+    using trainscope::LanguageScope;
+    CHECK(trainscope::quantity::count_of(406e9, "parameters") == "406 billion parameters");
+    LanguageScope spanish(Language::es);
+    CHECK(trainscope::quantity::count_of(406e9, "par\u00E1metros") == "406.000 millones de par\u00E1metros");
+    CHECK(trainscope::quantity::count_of(16384, "par\u00E1metros") == "16.384 par\u00E1metros");
 }

@@ -155,6 +155,11 @@ std::string localize_digits(const std::string& plain);
 // "406.000 millones"), after which Spanish puts "de" before the noun.
 bool ends_in_count_word(const std::string& written);
 
+// A count and the noun it counts, as the current language joins them: "406 billion parameters",
+// "406 Milliarden Parameter", "406.000 millones de parámetros" (Spanish puts "de" after a scale
+// word, RAE Nueva gramática §21.3), "16.384 parámetros".
+std::string count_of(double value, const std::string& noun);
+
 // How the current language names a unit inside a sentence: "days", "Tage", "días"; a symbol
 // stays a symbol ("TB", "FLOPs").
 std::string unit_name(const Unit& unit);

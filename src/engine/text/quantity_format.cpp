@@ -372,6 +372,12 @@ std::string localize_digits(const std::string& plain) {
     return group_thousands(plain);
 }
 
+std::string count_of(double value, const std::string& noun) {
+    if (!std::isfinite(value)) return not_finite;
+    const CountText number = count_text(value, default_figures, false);
+    return counted(number.text, number.ends_in_word, noun.c_str());
+}
+
 bool ends_in_count_word(const std::string& written) {
     for (const ScaleWord& scale : words::writing().count_words)
         for (const char* word : {scale.word.one, scale.word.other})
