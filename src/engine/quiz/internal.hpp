@@ -1,5 +1,8 @@
-// Internals shared by the quiz's three files: schema validation (schema.cpp), one question
-// computed for a seed (instance.cpp) and grading (grade.cpp). Not part of the API.
+// Internals shared by the quiz's files, one job each: the item schema (schema.cpp), translations
+// (translation.cpp), the page's figures (figures.cpp) and where show-me lands (show.cpp), one
+// question computed for a seed (instance.cpp) with its texts filled in (placeholders.cpp), grading
+// (grade.cpp), checking an item as learners meet it (check.cpp) and a whole bank (bank.cpp).
+// Not part of the API.
 #pragma once
 
 #include <cstddef>

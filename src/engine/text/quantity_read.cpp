@@ -455,8 +455,9 @@ private:
         for (const Language language : {current_language(), Language::en}) {
             for (const words::NumberWord& n : words::number_words(language)) {
                 const std::size_t length = std::strlen(n.word);
+                // "twenty-one" is not "twenty": a compound gets the plain message, not wrong digits.
                 const bool whole_word = n.word[length - 1] == ' ' || lower.size() == length ||
-                                        !(is_letter(lower[length]) || is_non_ascii(lower[length]));
+                                        !(is_letter(lower[length]) || is_non_ascii(lower[length]) || lower[length] == '-');
                 if (lower.compare(0, length, n.word) != 0 || !whole_word) continue;
                 if (!n.digits)
                     return message("quantity.digits", "Please type the number in digits, for example 1000000 or 1e6.");
