@@ -450,3 +450,13 @@ TEST_CASE("a count is joined to its noun as the language joins them", "[quantity
     CHECK(trainscope::quantity::count_of(406e9, "par\u00E1metros") == "406.000 millones de par\u00E1metros");
     CHECK(trainscope::quantity::count_of(16384, "par\u00E1metros") == "16.384 par\u00E1metros");
 }
+
+TEST_CASE("a typed field's message gives an example of the field's own kind", "[quantity][units]") {
+    // Issue 24: "abc" in the parameter count was told "for example 1.1 TB or 3.6e25".
+    const std::string count = trainscope::quantity::read_quantity("abc", UnitKind::number).error;
+    INFO(count);
+    CHECK(count.find("70 billion") != std::string::npos);
+    CHECK(count.find("TB") == std::string::npos);
+    CHECK(trainscope::quantity::read_quantity("", UnitKind::time).error == "Type a number, for example 68 days.");
+    CHECK(trainscope::quantity::read_quantity("abc", UnitKind::memory).error.find("1.1 TB") != std::string::npos);
+}
