@@ -83,14 +83,6 @@ std::string shows_misconception(const std::string& shown, const std::string& id)
     return message("quiz.check.explanation_shows_misconception", "shows \"{shown}\", the value of misconception \"{misconception}\"; a learner who typed it would read it as confirmation", {{"shown", shown}, {"misconception", id}});
 }
 
-// The expected answer as the grader shows it, read back as a learner's answer: correct.
-bool expected_reads_back(const Value& item, std::uint32_t seed, const std::string& expected) {
-    json::Writer answer;
-    answer.begin_object().field("text", expected).end_object();
-    const json::ParseResult graded = json::parse(quiz_grade_json(json::serialize(item), seed, answer.text()));
-    return graded.ok && text_of(graded.value.find("status")) == "correct";
-}
-
 // A show-me that opens the step at a phase needs that phase in the simulation's step (a gather
 // needs ZeRO-3, a recompute needs checkpointing).
 void check_moment(const Instance& instance, std::vector<Problem>& errors) {
@@ -157,13 +149,13 @@ void check_misconceptions(const Value& item, Instance& instance, ItemCheck& out)
         out.warnings.push_back({instance.label, "misconceptions", message("quiz.check.misconception_hidden", "\"{misconception}\" gives an answer that is graded correct, so it is never shown", {{"misconception", id}})});
 }
 
-void check_numeric(const Value& item, Instance& instance, std::uint32_t seed, ItemCheck& out) {
+void check_numeric(const Value& item, Instance& instance, ItemCheck& out) {
     check_simulation(item, instance, out.errors);
     // A numeric item's explanation states the engine's answer, so that no other figure in it
     // (a part of the sum, a misconception's value) can be read as the answer.
     if (instance.explanation.find(answer_text(instance)) == std::string::npos)
         out.errors.push_back({instance.label, "explanation", message("quiz.check.explanation_states_answer", "must state the answer \"{value}\" (write {answer})", {{"value", answer_text(instance)}})});
-    if (!expected_reads_back(item, seed, expected_display(instance)))
+    if (!grades_correct(item, instance, expected_display(instance)))
         out.errors.push_back({instance.label, "answer", message("quiz.check.expected_not_correct", "the expected answer \"{expected}\" does not grade as correct", {{"expected", expected_display(instance)}})});
     check_misconceptions(item, instance, out);
 }
@@ -184,7 +176,7 @@ void check_instance(const Value& item, std::uint32_t seed, ItemCheck& out) {
                 check_moment(instance, found.errors);
             if (instance.numeric) check_show_holds_answer(item, instance.label, found.errors);
         }
-        if (instance.numeric) check_numeric(item, instance, seed, found);
+        if (instance.numeric) check_numeric(item, instance, found);
     }
     for (Problem& p : found.errors) out.errors.push_back((p.seed = seed, p));
     for (Problem& p : found.warnings) out.warnings.push_back((p.seed = seed, p));
@@ -239,7 +231,7 @@ void check_translations(const Value& item, std::size_t index, std::vector<Proble
             Instance instance = build_instance(item, 0);
             if (!instance.ok() || instance.translation != tag) continue;  // broken: reported elsewhere
             expected_shown = expected_display(instance);
-            reads_back = expected_reads_back(item, 0, expected_shown);
+            reads_back = grades_correct(item, instance, expected_shown);
             seen = misconceptions_seen(item, instance);
         }
         if (!reads_back)

@@ -285,6 +285,16 @@ Grade grade_choice(const Value& item, const Instance& instance, const Value& ans
 
 }  // namespace
 
+bool grades_correct(const Value& item, const Instance& instance, const std::string& text) {
+    Instance copy = instance;  // grading may compute the misconceptions into it
+    Value answer = object_value();
+    Value typed;
+    typed.kind = Kind::string;
+    typed.text = text;
+    answer.members.emplace_back("text", typed);
+    return grade_numeric(item, copy, answer).status == "correct";
+}
+
 }  // namespace quiz_detail
 
 using namespace quiz_detail;

@@ -169,6 +169,8 @@ std::string answer_text(const Instance& instance);
 // Any value of the answer's kind written as the answer is (a misconception's, a simulation's).
 std::string figure_text(const Instance& instance, double value);
 void write_problems(json::Writer& w, const std::vector<Problem>& problems);
+// Whether `text` typed as the answer to a numeric instance grades as correct (grade.cpp).
+bool grades_correct(const Value& item, const Instance& instance, const std::string& text);
 
 // An item read from its JSON and instantiated for a seed, with every problem found on the way.
 struct LoadedItem {
