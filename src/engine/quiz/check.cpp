@@ -8,7 +8,6 @@
 
 #include "engine/api/api.hpp"
 #include "engine/quiz/internal.hpp"
-#include "engine/quiz/quiz.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
