@@ -13,6 +13,7 @@
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
 #include "engine/quiz/quiz.hpp"
 
 namespace {
@@ -28,9 +29,12 @@ void print_usage(std::FILE* to) {
         "  trainscope presets                     the model presets, as JSON\n"
         "  trainscope gpus                        the GPU catalogue, as JSON\n"
         "  trainscope default-scenario            every field of the default scenario, as JSON\n"
-        "  trainscope quiz-check FILE [SEEDS]     validate a quiz bank and compute every numeric item\n"
-        "                                         for seeds 1..SEEDS (default 200); exit 2 when it fails\n"
-        "  trainscope quiz-check FILE --preview [SEEDS]\n"
+        "  trainscope quiz-check FILE [SEEDS] [--json]\n"
+        "                                         validate a quiz bank and compute every item that draws\n"
+        "                                         numbers for seeds 1..SEEDS (default 200); a report for\n"
+        "                                         people, or with --json the report as JSON; exit 2 when\n"
+        "                                         it has errors\n"
+        "  trainscope quiz-check FILE --preview [SEEDS] [--json]\n"
         "                                         every item as the learner sees it for seeds 0..SEEDS-1\n"
         "                                         (default 3), with the engine's answers; then the check\n"
         "Any command takes --lang de|es: notes, errors and the table in German or Spanish (docs/i18n.md).\n"
@@ -154,31 +158,81 @@ void print_preview(const std::string& bank_text, int seeds) {
     std::puts("");
 }
 
-int run_quiz_check(int argc, char** argv) {
-    bool preview = false;
+double number_in(const json::Value& value, const char* name) {
+    const json::Value* found = value.find(name);
+    return found && found->kind == json::Kind::number ? found->number : 0.0;
+}
+
+// One problem as a person reads it: "error: gpu-hours-to-train, explanation (seed 3): must state…".
+void print_problem(const json::Value& problem, const std::string& severity) {
+    const std::string item = text_at(problem, "item");
+    std::string where = item.empty() ? trainscope::message("cli.check.the_bank", "the bank") : item;
+    if (!text_at(problem, "field").empty()) where += ", " + text_at(problem, "field");
+    if (const json::Value* seed = problem.find("seed"); seed && seed->kind == json::Kind::number && seed->number > 0)
+        where += " " + trainscope::message("cli.check.seed", "(seed {seed})", {{"seed", trainscope::quantity::format(seed->number, trainscope::quantity::Figure::integer)}});
+    std::printf("  %s: %s: %s\n", severity.c_str(), where.c_str(), text_at(problem, "message").c_str());
+}
+
+// The check's report for people (quiz-check's default; --json prints the report itself).
+void print_report(const json::Value& report, const char* path) {
+    using trainscope::quantity::Figure;
+    using trainscope::quantity::format;
+    const json::Value* errors = report.find("errors");
+    const json::Value* warnings = report.find("warnings");
+    const std::size_t error_count = errors ? errors->items.size() : 0, warning_count = warnings ? warnings->items.size() : 0;
+    std::printf("%s\n", trainscope::message("cli.check.summary", "{file}: {items} items ({numeric} with a numeric answer); {instances} questions computed, as authored and for seeds 1 to {seeds}.",
+        {{"file", path}, {"items", format(number_in(report, "items"), Figure::integer)}, {"numeric", format(number_in(report, "numeric_items"), Figure::integer)},
+         {"instances", format(number_in(report, "instances_checked"), Figure::integer)}, {"seeds", format(number_in(report, "seeds"), Figure::integer)}}).c_str());
+    if (error_count == 0 && warning_count == 0) {
+        std::printf("%s\n", trainscope::message("cli.check.ok", "No problems: every item can be asked.").c_str());
+        return;
+    }
+    std::printf("%s\n", trainscope::message("cli.check.counts", "Errors: {errors}. Warnings: {warnings}.",
+        {{"errors", format(static_cast<double>(error_count), Figure::integer)}, {"warnings", format(static_cast<double>(warning_count), Figure::integer)}}).c_str());
+    const std::string error_word = trainscope::message("cli.check.error", "error"), warning_word = trainscope::message("cli.check.warning", "warning");
+    if (errors) for (const auto& problem : errors->items) print_problem(problem, error_word);
+    if (warnings) for (const auto& problem : warnings->items) print_problem(problem, warning_word);
+    const json::Value* unusable = report.find("unusable");
+    if (unusable && !unusable->items.empty())
+        std::printf("%s\n", trainscope::message("cli.check.unusable", "The widget leaves out {count} items that cannot be asked; the rest run.",
+            {{"count", format(static_cast<double>(unusable->items.size()), Figure::integer)}}).c_str());
+}
+
+struct QuizCheckOptions {
+    bool preview = false, as_json = false;
     const char* path = nullptr;
     const char* seed_text = nullptr;
+};
+
+bool read_quiz_check_options(int argc, char** argv, QuizCheckOptions& options) {
     for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--preview") == 0 && !preview) preview = true;
-        else if (!path) path = argv[i];
-        else if (!seed_text) seed_text = argv[i];
-        else { print_usage(stderr); return exit_usage; }
+        if (std::strcmp(argv[i], "--preview") == 0 && !options.preview) options.preview = true;
+        else if (std::strcmp(argv[i], "--json") == 0 && !options.as_json) options.as_json = true;
+        else if (!options.path) options.path = argv[i];
+        else if (!options.seed_text) options.seed_text = argv[i];
+        else return false;
     }
-    if (!path) { print_usage(stderr); return exit_usage; }
+    return options.path != nullptr;
+}
+
+int run_quiz_check(int argc, char** argv) {
+    QuizCheckOptions options;
+    if (!read_quiz_check_options(argc, argv, options)) { print_usage(stderr); return exit_usage; }
     std::string bank;
-    if (!read_all(path, bank)) {
-        std::fprintf(stderr, "trainscope: cannot read %s\n", path);
+    if (!read_all(options.path, bank)) {
+        std::fprintf(stderr, "trainscope: cannot read %s\n", options.path);
         return exit_invalid_input;
     }
-    int seeds = preview ? 3 : 200;
-    if (seed_text && !read_seed_count(seed_text, seeds)) {
-        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds, seed_text);
+    int seeds = options.preview ? 3 : 200;
+    if (options.seed_text && !read_seed_count(options.seed_text, seeds)) {
+        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds, options.seed_text);
         return exit_usage;
     }
-    if (preview) print_preview(bank, seeds);
+    if (options.preview) print_preview(bank, seeds);
     const std::string report = trainscope::quiz_check_bank_json(bank, seeds);
-    std::puts(report.c_str());
     const trainscope::json::ParseResult parsed = trainscope::json::parse(report);
+    if (options.as_json) std::puts(report.c_str());
+    else print_report(parsed.value, options.path);
     const trainscope::json::Value* ok = parsed.value.find("ok");
     return ok && ok->kind == trainscope::json::Kind::boolean && ok->boolean ? exit_ok : exit_invalid_input;
 }

@@ -37,11 +37,12 @@ void line(std::string& out, const std::string& label, const std::string& value) 
 std::string format_table(const json::Value& e) {
     using quantity::Figure;
     std::string out;
-    const std::string params = figure(number_at(e, "params"), Figure::count);
+    // The count and its noun joined by the engine: Spanish needs "de" after "millones".
+    const std::string params = quantity::count_of(number_at(e, "params"), message("cli.table.parameters", "parameters"));
     out += number_at(e, "active_params") != number_at(e, "params")
-               ? message("cli.table.model_active", "Model: {params} parameters ({active} active per token)",
+               ? message("cli.table.model_with_active", "Model: {params} ({active} active per token)",
                          {{"params", params}, {"active", figure(number_at(e, "active_params"), Figure::count)}})
-               : message("cli.table.model", "Model: {params} parameters", {{"params", params}});
+               : message("cli.table.model_of", "Model: {params}", {{"params", params}});
     out += "\n" + message("cli.table.gpu", "GPU:   {name}, {memory}",
                           {{"name", text_at(e, "gpu.name")}, {"memory", figure(number_at(e, "gpu.memory_bytes"), Figure::bytes)}});
     out += "\n" + message("cli.table.gigabyte", "(GB = 10^9 bytes)") + "\n\n";
@@ -59,16 +60,17 @@ std::string format_table(const json::Value& e) {
     out += "\n" + message("cli.table.training", "Training, per GPU ({gpus}, ZeRO stage {stage})",
                           {{"gpus", figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus)},
                            {"stage", figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer)}}) + "\n";
-    // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total.
+    // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total. Each
+    // row is labelled in words, as the page's legend names it, never by its estimate key.
     const std::pair<const char*, std::string> parts[] = {
         {"weights", weights},
         {"gradients", message("cli.table.gradients", "gradients")},
-        {"master_weights", message("cli.table.master_weights", "master_weights")},
-        {"optimizer_states", message("cli.table.optimizer_states", "optimizer_states")},
+        {"master_weights", message("cli.table.master_weights", "FP32 master copy")},
+        {"optimizer_states", message("cli.table.optimizer_states", "optimizer states")},
         {"activations", message("cli.table.activations", "activations")},
         {"logits", message("cli.table.logits", "logits")},
-        {"gathered_weights", message("cli.table.gathered_weights", "gathered_weights")},
-        {"temporary", message("cli.table.temporary", "temporary")},
+        {"gathered_weights", message("cli.table.gathered_weights", "gathered layers (ZeRO-3)")},
+        {"temporary", message("cli.table.temporary", "temporary buffers")},
         {"total", total}};
     for (const auto& [part, label] : parts) {
         line(out, label, figure(number_at(e, std::string("training.per_gpu.") + part), Figure::bytes));

@@ -221,9 +221,10 @@ test('the score: 1 at the first try, ½ at a later try, nothing after the soluti
 test('a right number is confirmed once; bare numbers read in the unit; "eight" is answered while typing', async () => {
   const { page, context, problems } = await openQuiz('?items=train-bytes-per-parameter,run-70b-gpus');
   const element = item(page, 'train-bytes-per-parameter');
+  // A number word is read as its digits (docs/quiz.md, "Reading numbers and units").
   await element.locator('input.ts-quiz-text-input').fill('eight');
-  await element.locator('.ts-quiz-read-as').filter({ hasText: 'digits' }).waitFor();
-  assert.match(await element.locator('.ts-quiz-read-as').textContent(), /Please type the number in digits: 8 for "eight"/);
+  await element.locator('.ts-quiz-read-as').filter({ hasText: '8 bytes' }).waitFor();
+  assert.match(await element.locator('.ts-quiz-read-as').textContent(), /Read as 8 bytes/);
   await give(page, 'train-bytes-per-parameter', { text: '16 bytes' });
   const feedback = await element.locator('.ts-quiz-feedback').textContent();
   assert.equal(feedback.split('16 bytes').length - 1, 2, `"Correct: 16 bytes." and the "Why", no "The answer: 16 bytes." (${feedback})`);

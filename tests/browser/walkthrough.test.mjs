@@ -3,7 +3,7 @@
 // every stop (tests/browser/looks.mjs: overlapping text, text cut off or off screen, a page that
 // scrolls sideways, a figure printed twice in one figure) and a full-page screenshot of each in
 // test-artifacts/walkthrough/ for a person to look at.
-//  1. A learner fresh from the lesson (/work/shared/lesson.md: 2 bytes per parameter to run, 16
+//  1. A learner fresh from the lesson (2 bytes per parameter to run, 16
 //     to train, activations, sharding, checkpointing, 6 × N × D, thousands of GPUs for months):
 //     every "Start from the lesson" story, then every control of every section moved.
 //  2. The same learner taking the quiz: every question answered wrong, its solution shown, then

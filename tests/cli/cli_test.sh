@@ -61,7 +61,10 @@ check "cut names stay valid UTF-8" $?
 # The table is readable and says which GB it means.
 table="$(printf '{}' | "$cli" estimate - --table)"; check "table exit code" $?
 grep -q "10^9 bytes" <<<"$table"; check "table states decimal GB" $?
-grep -q "optimizer_states" <<<"$table"; check "table breaks training memory down" $?
+grep -q "optimizer states" <<<"$table"; check "table breaks training memory down" $?
+# Rows are labelled in words, never by the estimate's keys (issue 24: "master_weights").
+! grep -qE "master_weights|optimizer_states|gathered_weights" <<<"$table" && grep -q "^  FP32 master copy  " <<<"$table"
+check "table labels its rows with words" $?
 
 # Presets list every model the page offers.
 "$cli" presets | node -e 'const p = JSON.parse(require("fs").readFileSync(0)); process.exit(p.length >= 9 && p.every(x => x.source) ? 0 : 1)'
@@ -80,14 +83,14 @@ seeds_text="$("$cli" quiz-check /dev/null 99999999999 2>&1 >/dev/null)"; status=
 "$cli" quiz-check /dev/null -1 >/dev/null 2>&1; [ $? -eq 64 ]; check "negative seed count is a usage error" $?
 duplicate_bank="$(mktemp)"
 printf '{"version":1,"items":[],"items":[]}' >"$duplicate_bank"
-bank_report="$("$cli" quiz-check "$duplicate_bank" 1 2>/dev/null)"; status=$?
+bank_report="$("$cli" quiz-check "$duplicate_bank" 1 --json 2>/dev/null)"; status=$?
 rm -f "$duplicate_bank"
 [ "$status" -eq 2 ] && grep -q '"field":"items"' <<<"$bank_report" && grep -q 'appears twice' <<<"$bank_report"
 check "quiz-check names a duplicate member" $?
 
 # quiz-check --preview: each item as asked for seeds 0..SEEDS-1 with the engine's answer, then the check.
 example_bank="$(dirname "$0")/../../docs/examples/author-bank.json"
-preview="$("$cli" quiz-check "$example_bank" --preview 2)"; status=$?
+preview="$("$cli" quiz-check "$example_bank" --preview 2 --json)"; status=$?
 [ "$status" -eq 0 ] && grep -q '^  seed 1: Your team trains a model with 13 billion parameters' <<<"$preview" \
   && grep -q '^    answer: 67,400 (within 10%)$' <<<"$preview" && ! grep -q '^  seed 2:' <<<"$preview" \
   && grep -q '^    \[x\] same: ' <<<"$preview" && grep -q '^    \[ \] half: ' <<<"$preview" \
@@ -95,13 +98,31 @@ preview="$("$cli" quiz-check "$example_bank" --preview 2)"; status=$?
 check "quiz-check --preview prints each item's instances and answers" $?
 broken_bank="$(mktemp)"
 sed 's/"feedback": "The wall-clock/"feedbak": "The wall-clock/; s/"unit": "", "tolerance": 0.1/"unit": "", "tolerance": 2/' "$example_bank" >"$broken_bank"
-preview="$("$cli" quiz-check "$broken_bank" --preview 1)"; status=$?
+preview="$("$cli" quiz-check "$broken_bank" --preview 1 --json)"; status=$?
 rm -f "$broken_bank"
 [ "$status" -eq 2 ] && grep -q '"item":"more-gpus-same-hours","field":"options\[1\].feedback"' <<<"$preview" \
   && grep -q '"item":"gpu-hours-to-train","field":"answer.tolerance"' <<<"$preview" \
   && grep -q '^  seed 0: cannot be asked:$' <<<"$preview" && grep -q '"unusable":\[0,1\]' <<<"$preview"
 check "quiz-check --preview names a broken item's field and exits 2" $?
 "$cli" quiz-check "$example_bank" --preview 2 3 >/dev/null 2>&1; [ $? -eq 64 ]; check "quiz-check with two seed counts is a usage error" $?
+
+# quiz-check speaks to people by default: a summary, then each problem once, by item and field.
+report="$("$cli" quiz-check "$example_bank" 5)"; status=$?
+[ "$status" -eq 0 ] && grep -q '^No problems: every item can be asked.$' <<<"$report" && ! grep -q '^{' <<<"$report"
+check "quiz-check prints a report for people" $?
+# An item that draws nothing asks one question for every seed: its error is listed once, not per seed.
+fixed_bank="$(mktemp)"
+node -e '
+  const bank = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const item = bank.items.find((i) => i.id === "gpu-hours-to-train");
+  delete item.randomize;
+  item.explanation = item.explanation.replace("{answer}", "a lot of");
+  process.stdout.write(JSON.stringify(bank));' "$example_bank" >"$fixed_bank"
+report="$("$cli" quiz-check "$fixed_bank" 20)"; status=$?
+rm -f "$fixed_bank"
+[ "$status" -eq 2 ] && [ "$(grep -c '^  error: gpu-hours-to-train, explanation: must state the answer' <<<"$report")" -eq 1 ] \
+  && grep -q '^Errors: 1. Warnings: 0.$' <<<"$report"
+check "quiz-check lists an error of an item that draws nothing once" $?
 
 # --lang: the engine's words in German or Spanish from i18n/<lang>/engine*.json; field paths stay.
 lang_error="$(printf '%s' '{"parallel":{"gpus":10,"tensor":4}}' | "$cli" estimate - --lang de 2>&1 >/dev/null)"; status=$?
@@ -110,11 +131,19 @@ check "--lang de writes a field's error in German" $?
 lang_table="$(printf '%s' '{"model":{"preset":"llama3-70b"}}' | "$cli" --lang=es-419 estimate - --table)"; status=$?
 [ "$status" -eq 0 ] && grep -q '^Ejecución (inferencia)$' <<<"$lang_table" && grep -q '^  copia maestra  ' <<<"$lang_table"
 check "--lang es writes the table in Spanish" $?
+# Spanish joins a count in millions to its noun with "de" (issue 24: "406.000 millones parámetros").
+grep -q '^Modelo: 70.600 millones de parámetros$' <<<"$lang_table"; check "--lang es writes millones de parámetros" $?
 english_table="$(printf '%s' '{"model":{"preset":"llama3-70b"}}' | "$cli" estimate - --table --lang en)"
-grep -q '^Running (inference)$' <<<"$english_table" && grep -q '^  master_weights               ' <<<"$english_table"
+grep -q '^Running (inference)$' <<<"$english_table" && grep -q '^  FP32 master copy             ' <<<"$english_table"
 check "--lang en keeps the English table" $?
 "$cli" presets --lang fr >/dev/null 2>&1; [ $? -eq 64 ]; check "an unknown --lang is a usage error" $?
 "$cli" presets --lang >/dev/null 2>&1; [ $? -eq 64 ]; check "--lang without a tag is a usage error" $?
+
+# No test names a development machine's folders: tests run from any checkout (issue 24).
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+! grep -rnE '(/work/|/home/[a-z]|/Users/)' "$repo/tests" --include='*.mjs' --include='*.cpp' --include='*.hpp' --include='*.inc' --include='*.sh' \
+  | grep -v 'file:///home/me/' | grep -v "grep -rnE" >/dev/null
+check "no test comment names an absolute path of a development machine" $?
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine/text/language.hpp"
 #include "engine/text/quantity.hpp"
 
 using trainscope::quantity::find_unit;
@@ -369,12 +370,15 @@ TEST_CASE("trailing spaces do not count towards the length limit", "[quantity]")
     CHECK_FALSE(parse(std::string(300, '1')).ok);
 }
 
-TEST_CASE("a number written in words is answered with its digits", "[quantity]") {
-    // "eight" used to get the same message as any other text, with no hint of what to type.
-    CHECK(parse("eight").error == "Please type the number in digits: 8 for \"eight\".");
-    CHECK(parse("Eight GB").error == "Please type the number in digits: 8 for \"eight\".");
+TEST_CASE("a number word is read as its digits, as docs/quiz.md promises", "[quantity]") {
+    // Issue 24: "sixteen" was refused though the docs promise number words.
+    CHECK(parse("sixteen").value == 16);
+    CHECK(parse("Eight GB").value == Approx(8e9));
+    CHECK(parse("about sixteen bytes").value == 16);
+    CHECK(parse("two months").value == Approx(2 * 365.25 * 86400 / 12));
+    // What has no one word's digits still asks for them.
     CHECK(parse("a million").error == "Please type the number in digits, for example 1000000 or 1e6.");
-    CHECK(parse("eighteen").error.find("8 for") == std::string::npos);
+    CHECK_FALSE(parse("twenty-one").ok);
 }
 
 // ── Reading as a kind ──────────────────────────────────────────────────────────────────────────
@@ -408,4 +412,51 @@ TEST_CASE("no unit spelling reaches anything but the unit table", "[quantity]") 
         CHECK_FALSE(parsed.ok);
         CHECK(parsed.error.find("unit") != std::string::npos);
     }
+}
+
+// ── The unit a person would use (issue 24) ─────────────────────────────────────────────────────
+
+namespace {
+std::string natural(double base_value, const char* unit_spelling) {
+    Unit unit;
+    REQUIRE(find_unit(unit_spelling, unit));
+    return trainscope::quantity::format_natural(base_value, unit);
+}
+}  // namespace
+
+TEST_CASE("an answer under one of its unit is written in the unit a person would use", "[quantity][units]") {
+    CHECK(natural(256e9, "TB") == "256 GB");
+    CHECK(natural(53.1e6, "GB") == "53.1 MB");
+    CHECK(natural(15.4 * 3600, "days") == "15.4 hours");
+    CHECK(natural(0.12 * 86400, "days") == "2.88 hours");
+}
+
+TEST_CASE("an answer that reads well in its unit keeps it", "[quantity][units]") {
+    CHECK(natural(1.13e12, "TB") == "1.13 TB");
+    CHECK(natural(1.88e9, "GB") == "1.88 GB");
+    CHECK(natural(67.8 * 86400, "days") == "67.8 days");
+    CHECK(natural(730 * 86400, "days") == "730 days");
+    // Years are the largest unit of time: thousands of them stay years (docs/model.md §6).
+    CHECK(natural(3040 * 365.25 * 86400, "years") == "3,040 years");
+    CHECK(natural(16, "bytes") == "16 bytes");
+    CHECK(natural(0.4, "%") == "40%");
+}
+
+TEST_CASE("a count is joined to its noun as the language joins them", "[quantity][i18n]") {
+    using trainscope::Language;
+    using trainscope::LanguageScope;
+    CHECK(trainscope::quantity::count_of(406e9, "parameters") == "406 billion parameters");
+    LanguageScope spanish(Language::es);
+    CHECK(trainscope::quantity::count_of(406e9, "par\u00E1metros") == "406.000 millones de par\u00E1metros");
+    CHECK(trainscope::quantity::count_of(16384, "par\u00E1metros") == "16.384 par\u00E1metros");
+}
+
+TEST_CASE("a typed field's message gives an example of the field's own kind", "[quantity][units]") {
+    // Issue 24: "abc" in the parameter count was told "for example 1.1 TB or 3.6e25".
+    const std::string count = trainscope::quantity::read_quantity("abc", UnitKind::number).error;
+    INFO(count);
+    CHECK(count.find("70 billion") != std::string::npos);
+    CHECK(count.find("TB") == std::string::npos);
+    CHECK(trainscope::quantity::read_quantity("", UnitKind::time).error == "Type a number, for example 68 days.");
+    CHECK(trainscope::quantity::read_quantity("abc", UnitKind::memory).error.find("1.1 TB") != std::string::npos);
 }

@@ -109,3 +109,16 @@ test('the saved state of the whole shipped bank, every question answered, fits S
   const saved = serializeProgress(progress, prepared.items);
   assert.ok(saved.length < 2500, `${saved.length} characters for ${prepared.items.length} questions`);
 });
+
+test('docs/quiz.md states the default bank\'s true number of items and kinds', async () => {
+  // Issue 24: the docs said 21 items when the bank had 24. The sentence is checked, not retyped.
+  const { readFileSync } = await import('node:fs');
+  const docs = readFileSync(new URL('../../docs/quiz.md', import.meta.url), 'utf8');
+  const stated = docs.match(/The default bank has (\d+) items: (\d+) single choice, (\d+) multiple select, (\d+) numeric, (\d+) estimates/);
+  assert.ok(stated, 'docs/quiz.md no longer states the bank\'s size in the checked form');
+  const count = (kind) => bank.items.filter((item) => item.kind === kind).length;
+  assert.deepEqual(stated.slice(1).map(Number),
+    [bank.items.length, count('single_choice'), count('multiple_select'), count('numeric'), count('estimate')]);
+  const progressNote = docs.match(/for the (\d+)-item bank/);
+  assert.equal(Number(progressNote?.[1]), bank.items.length);
+});

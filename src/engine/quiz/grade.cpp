@@ -99,20 +99,63 @@ bool says_per_parameter(const std::string& text) {
     return false;
 }
 
+// Why a wrong answer is wrong, most telling first: a binary unit on decimal digits, the item's
+// misconceptions, a missing unit, a fraction for a percentage, a built-in slip, else how far off.
+void explain_wrong_answer(const Value& item, Instance& instance, const quantity::Parsed& parsed, double value, Grade& grade) {
+    const Unit& unit = instance.unit;
+    // A binary unit written on decimal digits ("1.12 TiB" for 1.12 TB) explains the gap better
+    // than any coincidence with an item's misconception, so it is checked first.
+    if (parsed.has_unit && parsed.unit.binary && built_in_misconception(instance, parsed, value, grade)) return;
+    compute_misconceptions(item, instance);
+    for (const auto& m : instance.misconceptions) {
+        if (m.computed && close_enough(instance, value, m.value)) {
+            grade.misconception = m.id;
+            grade.message = m.feedback;
+            return;
+        }
+    }
+    if (!parsed.has_unit && unit.kind != UnitKind::number && unit.kind != UnitKind::gpus) {
+        // Right digits in another unit of the same kind: ask for the unit, don't count the attempt.
+        static const char* const spellings[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "seconds", "minutes", "hours",
+                                                "days", "weeks", "months", "years", "FLOPs", "%"};
+        for (const char* spelling : spellings) {
+            Unit other;
+            quantity::find_unit(spelling, other);
+            if (other.kind != unit.kind || other.factor == unit.factor) continue;
+            if (close_enough(instance, parsed.value * other.factor, instance.expected)) {
+                grade.status = "wrong_unit";
+                grade.counts_as_attempt = false;
+                grade.misconception = "missing_unit";
+                grade.message = message("quiz.grade.missing_unit", "Which unit? The question asks in {unit}, and a bare number is read in {unit}. Type the unit you used.",
+                                        {{"unit", quantity::unit_name(instance.unit)}});
+                return;
+            }
+        }
+    }
+    if (!parsed.has_unit && unit.kind == UnitKind::percent && close_enough(instance, parsed.value, instance.expected)) {
+        grade.status = "wrong_unit";
+        grade.counts_as_attempt = false;
+        grade.misconception = "fraction_for_percent";
+        grade.message = message("quiz.grade.fraction_for_percent", "A bare number is read as a percentage here, so that is {reading}. If you meant a fraction of one, write it as a percentage with %.",
+                                {{"reading", grade.answer_display}});
+        return;
+    }
+    if (built_in_misconception(instance, parsed, value, grade)) return;
+    grade.message = ratio_hint(value, instance.expected);
+}
+
 Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) {
     Grade grade;
     const Value* text = answer.find("text");
     if (!text || text->kind != Kind::string) {
         grade.status = "not_a_number";
-        // The example is written as the language writes numbers ("1,1 TB" in German).
-        Unit terabytes;
-        quantity::find_unit("TB", terabytes);
+        // An example of what the question asks for, in its unit and as the language writes numbers.
         grade.message = message("quiz.grade.type_an_answer", "Type an answer, for example {example}.",
-                                {{"example", quantity::format_in_unit(1.1e12, terabytes)}});
+                                {{"example", quantity::typing_example(instance.unit)}});
         return grade;
     }
     // Read as the question's kind: where a count is asked for, "70B" is 70 billion.
-    const quantity::Parsed parsed = quantity::parse(text->text, instance.unit.kind);
+    const quantity::Parsed parsed = quantity::parse(text->text, instance.unit);
     if (!parsed.ok) {
         grade.status = "not_a_number";
         grade.message = parsed.error;
@@ -138,7 +181,9 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     const double value = parsed.value * scale;
     grade.has_answer_value = true;
     grade.answer_value = value;
-    grade.answer_display = quantity::format_in_unit(value, unit);
+    // Read back in the learner's own unit ("15.4 hours" stays hours); a bare number in the question's.
+    const Unit& shown_unit = parsed.has_unit ? parsed.unit : unit;
+    grade.answer_display = quantity::format_in_unit(value, shown_unit);
     grade.counts_as_attempt = true;
     if (close_enough(instance, value, instance.expected)) {
         grade.status = "correct";
@@ -148,51 +193,13 @@ Grade grade_numeric(const Value& item, Instance& instance, const Value& answer) 
     if (parsed.has_alternative && close_enough(instance, parsed.alternative_value * scale, instance.expected)) {
         grade.status = "correct";
         grade.answer_value = parsed.alternative_value * scale;
-        grade.answer_display = quantity::format_in_unit(grade.answer_value, unit);
+        grade.answer_display = quantity::format_in_unit(grade.answer_value, shown_unit);
         grade.message = message("quiz.grade.correct_other_reading", "Correct: {expected} (I read your number as {reading}).",
                                 {{"expected", expected_display(instance)}, {"reading", grade.answer_display}});
         return grade;
     }
     grade.status = "incorrect";
-    // A binary unit written on decimal digits ("1.12 TiB" for 1.12 TB) explains the gap better
-    // than any coincidence with an item's misconception, so it is checked first.
-    if (parsed.has_unit && parsed.unit.binary && built_in_misconception(instance, parsed, value, grade)) return grade;
-    compute_misconceptions(item, instance);
-    for (const auto& m : instance.misconceptions) {
-        if (m.computed && close_enough(instance, value, m.value)) {
-            grade.misconception = m.id;
-            grade.message = m.feedback;
-            return grade;
-        }
-    }
-    if (!parsed.has_unit && unit.kind != UnitKind::number && unit.kind != UnitKind::gpus) {
-        // Right digits in another unit of the same kind: ask for the unit, don't count the attempt.
-        static const char* const spellings[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "seconds", "minutes", "hours",
-                                                "days", "weeks", "months", "years", "FLOPs", "%"};
-        for (const char* spelling : spellings) {
-            Unit other;
-            quantity::find_unit(spelling, other);
-            if (other.kind != unit.kind || other.factor == unit.factor) continue;
-            if (close_enough(instance, parsed.value * other.factor, instance.expected)) {
-                grade.status = "wrong_unit";
-                grade.counts_as_attempt = false;
-                grade.misconception = "missing_unit";
-                grade.message = message("quiz.grade.missing_unit", "Which unit? The question asks in {unit}, and a bare number is read in {unit}. Type the unit you used.",
-                                        {{"unit", quantity::unit_name(instance.unit)}});
-                return grade;
-            }
-        }
-    }
-    if (!parsed.has_unit && unit.kind == UnitKind::percent && close_enough(instance, parsed.value, instance.expected)) {
-        grade.status = "wrong_unit";
-        grade.counts_as_attempt = false;
-        grade.misconception = "fraction_for_percent";
-        grade.message = message("quiz.grade.fraction_for_percent", "A bare number is read as a percentage here, so that is {reading}. If you meant a fraction of one, write it as a percentage with %.",
-                                {{"reading", grade.answer_display}});
-        return grade;
-    }
-    if (built_in_misconception(instance, parsed, value, grade)) return grade;
-    grade.message = ratio_hint(value, instance.expected);
+    explain_wrong_answer(item, instance, parsed, value, grade);
     return grade;
 }
 
@@ -277,6 +284,16 @@ Grade grade_choice(const Value& item, const Instance& instance, const Value& ans
 }
 
 }  // namespace
+
+bool grades_correct(const Value& item, const Instance& instance, const std::string& text) {
+    Instance copy = instance;  // grading may compute the misconceptions into it
+    Value answer = object_value();
+    Value typed;
+    typed.kind = Kind::string;
+    typed.text = text;
+    answer.members.emplace_back("text", typed);
+    return grade_numeric(item, copy, answer).status == "correct";
+}
 
 }  // namespace quiz_detail
 

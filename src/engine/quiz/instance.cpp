@@ -1,5 +1,6 @@
 #include "engine/quiz/quiz.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -194,97 +195,74 @@ bool run_estimate(const Value& scenario, Value& estimate, std::string& error) {
 
 namespace {
 
-// How a value is written in a prompt: by an explicit format ("{x|TB}", "{x|count}") or, by
-// default, by what the field measures.
-std::string format_placeholder(const Value& value, const std::string& path, const std::string& format) {
-    if (value.kind == Kind::string) return value.text;
-    if (value.kind == Kind::boolean) return value.boolean ? message("quiz.value.yes", "yes") : message("quiz.value.no", "no");
-    if (value.kind != Kind::number) return "?";
-    const double x = value.number;
-    if (format == "count") return quantity::format_count(x);
-    if (!format.empty()) {
-        Unit unit;
-        if (quantity::find_unit(format, unit)) return quantity::format_in_unit(x, unit);
-    }
-    const std::size_t dot = path.rfind('.');
-    const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
-    auto is = [&](std::initializer_list<const char*> names) {
-        for (const char* name : names)
-            if (leaf == name) return true;
-        return false;
-    };
-    if (path.find("bytes_per_param") != std::string::npos) return quantity::format(x, quantity::Figure::bytes);  // "16 bytes", "16 Byte", "16 bytes"
-    if (is({"utilization", "mfu", "recompute_overhead"})) return quantity::format_auto(x, UnitKind::percent);
-    if (is({"flops", "hardware_flops"})) return quantity::format_auto(x, UnitKind::compute);
-    if (is({"peak_flops"})) return quantity::format_auto(x, UnitKind::rate);
-    if (is({"seconds", "seconds_on_one_gpu"})) return quantity::format_auto(x, UnitKind::time);
-    if (is({"memory_bytes", "weights", "gradients", "master_weights", "optimizer_states", "activations", "logits",
-            "total", "kv_cache", "activations_per_layer", "activations_without_recompute"}))
-        return quantity::format_auto(x, UnitKind::memory);
-    return quantity::format_count(x);
+// One draw's range: [min, max], or with `scale_by` that range times the named field's value as
+// drawn or authored ("GPUs in proportion to the model": 8 to 16 GPUs per billion parameters).
+// False when the field it scales by is not a positive number.
+bool draw_range(const Value& entry, const Value& scenario, double& low, double& high) {
+    number_of(entry.find("min"), low);
+    number_of(entry.find("max"), high);
+    const Value* scale_by = entry.find("scale_by");
+    if (!scale_by) return true;
+    double scale = 0.0;
+    if (!number_of(scenario.find_path(text_of(scale_by)), scale) || !(scale > 0.0)) return false;
+    low *= scale;
+    high *= scale;
+    return true;
 }
 
-// Replaces each {path} or {path|format}; unknown names are reported, not guessed. {answer}
-// names the expected answer in the answer's unit, so an explanation can state it exactly as
-// the grader reads it (numeric items only: `answer` is null otherwise).
-std::string fill(const std::string& text, const Value& estimate, std::vector<std::string>& unknown,
-                 const std::string* answer = nullptr) {
-    std::string out;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const std::size_t open = text.find('{', i);
-        if (open == std::string::npos) break;
-        const std::size_t close = text.find('}', open);
-        if (close == std::string::npos) break;
-        out += text.substr(i, open - i);
-        const std::string inside = text.substr(open + 1, close - open - 1);
-        const std::size_t bar = inside.find('|');
-        const std::string path = inside.substr(0, bar);
-        const std::string format = bar == std::string::npos ? std::string() : inside.substr(bar + 1);
-        const Value* value = lookup(estimate, path);
-        if (path == "answer" && format.empty() && answer) {
-            out += *answer;
-        } else if (value && (value->kind == Kind::number || value->kind == Kind::string || value->kind == Kind::boolean)) {
-            out += format_placeholder(*value, path, format);
-        } else {
-            unknown.push_back(path);
-            out += text.substr(open, close - open + 1);
+double draw_number(const Value& entry, double u, double low, double high) {
+    const std::string distribution = text_of(entry.find("distribution"));
+    const std::string round = entry.find("round") ? text_of(entry.find("round")) : std::string("nice");
+    double x = distribution == "log_uniform" ? std::exp(std::log(low) + u * (std::log(high) - std::log(low)))
+                                             : low + u * (high - low);
+    if (round == "nice") x = round_nice(x);
+    else if (round == "integer") x = std::round(x);
+    else if (round == "power_of_two") x = std::exp2(std::round(std::log2(x)));
+    // A scaled range is a proportion, not a limit: clamping would undo a power of two.
+    if (entry.find("scale_by")) return x;
+    if (x < low) x = low;
+    if (x > high) x = high;
+    return x;
+}
+
+// Sets a drawn field. A drawn parameter count replaces the authored model (a scenario takes a
+// count or a preset, not both): the item asks about the preset as authored, a sized model else.
+void set_drawn(Value& scenario, const std::string& path, const Value& value) {
+    if (path == "model.params") {
+        for (auto& [name, model] : scenario.members) {
+            if (name != "model" || !model.is_object()) continue;
+            auto& members = model.members;
+            members.erase(std::remove_if(members.begin(), members.end(), [](const auto& member) {
+                              return member.first == "preset" || member.first == "architecture";
+                          }),
+                          members.end());
         }
-        i = close + 1;
     }
-    out += text.substr(i);
-    return out;
+    set_path(scenario, path, value);
 }
 
-// Draws the item's randomised fields from the seed; seed 0 leaves the scenario as authored.
-void draw(const Value& item, std::uint32_t seed, std::vector<std::pair<std::string, Value>>& drawn) {
+// Draws the item's randomised fields from the seed into `scenario`, in order (a later draw may
+// scale by an earlier one); seed 0 leaves the scenario as authored.
+void draw(const Value& item, std::uint32_t seed, Value& scenario, std::vector<std::pair<std::string, Value>>& drawn) {
     const Value* randomize = item.find("randomize");
     if (seed == 0 || !randomize || randomize->kind != Kind::array) return;
     std::uint64_t state = (static_cast<std::uint64_t>(seed) * 0x9E3779B97F4A7C15ULL) ^ fnv1a(text_of(item.find("id")));
     for (const Value& entry : randomize->items) {
         const std::string path = text_of(entry.find("path"));
-        const std::string distribution = text_of(entry.find("distribution"));
-        const std::string round = entry.find("round") ? text_of(entry.find("round")) : std::string("nice");
         const double u = unit_interval(state);
-        if (distribution == "choice") {
+        Value value;
+        if (text_of(entry.find("distribution")) == "choice") {
             const Value* values = entry.find("values");
-            const double count = static_cast<double>(values->items.size());
-            std::size_t index = static_cast<std::size_t>(std::floor(u * count));
+            std::size_t index = static_cast<std::size_t>(std::floor(u * static_cast<double>(values->items.size())));
             if (index >= values->items.size()) index = values->items.size() - 1;
-            drawn.emplace_back(path, values->items[index]);
-            continue;
+            value = values->items[index];
+        } else {
+            double low = 0.0, high = 0.0;
+            if (!draw_range(entry, scenario, low, high)) continue;  // the scenario keeps its value
+            value = number_value(draw_number(entry, u, low, high));
         }
-        double low = 0.0, high = 0.0;
-        number_of(entry.find("min"), low);
-        number_of(entry.find("max"), high);
-        double x = distribution == "log_uniform" ? std::exp(std::log(low) + u * (std::log(high) - std::log(low)))
-                                                 : low + u * (high - low);
-        if (round == "nice") x = round_nice(x);
-        else if (round == "integer") x = std::round(x);
-        else if (round == "power_of_two") x = std::exp2(std::round(std::log2(x)));
-        if (x < low) x = low;
-        if (x > high) x = high;
-        drawn.emplace_back(path, number_value(x));
+        set_drawn(scenario, path, value);
+        drawn.emplace_back(path, value);
     }
 }
 
@@ -329,7 +307,7 @@ std::string option_text(const Value& item, const Instance& instance, const Value
         if (const Value* options = translation->find("options"))
             if (const Value* translated = options->find(text_of(option.find("id"))))
                 if (const Value* text = translated->find(field); text && text->kind == Kind::string) return text->text;
-    return text_of(option.find(field));
+    return localize_numbers(text_of(option.find(field)));
 }
 
 std::string misconception_feedback(const Value& item, const Instance& instance, const Value& misconception) {
@@ -360,19 +338,14 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     instance.kind = text_of(item.find("kind"));
     instance.takeaway = text_of(item.find("takeaway"));
     instance.simulation = *item.find("simulation");
-    instance.show_section = text_of(item.find("show")->find("section"));
-    instance.show_figure = text_of(item.find("show")->find("figure"));
-    instance.show_moment = text_of(item.find("show")->find("moment"));
     instance.numeric = is_numeric_kind(instance.kind);
+    instance.show = show_place(item, instance.numeric);
 
     std::vector<std::pair<std::string, Value>> drawn;
     if (instance.numeric) {
         instance.scenario = *item.find("scenario");
-        draw(item, seed, drawn);
-        for (const auto& [path, value] : drawn) {
-            set_path(instance.scenario, path, value);
-            set_path(instance.simulation, path, value);  // "show me" shows the numbers asked about
-        }
+        draw(item, seed, instance.scenario, drawn);
+        for (const auto& [path, value] : drawn) set_drawn(instance.simulation, path, value);  // "show me" shows the numbers asked about
         std::string error;
         if (!run_estimate(instance.scenario, instance.estimate, error)) {
             instance.problems.push_back({instance.label, "scenario", refused(error)});
@@ -402,12 +375,13 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     // resolves the same names; the problems still name the item's own field.
     instance.translation = usable_translation(item);
     std::vector<std::string> unknown;
-    instance.prompt = fill(item_text(item, instance, "prompt"), instance.estimate, unknown);
+    const bool own_text = instance.translation.empty();
+    instance.prompt = fill(item_text(item, instance, "prompt"), {instance.estimate, nullptr, own_text}, unknown);
     for (const auto& name : unknown) instance.problems.push_back({instance.label, "prompt", unknown_placeholder(name)});
     unknown.clear();
     const std::string stated_answer = instance.numeric ? answer_text(instance) : std::string();
-    instance.explanation = fill(item_text(item, instance, "explanation"), instance.estimate, unknown,
-                                instance.numeric ? &stated_answer : nullptr);
+    instance.explanation = fill(item_text(item, instance, "explanation"),
+                                {instance.estimate, instance.numeric ? &stated_answer : nullptr, own_text}, unknown);
     for (const auto& name : unknown) instance.problems.push_back({instance.label, "explanation", unknown_placeholder(name)});
     return instance;
 }
@@ -422,7 +396,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         Misconception result;
         result.id = text_of(m.find("id"));
         std::vector<std::string> unknown;
-        result.feedback = fill(misconception_feedback(item, instance, m), instance.estimate, unknown);
+        result.feedback = fill(misconception_feedback(item, instance, m), {instance.estimate, nullptr, instance.translation.empty()}, unknown);
         const std::string field = "misconceptions[" + std::to_string(i) + "]";
         Value estimate = instance.estimate;
         std::string error;
@@ -467,10 +441,12 @@ void compute_misconceptions(const Value& item, Instance& instance) {
     }
 }
 
-std::string answer_text(const Instance& instance) { return quantity::format_in_unit(instance.expected, instance.unit); }
+std::string figure_text(const Instance& instance, double value) { return quantity::format_natural(value, instance.unit); }
+
+std::string answer_text(const Instance& instance) { return figure_text(instance, instance.expected); }
 
 std::string expected_display(const Instance& instance) {
-    const std::string shown = quantity::format_in_unit(instance.expected, instance.unit);
+    const std::string shown = answer_text(instance);
     return instance.kind == kind_estimate ? message("quiz.expected.about", "about {answer}", {{"answer", shown}}) : shown;
 }
 
@@ -532,8 +508,11 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     else w.null();
     w.key("show");
     if (usable) {
-        w.begin_object().field("section", instance.show_section).field("figure", instance.show_figure);
-        if (!instance.show_moment.empty()) w.field("moment", instance.show_moment);
+        w.begin_object().field("section", instance.show.section).field("figure", instance.show.figure);
+        if (!instance.show.moment.empty()) w.field("moment", instance.show.moment);
+        // Whether the figure reads the very answer, or only holds it (the KV cache is part of the
+        // running memory's total): the page then says which part of the figure is meant.
+        if (instance.numeric) w.field_bool("answer_drawn", instance.show.answer_drawn);
         w.end_object();
     }
     else w.null();

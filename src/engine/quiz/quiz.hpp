@@ -17,6 +17,9 @@ namespace trainscope {
 // items the expected answer. Returns
 //   {id, kind, takeaway, seed, prompt, translation, options:[{id,text}], scenario, simulation, show,
 //    expected, expected_display, unit, unit_kind, tolerance, tolerance_factor, errors:[{item,field,message}]}
+// `show` is {section, figure, moment?, answer_drawn}: the item's own, or for a numeric item without
+// one, where its answer's field is drawn; `answer_drawn` (numeric items) is false when the figure
+// only holds the answer (the KV cache is part of the running total), for the page to name the part.
 // `translation` is the tag of the translation the texts come from ("de"), or null for the item's
 // own. `errors` is empty when the item is usable (a broken translation is not an item error).
 std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed);
@@ -30,16 +33,19 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed);
 std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std::string_view answer_json);
 
 // Checks a whole bank {version, takeaways, items, order?, draw?, pass_mark?} against the schema,
-// and computes every numeric item once as authored. Returns {ok, items, settings:{order, draw,
-// pass_mark}, takeaways:[{id, text}], unusable:[index…], errors:[{item, field, message}]}:
+// and checks every item as authored, as quiz_check_bank_json does (the same checks: the widget and
+// quiz-check never disagree). Returns {ok, items, settings:{order, draw, pass_mark}, takeaways:[{id,
+// text}], draws_numbers, unusable:[index…], errors:[{item, field, message}]}:
 // `settings` as validated (a refused one is an error and reads as its default: "fixed", null,
 // null); `takeaways` in the current language; `unusable` lists the items with a problem of their
-// own, which the page leaves out (a broken translation is an error, but its item stays usable).
+// own, which the page leaves out (a broken translation is an error, but its item stays usable);
+// `draws_numbers` is true when a usable item draws new numbers for a retry.
 std::string quiz_validate_bank_json(std::string_view bank_json);
 
-// quiz_validate_bank_json plus, for every numeric item and seeds 1…seeds: the instance computes,
-// the expected answer is finite, its own display grades as correct, every misconception is
-// computable and distinguishable from the right answer. For CI (`trainscope quiz-check FILE`).
+// quiz_validate_bank_json plus, for every item that draws its numbers and seeds 1…seeds (up to the
+// first failing seed): the instance computes, the expected answer is finite, its own display grades
+// as correct, every misconception is computable and distinguishable from the right answer. Each
+// problem is listed once, whatever the seeds that repeat it. For CI (`trainscope quiz-check FILE`).
 // Returns {ok, items, numeric_items, seeds, instances_checked, errors:[{item, field, message,
 // seed}], warnings:[…same…]}.
 std::string quiz_check_bank_json(std::string_view bank_json, int seeds);

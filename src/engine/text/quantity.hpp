@@ -70,6 +70,14 @@ Parsed parse(std::string_view text);
 // number also takes the letters K, M, B and T as thousand, million, billion and trillion
 // ("70B" = 7e10). Other kinds read as parse(text). The kind is not checked here.
 Parsed parse(std::string_view text, UnitKind expected);
+// The same, for an answer asked for in `expected`: its messages give an example in that unit.
+Parsed parse(std::string_view text, const Unit& expected);
+
+// What a person might type for a quantity of this kind, for "for example …" in a message: "70
+// billion" for a count, "1.1 TB" for memory, "68 days" for a time; for a unit, an example in it
+// where the kind has units of several sizes ("2.5 bytes", "2.5 GB").
+std::string typing_example(UnitKind kind);
+std::string typing_example(const Unit& unit);
 
 // What a typed field holds: `text` read as `kind`, checked to be of that kind.
 struct Reading {
@@ -132,6 +140,25 @@ std::vector<TimeMark> time_axis_marks();
 // Writes value (base units) in `unit` with three significant figures: "1.13 TB", "1,130 GB",
 // "68 days", "3.65 × 10²⁵ FLOPs", "40%". Parsing the result gives back the value within 0.5%.
 std::string format_in_unit(double base_value, const Unit& unit);
+
+// The value in `unit` where that reads well (a number from 1 to below 1,000 there, or at least 1 in
+// the largest unit of its kind), else in the unit a person would use for it, as format() picks:
+// 2.56e11 bytes asked in TB is "256 GB", not "0.256 TB"; 55,440 s asked in days is "15.4 hours".
+// FLOPs, percentages, GPUs and plain numbers are always written in `unit`.
+std::string format_natural(double base_value, const Unit& unit);
+
+// Plain digits ("16384", "1130.5") written as the current language writes them: "16,384",
+// "1.130,5" (de), "16.384" (es, which groups from five digits).
+std::string localize_digits(const std::string& plain);
+
+// Whether a written count ends in the current language's word for its size ("13 billion",
+// "406.000 millones"), after which Spanish puts "de" before the noun.
+bool ends_in_count_word(const std::string& written);
+
+// A count and the noun it counts, as the current language joins them: "406 billion parameters",
+// "406 Milliarden Parameter", "406.000 millones de parámetros" (Spanish puts "de" after a scale
+// word, RAE Nueva gramática §21.3), "16.384 parámetros".
+std::string count_of(double value, const std::string& noun);
 
 // How the current language names a unit inside a sentence: "days", "Tage", "días"; a symbol
 // stays a symbol ("TB", "FLOPs").

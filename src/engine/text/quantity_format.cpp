@@ -354,6 +354,37 @@ std::string format_in_unit(double base_value, const Unit& unit) {
     return number + " " + unit.symbol;
 }
 
+std::string format_natural(double base_value, const Unit& unit) {
+    if (!std::isfinite(base_value)) return not_finite;
+    const bool has_scales = unit.kind == UnitKind::memory || unit.kind == UnitKind::time || unit.kind == UnitKind::rate;
+    if (!has_scales || unit.binary || base_value == 0.0) return format_in_unit(base_value, unit);
+    const double in_unit = std::fabs(round_significant(base_value / unit.factor, default_figures));
+    // The largest units of the table: a number of years or petabytes never moves up.
+    const bool largest = (unit.kind == UnitKind::time && unit.factor >= year) ||
+                         (unit.kind == UnitKind::memory && unit.factor >= 1e15) ||
+                         (unit.kind == UnitKind::rate && unit.factor >= 1e18);
+    if (in_unit >= 1 && (in_unit < 1000 || largest)) return format_in_unit(base_value, unit);
+    return format(base_value, figure_of(unit.kind));
+}
+
+std::string localize_digits(const std::string& plain) {
+    if (plain.empty() || !(text::is_digit(plain[0]) || plain[0] == '-')) return plain;
+    return group_thousands(plain);
+}
+
+std::string count_of(double value, const std::string& noun) {
+    if (!std::isfinite(value)) return not_finite;
+    const CountText number = count_text(value, default_figures, false);
+    return counted(number.text, number.ends_in_word, noun.c_str());
+}
+
+bool ends_in_count_word(const std::string& written) {
+    for (const ScaleWord& scale : words::writing().count_words)
+        for (const char* word : {scale.word.one, scale.word.other})
+            if (text::ends_with(written, std::string(" ") + word)) return true;
+    return false;
+}
+
 std::string unit_name(const Unit& unit) {
     const Noun* noun = words::noun_for_symbol(words::writing(), unit.symbol);
     return noun ? std::string(noun->other) : unit.symbol;

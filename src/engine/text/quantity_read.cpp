@@ -113,7 +113,8 @@ struct Mantissa {
 
 class Reader {
 public:
-    Reader(std::string_view text, bool count_letters) : s_(text), count_letters_(count_letters) {}
+    Reader(std::string_view text, bool count_letters, const std::string& example)
+        : s_(text), count_letters_(count_letters), example_(example) {}
 
     Parsed run() {
         Parsed result;
@@ -129,77 +130,95 @@ public:
             result.error = error_.empty() ? not_a_number_message() : error_;
             return result;
         }
-        long exponent = 0;
-        bool caret_power = false;
+        Powers powers;
+        if (!read_powers(powers, result)) return result.error.empty() ? fail(result) : result;
+        skip_space();
+        const double multiplier = read_multiplier_word();
+        std::string rest;
+        Unit unit;
+        if (!read_unit(rest, unit, result)) return result;
+        double value = 0.0, alternative = 0.0;
+        if (!evaluate(mantissa.digits, powers.exponent, powers.caret, powers.caret_exponent, value)) return fail(result);
+        if (mantissa.has_alternative &&
+            evaluate(mantissa.alternative, powers.exponent, powers.caret, powers.caret_exponent, alternative)) {
+            result.has_alternative = true;
+        }
+        const double scale = sign * multiplier * (rest.empty() ? 1.0 : unit.factor);
+        return finish(result, value * scale, alternative * scale, !rest.empty(), unit);
+    }
+
+private:
+    struct Powers {
+        long exponent = 0;        // 3.6e25, and × 10^25
+        bool caret = false;       // 10^25, 2^30
         long caret_exponent = 0;
-        // 3.6e25, 3.6E+25
+    };
+
+    // The powers after the mantissa: 3.6e25, 3.6E+25, 10^25, 2^30, 10**25 (superscripts were
+    // rewritten as ^ by normalize), 3.6 × 10^25. False when one is malformed (error_ or the
+    // result's error says why).
+    bool read_powers(Powers& powers, Parsed& result) {
         if (pos_ + 1 < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E') &&
             (is_digit(s_[pos_ + 1]) ||
              ((s_[pos_ + 1] == '-' || s_[pos_ + 1] == '+') && pos_ + 2 < s_.size() && is_digit(s_[pos_ + 2])))) {
             ++pos_;
             has_e_ = true;
-            if (!read_exponent(exponent)) return fail(result);
+            if (!read_exponent(powers.exponent)) return false;
         }
-        // 10^25, 2^30, 10**25 (superscripts were rewritten as ^ by normalize)
         if (read_power_sign()) {
-            if (exponent != 0 || has_e_) {
+            if (powers.exponent != 0 || has_e_) {
                 // "1e5^2": does the power apply to 1 or to 1e5? Neither reading is safe to guess.
                 result.error = message("quantity.one_power", "Write one power: 1e10 or 10^10, not 1e5^2.");
-                return result;
+                return false;
             }
-            if (!read_exponent(caret_exponent)) return fail(result);
-            caret_power = true;
+            if (!read_exponent(powers.caret_exponent)) return false;
+            powers.caret = true;
+            return true;
         }
-        // 3.6 × 10^25, 3.6 x 10^25, 3.6*10**25
-        if (!caret_power) {
-            const std::size_t before = pos_;
-            skip_space();
-            if (pos_ < s_.size() && (s_[pos_] == '*' || s_[pos_] == 'x' || s_[pos_] == 'X')) {
-                ++pos_;
-                skip_space();
-                if (s_.substr(pos_, 2) == "10" && (pos_ + 2 >= s_.size() || !is_digit(s_[pos_ + 2]))) {
-                    pos_ += 2;
-                    if (read_power_sign()) {
-                        long times_ten = 0;
-                        if (!read_exponent(times_ten)) return fail(result);
-                        exponent += times_ten;
-                    } else {
-                        pos_ = before;
-                    }
-                } else {
-                    pos_ = before;
-                }
-            } else {
-                pos_ = before;
-            }
-        }
+        return read_times_ten(powers.exponent);
+    }
+
+    // " × 10^25", " x 10^25", "*10**25" after a mantissa; anything else is left for the unit.
+    bool read_times_ten(long& exponent) {
+        const std::size_t before = pos_;
         skip_space();
-        const double multiplier = read_multiplier_word();
-        std::string rest = lowercase(trim(s_.substr(pos_)));
+        if (pos_ < s_.size() && (s_[pos_] == '*' || s_[pos_] == 'x' || s_[pos_] == 'X')) {
+            ++pos_;
+            skip_space();
+            if (s_.substr(pos_, 2) == "10" && (pos_ + 2 >= s_.size() || !is_digit(s_[pos_ + 2]))) {
+                pos_ += 2;
+                if (read_power_sign()) {
+                    long times_ten = 0;
+                    if (!read_exponent(times_ten)) return false;
+                    exponent += times_ten;
+                    return true;
+                }
+            }
+        }
+        pos_ = before;
+        return true;
+    }
+
+    // What follows the number: a unit of the table, or nothing. False with the result's error set.
+    bool read_unit(std::string& rest, Unit& unit, Parsed& result) {
+        rest = lowercase(trim(s_.substr(pos_)));
         while (!rest.empty() && rest.back() == '.') rest.pop_back();
         rest = std::string(trim(strip_per_parameter(rest)));
         for (const char c : rest) {
             if (is_digit(c)) {
                 result.error =
                     message("quantity.more_than_one", "Please give a single number (I found more than one).");
-                return result;
+                return false;
             }
         }
-        Unit unit;
         if (!find_unit(rest, unit)) {
             result.error = unknown_unit_message(rest);
-            return result;
+            return false;
         }
+        return true;
+    }
 
-        double value = 0.0, alternative = 0.0;
-        if (!evaluate(mantissa.digits, exponent, caret_power, caret_exponent, value)) return fail(result);
-        if (mantissa.has_alternative &&
-            evaluate(mantissa.alternative, exponent, caret_power, caret_exponent, alternative)) {
-            result.has_alternative = true;
-        }
-        const double scale = sign * multiplier * (rest.empty() ? 1.0 : unit.factor);
-        value *= scale;
-        alternative *= scale;
+    Parsed finish(Parsed& result, double value, double alternative, bool has_unit, const Unit& unit) {
         if (!std::isfinite(value) || std::fabs(value) > largest_magnitude) {
             result.error = too_large();
             return result;
@@ -212,13 +231,12 @@ public:
         result.ok = true;
         result.value = value;
         result.alternative_value = result.has_alternative ? alternative : 0.0;
-        result.has_unit = !rest.empty();
+        result.has_unit = has_unit;
         result.kind = unit.kind;
         result.unit = unit;
         return result;
     }
 
-private:
     Parsed& fail(Parsed& result) {
         result.ok = false;
         result.error = error_;
@@ -437,8 +455,9 @@ private:
         for (const Language language : {current_language(), Language::en}) {
             for (const words::NumberWord& n : words::number_words(language)) {
                 const std::size_t length = std::strlen(n.word);
+                // "twenty-one" is not "twenty": a compound gets the plain message, not wrong digits.
                 const bool whole_word = n.word[length - 1] == ' ' || lower.size() == length ||
-                                        !(is_letter(lower[length]) || is_non_ascii(lower[length]));
+                                        !(is_letter(lower[length]) || is_non_ascii(lower[length]) || lower[length] == '-');
                 if (lower.compare(0, length, n.word) != 0 || !whole_word) continue;
                 if (!n.digits)
                     return message("quantity.digits", "Please type the number in digits, for example 1000000 or 1e6.");
@@ -447,8 +466,8 @@ private:
             }
         }
         if (lower.rfind("nan", 0) == 0 || lower.rfind("inf", 0) == 0 || lower.rfind("\u221E", 0) == 0)
-            return message("quantity.not_finite", "That is not a finite number: type digits, for example 1.1 TB.");
-        return message("quantity.not_a_number", "That is not a number: type digits, for example 1.1 TB or 3.6e25.");
+            return message("quantity.not_finite", "That is not a finite number: type digits, for example {example}.", {{"example", example_}});
+        return message("quantity.not_a_number", "That is not a number: type digits, for example {example}.", {{"example", example_}});
     }
 
     static std::string unknown_unit_message(const std::string& unit) {
@@ -494,6 +513,7 @@ private:
 
     std::string_view s_;
     bool count_letters_ = false;
+    std::string example_;  // a typed answer of the kind asked for, for the messages
     bool has_e_ = false;
     std::size_t pos_ = 0;
     std::string error_;
@@ -505,7 +525,30 @@ namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-Parsed parse_text(std::string_view text, bool count_letters) {
+// "sixteen", "sechzehn bytes", "dieciséis días": a leading number word of the current language
+// or English, with its digits, is read as those digits. A word that has none ("a", "ein") is left
+// for the reader, which asks for digits.
+std::string with_number_word_as_digits(const std::string& normalized) {
+    const std::string lower = lowercase(normalized);
+    // After a hedge ("about sixteen") as at the start.
+    std::size_t start = 0;
+    for (const Language language : {current_language(), Language::en})
+        for (const char* hedge : words::hedges(language))
+            if (start == 0 && lower.compare(0, std::strlen(hedge), hedge) == 0) start = std::strlen(hedge);
+    while (start < lower.size() && lower[start] == ' ') ++start;
+    for (const Language language : {current_language(), Language::en}) {
+        for (const words::NumberWord& n : words::number_words(language)) {
+            const std::size_t length = std::strlen(n.word);
+            if (!n.digits || lower.compare(start, length, n.word) != 0) continue;
+            const std::size_t end = start + length;
+            const bool whole_word = lower.size() == end || !(is_letter(lower[end]) || is_non_ascii(lower[end]) || lower[end] == '-');
+            if (whole_word) return normalized.substr(0, start) + n.digits + normalized.substr(end);
+        }
+    }
+    return normalized;
+}
+
+Parsed parse_text(std::string_view text, bool count_letters, const std::string& example) {
     Parsed result;
     while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
     while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
@@ -519,18 +562,46 @@ Parsed parse_text(std::string_view text, bool count_letters) {
         return result;
     }
     if (normalized.empty()) {
-        result.error = message("quantity.empty", "Type a number, for example 1.1 TB.");
+        result.error = message("quantity.empty", "Type a number, for example {example}.", {{"example", example}});
         return result;
     }
-    return Reader(normalized, count_letters).run();
+    const std::string words_read = with_number_word_as_digits(normalized);
+    return Reader(words_read, count_letters, example).run();
 }
 
 }  // namespace
 
-Parsed parse(std::string_view text) { return parse_text(text, false); }
+std::string typing_example(UnitKind kind) {
+    switch (kind) {
+        case UnitKind::number: return format_count(70e9);
+        case UnitKind::memory: return format(1.1e12, Figure::bytes);
+        case UnitKind::compute: return localize_digits("3.6") + "e25 FLOPs";
+        case UnitKind::rate: return format(989e12, Figure::flop_rate);
+        case UnitKind::time: return format(68 * 86400.0, Figure::duration);
+        case UnitKind::gpus: return format(16, Figure::gpus);
+        case UnitKind::percent: return format(0.4, Figure::percent);
+    }
+    return format(1.1e12, Figure::bytes);
+}
+
+std::string typing_example(const Unit& unit) {
+    // In the question's own unit where it has one of several sizes: "2.5 bytes", "2.5 GB", "2.5 days".
+    if ((unit.kind == UnitKind::memory || unit.kind == UnitKind::time) && !unit.symbol.empty())
+        return format_in_unit(2.5 * unit.factor, unit);
+    return typing_example(unit.kind);
+}
+
+Parsed parse(std::string_view text) {
+    // Of no known kind: examples of the two kinds learners type most.
+    return parse_text(text, false, typing_example(UnitKind::memory) + " / " + localize_digits("3.6") + "e25");
+}
 
 Parsed parse(std::string_view text, UnitKind expected) {
-    return parse_text(text, expected == UnitKind::number || expected == UnitKind::gpus);
+    return parse_text(text, expected == UnitKind::number || expected == UnitKind::gpus, typing_example(expected));
+}
+
+Parsed parse(std::string_view text, const Unit& expected) {
+    return parse_text(text, expected.kind == UnitKind::number || expected.kind == UnitKind::gpus, typing_example(expected));
 }
 
 Reading read_quantity(std::string_view text, UnitKind kind) {

@@ -328,20 +328,28 @@ const char* const spanish_per_parameter[] = {"por par\u00E1metro", "por parametr
 const NumberWord english_number_words[] = {
     {"zero", "0"},      {"one", "1"},        {"two", "2"},         {"three", "3"},      {"four", "4"},
     {"five", "5"},      {"six", "6"},        {"seven", "7"},       {"eight", "8"},      {"nine", "9"},
-    {"ten", "10"},      {"eleven", "11"},    {"twelve", "12"},     {"twenty", "20"},    {"thirty", "30"},
+    {"ten", "10"},      {"eleven", "11"},    {"twelve", "12"},     {"thirteen", "13"},  {"fourteen", "14"},
+    {"fifteen", "15"},  {"sixteen", "16"},   {"seventeen", "17"},  {"eighteen", "18"},  {"nineteen", "19"},
+    {"twenty", "20"},    {"thirty", "30"},
     {"forty", "40"},    {"fifty", "50"},     {"sixty", "60"},      {"seventy", "70"},   {"eighty", "80"},
     {"ninety", "90"},   {"hundred", "100"},  {"thousand", "1000"}, {"million", "1e6"},  {"billion", "1e9"},
     {"trillion", "1e12"}, {"a ", nullptr},   {"an ", nullptr},     {"half", "0.5"}};
 const NumberWord german_number_words[] = {
     {"null", "0"},      {"eins", "1"},       {"zwei", "2"},        {"drei", "3"},       {"vier", "4"},
     {"f\u00FCnf", "5"}, {"sechs", "6"},      {"sieben", "7"},      {"acht", "8"},       {"neun", "9"},
-    {"zehn", "10"},     {"elf", "11"},       {"zw\u00F6lf", "12"}, {"zwanzig", "20"},   {"hundert", "100"},
+    {"zehn", "10"},     {"elf", "11"},       {"zw\u00F6lf", "12"}, {"dreizehn", "13"},  {"vierzehn", "14"},
+    {"f\u00FCnfzehn", "15"}, {"sechzehn", "16"}, {"siebzehn", "17"}, {"achtzehn", "18"}, {"neunzehn", "19"},
+    {"zwanzig", "20"},  {"drei\u00DFig", "30"}, {"vierzig", "40"},  {"f\u00FCnfzig", "50"}, {"sechzig", "60"},
+    {"siebzig", "70"},  {"achtzig", "80"},   {"neunzig", "90"},    {"hundert", "100"},
     {"tausend", "1000"}, {"million", "1e6"}, {"milliarde", "1e9"}, {"billion", "1e12"}, {"ein ", nullptr},
     {"eine ", nullptr}, {"halb", "0,5"}};
 const NumberWord spanish_number_words[] = {
     {"cero", "0"},      {"uno", "1"},        {"dos", "2"},         {"tres", "3"},       {"cuatro", "4"},
     {"cinco", "5"},     {"seis", "6"},       {"siete", "7"},       {"ocho", "8"},       {"nueve", "9"},
-    {"diez", "10"},     {"once", "11"},      {"doce", "12"},       {"veinte", "20"},    {"cien", "100"},
+    {"diez", "10"},     {"once", "11"},      {"doce", "12"},       {"trece", "13"},     {"catorce", "14"},
+    {"quince", "15"},   {"diecis\u00E9is", "16"}, {"dieciseis", "16"}, {"diecisiete", "17"}, {"dieciocho", "18"},
+    {"diecinueve", "19"}, {"veinte", "20"},  {"treinta", "30"},    {"cuarenta", "40"},  {"cincuenta", "50"},
+    {"sesenta", "60"},  {"setenta", "70"},   {"ochenta", "80"},    {"noventa", "90"},   {"cien", "100"},
     {"mil", "1000"},    {"mill\u00F3n", "1e6"}, {"un ", nullptr},  {"una ", nullptr},   {"medio", "0,5"}};
 
 }  // namespace
