@@ -73,6 +73,7 @@ std::string gpus_json() {
         w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
         w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
         w.field("memory_bandwidth", gpu.memory_bandwidth).field("source", gpu.source);
+        write_gpu_interconnect(w, gpu);
         w.end_object();
     }
     w.end_array();

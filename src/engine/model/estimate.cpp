@@ -280,6 +280,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
     w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
     w.field("memory_bandwidth", e.step.memory_bandwidth).field("source", gpu.source);
+    write_gpu_interconnect(w, gpu);
     w.end_object();
 
     w.key("inference").begin_object();

@@ -328,8 +328,9 @@ ScenarioReading read_scenario(const json::Value& document) {
     std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
     const bool gpu_given = hardware_reader.text("gpu", gpu_id);
     if (gpu_id == "custom") {
-        hardware.gpu = Gpu{"custom", message("hardware.custom.name", "Custom GPU"), 0, 0, 0, 0,
-                           message("hardware.custom.source", "entered by the user")};
+        const std::string custom_name = message("hardware.custom.name", "Custom GPU");
+        hardware.gpu = Gpu{"custom", custom_name, 0, 0, 0, 0, message("hardware.custom.source", "entered by the user"),
+                           custom_name, custom_name, 0, 0, 0, 0, std::string()};
         if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", message("scenario.custom_gpu.required", "is required for a custom GPU"));
         if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", message("scenario.custom_gpu.required", "is required for a custom GPU"));
     } else if (const Gpu* gpu = find_gpu(gpu_id)) {
@@ -406,6 +407,13 @@ void write_architecture_fields(json::Writer& w, const Architecture& a) {
     w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
     w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
     w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+}
+
+void write_gpu_interconnect(json::Writer& w, const Gpu& gpu) {
+    w.field("short_name", gpu.short_name).field("model_name", gpu.model_name);
+    w.field("gpus_per_node", gpu.gpus_per_node).field("intra_node_bandwidth", gpu.intra_node_bandwidth);
+    w.field("inter_node_bandwidth", gpu.inter_node_bandwidth).field("pcie_bandwidth", gpu.pcie_bandwidth);
+    w.field("interconnect_source", gpu.interconnect_source);
 }
 
 std::string write_scenario(const Scenario& scenario) {

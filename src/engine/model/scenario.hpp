@@ -99,4 +99,9 @@ std::string write_scenario(const Scenario& scenario);
 // The architecture's fields, as members of the JSON object the writer is in.
 void write_architecture_fields(json::Writer& writer, const Architecture& architecture);
 
+// A GPU's short names and interconnect, as members of the JSON object the writer is in: short_name,
+// model_name, gpus_per_node, intra_node_bandwidth, inter_node_bandwidth, pcie_bandwidth,
+// interconnect_source (docs/scenario.md).
+void write_gpu_interconnect(json::Writer& writer, const Gpu& gpu);
+
 }  // namespace trainscope
