@@ -65,3 +65,113 @@ TEST_CASE("gpus_json and the estimate's gpu carry the short names and the interc
     CHECK(estimate.find_path("gpu.model_name")->text == "A100 SXM");
     CHECK(number_at(estimate, "gpu.intra_node_bandwidth") == 300e9);
 }
+
+namespace {
+
+std::string first_error(const json::Value& estimate, std::string_view field) {
+    for (const auto& error : estimate.find("errors")->items)
+        if (error.find("field")->text == field) return error.find("message")->text;
+    return std::string();
+}
+
+// A small mixture of experts: 16 routed experts, 2 per token, one shared, one dense layer first.
+constexpr const char* small_moe = R"("model":{"architecture":{"layers":8,"hidden":1024,"heads":16,"kv_heads":4,"mlp":4096,
+    "vocab":32000,"experts":16,"experts_per_token":2,"shared_experts":1,"expert_mlp":512,"dense_layers":1}})";
+
+}  // namespace
+
+TEST_CASE("context and expert parallelism of 1 are the layout as before", "[layout]") {
+    const json::Value before = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"zero_stage":1}})");
+    const json::Value after = estimate_of(
+        R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"zero_stage":1,"context":1,"expert":1}})");
+    for (const char* path : {"training.per_gpu.total", "training.per_gpu.activations", "training.per_gpu.optimizer_states",
+                             "compute.seconds", "step.seconds", "training.min_gpus"})
+        CHECK(number_at(before, path) == number_at(after, path));
+    CHECK(number_at(after, "scenario.parallel.context") == 1);
+    CHECK(number_at(after, "scenario.parallel.expert") == 1);
+}
+
+TEST_CASE("a refused layout names the field and the rule it breaks", "[layout][errors]") {
+    // Megatron-Core: world size = TP × PP × CP × DP.
+    const json::Value product = estimate_of(R"({"parallel":{"gpus":1024,"tensor":8,"pipeline":16,"context":16},
+        "training":{"sequence":131072}})");
+    CHECK(first_error(product, "parallel.gpus") == "tensor × pipeline × context = 2,048 does not divide 1,024 GPUs");
+    // Each context-parallel rank takes two equal chunks of every sequence.
+    const json::Value chunks = estimate_of(R"({"parallel":{"gpus":8,"context":8},"training":{"sequence":1000}})");
+    CHECK(first_error(chunks, "parallel.context") ==
+          "2 × context = 16 does not divide the sequence of 1,000 tokens: each context-parallel rank takes two equal chunks");
+    // Expert parallelism needs experts, divides them, and divides data × context.
+    CHECK(has_error_for(estimate_of(R"({"parallel":{"gpus":8,"expert":2}})"), "parallel.expert"));
+    const std::string moe = std::string("{") + small_moe;
+    CHECK(first_error(estimate_of(moe + R"(,"parallel":{"gpus":96,"expert":3}})"), "parallel.expert") ==
+          "must divide the routed experts (16) evenly");
+    CHECK(first_error(estimate_of(moe + R"(,"parallel":{"gpus":32,"tensor":2,"pipeline":2,"expert":16}})"),
+                      "parallel.expert") ==
+          "expert = 16 does not divide data × context = 8: expert-parallel groups are carved out of those ranks");
+    // Carved out of data × context together: 4 data × 4 context ranks hold 16 expert ranks.
+    CHECK(estimate_of(moe + R"(,"parallel":{"gpus":16,"context":4,"expert":16}})").find("errors")->items.empty());
+}
+
+TEST_CASE("activations per GPU fall as 1/CP", "[layout][property]") {
+    for (const char* model : {R"("model":{"preset":"llama3-8b"})", R"("model":{"preset":"gpt3-175b"})", small_moe}) {
+        for (const char* recompute : {"none", "selective", "full"}) {
+            for (const char* flash : {"true", "false"}) {
+                const std::string base = std::string("{") + model + R"(,"training":{"sequence":32768,"recompute":")" +
+                                         recompute + R"(","flash_attention":)" + flash + "},";
+                const json::Value one = estimate_of(base + R"("parallel":{"gpus":8,"tensor":2,"zero_stage":1}})");
+                REQUIRE(one.find("errors")->items.empty());
+                for (const double c : {2.0, 4.0, 16.0}) {
+                    INFO(model << " " << recompute << " flash " << flash << " CP " << c);
+                    char layout[160];
+                    std::snprintf(layout, sizeof layout, R"("parallel":{"gpus":%g,"tensor":2,"context":%g,"zero_stage":1}})",
+                                  8 * c, c);
+                    const json::Value split = estimate_of(base + layout);
+                    REQUIRE(split.find("errors")->items.empty());
+                    CHECK(number_at(split, "training.activations_per_layer") ==
+                          Approx(number_at(one, "training.activations_per_layer") / c).epsilon(1e-12));
+                    CHECK(number_at(split, "training.per_gpu.activations") + number_at(split, "training.per_gpu.logits") ==
+                          Approx((number_at(one, "training.per_gpu.activations") + number_at(one, "training.per_gpu.logits")) / c)
+                              .epsilon(1e-12));
+                    // The same data-parallel degree: the model states per GPU are those of d·c ranks.
+                    CHECK(number_at(split, "training.data_parallel") == number_at(one, "training.data_parallel"));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("expert weights per GPU fall as 1/EP; the rest stays", "[layout][property]") {
+    const std::string moe = std::string("{") + small_moe;
+    const json::Value whole = estimate_of(moe + R"(,"parallel":{"gpus":16,"zero_stage":0}})");
+    REQUIRE(whole.find("errors")->items.empty());
+    const double total = number_at(whole, "params");
+    // Routed experts: 7 MoE layers × 16 experts × 3·1024·512.
+    const double routed = 7 * 16 * 3 * 1024.0 * 512;
+    CHECK(number_at(whole, "training.per_gpu.weights") == Approx(2 * total));
+    for (const double e : {2.0, 4.0, 8.0, 16.0}) {
+        INFO("EP " << e);
+        char layout[120];
+        std::snprintf(layout, sizeof layout, R"(,"parallel":{"gpus":16,"expert":%g,"zero_stage":0}})", e);
+        const json::Value split = estimate_of(moe + layout);
+        REQUIRE(split.find("errors")->items.empty());
+        CHECK(number_at(split, "training.per_gpu.weights") == Approx(2 * (total - routed) + 2 * routed / e));
+        // Compute is the active parameters' whatever the layout.
+        CHECK(number_at(split, "compute.flops") == number_at(whole, "compute.flops"));
+        CHECK(number_at(split, "training.per_gpu.activations") == number_at(whole, "training.per_gpu.activations"));
+    }
+    // ZeRO-1 shards the experts' optimizer states over the d·c/e ranks holding the same experts.
+    const json::Value sharded = estimate_of(moe + R"(,"parallel":{"gpus":16,"expert":4,"zero_stage":1}})");
+    CHECK(number_at(sharded, "training.per_gpu.optimizer_states") ==
+          Approx(8 * (total - routed) / 16 + 8 * (routed / 4) / 4));
+}
+
+TEST_CASE("a mixture of experts with shared experts and dense layers counts both", "[model][moe]") {
+    const json::Value estimate = estimate_of(std::string("{") + small_moe + "}");
+    const double h = 1024, attention = 2 * h * h + 2 * h * 256, norms = 2 * h;
+    const double expert = 3 * h * 512, dense = 3 * h * 4096, router = h * 16;
+    const double embeddings = 2 * 32000 * h + h;
+    CHECK(number_at(estimate, "params") ==
+          Approx(7 * (attention + norms + router + 17 * expert) + (attention + norms + dense) + embeddings));
+    CHECK(number_at(estimate, "active_params") ==
+          Approx(7 * (attention + norms + router + 3 * expert) + (attention + norms + dense) + embeddings));
+}

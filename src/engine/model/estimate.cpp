@@ -76,7 +76,7 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
     constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
     Scenario sharded = scenario;
     sharded.parallel.zero_stage = 3;
-    sharded.parallel.gpus = model_parallel * huge_data_parallel;
+    sharded.parallel.gpus = model_parallel * scenario.parallel.context * huge_data_parallel;
     ShardingLimit limit;
     limit.memory = memory_per_gpu;
     limit.states = training.model_states.total() / model_parallel;
@@ -85,7 +85,12 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
                   result.compute, StepDetail::peak, &limit);
     fullest = limit.fullest;
     if (limit.overflows) return -1;
-    return limit.data_parallel * model_parallel;
+    // ZeRO-3 shards over the d·c ranks (docs/model.md §11): a whole number of context-parallel
+    // groups, and of expert-parallel groups, which are carved out of them.
+    const double c = scenario.parallel.context, e = scenario.parallel.expert;
+    double unit = c;
+    while (std::fmod(unit, e) != 0) unit += c;  // lcm(c, e): both at most 10^5
+    return std::ceil(limit.data_parallel / unit) * unit * model_parallel;
 }
 
 }  // namespace
@@ -110,12 +115,10 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
 
     TrainingMemory& training = result.training;
     const ParallelSettings& parallel = scenario.parallel;
-    const double model_parallel = parallel.tensor * parallel.pipeline;
-    training.data_parallel = parallel.gpus / model_parallel;
+    training.data_parallel = parallel.data_parallel();
     training.bytes_per_param = training_bytes_per_param(scenario.training, model.architecture, parameters);
     training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
-    training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, parameters, model_parallel,
-                                                   training.data_parallel, parallel.zero_stage);
+    training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, result.params, parallel);
     training.activations = training_activations(model.architecture, scenario.training, parallel);
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;

@@ -4,21 +4,48 @@
 
 namespace trainscope {
 
+namespace {
+
+// docs/model.md §12: the attention block's weights when it is not the plain h×h shape of §1.
+double attention_parameters(const Architecture& a) {
+    const double h = a.hidden;
+    if (a.latent_attention()) {
+        // DeepSeek-V2 §2.1.2–2.1.3 (and V3's config): Q from h, or through a latent of q_lora_rank
+        // with its RMSNorm; K and V from a shared latent of kv_lora_rank (with its RMSNorm) plus
+        // one decoupled RoPE key of rope_head_dim; each head's query and key are nope + rope wide.
+        const double qk_head = a.nope_head_dim + a.rope_head_dim;
+        const double query = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank + a.q_lora_rank * a.heads * qk_head
+                                               : h * a.heads * qk_head;
+        const double key_value = h * (a.kv_lora_rank + a.rope_head_dim) + a.kv_lora_rank +
+                                 a.kv_lora_rank * a.heads * (a.nope_head_dim + a.v_head_dim);
+        const double output = a.heads * a.v_head_dim * h;
+        return query + key_value + output;
+    }
+    // Heads of their own size d (Gemma 2): Q and O are h×(a·d), K and V h×(a_kv·d).
+    const double d = a.head_dim;
+    return 2 * h * a.heads * d + 2 * h * a.kv_heads * d;
+}
+
+}  // namespace
+
 ParameterCount count_parameters(const Architecture& a) {
     const double h = a.hidden;
     const double kv_width = h * a.kv_heads / a.heads;  // K and V project to a_kv heads of size h/a
 
     // docs/model.md §1 (attention): Q and O are h×h, K and V are h×(h·a_kv/a).
-    double attention = 2 * h * h + 2 * h * kv_width;
+    double attention = a.latent_attention() || a.head_dim > 0 ? attention_parameters(a) : 2 * h * h + 2 * h * kv_width;
     // docs/model.md §1 (MLP): SwiGLU has gate, up and down matrices; GeLU has up and down.
-    double mlp_per_expert = (a.gated_mlp ? 3.0 : 2.0) * h * a.mlp;
+    const double matrices = a.gated_mlp ? 3.0 : 2.0;
+    double mlp_per_expert = matrices * h * a.routed_mlp();
+    double dense_mlp = matrices * h * a.mlp;
     // Two norms per layer (before attention, before the MLP), h weights each.
     double norms = 2 * h;
     double final_norm = h;
     if (a.biases) {
         // GPT-2/3: every linear layer has a bias and LayerNorm has a shift as well as a scale.
         attention += 2 * h + 2 * kv_width;
-        mlp_per_expert += (a.gated_mlp ? 2.0 : 1.0) * a.mlp + h;
+        mlp_per_expert += (a.gated_mlp ? 2.0 : 1.0) * a.routed_mlp() + h;
+        dense_mlp += (a.gated_mlp ? 2.0 : 1.0) * a.mlp + h;
         norms *= 2;
         final_norm *= 2;
     }
@@ -29,8 +56,22 @@ ParameterCount count_parameters(const Architecture& a) {
     const double shared = attention + router + norms;
 
     ParameterCount count;
-    count.total = a.layers * (shared + a.experts * mlp_per_expert) + embeddings + final_norm;
-    count.active = a.layers * (shared + a.experts_per_token * mlp_per_expert) + embeddings + final_norm;
+    if (!a.extended_moe()) {
+        count.total = a.layers * (shared + a.experts * mlp_per_expert) + embeddings + final_norm;
+        count.active = a.layers * (shared + a.experts_per_token * mlp_per_expert) + embeddings + final_norm;
+        count.routed_experts = a.experts > 1 ? a.layers * a.experts * mlp_per_expert : 0.0;
+        return count;
+    }
+    // docs/model.md §11 (DeepSeekMoE, Dai et al. 2024; DeepSeek-V3 §2.1.2): the first dense_layers
+    // layers have one MLP of width mlp; the others E routed experts and S shared ones of width
+    // expert_mlp, of which a token uses its k routed experts and all S shared ones.
+    const double moe_layers = a.layers - a.dense_layers;
+    const double dense_layer = attention + norms + dense_mlp;
+    count.routed_experts = a.experts > 1 ? moe_layers * a.experts * mlp_per_expert : 0.0;
+    count.total = moe_layers * (shared + (a.experts + a.shared_experts) * mlp_per_expert) +
+                  a.dense_layers * dense_layer + embeddings + final_norm;
+    count.active = moe_layers * (shared + (a.experts_per_token + a.shared_experts) * mlp_per_expert) +
+                   a.dense_layers * dense_layer + embeddings + final_norm;
     return count;
 }
 

@@ -164,6 +164,17 @@ void read_architecture_fields(ObjectReader& reader, Architecture& a) {
     reader.boolean("dropout", a.dropout);
     reader.number("experts", a.experts);
     reader.number("experts_per_token", a.experts_per_token);
+    reader.number("shared_experts", a.shared_experts);
+    reader.number("expert_mlp", a.expert_mlp);
+    reader.number("dense_layers", a.dense_layers);
+    reader.number("head_dim", a.head_dim);
+    reader.number("q_lora_rank", a.q_lora_rank);
+    reader.number("kv_lora_rank", a.kv_lora_rank);
+    reader.number("nope_head_dim", a.nope_head_dim);
+    reader.number("rope_head_dim", a.rope_head_dim);
+    reader.number("v_head_dim", a.v_head_dim);
+    reader.number("sliding_window", a.sliding_window);
+    reader.number("sliding_window_layers", a.sliding_window_layers);
 }
 
 void check_architecture(const Architecture& a, std::vector<FieldError>& errors) {
@@ -191,6 +202,31 @@ void check_architecture(const Architecture& a, std::vector<FieldError>& errors) 
         error("experts_per_token", message("scenario.experts_per_token.exceed_experts",
                                             "cannot exceed the number of experts ({experts})",
                                             {{"experts", format_limit(a.experts)}}));
+    if (a.dense_layers >= a.layers && a.dense_layers > 0)
+        error("dense_layers", message("scenario.dense_layers.exceed_layers",
+                                       "must be fewer than the layers ({layers}): the rest are mixture-of-experts layers",
+                                       {{"layers", format_limit(a.layers)}}));
+    if (a.experts <= 1 && (a.shared_experts > 0 || a.expert_mlp > 0 || a.dense_layers > 0)) {
+        const char* field = a.shared_experts > 0 ? "shared_experts" : a.expert_mlp > 0 ? "expert_mlp" : "dense_layers";
+        error(field, message("scenario.moe.needs_experts", "describes a mixture of experts: set experts above 1"));
+    }
+    if (a.latent_attention()) {
+        // DeepSeek-V2 §2.1: every head's key has a part without positions and a rotary part.
+        for (const auto& [field, value] : {std::pair<const char*, double>{"nope_head_dim", a.nope_head_dim},
+                                           {"rope_head_dim", a.rope_head_dim}, {"v_head_dim", a.v_head_dim}})
+            if (!(value >= 1))
+                error(field, message("scenario.latent_attention.required",
+                                     "is required for multi-head latent attention (kv_lora_rank above 0)"));
+    } else if (a.q_lora_rank > 0) {
+        error("q_lora_rank", message("scenario.q_lora_rank.needs_latent",
+                                      "compresses queries for multi-head latent attention: set kv_lora_rank too"));
+    }
+    if (a.sliding_window_layers > a.layers)
+        error("sliding_window_layers", message("scenario.sliding_window_layers.exceed_layers",
+                                                "cannot exceed the layers ({layers})", {{"layers", format_limit(a.layers)}}));
+    else if (a.sliding_window_layers > 0 && a.sliding_window < 1)
+        error("sliding_window", message("scenario.sliding_window.required",
+                                         "is required when sliding_window_layers is above 0"));
 }
 
 void read_model(const json::Value* model_json, Scenario& scenario, std::vector<FieldError>& errors) {
@@ -319,6 +355,8 @@ ScenarioReading read_scenario(const json::Value& document) {
     parallel_reader.number("tensor", parallel.tensor);
     parallel_reader.number("pipeline", parallel.pipeline);
     parallel_reader.number("interleave", parallel.interleave);
+    parallel_reader.number("context", parallel.context);
+    parallel_reader.number("expert", parallel.expert);
     double zero_stage = 0;
     if (parallel_reader.number("zero_stage", zero_stage)) parallel.zero_stage = static_cast<int>(zero_stage);
     parallel_reader.finish();
@@ -369,13 +407,48 @@ ScenarioReading read_scenario(const json::Value& document) {
                           message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
                                   {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
 
-    // Parallel layout: G = data × tensor × pipeline (Narayanan et al. 2021, §2).
+    // Parallel layout: G = data × tensor × pipeline × context (Narayanan et al. 2021, §2;
+    // Megatron-Core's parallel_state: world size = TP × PP × CP × DP; docs/scenario.md, "Layout rules").
+    const Architecture& a = scenario.model.architecture;
     const double model_parallel = parallel.tensor * parallel.pipeline;
-    if (std::fmod(parallel.gpus, model_parallel) != 0) {
+    const double layout_product = model_parallel * parallel.context;
+    const bool layout_divides = std::fmod(parallel.gpus, layout_product) == 0;
+    if (!layout_divides && parallel.context == 1) {
         errors.push_back({"parallel.gpus", message("scenario.gpus.multiple", "must be a multiple of tensor × pipeline ({model_parallel})",
                                                       {{"model_parallel", format_limit(model_parallel)}})});
+    } else if (!layout_divides) {
+        errors.push_back({"parallel.gpus", message("scenario.gpus.layout_product",
+                                                      "tensor × pipeline × context = {product} does not divide {gpus} GPUs",
+                                                      {{"product", format_limit(layout_product)},
+                                                       {"gpus", format_limit(parallel.gpus)}})});
     }
-    const Architecture& a = scenario.model.architecture;
+    if (parallel.context > 1 && std::fmod(training.sequence, 2 * parallel.context) != 0) {
+        // Megatron-Core splits each sequence into 2·CP chunks, two per rank, so that causal
+        // attention's work is balanced (docs/model.md §11).
+        errors.push_back({"parallel.context", message("scenario.context.divide_sequence",
+                                                         "2 × context = {chunks} does not divide the sequence of {sequence} "
+                                                         "tokens: each context-parallel rank takes two equal chunks",
+                                                         {{"chunks", format_limit(2 * parallel.context)},
+                                                          {"sequence", format_limit(training.sequence)}})});
+    }
+    if (parallel.expert > 1) {
+        // Megatron-Core and DeepSpeed-MoE carve expert-parallel groups out of the data- and
+        // context-parallel ranks; each holds experts / EP routed experts (docs/model.md §11).
+        const double data_context = layout_divides ? parallel.gpus / layout_product * parallel.context : 0;
+        if (a.experts <= 1)
+            errors.push_back({"parallel.expert", message("scenario.expert.needs_experts",
+                                                            "splits a mixture of experts' experts; this model has none")});
+        else if (std::fmod(a.experts, parallel.expert) != 0)
+            errors.push_back({"parallel.expert", message("scenario.expert.divide_experts",
+                                                            "must divide the routed experts ({experts}) evenly",
+                                                            {{"experts", format_limit(a.experts)}})});
+        if (layout_divides && std::fmod(data_context, parallel.expert) != 0)
+            errors.push_back({"parallel.expert", message("scenario.expert.divide_data_context",
+                                                            "expert = {expert} does not divide data × context = {data_context}: "
+                                                            "expert-parallel groups are carved out of those ranks",
+                                                            {{"expert", format_limit(parallel.expert)},
+                                                             {"data_context", format_limit(data_context)}})});
+    }
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
                                                           {{"layers", format_limit(a.layers)}})});
@@ -407,6 +480,10 @@ void write_architecture_fields(json::Writer& w, const Architecture& a) {
     w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
     w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
     w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+    w.field("shared_experts", a.shared_experts).field("expert_mlp", a.expert_mlp).field("dense_layers", a.dense_layers);
+    w.field("head_dim", a.head_dim).field("q_lora_rank", a.q_lora_rank).field("kv_lora_rank", a.kv_lora_rank);
+    w.field("nope_head_dim", a.nope_head_dim).field("rope_head_dim", a.rope_head_dim).field("v_head_dim", a.v_head_dim);
+    w.field("sliding_window", a.sliding_window).field("sliding_window_layers", a.sliding_window_layers);
 }
 
 void write_gpu_interconnect(json::Writer& w, const Gpu& gpu) {
@@ -456,6 +533,7 @@ std::string write_scenario(const Scenario& scenario) {
     w.key("parallel").begin_object();
     w.field("gpus", parallel.gpus).field("tensor", parallel.tensor).field("pipeline", parallel.pipeline);
     w.field("interleave", parallel.interleave);
+    w.field("context", parallel.context).field("expert", parallel.expert);
     w.key("zero_stage").integer(parallel.zero_stage);
     w.end_object();
 

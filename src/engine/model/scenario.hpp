@@ -60,7 +60,11 @@ struct ParallelSettings {
     double tensor = 1;
     double pipeline = 1;
     double interleave = 1;  // virtual pipeline stages per GPU (Megatron's interleaved 1F1B); 1: plain 1F1B
+    double context = 1;     // context parallelism: each sequence split over this many GPUs (docs/model.md §11)
+    double expert = 1;      // expert parallelism: the routed experts split over this many GPUs (docs/model.md §11)
     int zero_stage = 0;
+    // Data-parallel degree d = G / (t·p·c); ZeRO shards over d·c (Megatron-Core's distributed optimizer).
+    double data_parallel() const { return gpus / (tensor * pipeline * context); }
 };
 
 struct HardwareSettings {
