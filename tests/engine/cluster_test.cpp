@@ -6,6 +6,8 @@
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
 #include "engine/model/hardware.hpp"
+#include "engine/model/model.hpp"
+#include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
 #include "estimate_support.hpp"
 
@@ -174,4 +176,140 @@ TEST_CASE("a mixture of experts with shared experts and dense layers counts both
           Approx(7 * (attention + norms + router + 17 * expert) + (attention + norms + dense) + embeddings));
     CHECK(number_at(estimate, "active_params") ==
           Approx(7 * (attention + norms + router + 3 * expert) + (attention + norms + dense) + embeddings));
+}
+
+namespace {
+
+const ModelPreset& preset(std::string_view id) {
+    const ModelPreset* found = find_model_preset(id);
+    REQUIRE(found != nullptr);
+    return *found;
+}
+
+json::Value run_estimate(const ModelPreset& model, const TrainingRun& run) {
+    const json::Value estimate = estimate_of(run_scenario_json(model, run));
+    INFO(run_scenario_json(model, run));
+    REQUIRE(estimate.find("errors")->items.empty());
+    return estimate;
+}
+
+}  // namespace
+
+TEST_CASE("each new preset reproduces its published total and active parameters", "[model][published][presets]") {
+    // Published counts are rounded to three figures (two for DeepSeek-V3's 37B active); tolerances
+    // say so. The engine counts both embedding matrices in the active parameters, for every model.
+    struct Published { const char* id; double total, total_tolerance, active, active_tolerance; };
+    for (const Published& p : {Published{"deepseek-v3", 671e9, 0.001, 37e9, 0.02},   // DeepSeek-V3 report §2
+                               Published{"mixtral-8x22b", 141e9, 0.005, 39e9, 0.005},  // Mistral AI 2024
+                               Published{"qwen2.5-72b", 72.7e9, 0.001, 72.7e9, 0.001}, // Qwen2.5 report Table 1
+                               Published{"gemma2-27b", 27.2e9, 0.002, 27.2e9, 0.002},  // Gemma 2 Table 2: 27.2B
+                               Published{"llama3-405b", 405.85e9, 0.0001, 405.85e9, 0.0001}}) {
+        INFO(p.id);
+        const ParameterCount count = count_parameters(preset(p.id).architecture);
+        CHECK(count.total == Approx(p.total).epsilon(p.total_tolerance));
+        CHECK(count.active == Approx(p.active).epsilon(p.active_tolerance));
+        CHECK(preset(p.id).published_params == p.total);
+    }
+    // DeepSeek-V3 by hand (docs/model.md §11–12): 3 dense layers and 58 of 256 + 1 experts.
+    const double h = 7168;
+    const double attention = h * 1536 + 1536 + 1536 * 128 * 192 + h * (512 + 64) + 512 + 512 * 128 * 256 + 128 * 128 * h;
+    const double expert = 3 * h * 2048;
+    const double moe_layer = attention + 2 * h + h * 256 + 257 * expert;
+    const double dense_layer = attention + 2 * h + 3 * h * 18432;
+    const ParameterCount v3 = count_parameters(preset("deepseek-v3").architecture);
+    CHECK(v3.total == 58 * moe_layer + 3 * dense_layer + 2 * 129280 * h + h);
+    CHECK(v3.routed_experts == 58 * 256 * expert);
+    // Gemma 2 Table 2: 26,047,480,320 parameters besides the embeddings (the engine: two norms a layer, not four).
+    const ParameterCount gemma = count_parameters(preset("gemma2-27b").architecture);
+    CHECK(gemma.total - 256000 * 4608.0 == Approx(26047480320.0).epsilon(0.0001));
+}
+
+TEST_CASE("Llama 3 405B has one parameter count everywhere: its architecture's", "[model][published][presets]") {
+    // Issue 24 item 8: the preset's architecture gives 405,853,388,800 parameters (Llama 3 Table 3
+    // rounds it to 405B); the time section and every run use this one figure.
+    CHECK(count_parameters(preset("llama3-405b").architecture).total == 405853388800.0);
+}
+
+TEST_CASE("each published run reproduces its paper's FLOPs and GPU-hours and fits its GPUs", "[presets][runs][published]") {
+    std::size_t runs = 0;
+    for (const ModelPreset& model : model_presets()) {
+        for (const TrainingRun& run : model.runs) {
+            INFO(model.id << " " << run.id);
+            ++runs;
+            const json::Value estimate = run_estimate(model, run);
+            CHECK(estimate.find_path("training.fits")->boolean);
+            CHECK(number_at(estimate, "scenario.parallel.gpus") == run.gpus);
+            CHECK(number_at(estimate, "training.data_parallel") == run.gpus / (run.tensor * run.pipeline * run.context));
+            // FLOPs: 6 × active parameters × tokens (Kaplan et al. 2020).
+            CHECK(number_at(estimate, "compute.flops") == Approx(6 * number_at(estimate, "active_params") * run.tokens));
+            if (run.published_flops > 0) CHECK(number_at(estimate, "compute.flops") == Approx(run.published_flops).epsilon(0.02));
+            if (run.published_mfu_high > 0) {
+                CHECK(number_at(estimate, "compute.mfu") >= run.published_mfu_low - 1e-12);
+                CHECK(number_at(estimate, "compute.mfu") <= run.published_mfu_high + 1e-12);
+            }
+        }
+    }
+    CHECK(runs == 4);
+}
+
+TEST_CASE("Llama 3 405B's runs: 3.8e25 FLOPs, 41% and 38% MFU, and the model card's GPU-hours within 20%",
+          "[presets][runs][published]") {
+    const ModelPreset& llama = preset("llama3-405b");
+    REQUIRE(llama.runs.size() == 2);
+    const json::Value main_run = run_estimate(llama, llama.runs[0]);
+    CHECK(number_at(main_run, "compute.flops") == Approx(3.8e25).epsilon(0.01));
+    CHECK(number_at(main_run, "compute.mfu") == Approx(0.41));
+    // The Llama 3.1 model card's 30.84M H100-hours count all of 405B's pre-training: the 8K run
+    // here, the long-context stage and annealing, and the time lost to 466 interruptions in 54 days
+    // (§3.3.4). The 8K run alone at its 41% MFU is 26.0M: 16% less.
+    const double gpu_hours = number_at(main_run, "compute.gpu_hours");
+    CHECK(gpu_hours == Approx(26.0e6).epsilon(0.01));
+    CHECK(gpu_hours < llama.runs[0].published_gpu_hours);
+    CHECK(gpu_hours > 0.8 * llama.runs[0].published_gpu_hours);
+    // The 128K run: TP 8, CP 16, PP 16, DP 8 on 16,384 GPUs; each GPU holds 8,192 of a sequence's tokens,
+    // so its activations are the 8K run's.
+    const json::Value long_run = run_estimate(llama, llama.runs[1]);
+    CHECK(number_at(long_run, "training.data_parallel") == 8);
+    CHECK(number_at(long_run, "compute.mfu") == Approx(0.38));
+    CHECK(number_at(long_run, "training.per_gpu.activations") == Approx(number_at(main_run, "training.per_gpu.activations")));
+}
+
+TEST_CASE("DeepSeek-V3's run: 2,048 H800s, PP 16, EP 64, ZeRO-1 over 128, and its 2.664M GPU-hours", "[presets][runs][published]") {
+    const ModelPreset& v3 = preset("deepseek-v3");
+    REQUIRE(v3.runs.size() == 1);
+    const TrainingRun& run = v3.runs[0];
+    const json::Value estimate = run_estimate(v3, run);
+    CHECK(number_at(estimate, "training.data_parallel") == 128);
+    CHECK(number_at(estimate, "scenario.parallel.expert") == 64);
+    CHECK(estimate.find_path("gpu.id")->text == "h800-sxm");
+    // 6 × 37.6B × 14.8T = 3.33 × 10^24 FLOPs. The report states no MFU: its GPU-hours imply 35% of
+    // the H800's dense BF16 peak (18% of its FP8 peak, the precision it trained in, §3.3).
+    const double flops = number_at(estimate, "compute.flops");
+    CHECK(flops == Approx(3.33e24).epsilon(0.005));
+    const double implied_mfu = flops / (run.published_gpu_hours * 3600 * 989e12);
+    CHECK(implied_mfu == Approx(0.352).epsilon(0.01));
+    // Loaded as it was, the run takes the report's GPU-hours: 2,664K, 54 days on 2,048 GPUs.
+    CHECK(number_at(estimate, "compute.gpu_hours") == Approx(run.published_gpu_hours).epsilon(1e-9));
+    CHECK(number_at(estimate, "compute.mfu") == Approx(implied_mfu).epsilon(1e-9));
+    CHECK(number_at(estimate, "compute.seconds") / 86400 == Approx(54.2).epsilon(0.005));
+}
+
+TEST_CASE("presets_json offers every run with the scenario that loads it", "[presets][runs]") {
+    const json::ParseResult presets = json::parse(presets_json());
+    REQUIRE(presets.ok);
+    std::size_t runs = 0;
+    for (const auto& model : presets.value.items) {
+        CHECK(model.find("published_active_params")->number > 0);
+        CHECK(model.find("context_window")->kind == json::Kind::number);
+        for (const auto& run : model.find("runs")->items) {
+            ++runs;
+            const json::Value* scenario = run.find("scenario");
+            REQUIRE(scenario != nullptr);
+            CHECK(scenario->find_path("model.preset")->text == model.find("id")->text);
+            CHECK(!run.find("source")->text.empty());
+            for (const char* field : {"gpus", "tensor", "pipeline", "context", "expert", "data", "zero_stage", "tokens"})
+                CHECK(run.find(field)->kind == json::Kind::number);
+        }
+    }
+    CHECK(runs == 4);
 }

@@ -21,7 +21,8 @@ std::string step_timeline_json(std::string_view scenario_json);
 // numbers in `numbers`. Bad input yields {errors} and no numbers.
 std::string step_timeline_columns(std::string_view scenario_json, std::vector<double>& numbers);
 
-// The model presets, as a JSON array of {id, name, params, active_params, source, architecture}.
+// The model presets, as a JSON array of {id, name, params, active_params, source, architecture,
+// published_active_params, context_window, runs: [{id, name, …, scenario}]} (docs/scenario.md, "Presets").
 std::string presets_json();
 
 // The GPU catalogue, as a JSON array of {id, name, memory_bytes, peak_flops, watts,

@@ -47,6 +47,8 @@ const FieldLimit limits[] = {
     {"parallel.interleave", 1, 1e3, UnitKind::number, true},
     {"parallel.context", 1, 1e5, UnitKind::number, true},
     {"parallel.expert", 1, 1e4, UnitKind::number, true},
+    {"parallel.first_stage_layers", 0, 1e4, UnitKind::number, true},  // 0: layers / pipeline
+    {"parallel.last_stage_layers", 0, 1e4, UnitKind::number, true},
     {"parallel.zero_stage", 0, 3, UnitKind::number, true},
     {"hardware.memory_bytes", 1e6, 1e13, UnitKind::memory, false},
     {"hardware.peak_flops", 1e6, 1e18, UnitKind::rate, false},

@@ -181,8 +181,13 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     const double interleaving = p > 1 && m > 1 ? 1 + (p - 1) / (p * m) : 1.0;
     const double micro_batches = micro_batches_per_step(training, parallel);
     const double in_flight_first = std::fmin(p, micro_batches);
-    const double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
-    const double layers_last_stage = a.layers / parallel.pipeline * per_layer;
+    double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
+    double layers_last_stage = a.layers / parallel.pipeline * per_layer;
+    // Uneven stages (Megatron-Core's decoder_first/last_pipeline_num_layers; Llama 3 §3.3.2 takes
+    // one layer off the first and the last stage): those stages hold their own layer counts.
+    if (p > 1 && parallel.first_stage_layers > 0)
+        layers_first_stage = parallel.first_stage_layers * per_layer * interleaving * in_flight_first;
+    if (p > 1 && parallel.last_stage_layers > 0) layers_last_stage = parallel.last_stage_layers * per_layer;
     const double logits = 4.0 * s * b * a.vocab / t / parallel.context;
 
     ActivationBytes bytes;

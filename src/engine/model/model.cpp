@@ -137,6 +137,127 @@ Architecture mixtral_8x7b() {
     return a;
 }
 
+Architecture mixtral_8x22b() {
+    // mistralai/Mixtral-8x22B-v0.1 config.json: 56 layers, 6144 hidden, 48 heads (8 KV), 16384 MLP, 32768 vocabulary.
+    Architecture a = llama_style(56, 6144, 48, 8, 16384, 32768);
+    a.experts = 8;
+    a.experts_per_token = 2;
+    return a;
+}
+
+Architecture deepseek_v3() {
+    // DeepSeek-V3 Technical Report §4.2 and deepseek-ai/DeepSeek-V3 config.json: 61 layers, hidden
+    // 7168, 128 heads of multi-head latent attention (query latent 1536, key-value latent 512,
+    // heads of 128 + 64 rotary for Q and K, 128 for V), the first 3 layers dense (MLP 18432), then
+    // 256 routed experts (8 per token) and 1 shared, each 2048 wide; vocabulary 129280, untied.
+    Architecture a = llama_style(61, 7168, 128, 128, 18432, 129280);
+    a.experts = 256;
+    a.experts_per_token = 8;
+    a.shared_experts = 1;
+    a.expert_mlp = 2048;
+    a.dense_layers = 3;
+    a.q_lora_rank = 1536;
+    a.kv_lora_rank = 512;
+    a.nope_head_dim = 128;
+    a.rope_head_dim = 64;
+    a.v_head_dim = 128;
+    return a;
+}
+
+Architecture gemma2_27b() {
+    // Gemma Team 2024, Gemma 2, Table 1 and google/gemma-2-27b config.json: 46 layers, hidden 4608,
+    // 32 heads of 128 (16 KV), GeGLU 36864 wide, vocabulary 256000 tied; every other layer attends
+    // to a sliding window of 4096 tokens.
+    Architecture a = llama_style(46, 4608, 32, 16, 36864, 256000);
+    a.head_dim = 128;
+    a.tied_embeddings = true;
+    a.sliding_window = 4096;
+    a.sliding_window_layers = 23;
+    return a;
+}
+
+// Llama 3 Herd of Models 2024, Table 4: the 16,384-GPU rows of 405B pre-training (docs/model.md §14).
+std::vector<TrainingRun> llama3_405b_runs() {
+    TrainingRun main_run;
+    main_run.id = "pretraining-8k";
+    main_run.name = "Pre-training at 8K context on 16,384 H100s";
+    main_run.gpu = "h100-sxm";
+    main_run.gpus = 16384;
+    main_run.tensor = 8;
+    main_run.pipeline = 16;
+    main_run.zero_stage = 1;
+    main_run.sequence_parallel = true;
+    // §3.3.2: one layer fewer on the first and the last stage, to even out their memory.
+    main_run.first_stage_layers = 7;
+    main_run.last_stage_layers = 7;
+    main_run.sequence = 8192;
+    main_run.global_batch = 2048;  // 16 sequences per data-parallel rank × 128
+    main_run.tokens = 15.6e12;
+    main_run.published_gpu_hours = 30.84e6;
+    main_run.published_mfu_low = 0.41;
+    main_run.published_mfu_high = 0.41;
+    main_run.published_flops = 3.8e25;
+    main_run.recompute = "none";  // §3.3.2: "without activation checkpointing" at 8K
+    main_run.source =
+        "Llama 3 Herd of Models 2024, Table 4 (16,384 GPUs, TP 8, CP 1, PP 16, DP 128, 8,192 tokens, 16 sequences "
+        "per DP rank, 41% BF16 MFU) and §3.2.1 (3.8 × 10^25 FLOPs, 15.6T tokens); Llama 3.1 model card (30.84M H100 "
+        "GPU-hours for 405B)";
+    TrainingRun long_context = main_run;
+    long_context.id = "long-context-128k";
+    long_context.name = "Long-context pre-training at 128K on 16,384 H100s";
+    long_context.context = 16;
+    long_context.sequence = 131072;
+    long_context.global_batch = 128;  // 16 sequences per data-parallel rank × 8
+    long_context.tokens = 800e9;
+    long_context.published_gpu_hours = 0;
+    long_context.published_mfu_low = long_context.published_mfu_high = 0.38;
+    long_context.published_flops = 0;
+    long_context.source =
+        "Llama 3 Herd of Models 2024, Table 4 (16,384 GPUs, TP 8, CP 16, PP 16, DP 8, 131,072 tokens, 16 sequences "
+        "per DP rank, 38% BF16 MFU) and §3.4.2 (about 800B tokens of long-context pre-training)";
+    return {main_run, long_context};
+}
+
+std::vector<TrainingRun> deepseek_v3_runs() {
+    TrainingRun run;
+    run.id = "pretraining";
+    run.name = "Pre-training on 2,048 H800s";
+    run.gpu = "h800-sxm";
+    run.gpus = 2048;
+    run.pipeline = 16;
+    run.expert = 64;
+    run.zero_stage = 1;
+    run.sequence = 4096;
+    run.global_batch = 15360;
+    run.tokens = 14.8e12;
+    run.published_gpu_hours = 2.664e6;
+    run.recompute = "full";
+    run.note = "DeepSeek-V3 recomputes only its RMSNorms and MLA up-projections and caches some activations in FP8 "
+               "(§3.3.2), which this engine's per-layer model cannot express; full recomputation is the nearest "
+               "setting that fits in the H800's 80 GB, and costs a third more arithmetic than the run did.";
+    run.source =
+        "DeepSeek-V3 Technical Report 2024, §3.1 (2,048 H800 GPUs), §3.2 (16-way pipeline, 64-way expert parallelism "
+        "over 8 nodes, ZeRO-1 data parallelism, no tensor parallelism), §4.2 (14.8T tokens, 4K sequences, batch "
+        "ramped to 15,360) and Table 1 (2,664K H800 GPU-hours of pre-training)";
+    return {run};
+}
+
+std::vector<TrainingRun> gemma2_27b_runs() {
+    TrainingRun run;
+    run.id = "pretraining";
+    run.name = "Pre-training on 6,144 TPU v5p chips";
+    run.gpu = "tpu-v5p";
+    run.gpus = 6144;
+    run.tensor = 8;
+    run.zero_stage = 3;
+    run.sequence = 8192;
+    run.tokens = 13e12;
+    run.recompute = "none";
+    run.source = "Gemma Team 2024, Gemma 2, Table 3 (27B: TPUv5p, 6,144 chips, 768-way data and 8-way model "
+                 "sharding), §3.1 (13T tokens, 8,192-token context) and §3.3 (optimizer state sharded like ZeRO-3)";
+    return {run};
+}
+
 }  // namespace
 
 const std::vector<ModelPreset>& model_presets() {
@@ -156,11 +277,29 @@ const std::vector<ModelPreset>& model_presets() {
          "Llama 3 Herd of Models 2024, Table 3; meta-llama/Meta-Llama-3-70B config.json (70.55B)"},
         {"llama3-405b", "Llama 3 405B", llama_style(126, 16384, 128, 8, 53248, 128256), 405.85e9, 15.6e12, 16384,
          "h100-sxm",
-         "Llama 3 Herd of Models 2024, Table 3 and §3.3.1 (15.6T tokens, up to 16,384 H100 GPUs)"},
+         "Llama 3 Herd of Models 2024, Table 3 and §3.3.1 (15.6T tokens, up to 16,384 H100 GPUs); Llama 3.1's 128K "
+         "context (§3.4.2)",
+         0, 131072, llama3_405b_runs()},
         {"gpt3-175b", "GPT-3 175B", gpt_style(96, 12288, 96, 50257, 2048), 175e9, 300e9, 0, "",
          "Brown et al. 2020, GPT-3, Table 2.1 and §2.2 (300B tokens)"},
         {"mixtral-8x7b", "Mixtral 8x7B", mixtral_8x7b(), 46.7e9, 0, 0, "",
-         "Jiang et al. 2024, Mixtral of Experts, §2 (46.7B total, 12.9B active)"},
+         "Jiang et al. 2024, Mixtral of Experts, §2 (46.7B total, 12.9B active)", 12.9e9, 32768},
+        {"mixtral-8x22b", "Mixtral 8x22B", mixtral_8x22b(), 141e9, 0, 0, "",
+         "Mistral AI 2024, \"Cheaper, Better, Faster, Stronger\" (141B total, 39B active, 64K context); "
+         "mistralai/Mixtral-8x22B-v0.1 config.json",
+         39e9, 65536},
+        {"qwen2.5-72b", "Qwen2.5 72B", llama_style(80, 8192, 64, 8, 29568, 152064), 72.7e9, 18e12, 0, "",
+         "Qwen Team 2024, Qwen2.5 Technical Report, Table 1 and §3 (72.7B, 18T tokens, 128K context); "
+         "Qwen/Qwen2.5-72B config.json",
+         0, 131072},
+        {"gemma2-27b", "Gemma 2 27B", gemma2_27b(), 27.2e9, 13e12, 6144, "tpu-v5p",
+         "Gemma Team 2024, Gemma 2, Tables 1–3 (27.2B: 26.05B besides the embeddings, 13T tokens, 6,144 TPU v5p "
+         "chips, 8K context)",
+         0, 8192, gemma2_27b_runs()},
+        {"deepseek-v3", "DeepSeek-V3", deepseek_v3(), 671e9, 14.8e12, 2048, "h800-sxm",
+         "DeepSeek-V3 Technical Report 2024, §2.1, §3.1 and §4.2 (671B total, 37B active per token, 14.8T tokens, "
+         "2,048 H800 GPUs, 128K context after extension); deepseek-ai/DeepSeek-V3 config.json",
+         37e9, 131072, deepseek_v3_runs()},
     };
     return presets;
 }

@@ -75,7 +75,9 @@ struct TrainingRun {
     std::string_view gpu;       // catalogue id
     double gpus = 0;
     double tensor = 1, pipeline = 1, context = 1, expert = 1, interleave = 1;
+    double first_stage_layers = 0, last_stage_layers = 0;  // 0: even stages
     int zero_stage = 0;
+    bool sequence_parallel = false;
     double sequence = 0;        // tokens per sequence
     double global_batch = 0;    // sequences per optimizer step
     double micro_batch = 1;
@@ -85,6 +87,7 @@ struct TrainingRun {
     double published_mfu_low = 0, published_mfu_high = 0;
     double published_flops = 0;
     std::string_view recompute;  // "none", "selective" or "full"
+    std::string_view note;       // what the engine approximates, when it cannot lay the run out exactly
     std::string_view source;
 };
 

@@ -357,6 +357,8 @@ ScenarioReading read_scenario(const json::Value& document) {
     parallel_reader.number("interleave", parallel.interleave);
     parallel_reader.number("context", parallel.context);
     parallel_reader.number("expert", parallel.expert);
+    parallel_reader.number("first_stage_layers", parallel.first_stage_layers);
+    parallel_reader.number("last_stage_layers", parallel.last_stage_layers);
     double zero_stage = 0;
     if (parallel_reader.number("zero_stage", zero_stage)) parallel.zero_stage = static_cast<int>(zero_stage);
     parallel_reader.finish();
@@ -457,6 +459,21 @@ ScenarioReading read_scenario(const json::Value& document) {
                                                             "needs at least one layer per virtual stage: pipeline × "
                                                             "interleave cannot exceed the layers ({layers})",
                                                             {{"layers", format_limit(a.layers)}})});
+    const double uneven_first = parallel.first_stage_layers, uneven_last = parallel.last_stage_layers;
+    if ((uneven_first > 0 || uneven_last > 0) && parallel.pipeline <= 1 + (uneven_first > 0 && uneven_last > 0 ? 1 : 0)) {
+        errors.push_back({uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
+                          message("scenario.stage_layers.needs_pipeline",
+                                  "needs a pipeline with more stages than the ones it sets")});
+    } else if (uneven_first > 0 || uneven_last > 0) {
+        // Megatron-Core: the other stages split the remaining layers evenly.
+        const double middle_stages = parallel.pipeline - (uneven_first > 0 ? 1 : 0) - (uneven_last > 0 ? 1 : 0);
+        const double middle_layers = a.layers - uneven_first - uneven_last;
+        if (!(middle_layers >= middle_stages) || std::fmod(middle_layers, middle_stages) != 0)
+            errors.push_back({uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
+                              message("scenario.stage_layers.even_rest",
+                                      "leaves {layers} layers for the other {stages} stages, which must share them evenly",
+                                      {{"layers", format_limit(middle_layers)}, {"stages", format_limit(middle_stages)}})});
+    }
     if (std::fmod(a.heads, parallel.tensor) != 0)
         errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
                                                         {{"heads", format_limit(a.heads)}})});
@@ -484,6 +501,40 @@ void write_architecture_fields(json::Writer& w, const Architecture& a) {
     w.field("head_dim", a.head_dim).field("q_lora_rank", a.q_lora_rank).field("kv_lora_rank", a.kv_lora_rank);
     w.field("nope_head_dim", a.nope_head_dim).field("rope_head_dim", a.rope_head_dim).field("v_head_dim", a.v_head_dim);
     w.field("sliding_window", a.sliding_window).field("sliding_window_layers", a.sliding_window_layers);
+}
+
+std::string run_scenario_json(const ModelPreset& preset, const TrainingRun& run) {
+    json::Writer w;
+    w.begin_object();
+    w.key("model").begin_object().field("preset", preset.id).end_object();
+    w.key("training").begin_object();
+    w.field("sequence", run.sequence).field("micro_batch", run.micro_batch);
+    w.field("global_batch", run.global_batch).field("tokens", run.tokens);
+    w.field("recompute", run.recompute.empty() ? std::string_view("none") : run.recompute);
+    w.field_bool("sequence_parallel", run.sequence_parallel);
+    w.end_object();
+    w.key("parallel").begin_object();
+    w.field("gpus", run.gpus).field("tensor", run.tensor).field("pipeline", run.pipeline);
+    w.field("interleave", run.interleave).field("context", run.context).field("expert", run.expert);
+    w.field("first_stage_layers", run.first_stage_layers).field("last_stage_layers", run.last_stage_layers);
+    w.key("zero_stage").integer(run.zero_stage);
+    w.end_object();
+    w.key("hardware").begin_object();
+    w.field("gpu", run.gpu);
+    // The run's own achieved utilisation where the paper states it (the middle of a range); else, with
+    // published GPU-hours, the utilisation they imply: the hardware FLOPs (6 × active parameters ×
+    // tokens, × 8/6 with full recompute, docs/model.md §6) over GPU-hours × peak (docs/model.md §14).
+    if (run.published_mfu_high > 0) {
+        w.field("utilization", (run.published_mfu_low + run.published_mfu_high) / 2);
+    } else if (run.published_gpu_hours > 0) {
+        const Gpu* gpu = find_gpu(run.gpu);
+        const double recompute = run.recompute == "full" ? 8.0 / 6.0 : 1.0;
+        const double flops = 6 * count_parameters(preset.architecture).active * run.tokens * recompute;
+        if (gpu) w.field("utilization", flops / (run.published_gpu_hours * 3600 * gpu->peak_flops));
+    }
+    w.end_object();
+    w.end_object();
+    return w.take();
 }
 
 void write_gpu_interconnect(json::Writer& w, const Gpu& gpu) {
@@ -534,6 +585,7 @@ std::string write_scenario(const Scenario& scenario) {
     w.field("gpus", parallel.gpus).field("tensor", parallel.tensor).field("pipeline", parallel.pipeline);
     w.field("interleave", parallel.interleave);
     w.field("context", parallel.context).field("expert", parallel.expert);
+    w.field("first_stage_layers", parallel.first_stage_layers).field("last_stage_layers", parallel.last_stage_layers);
     w.key("zero_stage").integer(parallel.zero_stage);
     w.end_object();
 

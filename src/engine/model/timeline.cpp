@@ -452,7 +452,10 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     // stage when it holds the logits, else the first.
     plan.holds_logits = activations.logits > 0;
     plan.first_stage = p <= 1 || !plan.holds_logits;
-    const double stage_layers = p <= 1 ? a.layers : std::ceil(a.layers / p - 1e-9);
+    double stage_layers = p <= 1 ? a.layers : std::ceil(a.layers / p - 1e-9);
+    // Uneven first and last stages (docs/model.md §11): the reported stage's own layer count.
+    if (p > 1 && plan.first_stage && parallel.first_stage_layers > 0) stage_layers = parallel.first_stage_layers;
+    if (p > 1 && !plan.first_stage && parallel.last_stage_layers > 0) stage_layers = parallel.last_stage_layers;
     timeline.layers = plan.layers = static_cast<std::int32_t>(std::fmax(1.0, stage_layers));
     const std::int32_t n = timeline.layers;
     timeline.prefetch_layers = plan.gathers ? 1 : 0;
