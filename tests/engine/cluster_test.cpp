@@ -6,6 +6,7 @@
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
 #include "engine/model/hardware.hpp"
+#include "engine/model/memory.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
@@ -312,4 +313,49 @@ TEST_CASE("presets_json offers every run with the scenario that loads it", "[pre
         }
     }
     CHECK(runs == 4);
+}
+
+TEST_CASE("multi-head latent attention caches the latent and one rotary key per token", "[attention][published]") {
+    // DeepSeek-V2 §2.1.4: (d_c + d_R)·l values per token; DeepSeek-V3: (512 + 64) × 61 layers.
+    const json::Value v3 = estimate_of(R"({"model":{"preset":"deepseek-v3"},"inference":{"context":4096,"batch":1}})");
+    CHECK(number_at(v3, "inference.kv_cache") == 576.0 * 61 * 4096 * 2);
+    // The same heads with multi-head attention would cache 2 × 128 × 128 values per layer: 57 times more.
+    Architecture multi_head = find_model_preset("deepseek-v3")->architecture;
+    CHECK(kv_cache_values_per_token(multi_head, 4096) == 576.0 * 61);
+    multi_head.kv_lora_rank = 0;
+    multi_head.head_dim = 128;
+    CHECK(kv_cache_values_per_token(multi_head, 4096) / 576 / 61 == Approx(32768.0 / 576));
+}
+
+TEST_CASE("sliding-window layers cache at most their window", "[attention][published]") {
+    // Gemma 2: 23 of 46 layers see the last 4,096 tokens; 16 KV heads of 128.
+    const Architecture gemma = find_model_preset("gemma2-27b")->architecture;
+    const double per_layer = 2 * 16 * 128;
+    CHECK(kv_cache_values_per_token(gemma, 4096) == 46 * per_layer);
+    CHECK(kv_cache_values_per_token(gemma, 8192) == Approx(per_layer * (23 + 23 * 0.5)));
+    const json::Value estimate = estimate_of(R"({"model":{"preset":"gemma2-27b"},"inference":{"context":8192,"batch":2}})");
+    CHECK(number_at(estimate, "inference.kv_cache") == Approx(per_layer * 34.5 * 8192 * 2 * 2));
+    // Without FlashAttention the stored scores of a local layer meet at most w keys per query.
+    const char* no_flash = R"({"model":{"preset":"gemma2-27b"},"training":{"flash_attention":false,"sequence":%d},"parallel":{"gpus":6144}})";
+    char text[200];
+    std::snprintf(text, sizeof text, no_flash, 8192);
+    const json::Value windowed = estimate_of(text);
+    const json::Value all_global = estimate_of(std::string(R"({"model":{"preset":"gemma2-27b","architecture":{"sliding_window":0,"sliding_window_layers":0}},"training":{"flash_attention":false,"sequence":8192},"parallel":{"gpus":6144}})"));
+    REQUIRE(all_global.find("errors")->items.empty());
+    // Scores: 32 heads × s × keys × 2 bytes; a local layer saves s × (s − w) of them, half the layers.
+    const double saved_per_layer = 32.0 * 8192 * (8192 - 4096) * 2 / 2;
+    CHECK(number_at(all_global, "training.activations_per_layer") - number_at(windowed, "training.activations_per_layer") ==
+          Approx(saved_per_layer));
+}
+
+TEST_CASE("heads of their own size: Gemma 2's 32 heads of 128 in 4,608", "[attention][model]") {
+    const Architecture gemma = find_model_preset("gemma2-27b")->architecture;
+    Architecture one_layer = gemma, none = gemma;
+    one_layer.layers = 1;
+    one_layer.sliding_window_layers = 0;
+    none.layers = 0;
+    none.sliding_window_layers = 0;
+    const double h = 4608;
+    const double layer = count_parameters(one_layer).total - count_parameters(none).total;
+    CHECK(layer == 2 * h * 32 * 128 + 2 * h * 16 * 128 + 3 * h * 36864 + 2 * h);
 }
