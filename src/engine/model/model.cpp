@@ -190,6 +190,9 @@ std::vector<TrainingRun> llama3_405b_runs() {
     // §3.3.2: one layer fewer on the first and the last stage, to even out their memory.
     main_run.first_stage_layers = 7;
     main_run.last_stage_layers = 7;
+    // §3.3.2: interleaved stages, the first chunk of the first stage only the embedding and the last
+    // chunk of the last stage only the output: 16 stages of 8 one-layer chunks hold the 126 layers.
+    main_run.interleave = 8;
     main_run.sequence = 8192;
     main_run.global_batch = 2048;  // 16 sequences per data-parallel rank × 128
     main_run.tokens = 15.6e12;
@@ -206,6 +209,12 @@ std::vector<TrainingRun> llama3_405b_runs() {
     long_context.id = "long-context-128k";
     long_context.name = "Long-context pre-training at 128K on 16,384 H100s";
     long_context.context = 16;
+    // At 128K attention's FLOPs (12·L·h·s per token) exceed the 6·N of the weights: an MFU of 38%
+    // counts them, as PaLM's (App. B) does.
+    long_context.attention_flops = true;
+    // §3.3.2: the first chunk of the first stage holds only the embedding, the last chunk of the last
+    // stage only the output: with 16 stages of 8 one-layer chunks, 126 layers.
+    long_context.interleave = 8;
     long_context.sequence = 131072;
     long_context.global_batch = 128;  // 16 sequences per data-parallel rank × 8
     long_context.tokens = 800e9;

@@ -78,6 +78,7 @@ struct TrainingRun {
     double first_stage_layers = 0, last_stage_layers = 0;  // 0: even stages
     int zero_stage = 0;
     bool sequence_parallel = false;
+    bool attention_flops = false;  // count attention's FLOPs (PaLM App. B), as the paper's MFU does at long context
     double sequence = 0;        // tokens per sequence
     double global_batch = 0;    // sequences per optimizer step
     double micro_batch = 1;

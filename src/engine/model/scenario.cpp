@@ -454,7 +454,8 @@ ScenarioReading read_scenario(const json::Value& document) {
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
                                                           {{"layers", format_limit(a.layers)}})});
-    else if (parallel.pipeline * parallel.interleave > a.layers)
+    else if (parallel.pipeline * parallel.interleave > a.layers &&
+             !(parallel.first_stage_layers > 0 || parallel.last_stage_layers > 0))
         errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_layers",
                                                             "needs at least one layer per virtual stage: pipeline × "
                                                             "interleave cannot exceed the layers ({layers})",
@@ -473,6 +474,13 @@ ScenarioReading read_scenario(const json::Value& document) {
                               message("scenario.stage_layers.even_rest",
                                       "leaves {layers} layers for the other {stages} stages, which must share them evenly",
                                       {{"layers", format_limit(middle_layers)}, {"stages", format_limit(middle_stages)}})});
+        else if (parallel.interleave > middle_layers / middle_stages)
+            // Llama 3 §3.3.2: with uneven ends a chunk may hold only the embedding or the output,
+            // but every chunk of the other stages needs a layer.
+            errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_stage_layers",
+                                                                "needs at least one layer per virtual stage: interleave "
+                                                                "cannot exceed the {layers} layers of a middle stage",
+                                                                {{"layers", format_limit(middle_layers / middle_stages)}})});
     }
     if (std::fmod(a.heads, parallel.tensor) != 0)
         errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
@@ -512,6 +520,7 @@ std::string run_scenario_json(const ModelPreset& preset, const TrainingRun& run)
     w.field("global_batch", run.global_batch).field("tokens", run.tokens);
     w.field("recompute", run.recompute.empty() ? std::string_view("none") : run.recompute);
     w.field_bool("sequence_parallel", run.sequence_parallel);
+    w.field_bool("attention_flops", run.attention_flops);
     w.end_object();
     w.key("parallel").begin_object();
     w.field("gpus", run.gpus).field("tensor", run.tensor).field("pipeline", run.pipeline);
