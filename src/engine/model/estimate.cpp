@@ -132,6 +132,9 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
                                 training.activations, result.compute, detail);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
+    result.communication = communication_model(scenario, result.params, training.bytes_per_param, result.compute);
+    result.communication_curve = communication_curve(scenario, result.params, training.bytes_per_param, result.compute,
+                                                     result.compute.time_over_gpus);
     StepBytes fullest;
     training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, fullest);
     if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
@@ -369,6 +372,42 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     for (const auto& line : reference_durations()) w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
     w.end_array();
     w.field("lesson_cluster_gpus", lesson_cluster_gpus());
+    // The second curve (docs/model.md §13): the time the communication model predicts on each GPU
+    // count the layout divides, the same tokens and global batch.
+    const CommunicationCurve& curve = e.communication_curve;
+    w.key("time_over_gpus_communication").begin_array();
+    for (const auto& point : curve.points) {
+        w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds);
+        w.field("predicted_mfu", point.predicted_mfu);
+        w.field("dominant", point.idle ? "idle" : point.has_dominant ? comm_term_name(point.dominant) : "");
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+
+    const CommunicationModel& comm = e.communication;
+    w.key("communication").begin_object();
+    w.field("arithmetic_efficiency", comm.arithmetic_efficiency);
+    w.field("predicted_mfu", comm.predicted_mfu).field("achieved_mfu", c.model_flops_utilization);
+    w.field("micro_batches", comm.micro_batches);
+    w.field("compute_seconds", comm.compute_seconds).field("step_seconds", comm.step_seconds);
+    w.field("exposed_seconds", comm.exposed_seconds());
+    w.field("dominant", comm.has_dominant ? comm_term_name(comm.dominant) : "");
+    w.field("dominant_label", comm.has_dominant ? comm_term_label(comm.dominant) : std::string());
+    w.key("terms").begin_array();
+    for (const auto& term : comm.terms) {
+        w.begin_object();
+        w.field("id", comm_term_name(term.term)).field("label", comm_term_label(term.term));
+        w.field("seconds", term.seconds).field("exposed_seconds", term.exposed_seconds);
+        w.field("group", term.group).field("bandwidth", term.bandwidth).field_bool("within_node", term.within_node);
+        w.end_object();
+    }
+    w.end_array();
+    w.field_bool("interconnect_assumed", comm.interconnect_assumed);
+    w.field("global_batch", curve.global_batch).field("stops_paying_gpus", curve.stops_paying_gpus);
+    w.field("stops_paying_dominant",
+            curve.stops_paying_gpus <= 0 ? "" : curve.idle ? "idle" : curve.has_dominant ? comm_term_name(curve.dominant) : "");
+    w.field("summary", communication_summary(comm, curve, c.model_flops_utilization));
     w.end_object();
 
     // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.

@@ -27,6 +27,7 @@ const FieldLimit limits[] = {
     {"model.architecture.shared_experts", 0, 1e4, UnitKind::number, true},
     {"model.architecture.expert_mlp", 0, 1e7, UnitKind::number, true},  // 0: the dense MLP's width
     {"model.architecture.dense_layers", 0, 1e4, UnitKind::number, true},
+    {"model.architecture.expert_node_limit", 0, 1e4, UnitKind::number, true},  // 0: no limit
     {"model.architecture.head_dim", 0, 1e5, UnitKind::number, true},    // 0: hidden / heads
     {"model.architecture.q_lora_rank", 0, 1e6, UnitKind::number, true},
     {"model.architecture.kv_lora_rank", 0, 1e6, UnitKind::number, true},  // 0: no latent attention

@@ -156,6 +156,7 @@ Architecture deepseek_v3() {
     a.shared_experts = 1;
     a.expert_mlp = 2048;
     a.dense_layers = 3;
+    a.expert_node_limit = 4;  // §2.1.2: each token is sent to at most 4 nodes
     a.q_lora_rank = 1536;
     a.kv_lora_rank = 512;
     a.nope_head_dim = 128;

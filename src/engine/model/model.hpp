@@ -28,6 +28,9 @@ struct Architecture {
     double shared_experts = 0;
     double expert_mlp = 0;
     double dense_layers = 0;
+    // Node-limited routing (DeepSeek-V3 §2.1.2): a token's experts lie on at most this many nodes,
+    // so it crosses the network at most this many times (§3.2.2); 0: no limit.
+    double expert_node_limit = 0;
     // Attention heads of their own size (Gemma 2: 32 heads of 128 in a hidden size of 4608); 0: h/a.
     double head_dim = 0;
     // Multi-head latent attention (DeepSeek-V2 §2.1, docs/model.md §12), used when kv_lora_rank > 0:

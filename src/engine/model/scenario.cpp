@@ -167,6 +167,7 @@ void read_architecture_fields(ObjectReader& reader, Architecture& a) {
     reader.number("shared_experts", a.shared_experts);
     reader.number("expert_mlp", a.expert_mlp);
     reader.number("dense_layers", a.dense_layers);
+    reader.number("expert_node_limit", a.expert_node_limit);
     reader.number("head_dim", a.head_dim);
     reader.number("q_lora_rank", a.q_lora_rank);
     reader.number("kv_lora_rank", a.kv_lora_rank);
@@ -506,6 +507,7 @@ void write_architecture_fields(json::Writer& w, const Architecture& a) {
     w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
     w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
     w.field("shared_experts", a.shared_experts).field("expert_mlp", a.expert_mlp).field("dense_layers", a.dense_layers);
+    w.field("expert_node_limit", a.expert_node_limit);
     w.field("head_dim", a.head_dim).field("q_lora_rank", a.q_lora_rank).field("kv_lora_rank", a.kv_lora_rank);
     w.field("nope_head_dim", a.nope_head_dim).field("rope_head_dim", a.rope_head_dim).field("v_head_dim", a.v_head_dim);
     w.field("sliding_window", a.sliding_window).field("sliding_window_layers", a.sliding_window_layers);
