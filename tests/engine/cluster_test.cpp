@@ -6,6 +6,7 @@
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
 #include "engine/model/hardware.hpp"
+#include "engine/model/hf_config.hpp"
 #include "engine/model/memory.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/scenario.hpp"
@@ -486,4 +487,53 @@ TEST_CASE("a custom GPU's interconnect is the H100 SXM's, and the estimate says 
     CHECK(custom.find_path("communication.interconnect_assumed")->boolean);
     CHECK(term_at(custom, "data_parallel", "bandwidth") == 50e9);
     CHECK_FALSE(estimate_of("{}").find_path("communication.interconnect_assumed")->boolean);
+}
+
+namespace {
+
+Architecture architecture_from_config(std::string_view config) {
+    const json::ParseResult parsed = json::parse(model_from_hf_config_json(config));
+    REQUIRE(parsed.ok);
+    INFO(json::serialize(parsed.value));
+    REQUIRE(parsed.value.find("errors")->items.empty());
+    const ScenarioReading reading = read_scenario_text(
+        std::string(R"({"model":{"architecture":)") + json::serialize(*parsed.value.find("architecture")) + "}}");
+    REQUIRE(reading.ok());
+    return reading.scenario.model.architecture;
+}
+
+}  // namespace
+
+TEST_CASE("a pasted DeepSeek-V3 or Gemma 2 config.json gives the preset's architecture", "[hf_config][presets]") {
+    // deepseek-ai/DeepSeek-V3 config.json (the keys the engine reads).
+    const Architecture v3 = architecture_from_config(R"({"model_type":"deepseek_v3","num_hidden_layers":61,
+        "hidden_size":7168,"num_attention_heads":128,"num_key_value_heads":128,"intermediate_size":18432,
+        "vocab_size":129280,"hidden_act":"silu","tie_word_embeddings":false,"n_routed_experts":256,
+        "num_experts_per_tok":8,"n_shared_experts":1,"moe_intermediate_size":2048,"first_k_dense_replace":3,
+        "n_group":8,"topk_group":4,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,
+        "qk_rope_head_dim":64,"v_head_dim":128,"max_position_embeddings":163840})");
+    const ParameterCount expected = count_parameters(find_model_preset("deepseek-v3")->architecture);
+    CHECK(count_parameters(v3).total == expected.total);
+    CHECK(count_parameters(v3).active == expected.active);
+    CHECK(v3.expert_node_limit == 4);
+    // google/gemma-2-27b config.json.
+    const Architecture gemma = architecture_from_config(R"({"model_type":"gemma2","num_hidden_layers":46,
+        "hidden_size":4608,"num_attention_heads":32,"num_key_value_heads":16,"head_dim":128,
+        "intermediate_size":36864,"vocab_size":256000,"hidden_activation":"gelu_pytorch_tanh",
+        "sliding_window":4096,"tie_word_embeddings":true})");
+    CHECK(count_parameters(gemma).total == count_parameters(find_model_preset("gemma2-27b")->architecture).total);
+    CHECK(gemma.sliding_window_layers == 23);
+    CHECK(gemma.sliding_window == 4096);
+    // Qwen1.5-MoE-A2.7B: a shared expert of 5,632 = 4 experts of 1,408.
+    const Architecture qwen_moe = architecture_from_config(R"({"model_type":"qwen2_moe","num_hidden_layers":24,
+        "hidden_size":2048,"num_attention_heads":16,"num_key_value_heads":16,"intermediate_size":5632,
+        "moe_intermediate_size":1408,"shared_expert_intermediate_size":5632,"num_experts":60,
+        "num_experts_per_tok":4,"vocab_size":151936,"hidden_act":"silu","tie_word_embeddings":false,
+        "sliding_window":32768,"use_sliding_window":false})");
+    CHECK(qwen_moe.shared_experts == 4);
+    CHECK(qwen_moe.expert_mlp == 1408);
+    CHECK(qwen_moe.sliding_window_layers == 0);
+    // Qwen1.5-MoE-A2.7B's model card: 14.3B parameters, 2.7B active (both within 1% here; the engine
+    // leaves out the shared expert's gate, 2,048 weights a layer).
+    CHECK(count_parameters(qwen_moe).total == Approx(14.3e9).epsilon(0.01));
 }
