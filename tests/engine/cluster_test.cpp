@@ -5,6 +5,7 @@
 
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
+#include "engine/model/communication.hpp"
 #include "engine/model/hardware.hpp"
 #include "engine/model/hf_config.hpp"
 #include "engine/model/memory.hpp"
@@ -536,4 +537,57 @@ TEST_CASE("a pasted DeepSeek-V3 or Gemma 2 config.json gives the preset's archit
     // Qwen1.5-MoE-A2.7B's model card: 14.3B parameters, 2.7B active (both within 1% here; the engine
     // leaves out the shared expert's gate, 2,048 weights a layer).
     CHECK(count_parameters(qwen_moe).total == Approx(14.3e9).epsilon(0.01));
+}
+
+namespace {
+
+bool finite_everywhere(const json::Value& value) {
+    switch (value.kind) {
+        case json::Kind::null: return false;
+        case json::Kind::number: return std::isfinite(value.number);
+        case json::Kind::array:
+            for (const auto& item : value.items)
+                if (!finite_everywhere(item)) return false;
+            return true;
+        case json::Kind::object:
+            for (const auto& member : value.members)
+                if (!finite_everywhere(member.second)) return false;
+            return true;
+        default: return true;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every preset on random five-way layouts gives finite figures and a sound step", "[layout][property][communication]") {
+    std::uint64_t state = 23;
+    auto next = [&state](int count) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(count));
+    };
+    static const char* recompute[] = {"none", "selective", "full"};
+    int valid = 0;
+    for (int i = 0; i < 400; ++i) {
+        const ModelPreset& model = model_presets()[static_cast<std::size_t>(next(static_cast<int>(model_presets().size())))];
+        const double t = std::pow(2.0, next(4)), p = std::pow(2.0, next(5)), c = std::pow(2.0, next(4));
+        const double e = std::pow(2.0, next(7)), d = std::pow(2.0, next(8));
+        char text[512];
+        std::snprintf(text, sizeof text,
+                      R"({"model":{"preset":"%s"},"training":{"sequence":%g,"global_batch":%d,"recompute":"%s","sequence_parallel":%s},)"
+                      R"("parallel":{"gpus":%g,"tensor":%g,"pipeline":%g,"context":%g,"expert":%g,"zero_stage":%d,"interleave":%d}})",
+                      std::string(model.id).c_str(), std::pow(2.0, 10 + next(8)), next(2) ? 0 : 1 << next(14),
+                      recompute[next(3)], next(2) ? "true" : "false", t * p * c * d, t, p, c, e, next(4), 1 + next(2));
+        INFO(text);
+        const json::Value estimate = estimate_of(text);
+        if (!estimate.find("errors")->items.empty()) continue;
+        ++valid;
+        CHECK(finite_everywhere(estimate));
+        const double predicted = number_at(estimate, "communication.predicted_mfu");
+        CHECK(predicted > 0);
+        CHECK(predicted <= arithmetic_efficiency * (1 + 1e-12));
+        CHECK(number_at(estimate, "communication.step_seconds") >= number_at(estimate, "communication.compute_seconds"));
+        for (const auto& point : estimate.find_path("compute.time_over_gpus_communication")->items)
+            CHECK(point.find("seconds")->number > 0);
+    }
+    CHECK(valid > 60);
 }
