@@ -506,11 +506,21 @@ void write_architecture_fields(json::Writer& w, const Architecture& a) {
     w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
     w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
     w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
-    w.field("shared_experts", a.shared_experts).field("expert_mlp", a.expert_mlp).field("dense_layers", a.dense_layers);
-    w.field("expert_node_limit", a.expert_node_limit);
-    w.field("head_dim", a.head_dim).field("q_lora_rank", a.q_lora_rank).field("kv_lora_rank", a.kv_lora_rank);
-    w.field("nope_head_dim", a.nope_head_dim).field("rope_head_dim", a.rope_head_dim).field("v_head_dim", a.v_head_dim);
-    w.field("sliding_window", a.sliding_window).field("sliding_window_layers", a.sliding_window_layers);
+    // The fields of real mixtures of experts and attention variants (docs/model.md §11–12) are written
+    // only when in use: 0 is each one's default, and a model without them reads as before.
+    for (const auto& [name, value] : {std::pair<const char*, double>{"shared_experts", a.shared_experts},
+                                      {"expert_mlp", a.expert_mlp},
+                                      {"dense_layers", a.dense_layers},
+                                      {"expert_node_limit", a.expert_node_limit},
+                                      {"head_dim", a.head_dim},
+                                      {"q_lora_rank", a.q_lora_rank},
+                                      {"kv_lora_rank", a.kv_lora_rank},
+                                      {"nope_head_dim", a.nope_head_dim},
+                                      {"rope_head_dim", a.rope_head_dim},
+                                      {"v_head_dim", a.v_head_dim},
+                                      {"sliding_window", a.sliding_window},
+                                      {"sliding_window_layers", a.sliding_window_layers}})
+        if (value != 0) w.field(name, value);
 }
 
 std::string run_scenario_json(const ModelPreset& preset, const TrainingRun& run) {
