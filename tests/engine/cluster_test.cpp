@@ -591,3 +591,13 @@ TEST_CASE("every preset on random five-way layouts gives finite figures and a so
     }
     CHECK(valid > 60);
 }
+
+TEST_CASE("the optimizer step updates the parameters a GPU holds, experts split by EP", "[layout][timeline]") {
+    const std::string moe = std::string("{") + small_moe;
+    const json::Value whole = estimate_of(moe + R"(,"parallel":{"gpus":16}})");
+    const json::Value split = estimate_of(moe + R"(,"parallel":{"gpus":16,"expert":8}})");
+    const double total = number_at(whole, "params"), routed = 7 * 16 * 3 * 1024.0 * 512;
+    // Mixed-precision AdamW touches 28 bytes per parameter it updates (docs/model.md §9).
+    CHECK(number_at(split, "step.optimizer_seconds") ==
+          Approx(number_at(whole, "step.optimizer_seconds") * (total - routed + routed / 8) / total));
+}

@@ -520,7 +520,11 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     // §9: the optimizer reads the gradients and master weights and moments, writes the master and
     // moments back, and writes the 16-bit weights (reads and writes them in FP32 training),
     // for the parameters this GPU updates (its 1/d slice from ZeRO-1 on, ZeRO §5.1).
-    const double updated_params = params.total / (t * p) / (zero >= 1 ? d : 1.0);
+    double updated_params = params.total / (t * p) / (zero >= 1 ? d : 1.0);
+    // Expert parallelism (docs/model.md §11): without ZeRO a GPU updates its own e-th of the routed
+    // experts; with it, its 1/(d·c) share either way.
+    if (zero == 0 && e > 1 && params.routed_experts > 0)
+        updated_params = (params.total - params.routed_experts) / (t * p) + params.routed_experts / (t * p * e);
     const double bytes_touched_per_param =
         bytes_per_param.gradients + 2 * (bytes_per_param.master_weights + bytes_per_param.optimizer_states) +
         (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;
