@@ -601,3 +601,27 @@ TEST_CASE("the optimizer step updates the parameters a GPU holds, experts split 
     CHECK(number_at(split, "step.optimizer_seconds") ==
           Approx(number_at(whole, "step.optimizer_seconds") * (total - routed + routed / 8) / total));
 }
+
+TEST_CASE("the step as modelled lays compute and exposed communication out in time", "[communication][schedule]") {
+    for (const char* text : {"{}", R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":16,"tensor":2,"pipeline":2,"zero_stage":3},"training":{"global_batch":64}})"}) {
+        INFO(text);
+        const json::Value estimate = estimate_of(text);
+        const auto& schedule = estimate.find_path("communication.schedule")->items;
+        REQUIRE(!schedule.empty());
+        double clock = 0, compute = 0;
+        for (const auto& phase : schedule) {
+            CHECK(phase.find("start")->number == Approx(clock));
+            clock += phase.find("seconds")->number;
+            if (phase.find("phase")->text == "compute") compute += phase.find("seconds")->number;
+        }
+        CHECK(clock == Approx(number_at(estimate, "communication.step_seconds")));
+        CHECK(compute == Approx(number_at(estimate, "communication.compute_seconds")));
+    }
+    const json::Value piped = run_on("llama3-405b", "pretraining-8k");
+    const auto& schedule = piped.find_path("communication.schedule")->items;
+    CHECK(schedule.front().find("phase")->text == "pipeline_bubble");  // the warm-up's wait
+    CHECK(schedule[1].find("phase")->text == "compute");
+    CHECK(schedule[2].find("phase")->text == "pipeline_transfers");
+    CHECK(schedule[3].find("phase")->text == "tensor_parallel");
+    CHECK(schedule.back().find("phase")->text == "data_parallel");
+}

@@ -203,6 +203,32 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
             model.dominant = one.term;
         }
     }
+    // The step as modelled, in time (docs/model.md §13).
+    double clock = 0;
+    auto add = [&](bool is_compute, CommTerm id, double first, double last, double seconds) {
+        if (!(seconds > 0)) return;
+        model.schedule.push_back(CommPhase{is_compute, id, first, last, clock, seconds});
+        clock += seconds;
+    };
+    const double bubble = term(CommTerm::pipeline_bubble).exposed_seconds;
+    add(false, CommTerm::pipeline_bubble, 0, 0, bubble / 2);
+    const CommTerm per_micro_batch[] = {CommTerm::pipeline_transfers, CommTerm::tensor_parallel, CommTerm::context_parallel,
+                                        CommTerm::expert_parallel, CommTerm::zero3_gathers};
+    auto micro_batch_run = [&](double first, double last) {
+        const double count = last - first + 1;
+        add(true, CommTerm::pipeline_bubble, first, last, count * micro_batch_seconds);
+        for (const CommTerm id : per_micro_batch) add(false, id, first, last, count * term(id).exposed_seconds / micro_batches);
+    };
+    if (micro_batches <= 3) {
+        for (double k = 1; k <= micro_batches; ++k) micro_batch_run(k, k);
+    } else {
+        micro_batch_run(1, 1);
+        micro_batch_run(2, micro_batches - 1);
+        micro_batch_run(micro_batches, micro_batches);
+    }
+    add(false, CommTerm::pipeline_bubble, 0, 0, bubble - bubble / 2);
+    add(false, CommTerm::data_parallel, 0, 0, term(CommTerm::data_parallel).exposed_seconds);
+
     // The model FLOPs of this GPU's share of the step, over the step's time at peak.
     model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * micro_batches / (t * p * c) /
                           (model.step_seconds * scenario.hardware.gpu.peak_flops);

@@ -36,6 +36,15 @@ struct CommTermSeconds {
     bool within_node = true;     // the group fits in one node (NVLink), else the network
 };
 
+// One stretch of the modelled step on one GPU (docs/model.md §13, "The step as modelled"): a
+// micro-batch's arithmetic (`is_compute`) or one exposed term, for micro-batches first … last.
+struct CommPhase {
+    bool is_compute = false;
+    CommTerm term = CommTerm::pipeline_bubble;
+    double micro_batch = 0, micro_batch_last = 0;  // 0: the step's own (the bubble, the gradient reduction)
+    double start = 0, seconds = 0;
+};
+
 struct CommunicationModel {
     double arithmetic_efficiency = 0;
     double micro_batches = 1;
@@ -46,6 +55,11 @@ struct CommunicationModel {
     bool has_dominant = false;   // false when nothing is exposed (one GPU)
     CommTerm dominant = CommTerm::pipeline_bubble;
     bool interconnect_assumed = false;  // the GPU gave no interconnect: the H100 SXM's was used
+    // The step in time: half the bubble (the warm-up's wait), each micro-batch's arithmetic and the
+    // exposed part of its own collectives, the other half of the bubble (the cool-down's), the
+    // gradient reduction; the first and last micro-batches alone, the others as one run. The
+    // durations add up to step_seconds.
+    std::vector<CommPhase> schedule;
     double exposed_seconds() const { return step_seconds - compute_seconds; }
 };
 

@@ -404,6 +404,16 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     }
     w.end_array();
     w.field_bool("interconnect_assumed", comm.interconnect_assumed);
+    // The step as modelled, in time: compute and the exposed communication as phases (docs/model.md §13).
+    w.key("schedule").begin_array();
+    for (const CommPhase& phase : comm.schedule) {
+        w.begin_object();
+        w.field("phase", phase.is_compute ? "compute" : comm_term_name(phase.term));
+        w.field("micro_batch", phase.micro_batch).field("micro_batch_last", phase.micro_batch_last);
+        w.field("start", phase.start).field("seconds", phase.seconds);
+        w.end_object();
+    }
+    w.end_array();
     w.field("global_batch", curve.global_batch).field("stops_paying_gpus", curve.stops_paying_gpus);
     w.field("stops_paying_dominant",
             curve.stops_paying_gpus <= 0 ? "" : curve.idle ? "idle" : curve.has_dominant ? comm_term_name(curve.dominant) : "");
