@@ -93,6 +93,8 @@ std::string format_table(const json::Value& e) {
          figure(number_at(e, "compute.seconds_on_one_gpu"), Figure::duration));
     line(out, message("cli.table.gpu_hours", "GPU-hours"), figure(number_at(e, "compute.gpu_hours"), Figure::count));
     line(out, message("cli.table.mfu", "MFU"), figure(number_at(e, "compute.mfu"), Figure::percent));
+    // docs/model.md §13: what the layout's communication and bubble leave of the arithmetic's efficiency.
+    line(out, message("cli.table.predicted_mfu", "predicted MFU"), figure(number_at(e, "communication.predicted_mfu"), Figure::percent));
     if (number_at(e, "compute.cost") > 0)
         line(out, message("cli.table.cost", "cost"), figure(number_at(e, "compute.cost"), Figure::money));
     if (number_at(e, "compute.energy_joules") > 0)

@@ -59,6 +59,26 @@ std::string presets_json() {
         w.key("architecture").begin_object();
         write_architecture_fields(w, preset.architecture);
         w.end_object();
+        w.field("published_active_params", preset.published_active_params > 0 ? preset.published_active_params
+                                                                               : preset.published_params);
+        w.field("context_window", preset.context_window);
+        // Published training runs, each with the scenario that loads it "as it was" (docs/scenario.md).
+        w.key("runs").begin_array();
+        for (const TrainingRun& run : preset.runs) {
+            w.begin_object();
+            w.field("id", run.id).field("name", run.name).field("gpu", run.gpu).field("gpus", run.gpus);
+            w.field("tensor", run.tensor).field("pipeline", run.pipeline).field("context", run.context);
+            w.field("expert", run.expert).field("data", run.gpus / (run.tensor * run.pipeline * run.context));
+            w.key("zero_stage").integer(run.zero_stage);
+            w.field("sequence", run.sequence).field("global_batch", run.global_batch).field("tokens", run.tokens);
+            w.field("published_gpu_hours", run.published_gpu_hours);
+            w.field("published_mfu_low", run.published_mfu_low).field("published_mfu_high", run.published_mfu_high);
+            w.field("published_flops", run.published_flops);
+            w.field("note", run.note).field("source", run.source);
+            w.key("scenario").raw(run_scenario_json(preset, run));
+            w.end_object();
+        }
+        w.end_array();
         w.end_object();
     }
     w.end_array();
@@ -73,6 +93,7 @@ std::string gpus_json() {
         w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
         w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
         w.field("memory_bandwidth", gpu.memory_bandwidth).field("source", gpu.source);
+        write_gpu_interconnect(w, gpu);
         w.end_object();
     }
     w.end_array();

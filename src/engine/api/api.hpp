@@ -21,11 +21,13 @@ std::string step_timeline_json(std::string_view scenario_json);
 // numbers in `numbers`. Bad input yields {errors} and no numbers.
 std::string step_timeline_columns(std::string_view scenario_json, std::vector<double>& numbers);
 
-// The model presets, as a JSON array of {id, name, params, active_params, source, architecture}.
+// The model presets, as a JSON array of {id, name, params, active_params, source, architecture,
+// published_active_params, context_window, runs: [{id, name, …, scenario}]} (docs/scenario.md, "Presets").
 std::string presets_json();
 
 // The GPU catalogue, as a JSON array of {id, name, memory_bytes, peak_flops, watts,
-// memory_bandwidth, source}.
+// memory_bandwidth, source, short_name, model_name, gpus_per_node, intra_node_bandwidth,
+// inter_node_bandwidth, pcie_bandwidth, interconnect_source} (docs/scenario.md, "GPU catalogue").
 std::string gpus_json();
 
 // The marks of a logarithmic time axis, as a JSON array of {seconds, label}: "1 second" …

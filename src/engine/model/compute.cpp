@@ -46,6 +46,17 @@ std::vector<double> curve_gpus(double scenario_gpus) {
 
 }  // namespace
 
+double attention_forward_flops_per_layer(const Architecture& a, double sequence) {
+    if (!a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0) return 4 * a.hidden * sequence;
+    const double qk = a.latent_attention() ? a.nope_head_dim + a.rope_head_dim : a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
+    const double v = a.latent_attention() ? a.v_head_dim : qk;
+    double keys = sequence;
+    if (a.sliding_window_layers > 0)
+        keys = (sequence * (a.layers - a.sliding_window_layers) + std::fmin(sequence, a.sliding_window) * a.sliding_window_layers) /
+               a.layers;
+    return 2 * keys * a.heads * (qk + v);
+}
+
 TrainingCompute training_compute(const Architecture& a, double active_parameters, const Scenario& scenario) {
     const TrainingSettings& training = scenario.training;
     const double tokens = training.tokens;
@@ -54,7 +65,9 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
     // Kaplan et al. 2020 §2.1; Hoffmann et al. 2022: 2 FLOPs per parameter per token forward, 4 backward.
     compute.model_flops = 6 * active_parameters * tokens;
     // PaLM (Chowdhery et al. 2022, App. B): attention adds 12·L·h·s FLOPs per token.
-    const double attention_flops = 12 * a.layers * a.hidden * training.sequence * tokens;
+    const bool plain_attention = !a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0;
+    const double attention_flops = plain_attention ? 12 * a.layers * a.hidden * training.sequence * tokens
+                                                   : 3 * a.layers * attention_forward_flops_per_layer(a, training.sequence) * tokens;
     if (training.attention_flops) compute.model_flops += attention_flops;
 
     switch (training.recompute) {

@@ -44,6 +44,11 @@ double lesson_cluster_gpus();
 // A day, a month, a year and a human lifetime, shortest first (docs/model.md §6, "Time over GPUs").
 std::vector<ReferenceDuration> reference_durations();
 
+// Attention's score and value FLOPs of one token's forward pass through one layer, the mean layer:
+// PaLM's 4·h·s (App. B; a third of 12·h·s), with heads of their own size a·(d_qk + d_v)·2·s, and
+// with sliding-window layers each query meeting at most w keys (docs/model.md §6, §12).
+double attention_forward_flops_per_layer(const Architecture& architecture, double sequence);
+
 TrainingCompute training_compute(const Architecture& architecture, double active_parameters, const Scenario& scenario);
 
 }  // namespace trainscope

@@ -76,7 +76,7 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
     constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
     Scenario sharded = scenario;
     sharded.parallel.zero_stage = 3;
-    sharded.parallel.gpus = model_parallel * huge_data_parallel;
+    sharded.parallel.gpus = model_parallel * scenario.parallel.context * huge_data_parallel;
     ShardingLimit limit;
     limit.memory = memory_per_gpu;
     limit.states = training.model_states.total() / model_parallel;
@@ -85,7 +85,12 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
                   result.compute, StepDetail::peak, &limit);
     fullest = limit.fullest;
     if (limit.overflows) return -1;
-    return limit.data_parallel * model_parallel;
+    // ZeRO-3 shards over the d·c ranks (docs/model.md §11): a whole number of context-parallel
+    // groups, and of expert-parallel groups, which are carved out of them.
+    const double c = scenario.parallel.context, e = scenario.parallel.expert;
+    double unit = c;
+    while (std::fmod(unit, e) != 0) unit += c;  // lcm(c, e): both at most 10^5
+    return std::ceil(limit.data_parallel / unit) * unit * model_parallel;
 }
 
 }  // namespace
@@ -110,12 +115,10 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
 
     TrainingMemory& training = result.training;
     const ParallelSettings& parallel = scenario.parallel;
-    const double model_parallel = parallel.tensor * parallel.pipeline;
-    training.data_parallel = parallel.gpus / model_parallel;
+    training.data_parallel = parallel.data_parallel();
     training.bytes_per_param = training_bytes_per_param(scenario.training, model.architecture, parameters);
     training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
-    training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, parameters, model_parallel,
-                                                   training.data_parallel, parallel.zero_stage);
+    training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, result.params, parallel);
     training.activations = training_activations(model.architecture, scenario.training, parallel);
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;
@@ -129,6 +132,9 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
                                 training.activations, result.compute, detail);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
+    result.communication = communication_model(scenario, result.params, training.bytes_per_param, result.compute);
+    result.communication_curve = communication_curve(scenario, result.params, training.bytes_per_param, result.compute,
+                                                     result.compute.time_over_gpus);
     StepBytes fullest;
     training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, fullest);
     if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
@@ -280,6 +286,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
     w.field("peak_flops", gpu.peak_flops).field("watts", gpu.watts);
     w.field("memory_bandwidth", e.step.memory_bandwidth).field("source", gpu.source);
+    write_gpu_interconnect(w, gpu);
     w.end_object();
 
     w.key("inference").begin_object();
@@ -365,6 +372,52 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     for (const auto& line : reference_durations()) w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
     w.end_array();
     w.field("lesson_cluster_gpus", lesson_cluster_gpus());
+    // The second curve (docs/model.md §13): the time the communication model predicts on each GPU
+    // count the layout divides, the same tokens and global batch.
+    const CommunicationCurve& curve = e.communication_curve;
+    w.key("time_over_gpus_communication").begin_array();
+    for (const auto& point : curve.points) {
+        w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds);
+        w.field("predicted_mfu", point.predicted_mfu);
+        w.field("dominant", point.idle ? "idle" : point.has_dominant ? comm_term_name(point.dominant) : "");
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+
+    const CommunicationModel& comm = e.communication;
+    w.key("communication").begin_object();
+    w.field("arithmetic_efficiency", comm.arithmetic_efficiency);
+    w.field("predicted_mfu", comm.predicted_mfu).field("achieved_mfu", c.model_flops_utilization);
+    w.field("micro_batches", comm.micro_batches);
+    w.field("compute_seconds", comm.compute_seconds).field("step_seconds", comm.step_seconds);
+    w.field("exposed_seconds", comm.exposed_seconds());
+    w.field("dominant", comm.has_dominant ? comm_term_name(comm.dominant) : "");
+    w.field("dominant_label", comm.has_dominant ? comm_term_label(comm.dominant) : std::string());
+    w.key("terms").begin_array();
+    for (const auto& term : comm.terms) {
+        w.begin_object();
+        w.field("id", comm_term_name(term.term)).field("label", comm_term_label(term.term));
+        w.field("seconds", term.seconds).field("exposed_seconds", term.exposed_seconds);
+        w.field("group", term.group).field("bandwidth", term.bandwidth).field_bool("within_node", term.within_node);
+        w.end_object();
+    }
+    w.end_array();
+    w.field_bool("interconnect_assumed", comm.interconnect_assumed);
+    // The step as modelled, in time: compute and the exposed communication as phases (docs/model.md §13).
+    w.key("schedule").begin_array();
+    for (const CommPhase& phase : comm.schedule) {
+        w.begin_object();
+        w.field("phase", phase.is_compute ? "compute" : comm_term_name(phase.term));
+        w.field("micro_batch", phase.micro_batch).field("micro_batch_last", phase.micro_batch_last);
+        w.field("start", phase.start).field("seconds", phase.seconds);
+        w.end_object();
+    }
+    w.end_array();
+    w.field("global_batch", curve.global_batch).field("stops_paying_gpus", curve.stops_paying_gpus);
+    w.field("stops_paying_dominant",
+            curve.stops_paying_gpus <= 0 ? "" : curve.idle ? "idle" : curve.has_dominant ? comm_term_name(curve.dominant) : "");
+    w.field("summary", communication_summary(comm, curve, c.model_flops_utilization));
     w.end_object();
 
     // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.

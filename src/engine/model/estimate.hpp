@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/communication.hpp"
 #include "engine/model/compute.hpp"
 #include "engine/model/memory.hpp"
 #include "engine/model/scenario.hpp"
@@ -35,6 +36,9 @@ struct Estimate {
     TrainingMemory training;
     TrainingCompute compute;
     StepTimeline step;  // one training step on one GPU; its peak is training.per_gpu_peak
+    // docs/model.md §13: what a step spends besides arithmetic, and the curve it bends.
+    CommunicationModel communication;
+    CommunicationCurve communication_curve;
     std::vector<std::string> notes;
 };
 

@@ -24,6 +24,18 @@ const FieldLimit limits[] = {
     {"model.architecture.learned_positions", 0, 1e8, UnitKind::number, true},
     {"model.architecture.experts", 1, 1e4, UnitKind::number, true},
     {"model.architecture.experts_per_token", 1, 1e4, UnitKind::number, true},
+    {"model.architecture.shared_experts", 0, 1e4, UnitKind::number, true},
+    {"model.architecture.expert_mlp", 0, 1e7, UnitKind::number, true},  // 0: the dense MLP's width
+    {"model.architecture.dense_layers", 0, 1e4, UnitKind::number, true},
+    {"model.architecture.expert_node_limit", 0, 1e4, UnitKind::number, true},  // 0: no limit
+    {"model.architecture.head_dim", 0, 1e5, UnitKind::number, true},    // 0: hidden / heads
+    {"model.architecture.q_lora_rank", 0, 1e6, UnitKind::number, true},
+    {"model.architecture.kv_lora_rank", 0, 1e6, UnitKind::number, true},  // 0: no latent attention
+    {"model.architecture.nope_head_dim", 0, 1e5, UnitKind::number, true},
+    {"model.architecture.rope_head_dim", 0, 1e5, UnitKind::number, true},
+    {"model.architecture.v_head_dim", 0, 1e5, UnitKind::number, true},
+    {"model.architecture.sliding_window", 0, 1e8, UnitKind::number, true},
+    {"model.architecture.sliding_window_layers", 0, 1e4, UnitKind::number, true},
     {"inference.batch", 1, 1e6, UnitKind::number, true},
     {"inference.context", 1, 1e8, UnitKind::number, true},
     {"training.micro_batch", 1, 1e5, UnitKind::number, true},
@@ -34,6 +46,10 @@ const FieldLimit limits[] = {
     {"parallel.tensor", 1, 1e5, UnitKind::number, true},
     {"parallel.pipeline", 1, 1e5, UnitKind::number, true},
     {"parallel.interleave", 1, 1e3, UnitKind::number, true},
+    {"parallel.context", 1, 1e5, UnitKind::number, true},
+    {"parallel.expert", 1, 1e4, UnitKind::number, true},
+    {"parallel.first_stage_layers", 0, 1e4, UnitKind::number, true},  // 0: layers / pipeline
+    {"parallel.last_stage_layers", 0, 1e4, UnitKind::number, true},
     {"parallel.zero_stage", 0, 3, UnitKind::number, true},
     {"hardware.memory_bytes", 1e6, 1e13, UnitKind::memory, false},
     {"hardware.peak_flops", 1e6, 1e18, UnitKind::rate, false},
@@ -55,6 +71,8 @@ const SliderRange sliders[] = {
     {"parallel.gpus", SliderScale::powers_of_two, 1, 1e5, 0},       // Llama 3 405B: 16,384 H100s
     {"parallel.tensor", SliderScale::powers_of_two, 1, 16, 0},      // within a node's 8 GPUs, and twice that
     {"parallel.pipeline", SliderScale::powers_of_two, 1, 64, 0},
+    {"parallel.context", SliderScale::powers_of_two, 1, 32, 0},     // Llama 3 405B at 128K: 16
+    {"parallel.expert", SliderScale::powers_of_two, 1, 256, 0},     // DeepSeek-V3: 64
     {"hardware.memory_bytes", SliderScale::log, 8e9, 1e12, 20},     // 8 GB … 1 TB per GPU
     {"hardware.peak_flops", SliderScale::log, 1e13, 1e16, 20},      // 10 TFLOP/s … 10 PFLOP/s
     {"hardware.utilization", SliderScale::linear, 0.01, 1, 0.01},

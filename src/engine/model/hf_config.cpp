@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <tuple>
 #include <vector>
 
 #include "engine/text/json.hpp"
@@ -45,6 +46,12 @@ std::string lower(std::string text) {
 }
 
 bool present(const Value* value) { return value && value->kind != Kind::null; }
+
+// True when `key` is given as false: Qwen2's configs carry a sliding_window they do not use.
+bool is_true_or_absent_false(const Value& config, const char* key) {
+    const Value* value = config.find(key);
+    return value && value->kind == Kind::boolean && !value->boolean;
+}
 
 std::string echo(const Value& value) { return utf8::truncate(json::serialize(value), max_echoed_bytes); }
 
@@ -153,8 +160,13 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
         {"learned_positions", "n_positions"}, {"experts", "num_local_experts"},
         {"experts_per_token", "num_experts_per_tok"}};
     auto remember = [&](const char* field, const std::string& key) {
+        if (key.empty()) return;
         for (auto& entry : key_of)
-            if (entry.first == field && !key.empty()) entry.second = key;
+            if (entry.first == field) {
+                entry.second = key;
+                return;
+            }
+        key_of.emplace_back(field, key);
     };
     std::string key;
     const bool has_layers = reader.integer({"num_hidden_layers", "n_layer", "num_layers"}, true, a.layers, &key);
@@ -259,9 +271,75 @@ void read_config(const Value& config, const Value& outer, Reading& r) {
     key.clear();
     reader.integer({"num_experts_per_tok", "moe_top_k"}, false, a.experts_per_token, &key);
     remember("experts_per_token", key);
-    if (a.experts > 1 && config.find("moe_intermediate_size"))
-        r.notes.push_back(message("hf_config.note.moe_intermediate",
-                                  "moe_intermediate_size is not used: every expert is taken to be intermediate_size wide"));
+    // DeepSeek-V2/V3 and Qwen-MoE (docs/model.md §11): the experts' own width, shared experts (a
+    // Qwen shared expert of width w counts as w / moe_intermediate_size experts: the same weights and
+    // activations), dense layers before the first mixture-of-experts layer, node-limited routing.
+    if (a.experts > 1) {
+        key.clear();
+        reader.integer({"moe_intermediate_size"}, false, a.expert_mlp, &key);
+        remember("expert_mlp", key);
+        key.clear();
+        reader.integer({"n_shared_experts"}, false, a.shared_experts, &key);
+        remember("shared_experts", key);
+        double shared_width = 0;
+        if (key.empty() && a.expert_mlp > 0 && reader.integer({"shared_expert_intermediate_size"}, false, shared_width)) {
+            a.shared_experts = shared_width / a.expert_mlp;
+            remember("shared_experts", "shared_expert_intermediate_size");
+        }
+        key.clear();
+        const Value* first_dense = config.find("first_k_dense_replace");
+        if (present(first_dense) && !(first_dense->kind == Kind::number && first_dense->number == 0))
+            reader.integer({"first_k_dense_replace"}, false, a.dense_layers, &key);
+        remember("dense_layers", key);
+        key.clear();
+        const Value* node_limit = config.find("topk_group");
+        if (present(node_limit) && config.find("n_group")) reader.integer({"topk_group"}, false, a.expert_node_limit, &key);
+        remember("expert_node_limit", key);
+    }
+    // Heads of their own size (Gemma 2: 128 in 4608 / 32 = 144), when it differs from hidden / heads.
+    if (const Value* head_dim = config.find("head_dim"); present(head_dim) && has_hidden && has_heads) {
+        double d = 0;
+        key.clear();
+        if (reader.integer({"head_dim"}, false, d, &key) && d * a.heads != a.hidden) {
+            a.head_dim = d;
+            remember("head_dim", key);
+        }
+    }
+    // Multi-head latent attention (DeepSeek-V2 §2.1).
+    if (const Value* latent = config.find("kv_lora_rank"); present(latent)) {
+        for (const auto& [config_key, field, target] :
+             {std::tuple<const char*, const char*, double*>{"kv_lora_rank", "kv_lora_rank", &a.kv_lora_rank},
+              {"qk_nope_head_dim", "nope_head_dim", &a.nope_head_dim},
+              {"qk_rope_head_dim", "rope_head_dim", &a.rope_head_dim},
+              {"v_head_dim", "v_head_dim", &a.v_head_dim}}) {
+            reader.integer({config_key}, true, *target);
+            remember(field, config_key);
+        }
+        if (present(config.find("q_lora_rank"))) reader.integer({"q_lora_rank"}, false, a.q_lora_rank);
+        remember("q_lora_rank", "q_lora_rank");
+    }
+    // Sliding-window layers (docs/model.md §12): Gemma 2 alternates local and global layers; Gemma 3
+    // has sliding_window_pattern − 1 local layers to each global one; Mistral 7B slides in every layer.
+    if (const Value* window = config.find("sliding_window");
+        present(window) && window->kind == Kind::number && has_layers && !is_true_or_absent_false(config, "use_sliding_window")) {
+        double w = 0;
+        if (reader.integer({"sliding_window"}, false, w)) {
+            double local = 0;
+            if (model_type == "gemma2") local = std::floor(a.layers / 2);
+            else if (model_type == "gemma3_text" || model_type == "gemma3") {
+                double pattern = 6;
+                if (present(config.find("sliding_window_pattern"))) reader.integer({"sliding_window_pattern"}, false, pattern);
+                local = a.layers - std::floor(a.layers / pattern);
+            } else if (model_type == "mistral" || model_type == "mixtral") {
+                local = a.layers;
+            }
+            if (local > 0) {
+                a.sliding_window = w;
+                a.sliding_window_layers = local;
+                remember("sliding_window", "sliding_window");
+            }
+        }
+    }
     (void)has_layers;
     if (!errors.empty()) return;
 

@@ -95,22 +95,49 @@ LayerActivationTerms layer_activation_terms(const Architecture& a, double sequen
     // Residual dropout masks after attention and MLP stay whole too: Korthikanti's "10" with dropout.
     terms.replicated = sbh * (4 + 2 + 2 + 2 * dropout_mask);
     // Attention: Q (2), K and V (2 each, scaled by a_kv/a), the output projection's input (2).
-    const double attention_split = sbh * (2 + 4 * kv_ratio + 2);
+    double attention_split = sbh * (2 + 4 * kv_ratio + 2);
+    const double sb = sequence * micro_batch;
+    if (a.latent_attention()) {
+        // docs/model.md §12 (DeepSeek-V2 §2.1): the heads' Q and K (nope + rope wide), V and the
+        // output projection's input (v wide), 2 bytes each, split by t; the latents that feed the
+        // up-projections (kv_lora_rank + rope_head_dim, q_lora_rank) stay whole, like a norm's output.
+        const double qk = a.heads * (a.nope_head_dim + a.rope_head_dim), v = a.heads * a.v_head_dim;
+        attention_split = sb * 2 * (qk + qk + v + v);
+        terms.replicated += sb * 2 * (a.kv_lora_rank + a.rope_head_dim + a.q_lora_rank);
+    } else if (a.head_dim > 0) {
+        // Heads of their own size d: Q and the output projection's input a·d, K and V a_kv·d each.
+        attention_split = sb * 2 * (2 * a.heads * a.head_dim + 2 * a.kv_heads * a.head_dim);
+    }
     // MLP: GeLU keeps its input and the second matmul's input (2·sbf each);
     // SwiGLU keeps gate and up outputs and their product (2·sbf each).
     // A mixture of experts sends each token through k expert MLPs (Jiang et al. 2024, §2.1),
     // so each token leaves k sets of MLP activations.
-    const double mlp_split = sbf * (a.gated_mlp ? 6.0 : 4.0) * a.experts_per_token;
+    double mlp_split = sbf * (a.gated_mlp ? 6.0 : 4.0) * a.experts_per_token;
+    if (a.extended_moe()) {
+        // docs/model.md §11: a mixture-of-experts layer keeps k routed and S shared experts' worth of
+        // width expert_mlp, a dense layer one MLP of width mlp; the per-layer figure is their mean.
+        const double per_value = a.gated_mlp ? 6.0 : 4.0;
+        const double moe_layer = sb * a.routed_mlp() * per_value * (a.experts_per_token + a.shared_experts);
+        const double dense_layer = sbf * per_value;
+        mlp_split = (moe_layer * (a.layers - a.dense_layers) + dense_layer * a.dense_layers) / a.layers;
+    }
     terms.split = attention_split + mlp_split;
     // Scores: softmax output (2), with dropout its mask (1) and output (2): 5·a·s²·b for GPT.
     terms.scores = a.heads * sequence * sequence * micro_batch * (2 + 3 * dropout_mask);
+    if (a.sliding_window_layers > 0) {
+        // docs/model.md §12 (Gemma 2): a sliding-window layer scores each query against at most w
+        // keys; the per-layer figure is the mean over the layers.
+        const double window = std::fmin(sequence, a.sliding_window);
+        const double keys = (sequence * (a.layers - a.sliding_window_layers) + window * a.sliding_window_layers) / a.layers;
+        terms.scores = a.heads * sequence * keys * micro_batch * (2 + 3 * dropout_mask);
+    }
     return terms;
 }
 
 }  // namespace
 
 double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel) {
-    const double data_parallel = parallel.gpus / (parallel.tensor * parallel.pipeline);
+    const double data_parallel = parallel.data_parallel();
     if (training.global_batch > 0)
         return std::fmax(1.0, std::ceil(training.global_batch / (training.micro_batch * data_parallel) - 1e-9));
     return std::fmax(1.0, parallel.pipeline);
@@ -140,6 +167,9 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     }
     // FP32 training stores 32-bit activations: twice the 16-bit figures.
     if (training.precision == NumberFormat::fp32) per_layer *= 2;
+    // Context parallelism (docs/model.md §11): each of c GPUs keeps its s/c tokens of every
+    // tensor above, and its queries' scores against all keys: 1/c of the whole.
+    per_layer /= parallel.context;
 
     // Pipeline 1F1B (Korthikanti §4.2.3): the first stage keeps p micro-batches of L/p layers in
     // flight, L layers' worth whatever p; fewer when the step has fewer micro-batches than stages
@@ -151,9 +181,14 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     const double interleaving = p > 1 && m > 1 ? 1 + (p - 1) / (p * m) : 1.0;
     const double micro_batches = micro_batches_per_step(training, parallel);
     const double in_flight_first = std::fmin(p, micro_batches);
-    const double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
-    const double layers_last_stage = a.layers / parallel.pipeline * per_layer;
-    const double logits = 4.0 * s * b * a.vocab / t;
+    double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
+    double layers_last_stage = a.layers / parallel.pipeline * per_layer;
+    // Uneven stages (Megatron-Core's decoder_first/last_pipeline_num_layers; Llama 3 §3.3.2 takes
+    // one layer off the first and the last stage): those stages hold their own layer counts.
+    if (p > 1 && parallel.first_stage_layers > 0)
+        layers_first_stage = parallel.first_stage_layers * per_layer * interleaving * in_flight_first;
+    if (p > 1 && parallel.last_stage_layers > 0) layers_last_stage = parallel.last_stage_layers * per_layer;
+    const double logits = 4.0 * s * b * a.vocab / t / parallel.context;
 
     ActivationBytes bytes;
     bytes.per_layer = per_layer;
@@ -170,14 +205,54 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     return bytes;
 }
 
+double kv_cache_values_per_token(const Architecture& a, double context) {
+    // docs/model.md §12, multi-head latent attention (DeepSeek-V2 §2.1.4): one latent of
+    // kv_lora_rank values and one decoupled RoPE key of rope_head_dim per layer per token.
+    // Otherwise one K and one V vector of a_kv·(h/a) values (a_kv·d with heads of their own size).
+    const double per_layer = a.latent_attention() ? a.kv_lora_rank + a.rope_head_dim
+                                                  : 2 * a.kv_heads * (a.head_dim > 0 ? a.head_dim : a.hidden / a.heads);
+    if (a.sliding_window_layers <= 0) return a.layers * per_layer;
+    // Sliding-window layers (Gemma 2) keep only the last w tokens: their share of a token's cache is w/s.
+    const double kept = std::fmin(1.0, a.sliding_window / context);
+    return per_layer * ((a.layers - a.sliding_window_layers) + a.sliding_window_layers * kept);
+}
+
 InferenceBytes inference_memory(const Architecture& a, double parameters, const InferenceSettings& inference) {
     InferenceBytes bytes;
     bytes.bytes_per_param = bytes_per_value(inference.weights);
     bytes.weights = parameters * bytes.bytes_per_param;
     // One K and one V vector of a_kv·(h/a) values per layer per token (docs/model.md §5).
     const double head_size = a.hidden / a.heads;
-    bytes.kv_cache = 2 * a.layers * inference.batch * inference.context * a.kv_heads * head_size *
+    if (!a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0) {
+        bytes.kv_cache = 2 * a.layers * inference.batch * inference.context * a.kv_heads * head_size *
+                         bytes_per_value(inference.kv_cache);
+        return bytes;
+    }
+    bytes.kv_cache = kv_cache_values_per_token(a, inference.context) * inference.batch * inference.context *
                      bytes_per_value(inference.kv_cache);
+    return bytes;
+}
+
+ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, const ParameterCount& params,
+                                     const ParallelSettings& parallel) {
+    const double model_parallel = parallel.tensor * parallel.pipeline;
+    // ZeRO shards over the data- and context-parallel ranks, which hold the same weights
+    // (Megatron-Core's distributed optimizer over its DP × CP group; docs/model.md §11).
+    const double sharding = parallel.data_parallel() * parallel.context;
+    if (parallel.expert <= 1 || params.routed_experts <= 0)
+        return per_gpu_model_states(bytes_per_param, params.total, model_parallel, sharding, parallel.zero_stage);
+    // Expert parallelism: the routed experts are split e ways more, and their states sharded over
+    // the d·c/e ranks that hold the same experts (Megatron-Core's expert-data-parallel group).
+    const ModelStateBytes rest = per_gpu_model_states(bytes_per_param, params.total - params.routed_experts,
+                                                      model_parallel, sharding, parallel.zero_stage);
+    const ModelStateBytes experts = per_gpu_model_states(bytes_per_param, params.routed_experts,
+                                                         model_parallel * parallel.expert, sharding / parallel.expert,
+                                                         parallel.zero_stage);
+    ModelStateBytes bytes;
+    bytes.weights = rest.weights + experts.weights;
+    bytes.gradients = rest.gradients + experts.gradients;
+    bytes.master_weights = rest.master_weights + experts.master_weights;
+    bytes.optimizer_states = rest.optimizer_states + experts.optimizer_states;
     return bytes;
 }
 

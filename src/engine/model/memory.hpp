@@ -34,6 +34,11 @@ BytesPerParam training_bytes_per_param(const TrainingSettings& training, const A
 ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, double parameters,
                                      double model_parallel_degree, double data_parallel_degree, int zero_stage);
 
+// The same for a whole layout (docs/model.md §11): t·p split everything, expert parallelism e
+// splits the routed experts further; ZeRO shards over d·c, the routed experts' states over d·c/e.
+ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, const ParameterCount& params,
+                                     const ParallelSettings& parallel);
+
 struct ActivationBytes {
     double per_layer = 0;  // one transformer layer, one micro-batch, on one GPU
     double layers = 0;     // what the busiest pipeline stage keeps in flight
@@ -58,6 +63,9 @@ struct InferenceBytes {
     double kv_cache = 0;
     double total() const { return weights + kv_cache; }
 };
+
+// Values the KV cache keeps per token of a `context`-token sequence, all layers (docs/model.md §5, §12).
+double kv_cache_values_per_token(const Architecture& architecture, double context);
 
 // docs/model.md §5: weights N·bytes + KV cache 2·L·b·s·a_kv·(h/a)·bytes.
 InferenceBytes inference_memory(const Architecture& architecture, double parameters, const InferenceSettings& inference);

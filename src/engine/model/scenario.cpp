@@ -164,6 +164,18 @@ void read_architecture_fields(ObjectReader& reader, Architecture& a) {
     reader.boolean("dropout", a.dropout);
     reader.number("experts", a.experts);
     reader.number("experts_per_token", a.experts_per_token);
+    reader.number("shared_experts", a.shared_experts);
+    reader.number("expert_mlp", a.expert_mlp);
+    reader.number("dense_layers", a.dense_layers);
+    reader.number("expert_node_limit", a.expert_node_limit);
+    reader.number("head_dim", a.head_dim);
+    reader.number("q_lora_rank", a.q_lora_rank);
+    reader.number("kv_lora_rank", a.kv_lora_rank);
+    reader.number("nope_head_dim", a.nope_head_dim);
+    reader.number("rope_head_dim", a.rope_head_dim);
+    reader.number("v_head_dim", a.v_head_dim);
+    reader.number("sliding_window", a.sliding_window);
+    reader.number("sliding_window_layers", a.sliding_window_layers);
 }
 
 void check_architecture(const Architecture& a, std::vector<FieldError>& errors) {
@@ -191,6 +203,31 @@ void check_architecture(const Architecture& a, std::vector<FieldError>& errors) 
         error("experts_per_token", message("scenario.experts_per_token.exceed_experts",
                                             "cannot exceed the number of experts ({experts})",
                                             {{"experts", format_limit(a.experts)}}));
+    if (a.dense_layers >= a.layers && a.dense_layers > 0)
+        error("dense_layers", message("scenario.dense_layers.exceed_layers",
+                                       "must be fewer than the layers ({layers}): the rest are mixture-of-experts layers",
+                                       {{"layers", format_limit(a.layers)}}));
+    if (a.experts <= 1 && (a.shared_experts > 0 || a.expert_mlp > 0 || a.dense_layers > 0)) {
+        const char* field = a.shared_experts > 0 ? "shared_experts" : a.expert_mlp > 0 ? "expert_mlp" : "dense_layers";
+        error(field, message("scenario.moe.needs_experts", "describes a mixture of experts: set experts above 1"));
+    }
+    if (a.latent_attention()) {
+        // DeepSeek-V2 §2.1: every head's key has a part without positions and a rotary part.
+        for (const auto& [field, value] : {std::pair<const char*, double>{"nope_head_dim", a.nope_head_dim},
+                                           {"rope_head_dim", a.rope_head_dim}, {"v_head_dim", a.v_head_dim}})
+            if (!(value >= 1))
+                error(field, message("scenario.latent_attention.required",
+                                     "is required for multi-head latent attention (kv_lora_rank above 0)"));
+    } else if (a.q_lora_rank > 0) {
+        error("q_lora_rank", message("scenario.q_lora_rank.needs_latent",
+                                      "compresses queries for multi-head latent attention: set kv_lora_rank too"));
+    }
+    if (a.sliding_window_layers > a.layers)
+        error("sliding_window_layers", message("scenario.sliding_window_layers.exceed_layers",
+                                                "cannot exceed the layers ({layers})", {{"layers", format_limit(a.layers)}}));
+    else if (a.sliding_window_layers > 0 && a.sliding_window < 1)
+        error("sliding_window", message("scenario.sliding_window.required",
+                                         "is required when sliding_window_layers is above 0"));
 }
 
 void read_model(const json::Value* model_json, Scenario& scenario, std::vector<FieldError>& errors) {
@@ -319,6 +356,10 @@ ScenarioReading read_scenario(const json::Value& document) {
     parallel_reader.number("tensor", parallel.tensor);
     parallel_reader.number("pipeline", parallel.pipeline);
     parallel_reader.number("interleave", parallel.interleave);
+    parallel_reader.number("context", parallel.context);
+    parallel_reader.number("expert", parallel.expert);
+    parallel_reader.number("first_stage_layers", parallel.first_stage_layers);
+    parallel_reader.number("last_stage_layers", parallel.last_stage_layers);
     double zero_stage = 0;
     if (parallel_reader.number("zero_stage", zero_stage)) parallel.zero_stage = static_cast<int>(zero_stage);
     parallel_reader.finish();
@@ -328,8 +369,9 @@ ScenarioReading read_scenario(const json::Value& document) {
     std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
     const bool gpu_given = hardware_reader.text("gpu", gpu_id);
     if (gpu_id == "custom") {
-        hardware.gpu = Gpu{"custom", message("hardware.custom.name", "Custom GPU"), 0, 0, 0, 0,
-                           message("hardware.custom.source", "entered by the user")};
+        const std::string custom_name = message("hardware.custom.name", "Custom GPU");
+        hardware.gpu = Gpu{"custom", custom_name, 0, 0, 0, 0, message("hardware.custom.source", "entered by the user"),
+                           custom_name, custom_name, 0, 0, 0, 0, std::string()};
         if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", message("scenario.custom_gpu.required", "is required for a custom GPU"));
         if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", message("scenario.custom_gpu.required", "is required for a custom GPU"));
     } else if (const Gpu* gpu = find_gpu(gpu_id)) {
@@ -368,21 +410,79 @@ ScenarioReading read_scenario(const json::Value& document) {
                           message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
                                   {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
 
-    // Parallel layout: G = data × tensor × pipeline (Narayanan et al. 2021, §2).
+    // Parallel layout: G = data × tensor × pipeline × context (Narayanan et al. 2021, §2;
+    // Megatron-Core's parallel_state: world size = TP × PP × CP × DP; docs/scenario.md, "Layout rules").
+    const Architecture& a = scenario.model.architecture;
     const double model_parallel = parallel.tensor * parallel.pipeline;
-    if (std::fmod(parallel.gpus, model_parallel) != 0) {
+    const double layout_product = model_parallel * parallel.context;
+    const bool layout_divides = std::fmod(parallel.gpus, layout_product) == 0;
+    if (!layout_divides && parallel.context == 1) {
         errors.push_back({"parallel.gpus", message("scenario.gpus.multiple", "must be a multiple of tensor × pipeline ({model_parallel})",
                                                       {{"model_parallel", format_limit(model_parallel)}})});
+    } else if (!layout_divides) {
+        errors.push_back({"parallel.gpus", message("scenario.gpus.layout_product",
+                                                      "tensor × pipeline × context = {product} does not divide {gpus} GPUs",
+                                                      {{"product", format_limit(layout_product)},
+                                                       {"gpus", format_limit(parallel.gpus)}})});
     }
-    const Architecture& a = scenario.model.architecture;
+    if (parallel.context > 1 && std::fmod(training.sequence, 2 * parallel.context) != 0) {
+        // Megatron-Core splits each sequence into 2·CP chunks, two per rank, so that causal
+        // attention's work is balanced (docs/model.md §11).
+        errors.push_back({"parallel.context", message("scenario.context.divide_sequence",
+                                                         "2 × context = {chunks} does not divide the sequence of {sequence} "
+                                                         "tokens: each context-parallel rank takes two equal chunks",
+                                                         {{"chunks", format_limit(2 * parallel.context)},
+                                                          {"sequence", format_limit(training.sequence)}})});
+    }
+    if (parallel.expert > 1) {
+        // Megatron-Core and DeepSpeed-MoE carve expert-parallel groups out of the data- and
+        // context-parallel ranks; each holds experts / EP routed experts (docs/model.md §11).
+        const double data_context = layout_divides ? parallel.gpus / layout_product * parallel.context : 0;
+        if (a.experts <= 1)
+            errors.push_back({"parallel.expert", message("scenario.expert.needs_experts",
+                                                            "splits a mixture of experts' experts; this model has none")});
+        else if (std::fmod(a.experts, parallel.expert) != 0)
+            errors.push_back({"parallel.expert", message("scenario.expert.divide_experts",
+                                                            "must divide the routed experts ({experts}) evenly",
+                                                            {{"experts", format_limit(a.experts)}})});
+        if (layout_divides && std::fmod(data_context, parallel.expert) != 0)
+            errors.push_back({"parallel.expert", message("scenario.expert.divide_data_context",
+                                                            "expert = {expert} does not divide data × context = {data_context}: "
+                                                            "expert-parallel groups are carved out of those ranks",
+                                                            {{"expert", format_limit(parallel.expert)},
+                                                             {"data_context", format_limit(data_context)}})});
+    }
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
                                                           {{"layers", format_limit(a.layers)}})});
-    else if (parallel.pipeline * parallel.interleave > a.layers)
+    else if (parallel.pipeline * parallel.interleave > a.layers &&
+             !(parallel.first_stage_layers > 0 || parallel.last_stage_layers > 0))
         errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_layers",
                                                             "needs at least one layer per virtual stage: pipeline × "
                                                             "interleave cannot exceed the layers ({layers})",
                                                             {{"layers", format_limit(a.layers)}})});
+    const double uneven_first = parallel.first_stage_layers, uneven_last = parallel.last_stage_layers;
+    if ((uneven_first > 0 || uneven_last > 0) && parallel.pipeline <= 1 + (uneven_first > 0 && uneven_last > 0 ? 1 : 0)) {
+        errors.push_back({uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
+                          message("scenario.stage_layers.needs_pipeline",
+                                  "needs a pipeline with more stages than the ones it sets")});
+    } else if (uneven_first > 0 || uneven_last > 0) {
+        // Megatron-Core: the other stages split the remaining layers evenly.
+        const double middle_stages = parallel.pipeline - (uneven_first > 0 ? 1 : 0) - (uneven_last > 0 ? 1 : 0);
+        const double middle_layers = a.layers - uneven_first - uneven_last;
+        if (!(middle_layers >= middle_stages) || std::fmod(middle_layers, middle_stages) != 0)
+            errors.push_back({uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
+                              message("scenario.stage_layers.even_rest",
+                                      "leaves {layers} layers for the other {stages} stages, which must share them evenly",
+                                      {{"layers", format_limit(middle_layers)}, {"stages", format_limit(middle_stages)}})});
+        else if (parallel.interleave > middle_layers / middle_stages)
+            // Llama 3 §3.3.2: with uneven ends a chunk may hold only the embedding or the output,
+            // but every chunk of the other stages needs a layer.
+            errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_stage_layers",
+                                                                "needs at least one layer per virtual stage: interleave "
+                                                                "cannot exceed the {layers} layers of a middle stage",
+                                                                {{"layers", format_limit(middle_layers / middle_stages)}})});
+    }
     if (std::fmod(a.heads, parallel.tensor) != 0)
         errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
                                                         {{"heads", format_limit(a.heads)}})});
@@ -406,6 +506,63 @@ void write_architecture_fields(json::Writer& w, const Architecture& a) {
     w.field_bool("gated_mlp", a.gated_mlp).field_bool("tied_embeddings", a.tied_embeddings);
     w.field("learned_positions", a.learned_positions).field_bool("biases", a.biases);
     w.field_bool("dropout", a.dropout).field("experts", a.experts).field("experts_per_token", a.experts_per_token);
+    // The fields of real mixtures of experts and attention variants (docs/model.md §11–12) are written
+    // only when in use: 0 is each one's default, and a model without them reads as before.
+    for (const auto& [name, value] : {std::pair<const char*, double>{"shared_experts", a.shared_experts},
+                                      {"expert_mlp", a.expert_mlp},
+                                      {"dense_layers", a.dense_layers},
+                                      {"expert_node_limit", a.expert_node_limit},
+                                      {"head_dim", a.head_dim},
+                                      {"q_lora_rank", a.q_lora_rank},
+                                      {"kv_lora_rank", a.kv_lora_rank},
+                                      {"nope_head_dim", a.nope_head_dim},
+                                      {"rope_head_dim", a.rope_head_dim},
+                                      {"v_head_dim", a.v_head_dim},
+                                      {"sliding_window", a.sliding_window},
+                                      {"sliding_window_layers", a.sliding_window_layers}})
+        if (value != 0) w.field(name, value);
+}
+
+std::string run_scenario_json(const ModelPreset& preset, const TrainingRun& run) {
+    json::Writer w;
+    w.begin_object();
+    w.key("model").begin_object().field("preset", preset.id).end_object();
+    w.key("training").begin_object();
+    w.field("sequence", run.sequence).field("micro_batch", run.micro_batch);
+    w.field("global_batch", run.global_batch).field("tokens", run.tokens);
+    w.field("recompute", run.recompute.empty() ? std::string_view("none") : run.recompute);
+    w.field_bool("sequence_parallel", run.sequence_parallel);
+    w.field_bool("attention_flops", run.attention_flops);
+    w.end_object();
+    w.key("parallel").begin_object();
+    w.field("gpus", run.gpus).field("tensor", run.tensor).field("pipeline", run.pipeline);
+    w.field("interleave", run.interleave).field("context", run.context).field("expert", run.expert);
+    w.field("first_stage_layers", run.first_stage_layers).field("last_stage_layers", run.last_stage_layers);
+    w.key("zero_stage").integer(run.zero_stage);
+    w.end_object();
+    w.key("hardware").begin_object();
+    w.field("gpu", run.gpu);
+    // The run's own achieved utilisation where the paper states it (the middle of a range); else, with
+    // published GPU-hours, the utilisation they imply: the hardware FLOPs (6 × active parameters ×
+    // tokens, × 8/6 with full recompute, docs/model.md §6) over GPU-hours × peak (docs/model.md §14).
+    if (run.published_mfu_high > 0) {
+        w.field("utilization", (run.published_mfu_low + run.published_mfu_high) / 2);
+    } else if (run.published_gpu_hours > 0) {
+        const Gpu* gpu = find_gpu(run.gpu);
+        const double recompute = run.recompute == "full" ? 8.0 / 6.0 : 1.0;
+        const double flops = 6 * count_parameters(preset.architecture).active * run.tokens * recompute;
+        if (gpu) w.field("utilization", flops / (run.published_gpu_hours * 3600 * gpu->peak_flops));
+    }
+    w.end_object();
+    w.end_object();
+    return w.take();
+}
+
+void write_gpu_interconnect(json::Writer& w, const Gpu& gpu) {
+    w.field("short_name", gpu.short_name).field("model_name", gpu.model_name);
+    w.field("gpus_per_node", gpu.gpus_per_node).field("intra_node_bandwidth", gpu.intra_node_bandwidth);
+    w.field("inter_node_bandwidth", gpu.inter_node_bandwidth).field("pcie_bandwidth", gpu.pcie_bandwidth);
+    w.field("interconnect_source", gpu.interconnect_source);
 }
 
 std::string write_scenario(const Scenario& scenario) {
@@ -448,6 +605,8 @@ std::string write_scenario(const Scenario& scenario) {
     w.key("parallel").begin_object();
     w.field("gpus", parallel.gpus).field("tensor", parallel.tensor).field("pipeline", parallel.pipeline);
     w.field("interleave", parallel.interleave);
+    w.field("context", parallel.context).field("expert", parallel.expert);
+    w.field("first_stage_layers", parallel.first_stage_layers).field("last_stage_layers", parallel.last_stage_layers);
     w.key("zero_stage").integer(parallel.zero_stage);
     w.end_object();
 

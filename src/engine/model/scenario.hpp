@@ -60,7 +60,15 @@ struct ParallelSettings {
     double tensor = 1;
     double pipeline = 1;
     double interleave = 1;  // virtual pipeline stages per GPU (Megatron's interleaved 1F1B); 1: plain 1F1B
+    double context = 1;     // context parallelism: each sequence split over this many GPUs (docs/model.md §11)
+    double expert = 1;      // expert parallelism: the routed experts split over this many GPUs (docs/model.md §11)
+    // Layers on the first and last pipeline stages when they differ from the others (Megatron-Core's
+    // decoder_first/last_pipeline_num_layers); 0: layers / pipeline on every stage.
+    double first_stage_layers = 0;
+    double last_stage_layers = 0;
     int zero_stage = 0;
+    // Data-parallel degree d = G / (t·p·c); ZeRO shards over d·c (Megatron-Core's distributed optimizer).
+    double data_parallel() const { return gpus / (tensor * pipeline * context); }
 };
 
 struct HardwareSettings {
@@ -98,5 +106,14 @@ std::string write_scenario(const Scenario& scenario);
 
 // The architecture's fields, as members of the JSON object the writer is in.
 void write_architecture_fields(json::Writer& writer, const Architecture& architecture);
+
+// A preset's published training run as a scenario (docs/model.md §14): the preset, the run's GPUs
+// and layout, sequence, batch, tokens and recompute, and its published utilisation when there is one.
+std::string run_scenario_json(const ModelPreset& preset, const TrainingRun& run);
+
+// A GPU's short names and interconnect, as members of the JSON object the writer is in: short_name,
+// model_name, gpus_per_node, intra_node_bandwidth, inter_node_bandwidth, pcie_bandwidth,
+// interconnect_source (docs/scenario.md).
+void write_gpu_interconnect(json::Writer& writer, const Gpu& gpu);
 
 }  // namespace trainscope

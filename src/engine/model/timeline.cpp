@@ -46,6 +46,12 @@ ParameterCount parameters_per_layer(const Architecture& architecture, const Para
     ParameterCount layer;
     layer.total = counted.total > 0 ? (with_one.total - without.total) * params.total / counted.total : 0;
     layer.active = counted.active > 0 ? (with_one.active - without.active) * params.active / counted.active : 0;
+    if (architecture.extended_moe()) {
+        // Dense layers and mixture-of-experts layers differ (docs/model.md §11): the mean layer.
+        layer.total = (counted.total - without.total) / architecture.layers * params.total / counted.total;
+        layer.active = (counted.active - without.active) / architecture.layers * params.active / counted.active;
+    }
+    layer.routed_experts = counted.routed_experts / architecture.layers;
     return layer;
 }
 
@@ -432,7 +438,9 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     const TrainingSettings& training = scenario.training;
     const ParallelSettings& parallel = scenario.parallel;
     const double t = parallel.tensor, p = parallel.pipeline;
-    const double d = parallel.gpus / (t * p);
+    // ZeRO shards over the d·c ranks that hold the same weights (docs/model.md §11).
+    const double d = parallel.data_parallel() * parallel.context;
+    const double c = parallel.context, e = parallel.expert;
     const int zero = parallel.zero_stage;
 
     StepTimeline timeline;
@@ -444,7 +452,10 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     // stage when it holds the logits, else the first.
     plan.holds_logits = activations.logits > 0;
     plan.first_stage = p <= 1 || !plan.holds_logits;
-    const double stage_layers = p <= 1 ? a.layers : std::ceil(a.layers / p - 1e-9);
+    double stage_layers = p <= 1 ? a.layers : std::ceil(a.layers / p - 1e-9);
+    // Uneven first and last stages (docs/model.md §11): the reported stage's own layer count.
+    if (p > 1 && plan.first_stage && parallel.first_stage_layers > 0) stage_layers = parallel.first_stage_layers;
+    if (p > 1 && !plan.first_stage && parallel.last_stage_layers > 0) stage_layers = parallel.last_stage_layers;
     timeline.layers = plan.layers = static_cast<std::int32_t>(std::fmax(1.0, stage_layers));
     const std::int32_t n = timeline.layers;
     timeline.prefetch_layers = plan.gathers ? 1 : 0;
@@ -470,17 +481,21 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     // ZeRO §5.3 (P_os+g+p): a layer's parameters are all-gathered before use; the GPU's own
     // 1/d slice is already held, so the gather adds the other (d−1)/d.
     const double gathered_share = plan.gathers ? (d - 1) / d : 0.0;
-    size.gathered_layer = layer_params.total / t * bytes_per_param.weights * gathered_share;
+    // With expert parallelism a layer's routed experts are split e ways more (docs/model.md §11).
+    const double layer_on_gpu = e > 1 && params.routed_experts > 0
+                                    ? (layer_params.total - layer_params.routed_experts) / t + layer_params.routed_experts / (t * e)
+                                    : layer_params.total / t;
+    size.gathered_layer = layer_on_gpu * bytes_per_param.weights * gathered_share;
     size.gathered_head = head_params / t * bytes_per_param.weights * gathered_share;
     // ZeRO §5.2 (P_os+g): a layer's full gradients exist until they are reduce-scattered to their owners.
     if (zero >= 2) {
-        size.layer_gradients = layer_params.total / t * bytes_per_param.gradients;
+        size.layer_gradients = layer_on_gpu * bytes_per_param.gradients;
         size.head_gradients = head_params / t * bytes_per_param.gradients;
     }
 
     // §9 durations: FLOPs per token, model-wide, as §6 counts them; each event gets its share of this
     // GPU's compute time for the step.
-    const double attention_forward = training.attention_flops ? 4 * a.hidden * training.sequence : 0.0;  // PaLM App. B: 12·h·s per layer, 1/3 forward
+    const double attention_forward = training.attention_flops ? attention_forward_flops_per_layer(a, training.sequence) : 0.0;  // PaLM App. B: 12·h·s per layer, 1/3 forward
     plan.layer_forward = 2 * layer_params.active + attention_forward;  // Kaplan §2.1: 2 per parameter forward
     plan.layer_backward = 2 * plan.layer_forward;                      // 4 per parameter backward
     plan.head_active = std::fmax(0.0, params.active - a.layers * layer_params.active);
@@ -491,7 +506,7 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     const double sustained = scenario.hardware.gpu.peak_flops * scenario.hardware.utilization;
     // §6: this GPU's share of one micro-batch's hardware FLOPs (÷ t·p), at the sustained rate.
     timeline.micro_batch_seconds = model_flops_per_token * hardware_ratio * training.sequence * training.micro_batch /
-                                   (t * p) / sustained;
+                                   (t * p * c) / sustained;
     timeline.compute_seconds = timeline.micro_batch_seconds * static_cast<double>(timeline.micro_batches);
 
     const Gpu& gpu = scenario.hardware.gpu;
@@ -505,7 +520,11 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     // §9: the optimizer reads the gradients and master weights and moments, writes the master and
     // moments back, and writes the 16-bit weights (reads and writes them in FP32 training),
     // for the parameters this GPU updates (its 1/d slice from ZeRO-1 on, ZeRO §5.1).
-    const double updated_params = params.total / (t * p) / (zero >= 1 ? d : 1.0);
+    double updated_params = params.total / (t * p) / (zero >= 1 ? d : 1.0);
+    // Expert parallelism (docs/model.md §11): without ZeRO a GPU updates its own e-th of the routed
+    // experts; with it, its 1/(d·c) share either way.
+    if (zero == 0 && e > 1 && params.routed_experts > 0)
+        updated_params = (params.total - params.routed_experts) / (t * p) + params.routed_experts / (t * p * e);
     const double bytes_touched_per_param =
         bytes_per_param.gradients + 2 * (bytes_per_param.master_weights + bytes_per_param.optimizer_states) +
         (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;

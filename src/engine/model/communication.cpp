@@ -1,0 +1,312 @@
+#include "engine/model/communication.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/model/hardware.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
+namespace trainscope {
+
+const char* comm_term_name(CommTerm term) {
+    switch (term) {
+        case CommTerm::pipeline_bubble: return "pipeline_bubble";
+        case CommTerm::pipeline_transfers: return "pipeline_transfers";
+        case CommTerm::tensor_parallel: return "tensor_parallel";
+        case CommTerm::context_parallel: return "context_parallel";
+        case CommTerm::expert_parallel: return "expert_parallel";
+        case CommTerm::data_parallel: return "data_parallel";
+        case CommTerm::zero3_gathers: return "zero3_gathers";
+    }
+    return "pipeline_bubble";
+}
+
+std::string comm_term_label(CommTerm term) {
+    switch (term) {
+        case CommTerm::pipeline_bubble: return message("communication.term.pipeline_bubble", "the pipeline bubble");
+        case CommTerm::pipeline_transfers:
+            return message("communication.term.pipeline_transfers", "sending activations between pipeline stages");
+        case CommTerm::tensor_parallel: return message("communication.term.tensor_parallel", "tensor-parallel all-reduces");
+        case CommTerm::context_parallel:
+            return message("communication.term.context_parallel", "passing keys and values between context-parallel GPUs");
+        case CommTerm::expert_parallel:
+            return message("communication.term.expert_parallel", "the all-to-all that routes tokens to their experts");
+        case CommTerm::data_parallel:
+            return message("communication.term.data_parallel", "reducing the gradients over the data-parallel GPUs");
+        case CommTerm::zero3_gathers:
+            return message("communication.term.zero3_gathers", "ZeRO-3's gathers of the weights and scatters of the gradients");
+    }
+    return std::string();
+}
+
+namespace {
+
+struct Links {
+    double per_node = 8, intra = 0, inter = 0;
+    bool assumed = false;
+};
+
+// §10: a GPU without its interconnect in the catalogue (custom; the TPU's network between pods)
+// takes the H100 SXM's.
+Links links_of(const Gpu& gpu) {
+    const Gpu* reference = find_gpu("h100-sxm");
+    Links links;
+    links.per_node = gpu.gpus_per_node >= 1 ? gpu.gpus_per_node : reference->gpus_per_node;
+    links.intra = gpu.intra_node_bandwidth > 0 ? gpu.intra_node_bandwidth : reference->intra_node_bandwidth;
+    links.inter = gpu.inter_node_bandwidth > 0 ? gpu.inter_node_bandwidth : reference->inter_node_bandwidth;
+    links.assumed = !(gpu.gpus_per_node >= 1 && gpu.intra_node_bandwidth > 0 && gpu.inter_node_bandwidth > 0);
+    return links;
+}
+
+// §13, placement: Megatron-Core orders ranks tensor, context, (expert,) data, pipeline, innermost
+// first, so a group whose ranks span at most one node's GPUs talks over the fast link.
+void place(CommTermSeconds& term, const Links& links, double span) {
+    term.within_node = span <= links.per_node;
+    term.bandwidth = term.within_node ? links.intra : links.inter;
+}
+
+}  // namespace
+
+CommunicationModel communication_model(const Scenario& scenario_in, const ParameterCount& params,
+                                       const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
+                                       double gpus, double global_batch) {
+    Scenario scenario = scenario_in;
+    if (gpus > 0) scenario.parallel.gpus = gpus;
+    if (global_batch > 0) scenario.training.global_batch = global_batch;
+    const Architecture& a = scenario.model.architecture;
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    const double t = parallel.tensor, p = parallel.pipeline, c = parallel.context, e = parallel.expert;
+    const double v = parallel.interleave, d = parallel.data_parallel(), sharding = d * c;
+    const Links links = links_of(scenario.hardware.gpu);
+
+    CommunicationModel model;
+    model.arithmetic_efficiency = arithmetic_efficiency;
+    model.interconnect_assumed = links.assumed;
+    const double micro_batches = micro_batches_per_step(training, parallel);
+    model.micro_batches = micro_batches;
+    const double tokens = training.tokens > 0 ? training.tokens : 1;
+    const double sustained = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
+    // §6's FLOPs per token, this GPU's 1/(t·p·c) share of one micro-batch, at the arithmetic's rate.
+    const double micro_batch_tokens = training.micro_batch * training.sequence;
+    const double micro_batch_seconds = compute.hardware_flops / tokens * micro_batch_tokens / (t * p * c) / sustained;
+    model.compute_seconds = micro_batches * micro_batch_seconds;
+
+    const double stage_layers = a.layers / p;
+    const double value_bytes = training.precision == NumberFormat::fp32 ? 4.0 : 2.0;
+    const double local_tokens = micro_batch_tokens / c;  // one micro-batch's tokens on one context rank
+    const bool full_recompute = training.recompute == Recompute::full;
+
+    for (int i = 0; i < comm_term_count; ++i) model.terms.push_back(CommTermSeconds{static_cast<CommTerm>(i)});
+    auto term = [&](CommTerm id) -> CommTermSeconds& { return model.terms[static_cast<int>(id)]; };
+
+    if (p > 1) {
+        // Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
+        // time, that is (p − 1)/v micro-batches' worth; nothing fills it.
+        CommTermSeconds& bubble = term(CommTerm::pipeline_bubble);
+        bubble.group = p;
+        bubble.seconds = bubble.exposed_seconds = (p - 1) / v * micro_batch_seconds;
+        // Each micro-batch sends its activations forward and their gradients back at every stage
+        // boundary, split over t (Narayanan et al. 2021 §4.1, scatter/gather), v times interleaved.
+        CommTermSeconds& transfers = term(CommTerm::pipeline_transfers);
+        transfers.group = p;
+        place(transfers, links, t * c * d * p);
+        const double bytes = local_tokens * a.hidden * value_bytes / t;
+        transfers.seconds = transfers.exposed_seconds = micro_batches * 2 * v * bytes / transfers.bandwidth;
+    }
+    if (t > 1) {
+        // Megatron-LM (Shoeybi et al. 2019 §3): two all-reduces of the layer's activations forward,
+        // two backward (with sequence parallelism a reduce-scatter and an all-gather each, the same
+        // bytes; Korthikanti et al. 2022 §4.2.2), two more when full recompute repeats the forward.
+        // Ring all-reduce moves 2(n − 1)/n of the data per GPU (Patarasuk & Yuan 2009).
+        CommTermSeconds& tensor = term(CommTerm::tensor_parallel);
+        tensor.group = t;
+        place(tensor, links, t);
+        const double per_layer = (full_recompute ? 6.0 : 4.0) * 2 * (t - 1) / t * local_tokens * a.hidden * value_bytes;
+        tensor.seconds = tensor.exposed_seconds = micro_batches * stage_layers * per_layer / tensor.bandwidth;
+    }
+    if (c > 1) {
+        // Ring attention (Liu et al. 2023; Megatron-Core's context parallelism): each rank passes its
+        // K and V chunk around the c ranks, c − 1 hops forward and, with their gradients, twice that
+        // backward; each hop overlaps the attention on the chunk already there.
+        CommTermSeconds& context = term(CommTerm::context_parallel);
+        context.group = c;
+        place(context, links, t * c);
+        const double head = a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
+        const double kv_values = a.latent_attention() ? a.heads * (a.nope_head_dim + a.rope_head_dim + a.v_head_dim) / t
+                                                      : 2 * std::fmax(1.0, a.kv_heads / t) * head;
+        const double per_layer = 3 * (c - 1) * local_tokens * kv_values * value_bytes / context.bandwidth;
+        const double attention = 3 * attention_forward_flops_per_layer(a, training.sequence) * local_tokens / t / sustained;
+        context.seconds = micro_batches * stage_layers * per_layer;
+        context.exposed_seconds = micro_batches * stage_layers * std::fmax(0.0, per_layer - attention);
+    }
+    if (e > 1 && params.routed_experts > 0) {
+        // GShard (Lepikhin et al. 2020) / Megatron-Core's token dispatcher: an all-to-all sends each
+        // token's hidden state to its k experts and one brings them back, forward and backward;
+        // (e − 1)/e of it leaves the GPU. Overlapped with the computation of the layer it serves
+        // (DeepSeek-V3 §3.2.1 overlaps it with another micro-batch's), so only the excess shows.
+        CommTermSeconds& expert = term(CommTerm::expert_parallel);
+        expert.group = e;
+        place(expert, links, t * e);
+        const double moe_layers = (a.layers - a.dense_layers) / p;
+        // Across nodes, node-limited routing sends a token to at most M nodes, once each, and NVLink
+        // forwards it to its experts there (DeepSeek-V3 §2.1.2, §3.2.2): min(k, M) copies cross the network.
+        const double copies = !expert.within_node && a.expert_node_limit > 0 ? std::fmin(a.experts_per_token, a.expert_node_limit)
+                                                                             : a.experts_per_token;
+        const double bytes = local_tokens / t * copies * a.hidden * value_bytes * (e - 1) / e;
+        const double per_layer = (full_recompute ? 6.0 : 4.0) * bytes / expert.bandwidth;
+        const double layer_compute = micro_batch_seconds / stage_layers;
+        expert.seconds = micro_batches * moe_layers * per_layer;
+        expert.exposed_seconds = micro_batches * moe_layers * std::fmax(0.0, per_layer - layer_compute);
+    }
+    if (sharding > 1) {
+        // The gradients of this GPU's parameters: (N − N_r)/(t·p) reduced over the d·c ranks, the
+        // routed experts' N_r/(t·p·e) over d·c/e (§11).
+        const double routed = e > 1 ? params.routed_experts : 0.0;
+        const double dense_params = (params.total - routed) / (t * p), expert_params = routed / (t * p * e);
+        const double expert_sharding = sharding / e;
+        auto ring = [](double n) { return n > 1 ? (n - 1) / n : 0.0; };
+        if (parallel.zero_stage < 3) {
+            // Data parallelism all-reduces the gradients, 2(n − 1)/n of them per GPU (ring all-reduce);
+            // ZeRO-1/2 reduce-scatter them and all-gather the updated weights: the same bytes (ZeRO §7.1).
+            // Bucketed, overlapped with the last micro-batch's backward pass (PyTorch DDP, Li et al.
+            // 2020; Megatron's overlap_grad_reduce): only what outlasts it shows.
+            CommTermSeconds& data = term(CommTerm::data_parallel);
+            data.group = sharding;
+            place(data, links, t * c * d);
+            const double bytes = 2 * (ring(sharding) * dense_params + ring(expert_sharding) * expert_params) *
+                                 bytes_per_param.gradients;
+            data.seconds = bytes / data.bandwidth;
+            data.exposed_seconds = std::fmax(0.0, data.seconds - micro_batch_seconds * 2.0 / 3.0);
+        } else {
+            // ZeRO-3 (ZeRO §7.2.2): each micro-batch gathers the weights for the forward and again for
+            // the backward and reduce-scatters the gradients, 1.5 times data parallelism's volume;
+            // prefetched and overlapped with that micro-batch's compute.
+            CommTermSeconds& gathers = term(CommTerm::zero3_gathers);
+            gathers.group = sharding;
+            place(gathers, links, t * c * d);
+            const double per_micro_batch = (ring(sharding) * dense_params + ring(expert_sharding) * expert_params) *
+                                           (2 * bytes_per_param.weights + bytes_per_param.gradients) / gathers.bandwidth;
+            gathers.seconds = micro_batches * per_micro_batch;
+            gathers.exposed_seconds = micro_batches * std::fmax(0.0, per_micro_batch - micro_batch_seconds);
+        }
+    }
+
+    model.step_seconds = model.compute_seconds;
+    double most = 0;
+    for (const CommTermSeconds& one : model.terms) {
+        model.step_seconds += one.exposed_seconds;
+        if (one.exposed_seconds > most) {
+            most = one.exposed_seconds;
+            model.has_dominant = true;
+            model.dominant = one.term;
+        }
+    }
+    // The step as modelled, in time (docs/model.md §13).
+    double clock = 0;
+    auto add = [&](bool is_compute, CommTerm id, double first, double last, double seconds) {
+        if (!(seconds > 0)) return;
+        model.schedule.push_back(CommPhase{is_compute, id, first, last, clock, seconds});
+        clock += seconds;
+    };
+    const double bubble = term(CommTerm::pipeline_bubble).exposed_seconds;
+    add(false, CommTerm::pipeline_bubble, 0, 0, bubble / 2);
+    const CommTerm per_micro_batch[] = {CommTerm::pipeline_transfers, CommTerm::tensor_parallel, CommTerm::context_parallel,
+                                        CommTerm::expert_parallel, CommTerm::zero3_gathers};
+    auto micro_batch_run = [&](double first, double last) {
+        const double count = last - first + 1;
+        add(true, CommTerm::pipeline_bubble, first, last, count * micro_batch_seconds);
+        for (const CommTerm id : per_micro_batch) add(false, id, first, last, count * term(id).exposed_seconds / micro_batches);
+    };
+    if (micro_batches <= 3) {
+        for (double k = 1; k <= micro_batches; ++k) micro_batch_run(k, k);
+    } else {
+        micro_batch_run(1, 1);
+        micro_batch_run(2, micro_batches - 1);
+        micro_batch_run(micro_batches, micro_batches);
+    }
+    add(false, CommTerm::pipeline_bubble, 0, 0, bubble - bubble / 2);
+    add(false, CommTerm::data_parallel, 0, 0, term(CommTerm::data_parallel).exposed_seconds);
+
+    // The model FLOPs of this GPU's share of the step, over the step's time at peak.
+    model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * micro_batches / (t * p * c) /
+                          (model.step_seconds * scenario.hardware.gpu.peak_flops);
+    return model;
+}
+
+CommunicationCurve communication_curve(const Scenario& scenario, const ParameterCount& params,
+                                       const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
+                                       const std::vector<TimeOnGpus>& stops) {
+    const ParallelSettings& parallel = scenario.parallel;
+    const TrainingSettings& training = scenario.training;
+    CommunicationCurve curve;
+    // §13: the curve keeps the scenario's global batch, as adding GPUs to a run does; without one,
+    // 4 million tokens' worth of sequences (Llama 2's batch, Touvron et al. 2023 §2.2), or the
+    // sequences the scenario's own layout runs per step when that is more. The tokens are the scenario's.
+    const double own = micro_batches_per_step(training, parallel) * training.micro_batch * parallel.data_parallel();
+    curve.global_batch = training.global_batch > 0
+                             ? training.global_batch
+                             : std::fmax(own, std::fmax(1.0, std::round(default_batch_tokens / training.sequence)));
+    const double unit = parallel.tensor * parallel.pipeline * parallel.context;
+    for (const TimeOnGpus& stop : stops) {
+        const double d = stop.gpus / unit;
+        if (!(d >= 1) || std::fmod(stop.gpus, unit) != 0 || std::fmod(d * parallel.context, parallel.expert) != 0) continue;
+        const CommunicationModel model = communication_model(scenario, params, bytes_per_param, compute, stop.gpus, curve.global_batch);
+        const double steps = training.tokens / (curve.global_batch * training.sequence);
+        CommunicatedTimeOnGpus point;
+        point.gpus = stop.gpus;
+        point.seconds = steps * model.step_seconds;
+        point.predicted_mfu = model.predicted_mfu;
+        point.has_dominant = model.has_dominant;
+        point.dominant = model.dominant;
+        point.idle = curve.global_batch < training.micro_batch * d - 1e-9;
+        curve.points.push_back(point);
+    }
+    // Where adding GPUs stops paying: the first point from which twice the GPUs save less than a tenth.
+    for (std::size_t i = 0; i < curve.points.size() && curve.stops_paying_gpus == 0; ++i) {
+        for (std::size_t j = i + 1; j < curve.points.size(); ++j) {
+            if (curve.points[j].gpus < 2 * curve.points[i].gpus) continue;
+            if (curve.points[j].seconds > 0.9 * curve.points[i].seconds) {
+                curve.stops_paying_gpus = curve.points[i].gpus;
+                curve.has_dominant = curve.points[j].has_dominant;
+                curve.dominant = curve.points[j].dominant;
+                curve.idle = curve.points[j].idle;
+            }
+            break;
+        }
+    }
+    return curve;
+}
+
+std::string communication_summary(const CommunicationModel& model, const CommunicationCurve& curve, double achieved_mfu) {
+    using quantity::Figure;
+    auto percent = [](double value) { return quantity::format(value, Figure::percent); };
+    std::string text;
+    if (!model.has_dominant) {
+        text = message("communication.summary.nothing_waits",
+                       "Nothing waits at this layout: the arithmetic alone reaches {efficiency} of peak, the "
+                       "utilisation the model predicts, beside the {achieved} the time figures use.",
+                       {{"efficiency", percent(model.arithmetic_efficiency)}, {"achieved", percent(achieved_mfu)}});
+    } else {
+        const double share = model.step_seconds > 0 ? model.terms[static_cast<int>(model.dominant)].exposed_seconds / model.step_seconds : 0;
+        text = message("communication.summary.dominant",
+                       "At this layout the largest share of a step that compute does not hide, {share}, goes to {term}: "
+                       "from arithmetic at {efficiency} of peak the model predicts {predicted} utilisation, beside the "
+                       "{achieved} the time figures use.",
+                       {{"term", comm_term_label(model.dominant)}, {"share", percent(share)},
+                        {"efficiency", percent(model.arithmetic_efficiency)}, {"predicted", percent(model.predicted_mfu)},
+                        {"achieved", percent(achieved_mfu)}});
+    }
+    if (curve.stops_paying_gpus > 0) {
+        text += " " + message("communication.summary.stops_paying",
+                              "Beyond {gpus}, doubling the GPUs saves less than a tenth of the time, lost to {term}.",
+                              {{"gpus", quantity::format(curve.stops_paying_gpus, Figure::gpus)},
+                               {"term", curve.has_dominant && !curve.idle
+                                            ? comm_term_label(curve.dominant)
+                                            : message("communication.term.idle", "GPUs idle for want of sequences in the batch")}});
+    }
+    return text;
+}
+
+}  // namespace trainscope
