@@ -209,7 +209,7 @@ test('an engine answer with errors names the field and keeps the last good chart
   await withStep({}, async (page) => {
     const drawn = await areaPath(page, 'activations');
     await page.evaluate(() => {
-      // The page reads the timeline in columns (web/src/step-timeline.ts): errors come in the summary.
+      // The page reads the timeline in columns (web/src/engine/step-timeline.ts): errors come in the summary.
       window.trainscope.engine.module.stepTimelineColumns = () => JSON.stringify({ errors: [{ field: 'training.sequence', message: 'is not simulated' }], notes: [] });
     });
     await step(page).getByRole('radio', { name: /Full/ }).check();

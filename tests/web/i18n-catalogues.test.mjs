@@ -133,7 +133,7 @@ for (const language of translatedLanguages) {
 }
 
 // The wasm engine as the page drives it: the language pack's engine part through loadMessages,
-// then setLanguage before a call (web/src/engine.ts). Imported here so that the checks above run
+// then setLanguage before a call (web/src/engine/engine.ts). Imported here so that the checks above run
 // even without a wasm build.
 test('the wasm engine speaks a loaded catalogue after setLanguage, and English again after setLanguage("en")', async () => {
   const { engineModule } = await import('./wasm-engine.mjs');

@@ -11,8 +11,8 @@ import { buildUnitModules, enginePlugin, pageKeyIds, pageKeysPlugin } from '../.
 import { repoRoot } from './quiz-build.mjs';
 
 const outdir = join(repoRoot, 'build', 'i18n-units');
-// engine.ts loads its wasm through a virtual module; the element's remote loader stands in, never called here.
-await buildUnitModules('src', ['engine', 'i18n', 'packs'], outdir, [enginePlugin({ remote: true })]);
+// engine/engine.ts loads its wasm through a virtual module; the element's remote loader stands in, never called here.
+await buildUnitModules('src', ['engine/engine', 'i18n/i18n', 'i18n/packs'], outdir, [enginePlugin({ remote: true })]);
 const load = (name) => import(pathToFileURL(join(outdir, `${name}.mjs`)).href);
 const { engineFor, engineIn, giveCatalogue, wrap } = await load('engine');
 const { chooseLanguage, translator } = await load('i18n');

@@ -1,4 +1,4 @@
-// The page's memory of the engine's recent answers (web/src/recent.ts).
+// The page's memory of the engine's recent answers (web/src/widget/recent.ts).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { RecentResults } from '../../build/web-units/recent.mjs';

@@ -1,4 +1,4 @@
-// The page reads the step timeline in columns (web/src/step-timeline.ts); what it reads must be
+// The page reads the step timeline in columns (web/src/engine/step-timeline.ts); what it reads must be
 // exactly what parsing the engine's stepTimeline JSON gives, event by event, field by field.
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The page's units module (web/src/units.ts) bound to the real wasm engine: every figure the
+// The page's units module (web/src/engine/units.ts) bound to the real wasm engine: every figure the
 // page writes and every field it reads is the engine's, so the disagreements issue 9 found
 // (one quantity written two ways, "70B" read two ways, limits kept twice) cannot come back.
 import test from 'node:test';

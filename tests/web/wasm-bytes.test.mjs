@@ -1,4 +1,4 @@
-// The engine's bytes ride in the bundle as base64 of gzip (web/src/wasm-bytes.ts), packed by the
+// The engine's bytes ride in the bundle as base64 of gzip (web/src/engine/wasm-bytes.ts), packed by the
 // build's gzipSmallest (zopfli); unpacking must give back exactly the bytes that went in,
 // including the real engine's, packed as the build packs it.
 import assert from 'node:assert/strict';

@@ -10,11 +10,11 @@
 // value produces one line in a notice inside the widget and one console warning, both naming the
 // attribute; a later good value clears it. Nothing throws.
 
-import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/widget/widget';
 import { emitXapi } from './xapi';
-import { engineFor, loadEngine, type Engine } from '../src/engine';
-import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n';
-import { widgetLanguage } from '../src/packs';
+import { engineFor, loadEngine, type Engine } from '../src/engine/engine';
+import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n/i18n';
+import { widgetLanguage } from '../src/i18n/packs';
 import { loadAuthorBank, type AuthorBank } from '../src/quiz/source';
 import { checkScenario, readSettings, type ElementSettings } from './settings';
 

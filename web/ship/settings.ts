@@ -1,9 +1,9 @@
 // Reads the embed settings (element attributes, or the iframe page's query parameters) into
 // mount options. Pure: every problem becomes a sentence naming its attribute, for the widget to
 // show and the console to log, never an exception.
-import type { Section, Theme } from '../src/app';
-import { translator, type Translate } from '../src/i18n';
-import type { FieldError, PartialScenario } from '../src/types';
+import type { Section, Theme } from '../src/widget/widget';
+import { translator, type Translate } from '../src/i18n/i18n';
+import type { FieldError, PartialScenario } from '../src/engine/types';
 
 const SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];

@@ -2,8 +2,8 @@
 // mountTrainscope for hosts and mounts the widget into every [data-trainscope] element.
 
 import { reportToHost } from '../ship/iframe-child';
-import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './app';
-import { queryLanguage } from './packs';
+import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './widget/widget';
+import { queryLanguage } from './i18n/packs';
 
 declare global {
   interface Window {

@@ -2,7 +2,7 @@
 // items can be asked, which cannot and why. A broken item is left out with the engine's own
 // message; the rest of the quiz stays usable. No DOM here, so node tests can run it.
 
-import { translator, type Language, type Translate } from '../i18n';
+import { translator, type Language, type Translate } from '../i18n/i18n';
 import type { BankProblem, BankTranslations, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
 
 const english: Translate = translator(null);

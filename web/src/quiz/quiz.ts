@@ -4,7 +4,7 @@
 // renders inside any container, in a document or a shadow root: it never looks outside its own
 // root and gives every id an instance prefix.
 
-import { translator, type Language, type Translate } from '../i18n';
+import { translator, type Language, type Translate } from '../i18n/i18n';
 import { callEngine, describeProblem, isAuthorBank, prepareBank, withBankTranslations, type PreparedBank, type PreparedItem } from './bank';
 import { builder, type Builder, type Child } from './dom';
 import { bankDisplayName, describeLoadProblem, type AuthorBank } from './source';

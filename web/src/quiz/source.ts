@@ -8,7 +8,7 @@
 // before the widget's words (and the engine that writes its numbers) are at hand, so the quiz
 // writes the sentence again in the widget's language (describeLoadProblem).
 
-import { translator, type Translate } from '../i18n';
+import { translator, type Translate } from '../i18n/i18n';
 
 /** Why an author's bank could not be used. */
 export type BankLoadReason =

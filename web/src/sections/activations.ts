@@ -1,9 +1,9 @@
 // Section 2: activations, remembered or recomputed: memory saved beside compute paid.
 
-import { checkboxControl, radioControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { setAttribute, setFigure, setHidden, stackedBar, why } from '../figures';
-import { withElements } from '../i18n';
+import { checkboxControl, radioControl } from '../controls/controls';
+import { h, setText, uniqueId } from '../dom/dom';
+import { setAttribute, setFigure, setHidden, stackedBar, why } from '../figures/figures';
+import { withElements } from '../i18n/i18n';
 import type { SectionContext, SectionView } from './context';
 
 export function activationSection(context: SectionContext): SectionView {

@@ -1,14 +1,14 @@
 // Section 5: your own model, from a Hugging Face config.json. Its result is redrawn only when
 // the learner presses a button, never on a slider step.
 
-import { h, replace, uniqueId } from '../dom';
-import { why } from '../figures';
-import type { TrainscopeEngineModule } from '../engine-module';
-import { parseHfConfig } from '../hf-config';
-import { withElements } from '../i18n';
-import type { Architecture, FieldError } from '../types';
+import { h, replace, uniqueId } from '../dom/dom';
+import { why } from '../figures/figures';
+import type { TrainscopeEngineModule } from '../engine/engine-module';
+import { parseHfConfig } from '../engine/hf-config';
+import { withElements } from '../i18n/i18n';
+import type { Architecture, FieldError } from '../engine/types';
 import type { SectionContext } from './context';
-import { EXAMPLE_CONFIG } from '../stories';
+import { EXAMPLE_CONFIG } from './stories';
 
 /** Applies a model read from a config: the engine's errors if it refuses it, else its parameter count. */
 export type UseArchitecture = (architecture: Architecture, name: string) => { errors: FieldError[]; params: number };

@@ -1,10 +1,10 @@
 // What the widget (web/src/app.ts, the owner of the state) hands each section component.
 
-import type { Control, RangeOptions } from '../controls';
-import type { Part, PartKey } from '../figures';
-import type { Language, Translate } from '../i18n';
-import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../types';
-import type { Units } from '../units';
+import type { Control, RangeOptions } from '../controls/controls';
+import type { Part, PartKey } from '../figures/figures';
+import type { Language, Translate } from '../i18n/i18n';
+import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../engine/types';
+import type { Units } from '../engine/units';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 

@@ -1,11 +1,11 @@
 // Section 1: running vs training, one whole copy of the model on one scale.
 
-import { radioControl, selectControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { gpuIcons, legend, linearAxis, setFigure, stackedBar, why, type Part, type PartKey } from '../figures';
-import { withElements } from '../i18n';
+import { radioControl, selectControl } from '../controls/controls';
+import { h, setText, uniqueId } from '../dom/dom';
+import { gpuIcons, legend, linearAxis, setFigure, stackedBar, why, type Part, type PartKey } from '../figures/figures';
+import { withElements } from '../i18n/i18n';
 import { extraParts, gpuModel, shortGpu, type SectionContext, type SectionView } from './context';
-import type { AccountingChoice, Estimate } from '../types';
+import type { AccountingChoice, Estimate } from '../engine/types';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];

@@ -1,11 +1,11 @@
 // The model picker at the top: lesson stories, preset or size, and the engine's summary of the model.
 
-import { selectControl } from '../controls';
-import { h, setText } from '../dom';
-import type { Engine } from '../engine';
-import { setFigure } from '../figures';
-import { clone } from '../scenario';
-import { stories as lessonStories } from '../stories';
+import { selectControl } from '../controls/controls';
+import { h, setText } from '../dom/dom';
+import type { Engine } from '../engine/engine';
+import { setFigure } from '../figures/figures';
+import { clone } from '../engine/scenario';
+import { stories as lessonStories } from './stories';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';

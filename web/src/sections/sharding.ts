@@ -1,10 +1,10 @@
 // Section 3: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
 
-import { checkboxControl, radioControl, selectControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { legend, linearAxis, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
-import { withElements } from '../i18n';
-import { setField } from '../scenario';
+import { checkboxControl, radioControl, selectControl } from '../controls/controls';
+import { h, setText, uniqueId } from '../dom/dom';
+import { legend, linearAxis, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures/figures';
+import { withElements } from '../i18n/i18n';
+import { setField } from '../engine/scenario';
 import { extraParts, gpuModel, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 

@@ -4,12 +4,12 @@
 // the playhead in the address. Built once, updated in place: a slider step rewrites one path per
 // component and a few texts; the phase table reuses its rows.
 
-import { radioControl, selectControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { legend, setAttribute, setClass, setFigure, setHidden, why, type Part } from '../figures';
-import { withElements } from '../i18n';
-import { STEP_KEYS, stepChart } from '../step-chart';
-import type { Estimate, FieldError, StepBytes, StepEvent, StepTimeline } from '../types';
+import { radioControl, selectControl } from '../controls/controls';
+import { h, setText, uniqueId } from '../dom/dom';
+import { legend, setAttribute, setClass, setFigure, setHidden, why, type Part } from '../figures/figures';
+import { withElements } from '../i18n/i18n';
+import { STEP_KEYS, stepChart } from '../figures/step-chart';
+import type { Estimate, FieldError, StepBytes, StepEvent, StepTimeline } from '../engine/types';
 import { recomputeChoices } from './activations';
 import { shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';

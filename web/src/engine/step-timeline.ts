@@ -5,7 +5,7 @@
 // Field names, their order and the phase and block names all come from the engine's summary.
 
 import type { TrainscopeEngineModule } from './engine-module';
-import { translator, type Translate } from './i18n';
+import { translator, type Translate } from '../i18n/i18n';
 import type { StepTimeline } from './types';
 
 /** What the summary adds to stepTimeline's fields: how to read the numbers. */

@@ -4,11 +4,11 @@
 // per path and moves a few labels; the playhead moves one style. Every number printed is an
 // engine value formatted by units.ts; positions are geometry (a value's share of the axes).
 
-import { h, setText, svg, uniqueId } from './dom';
+import { h, setText, svg, uniqueId } from '../dom/dom';
 import { linearAxis, niceTicks, setAttribute, setClass, setFigure, setHidden, setStyle, type PartKey } from './figures';
-import { withElements, type Translate } from './i18n';
-import type { StepBytes, StepEvent } from './types';
-import type { Units } from './units';
+import { withElements, type Translate } from '../i18n/i18n';
+import type { StepBytes, StepEvent } from '../engine/types';
+import type { Units } from '../engine/units';
 
 /** Bottom to top, as the bars elsewhere run left to right: the model states, then what comes and goes. */
 export const STEP_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];

@@ -3,9 +3,9 @@
 // back to the question. The figure is found by its data-figure name inside its section's
 // data-ts-section box; nothing here reads or computes a number.
 
-import { h } from './dom';
-import type { Translate } from './i18n';
-import type { ShowMeTarget } from './quiz/quiz';
+import { h } from '../dom/dom';
+import type { Translate } from '../i18n/i18n';
+import type { ShowMeTarget } from '../quiz/quiz';
 
 const TARGET_CLASS = 'ts-showme-target';
 const BACK_CLASS = 'ts-showme-back';

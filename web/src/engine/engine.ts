@@ -4,7 +4,7 @@
 
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
-import type { Catalogue, Language, WidgetLanguage } from './i18n';
+import type { Catalogue, Language, WidgetLanguage } from '../i18n/i18n';
 import { instantiateFromGzipBase64 } from './wasm-bytes';
 import type { Estimate, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
 

@@ -1,7 +1,7 @@
 // The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
 // estimates and writes scenarios; every figure it shows comes from an Estimate.
 
-import type { SliderRange } from './sliders';
+import type { SliderRange } from '../controls/sliders';
 
 export interface Architecture {
   layers: number;

@@ -5,7 +5,7 @@
 // (unitsFor), so two widgets in two languages each write in their own.
 
 import type { Engine } from './engine';
-import { scaleFromRange, type SliderScale } from './sliders';
+import { scaleFromRange, type SliderScale } from '../controls/sliders';
 import type { FigureName } from './types';
 
 export type ParseResult = { ok: true; value: number } | { ok: false; message: string };

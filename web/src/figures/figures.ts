@@ -3,9 +3,9 @@
 // geometry (a value's share of the axis); every number printed is an engine value, formatted
 // with the figure's own formatter (bytes for memory, FLOPs for arithmetic, time for time).
 
-import { h, setText, svg, uniqueId } from './dom';
-import type { Translate } from './i18n';
-import type { Units } from './units';
+import { h, setText, svg, uniqueId } from '../dom/dom';
+import type { Translate } from '../i18n/i18n';
+import type { Units } from '../engine/units';
 
 export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
   | 'gathered_weights' | 'temporary' | 'model_flops' | 'hardware_flops';

@@ -8,33 +8,33 @@
 //      ▲             │ URL hash
 //      └─────────────┘
 
-import { rangeControl, type Control } from './controls';
-import { h, replace, setText } from './dom';
-import { engineFor, loadEngine, type Engine } from './engine';
-import { partLabels } from './figures';
-import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, type WidgetLanguage } from './i18n';
-import { scriptUrl, widgetLanguage } from './packs';
-import { bindUnitsEngine, unitsFor, type Units } from './units';
+import { rangeControl, type Control } from '../controls/controls';
+import { h, replace, setText } from '../dom/dom';
+import { engineFor, loadEngine, type Engine } from '../engine/engine';
+import { partLabels } from '../figures/figures';
+import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, type WidgetLanguage } from '../i18n/i18n';
+import { scriptUrl, widgetLanguage } from '../i18n/packs';
+import { bindUnitsEngine, unitsFor, type Units } from '../engine/units';
 import { decodeHash, encodeHash } from './hash';
-import { FIRST_VIEW_ATTRIBUTE, refusesFirstView } from './first-view';
+import { FIRST_VIEW_ATTRIBUTE, refusesFirstView } from '../first-view/first-view';
 import { RecentResults } from './recent';
 import { INPUT_REST_MS, NearViewport, ON_SCREEN_MARGIN, STALE_IDLE_TIMEOUT_MS, nextTask, whenNear, whenRested } from './lazy';
-import { clone, deleteField, getField, mergeScenario, setField } from './scenario';
-import { activationSection } from './sections/activations';
-import { configSection } from './sections/config';
-import type { HeadingTag, NumberedSection, SectionContext, SectionView } from './sections/context';
-import { memorySection } from './sections/memory';
-import { ANY_SIZE, FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from './sections/model';
-import { shardingSection } from './sections/sharding';
-import { stepSection } from './sections/step';
-import { CUSTOM_GPU, timeSection } from './sections/time';
-import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from './types';
-import { readStepTimeline } from './step-timeline';
-import { mountQuiz, type BankTranslations, type QuizHandle, type QuizStorage, type ShowMeTarget } from './quiz/quiz';
+import { clone, deleteField, getField, mergeScenario, setField } from '../engine/scenario';
+import { activationSection } from '../sections/activations';
+import { configSection } from '../sections/config';
+import type { HeadingTag, NumberedSection, SectionContext, SectionView } from '../sections/context';
+import { memorySection } from '../sections/memory';
+import { ANY_SIZE, FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from '../sections/model';
+import { shardingSection } from '../sections/sharding';
+import { stepSection } from '../sections/step';
+import { CUSTOM_GPU, timeSection } from '../sections/time';
+import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from '../engine/types';
+import { readStepTimeline } from '../engine/step-timeline';
+import { mountQuiz, type BankTranslations, type QuizHandle, type QuizStorage, type ShowMeTarget } from '../quiz/quiz';
 import { landOnFigure } from './showme';
-import defaultBank from '../quiz/bank.json';
-import type { emitXapi } from '../ship/xapi';
-import type { AuthorBank } from './quiz/source';
+import defaultBank from '../../quiz/bank.json';
+import type { emitXapi } from '../../ship/xapi';
+import type { AuthorBank } from '../quiz/source';
 
 declare const TRAINSCOPE_CSS: string;
 

@@ -1,8 +1,8 @@
 // Scenarios from the lesson, as data: what a learner gets from the "start from the lesson"
 // buttons. Each is a partial scenario laid over the engine's defaults.
 
-import type { Translate } from './i18n';
-import type { PartialScenario } from './types';
+import type { Translate } from '../i18n/i18n';
+import type { PartialScenario } from '../engine/types';
 
 export interface Story {
   id: string;

@@ -3,9 +3,9 @@
 // section's playhead rides along as "&step=<event index>" (or alone: "#step=80"), so a link
 // opens one training step at a chosen moment.
 
-import type { TrainscopeEngineModule } from './engine-module';
-import { translator, type Translate } from './i18n';
-import type { PartialScenario } from './types';
+import type { TrainscopeEngineModule } from '../engine/engine-module';
+import { translator, type Translate } from '../i18n/i18n';
+import type { PartialScenario } from '../engine/types';
 
 export const HASH_KEY = 's';
 /** The playhead of the step section: the index of the event under it. */

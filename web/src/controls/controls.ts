@@ -3,8 +3,8 @@
 // control with the new scenario (so two controls on one field, e.g. GPUs in two sections, agree).
 // Every control has a visible label, works from the keyboard and shows its own error.
 
-import { h, uniqueId } from './dom';
-import { readField, type ParseResult } from './units';
+import { h, uniqueId } from '../dom/dom';
+import { readField, type ParseResult } from '../engine/units';
 import type { SliderScale } from './sliders';
 
 export interface Control {
