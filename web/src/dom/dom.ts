@@ -71,3 +71,26 @@ export function uniqueId(name: string): string {
   idCounter += 1;
   return `ts${idCounter}-${name}`;
 }
+
+/** Sets an attribute only when it changed. */
+export function setAttribute(element: Element, name: string, value: string): void {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+export function setStyle(element: HTMLElement, property: string, value: string): void {
+  if (element.style.getPropertyValue(property) !== value) element.style.setProperty(property, value);
+}
+
+export function setHidden(element: HTMLElement, hidden: boolean): void {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+
+export function setClass(element: Element, name: string, on: boolean): void {
+  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
+}
+
+/** Text plus the raw engine value in data-value (browser tests compare it with the engine). */
+export function setFigure(element: Element, text: string, value: number | boolean): void {
+  setText(element, text);
+  setAttribute(element, 'data-value', String(value));
+}

@@ -4,8 +4,9 @@
 // per path and moves a few labels; the playhead moves one style. Every number printed is an
 // engine value formatted by units.ts; positions are geometry (a value's share of the axes).
 
-import { h, setText, svg, uniqueId } from '../dom/dom';
-import { linearAxis, niceTicks, setAttribute, setClass, setFigure, setHidden, setStyle, type PartKey } from './figures';
+import { h, setAttribute, setClass, setFigure, setHidden, setStyle, setText, svg, uniqueId } from '../dom/dom';
+import { linearAxis, niceTicks } from './linear-axis';
+import { type PartKey } from './parts';
 import { withElements, type Translate } from '../i18n/i18n';
 import type { StepBytes, StepEvent } from '../engine/types';
 import type { Units } from '../engine/units';

@@ -1,8 +1,9 @@
 // Section 2: activations, remembered or recomputed: memory saved beside compute paid.
 
 import { checkboxControl, radioControl } from '../controls/controls';
-import { h, setText, uniqueId } from '../dom/dom';
-import { setAttribute, setFigure, setHidden, stackedBar, why } from '../figures/figures';
+import { h, setAttribute, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { stackedBar } from '../figures/stacked-bar';
+import { why } from '../figures/why';
 import { withElements } from '../i18n/i18n';
 import type { SectionContext, SectionView } from './context';
 

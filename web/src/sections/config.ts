@@ -2,7 +2,7 @@
 // the learner presses a button, never on a slider step.
 
 import { h, replace, uniqueId } from '../dom/dom';
-import { why } from '../figures/figures';
+import { why } from '../figures/why';
 import type { TrainscopeEngineModule } from '../engine/engine-module';
 import { parseHfConfig } from '../engine/hf-config';
 import { withElements } from '../i18n/i18n';

@@ -1,7 +1,7 @@
 // What the widget (web/src/app.ts, the owner of the state) hands each section component.
 
 import type { Control, RangeOptions } from '../controls/controls';
-import type { Part, PartKey } from '../figures/figures';
+import type { Part, PartKey } from '../figures/parts';
 import type { Language, Translate } from '../i18n/i18n';
 import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../engine/types';
 import type { Units } from '../engine/units';

@@ -1,8 +1,13 @@
 // Section 1: running vs training, one whole copy of the model on one scale.
 
 import { radioControl, selectControl } from '../controls/controls';
-import { h, setText, uniqueId } from '../dom/dom';
-import { gpuIcons, legend, linearAxis, setFigure, stackedBar, why, type Part, type PartKey } from '../figures/figures';
+import { h, setFigure, setText, uniqueId } from '../dom/dom';
+import { gpuIcons } from '../figures/gpu-icons';
+import { legend } from '../figures/legend';
+import { linearAxis } from '../figures/linear-axis';
+import { stackedBar } from '../figures/stacked-bar';
+import { why } from '../figures/why';
+import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { extraParts, gpuModel, shortGpu, type SectionContext, type SectionView } from './context';
 import type { AccountingChoice, Estimate } from '../engine/types';

@@ -1,9 +1,8 @@
 // The model picker at the top: lesson stories, preset or size, and the engine's summary of the model.
 
 import { selectControl } from '../controls/controls';
-import { h, setText } from '../dom/dom';
+import { h, setFigure, setText } from '../dom/dom';
 import type { Engine } from '../engine/engine';
-import { setFigure } from '../figures/figures';
 import { clone } from '../engine/scenario';
 import { stories as lessonStories } from './stories';
 import type { SectionContext, SectionView } from './context';

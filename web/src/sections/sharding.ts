@@ -1,8 +1,13 @@
 // Section 3: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
 
 import { checkboxControl, radioControl, selectControl } from '../controls/controls';
-import { h, setText, uniqueId } from '../dom/dom';
-import { legend, linearAxis, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures/figures';
+import { h, setAttribute, setClass, setFigure, setHidden, setStyle, setText, uniqueId } from '../dom/dom';
+import { legend } from '../figures/legend';
+import { linearAxis } from '../figures/linear-axis';
+import { shardBar } from '../figures/shard-bar';
+import { stackedBar } from '../figures/stacked-bar';
+import { why } from '../figures/why';
+import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { setField } from '../engine/scenario';
 import { extraParts, gpuModel, type SectionContext, type SectionView } from './context';

@@ -5,8 +5,10 @@
 // component and a few texts; the phase table reuses its rows.
 
 import { radioControl, selectControl } from '../controls/controls';
-import { h, setText, uniqueId } from '../dom/dom';
-import { legend, setAttribute, setClass, setFigure, setHidden, why, type Part } from '../figures/figures';
+import { h, setAttribute, setClass, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { legend } from '../figures/legend';
+import { why } from '../figures/why';
+import { type Part } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { STEP_KEYS, stepChart } from '../figures/step-chart';
 import type { Estimate, FieldError, StepBytes, StepEvent, StepTimeline } from '../engine/types';

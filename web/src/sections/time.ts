@@ -1,8 +1,10 @@
 // Section 4: time: the 6 · N · D equation, then one GPU against the cluster on a log axis.
 
 import { checkboxControl, selectControl } from '../controls/controls';
-import { h, setText, uniqueId } from '../dom/dom';
-import { setFigure, setHidden, timeAxis, timeCurve, why } from '../figures/figures';
+import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { timeAxis } from '../figures/time-axis';
+import { timeCurve } from '../figures/time-curve';
+import { why } from '../figures/why';
 import type { Engine } from '../engine/engine';
 import type { Translate } from '../i18n/i18n';
 import { shortGpu, type SectionContext, type SectionView } from './context';

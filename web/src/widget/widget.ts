@@ -11,7 +11,7 @@
 import { rangeControl, type Control } from '../controls/controls';
 import { h, replace, setText } from '../dom/dom';
 import { engineFor, loadEngine, type Engine } from '../engine/engine';
-import { partLabels } from '../figures/figures';
+import { partLabels } from '../figures/parts';
 import { chooseLanguage, DIRECTIONS, ENGLISH, type Language, type Translate, type WidgetLanguage } from '../i18n/i18n';
 import { scriptUrl, widgetLanguage } from '../i18n/packs';
 import { bindUnitsEngine, unitsFor, type Units } from '../engine/units';
