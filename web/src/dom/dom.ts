@@ -1,7 +1,9 @@
-// A tiny DOM builder. Elements are made with properties and CSSOM (never style="…" markup),
-// so the page runs under a CSP without 'unsafe-inline', inside a shadow root or a document.
+// The one DOM builder of the page and the quiz, and its in-place setters. Elements are made with
+// properties and CSSOM (never style="…" markup), so the page runs under a CSP without
+// 'unsafe-inline', inside a shadow root or a document. Text always goes in as text nodes
+// (question text is data, never markup); every id comes from uniqueId.
 
-type Child = Node | string | number | null | undefined | false | Child[];
+export type Child = Node | string | number | null | undefined | false | Child[];
 
 export interface Attributes {
   [name: string]: string | number | boolean | null | undefined | Record<string, string> | ((event: Event) => void);

@@ -2,8 +2,9 @@
 // items can be asked, which cannot and why. A broken item is left out with the engine's own
 // message; the rest of the quiz stays usable. No DOM here, so node tests can run it.
 
+import { quizCalls } from '../engine/quiz';
 import { translator, type Language, type Translate } from '../i18n/i18n';
-import type { BankProblem, BankTranslations, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
+import type { BankProblem, BankTranslations, ItemKind, QuizEngine, Takeaway } from './types';
 
 const english: Translate = translator(null);
 
@@ -66,16 +67,6 @@ export function shortHash(text: string): string {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16).padStart(8, '0');
-}
-
-/** Parses engine output; a throw or unreadable text becomes null (the caller reports it). */
-export function callEngine<T>(call: () => string): T | null {
-  try {
-    const parsed: unknown = JSON.parse(call());
-    return isRecord(parsed) ? (parsed as T) : null;
-  } catch {
-    return null;
-  }
 }
 
 function problemKey(problem: BankProblem): string {
@@ -184,7 +175,7 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
     }
   }
 
-  const validation = callEngine<{ errors?: unknown; unusable?: unknown; settings?: unknown }>(() => engine.quizValidateBank(bankJson));
+  const validation = quizCalls(engine).validateBank(bankJson);
   if (validation) report(asProblems(validation.errors, t));
   else report([{ item: '', field: '', message: t('quizui.problem.bank_not_checked', 'the quiz engine could not check the bank') }]);
   // Items the engine found a problem in (a repeated id, an explanation without its answer…) are
@@ -222,7 +213,7 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
       return;
     }
     const json = JSON.stringify(raw);
-    const instance = callEngine<QuizInstance>(() => engine.quizInstance(json, 0));
+    const instance = quizCalls(engine).instance(json, 0);
     const errors = instance ? asProblems(instance.errors, t) : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
     if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
       skipped.push(label);
