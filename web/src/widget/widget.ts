@@ -26,7 +26,7 @@ import type { HeadingTag, NumberedSection, SectionContext, SectionView } from '.
 import { memorySection } from '../sections/memory';
 import { ANY_SIZE, FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from '../sections/model';
 import { shardingSection } from '../sections/sharding';
-import { stepSection } from '../sections/step';
+import { stepSection } from '../sections/step/section';
 import { CUSTOM_GPU, timeSection } from '../sections/time';
 import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from '../engine/types';
 import { readStepTimeline } from '../engine/step-timeline';
