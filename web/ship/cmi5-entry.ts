@@ -1,7 +1,7 @@
 // The AU inside dist/trainscope-cmi5.zip: the widget, launched by a cmi5 LMS with endpoint,
 // fetch, actor, registration and activityId in its URL. It reports to that LMS's LRS only
 // (web/ship/cmi5.ts). Opened without those parameters it is the plain offline page.
-import { documentHasStyles, mountTrainscope } from '../src/widget/widget';
+import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
 import { queryLanguage } from '../src/i18n/packs';
 import type { ScoreDetail } from '../src/quiz/types';
 import { Cmi5Session, readLaunch } from './cmi5';

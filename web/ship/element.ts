@@ -10,7 +10,7 @@
 // value produces one line in a notice inside the widget and one console warning, both naming the
 // attribute; a later good value clears it. Nothing throws.
 
-import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/widget/widget';
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/widget/mount';
 import { emitXapi } from './xapi';
 import { engineFor, loadEngine, type Engine } from '../src/engine/engine';
 import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n/i18n';

@@ -1,7 +1,7 @@
 // dist/iframe/: the widget as a page meant for an <iframe>. It reads its settings from the query
 // string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…&header=on&bank=…),
 // reports its height and quiz scores to the host page (iframe-host.js), and keeps no URL state.
-import { documentHasStyles, mountTrainscope } from '../src/widget/widget';
+import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
 import { emitXapi } from './xapi';
 import { engineFor, loadEngine } from '../src/engine/engine';
 import { chooseLanguage } from '../src/i18n/i18n';

@@ -1,7 +1,7 @@
 // The SCO inside dist/trainscope-scorm2004.zip: the widget, reporting to a SCORM 2004 LMS
 // (score, completion, success, suspend data, location). Opened on its own it is the plain
 // offline page (progress in localStorage where allowed).
-import { documentHasStyles, mountTrainscope } from '../src/widget/widget';
+import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
 import { queryLanguage } from '../src/i18n/packs';
 import { emitXapi } from './xapi';
 import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';

@@ -1,7 +1,7 @@
 // Reads the embed settings (element attributes, or the iframe page's query parameters) into
 // mount options. Pure: every problem becomes a sentence naming its attribute, for the widget to
 // show and the console to log, never an exception.
-import type { Section, Theme } from '../src/widget/widget';
+import type { Section, Theme } from '../src/widget/mount';
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
 

@@ -2,7 +2,7 @@
 // mountTrainscope for hosts and mounts the widget into every [data-trainscope] element.
 
 import { reportToHost } from '../ship/iframe-child';
-import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './widget/widget';
+import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './widget/mount';
 import { queryLanguage } from './i18n/packs';
 
 declare global {

@@ -4,7 +4,7 @@
 // Every control has a visible label, works from the keyboard and shows its own error.
 
 import { h, uniqueId } from '../dom/dom';
-import { readField, type ParseResult } from '../engine/units';
+import type { ParseResult } from '../engine/units';
 import type { SliderScale } from './sliders';
 
 export interface Control {
@@ -39,8 +39,8 @@ export interface RangeOptions {
   label: string;
   hint?: string;
   scale: SliderScale;
-  /** How the exact-value field is read; by default the engine reads it in `path`'s kind and checks its limits. */
-  parse?: (text: string) => ParseResult;
+  /** How the exact-value field is read: the engine reads it in `path`'s kind and checks its limits. */
+  parse: (text: string) => ParseResult;
   /** How the exact field shows a value ("70.6B", "16,384", "40%"). */
   formatField: (value: number) => string;
   /** What a screen reader hears for the slider ("70.6 billion parameters"). */
@@ -50,7 +50,7 @@ export interface RangeOptions {
 
 /** A slider (log-scaled or through stops) with an exact number field beside it. */
 export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
-  const parse = options.parse ?? ((text: string) => readField(options.path, text));
+  const { parse } = options;
   const rangeId = uniqueId('range');
   const fieldId = uniqueId('field');
   const error = errorSlot();

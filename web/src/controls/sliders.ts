@@ -2,6 +2,10 @@
 // scenario's input values (log scales for ranges spanning decades) and back. They choose
 // inputs, never figures: the engine computes everything shown from the value chosen.
 
+import type { FieldLimit, SliderRange } from '../engine/types';
+
+export type { SliderRange } from '../engine/types';
+
 export interface SliderScale {
   /** The largest position; positions run 0..steps. */
   steps: number;
@@ -81,14 +85,6 @@ export function linearScale(min: number, max: number, step: number): SliderScale
   };
 }
 
-/** What the engine says a field's slider spans (its field limits' `slider`). */
-export interface SliderRange {
-  scale: 'log' | 'linear' | 'powers_of_two';
-  min: number;
-  max: number;
-  /** Stops per factor of ten (log) or the step (linear). */
-  stops: number;
-}
 
 /** The slider scale for the engine's description of it: the page keeps no range of its own. */
 export function scaleFromRange(range: SliderRange, options: { integer?: boolean } = {}): SliderScale {
@@ -97,4 +93,17 @@ export function scaleFromRange(range: SliderRange, options: { integer?: boolean 
     case 'linear': return linearScale(range.min, range.max, range.stops);
     case 'powers_of_two': return stopScale(powersOfTwo(range.min, range.max));
   }
+}
+
+/** The slider for a scenario field, spanning what the engine says it spans (field_limits.cpp). */
+export function fieldScale(units: { fieldLimit(path: string): FieldLimit | undefined }, path: string): SliderScale {
+  const limit = units.fieldLimit(path);
+  if (!limit?.slider) throw new Error(`trainscope: the engine gives no slider range for ${path}`);
+  return scaleFromRange(limit.slider, { integer: limit.integer });
+}
+
+/** Every value of a field's slider, in order: the choices of a drop-down that stands in for one. */
+export function fieldStops(units: { fieldLimit(path: string): FieldLimit | undefined }, path: string): number[] {
+  const scale = fieldScale(units, path);
+  return Array.from({ length: scale.steps + 1 }, (_, position) => scale.valueAt(position));
 }

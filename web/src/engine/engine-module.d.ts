@@ -39,6 +39,12 @@ export interface TrainscopeEngineModule {
   stepTimelineColumns(scenarioJson: string): string;
   /** The events' numbers of the last stepTimelineColumns: a view of wasm memory, valid until the next engine call. */
   stepTimelineNumbers(): Float64Array;
+  /**
+   * The page's one call per input (docs/scenario.md, "The page's view"): {estimate, reference:
+   * {key, estimate | unchanged | same}, step (when withStep, in columns: its numbers through
+   * stepTimelineNumbers)}, or {errors}. Never throws.
+   */
+  view(scenarioJson: string, knownReference: string, withStep: boolean): string;
   /** JSON array of {id, name, params, active_params, source, architecture}. */
   presets(): string;
   /** JSON array of {id, name, memory_bytes, peak_flops, watts, memory_bandwidth, source}. */

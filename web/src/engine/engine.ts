@@ -1,18 +1,31 @@
-// A thin typed wrapper over the wasm module: JSON text in and out becomes typed objects.
+// The one door to the wasm module: JSON text in and out becomes typed objects, here and in the
+// files beside this one (view.ts, quiz.ts, step-timeline.ts, hf-config.ts); nothing outside
+// web/src/engine/ calls the module or reads its JSON (tests/web/import-direction.test.mjs).
 // The .wasm bytes travel inside the bundle (base64 of gzip, wasm-bytes.ts), so loading needs no
 // fetch: it works over http, from file:// and under a CSP that forbids connect-src.
 
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
-import type { Catalogue, Language, WidgetLanguage } from '../i18n/i18n';
+import { translator, type Catalogue, type Language, type Translate, type WidgetLanguage } from '../i18n/i18n';
+import { parseHfConfig, type ConfigResult } from './hf-config';
+import type { QuizEngine } from './quiz';
+import { readView, type EngineView, type ViewRequest } from './view';
 import { instantiateFromGzipBase64 } from './wasm-bytes';
-import type { Estimate, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
+import type { Estimate, FieldError, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
 
 export type { QuantityReading } from './engine-module';
 
 export interface Engine {
   /** The engine's estimate for a (partial) scenario; errors come back in `errors`. */
   estimate(scenario: Scenario | PartialScenario): Estimate;
+  /** Everything the page draws after an input, in one call (view.ts); `t` writes the rare problems reading it (the widget's words). */
+  view(scenario: PartialScenario, request: ViewRequest, t?: Translate): EngineView;
+  /** The engine's reading of scenario JSON text: its errors, none when it accepts it (a member given twice is one). */
+  scenarioErrors(scenarioJson: string): FieldError[];
+  /** A Hugging Face config.json read into the engine's architecture fields (hf-config.ts). */
+  parseHfConfig(text: string): ConfigResult;
+  /** The quiz's engine functions (docs/quiz.md), in this view's language. */
+  readonly quiz: QuizEngine;
   readonly presets: readonly Preset[];
   readonly gpus: readonly Gpu[];
   readonly defaultScenario: Scenario;
@@ -34,14 +47,17 @@ export interface Engine {
   formatCount(value: number): string;
   /** Why `value` cannot go in `field`, or "" when it can. */
   fieldError(field: string, value: number): string;
-  /** The module, for the calls this wrapper does not type (quiz, step timeline) and for tests
-   *  that check the page against the engine; a widget's view sets its language before each call. */
+  /** The module itself, for tests and tools that check the page against an independent engine
+   *  call; a widget's view sets its language before each call. The page's code uses the calls above. */
   readonly module: TrainscopeEngineModule;
   /** The language this view's calls are made in. */
   readonly language: Language;
 }
 
 let loading: Promise<Engine> | null = null;
+
+/** For the door's own rare sentences (an unreadable answer): the widget's words are the page's. */
+const english = translator(null);
 
 /** Loads the engine once per page; later calls share the same instance. A failed load may be retried. */
 export function loadEngine(): Promise<Engine> {
@@ -147,6 +163,10 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
   let timeAxisMarks: Array<{ seconds: number; label: string }> | null = null;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
+    view: (scenario, request, t = english) => readView(engineModule, JSON.stringify(scenario), request, t),
+    scenarioErrors: (scenarioJson) => (JSON.parse(engineModule.estimate(scenarioJson)) as { errors: FieldError[] }).errors,
+    parseHfConfig: (text) => parseHfConfig(text, engineModule),
+    quiz: engineModule,
     presets,
     gpus,
     defaultScenario,

@@ -9,7 +9,7 @@ import { translator, type Translate } from '../i18n/i18n';
 import type { StepTimeline } from './types';
 
 /** What the summary adds to stepTimeline's fields: how to read the numbers. */
-interface ColumnsSummary extends StepTimeline {
+export interface ColumnsSummary extends StepTimeline {
   event_count?: number;
   event_fields?: string[];
   held_fields?: string[];
@@ -19,7 +19,12 @@ interface ColumnsSummary extends StepTimeline {
 
 /** The summary's JSON and the events' numbers → what JSON.parse(stepTimeline(…)) gives. */
 export function stepTimelineFromColumns(summaryJson: string, numbers: ArrayLike<number>, t: Translate = translator(null)): StepTimeline {
-  const { event_count: count, event_fields: fields, held_fields: heldFields, phases, blocks, ...timeline } = JSON.parse(summaryJson) as ColumnsSummary;
+  return stepTimelineFromSummary(JSON.parse(summaryJson) as ColumnsSummary, numbers, t);
+}
+
+/** The summary, already read (the page's view carries it inside its own JSON), and the events' numbers. */
+export function stepTimelineFromSummary(summary: ColumnsSummary, numbers: ArrayLike<number>, t: Translate = translator(null)): StepTimeline {
+  const { event_count: count, event_fields: fields, held_fields: heldFields, phases, blocks, ...timeline } = summary;
   if ((timeline.errors && timeline.errors.length > 0) || count === undefined) return timeline;
   if (!Number.isInteger(count) || !Array.isArray(fields) || !Array.isArray(heldFields) || !Array.isArray(phases) || !Array.isArray(blocks)) {
     return { errors: [{ field: 'stepTimeline', message: t('step.error.summary', 'the engine’s summary does not say how to read its events') }] };

@@ -1,7 +1,6 @@
 // The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
 // estimates and writes scenarios; every figure it shows comes from an Estimate.
 
-import type { SliderRange } from '../controls/sliders';
 
 export interface Architecture {
   layers: number;
@@ -264,6 +263,15 @@ export type FigureName =
   | 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'seconds' | 'fraction';
 
 /** One numeric scenario field's range, as the engine validates it. */
+/** What the engine says a field's slider spans (its field limits' `slider`). */
+export interface SliderRange {
+  scale: 'log' | 'linear' | 'powers_of_two';
+  min: number;
+  max: number;
+  /** Stops per factor of ten (log) or the step (linear). */
+  stops: number;
+}
+
 export interface FieldLimit {
   min: number;
   max: number;

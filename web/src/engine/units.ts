@@ -5,8 +5,7 @@
 // (unitsFor), so two widgets in two languages each write in their own.
 
 import type { Engine } from './engine';
-import { scaleFromRange, type SliderScale } from '../controls/sliders';
-import type { FigureName } from './types';
+import type { FieldLimit, FigureName } from './types';
 
 export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
 
@@ -34,10 +33,8 @@ export interface Units {
    * billion; "80 GB" of memory is bytes) and checked against the field's limits, all by the engine.
    */
   readField(path: string, text: string): ParseResult;
-  /** The slider for a scenario field, spanning what the engine says it spans (field_limits.cpp). */
-  sliderScale(path: string): SliderScale;
-  /** Every value of a field's slider, in order: the choices of a drop-down that stands in for one. */
-  sliderStops(path: string): number[];
+  /** A scenario field's range, kind and slider as the engine gives them (field_limits.cpp); undefined for an unknown field. */
+  fieldLimit(path: string): FieldLimit | undefined;
 }
 
 /** The engine members the writers use (engine.ts's Engine has them all). */
@@ -63,11 +60,6 @@ export function unitsFor(engine: UnitsEngine): Units {
     }
     return text;
   };
-  const sliderScale = (path: string): SliderScale => {
-    const limit = engine.fieldLimits[path];
-    if (!limit?.slider) throw new Error(`trainscope: the engine gives no slider range for ${path}`);
-    return scaleFromRange(limit.slider, { integer: limit.integer });
-  };
   return {
     formatNumber: (value, significantFigures = 3) => write(value, 'plain', significantFigures),
     formatInteger: (value) => write(value, 'integer'),
@@ -87,47 +79,8 @@ export function unitsFor(engine: UnitsEngine): Units {
       const reading = engine.readField(path, text);
       return reading.ok ? { ok: true, value: reading.value } : { ok: false, message: reading.error };
     },
-    sliderScale,
-    sliderStops: (path) => {
-      const scale = sliderScale(path);
-      return Array.from({ length: scale.steps + 1 }, (_, position) => scale.valueAt(position));
-    },
+    fieldLimit: (path) => engine.fieldLimits[path],
   };
 }
 
 const WRITINGS_KEPT = 4096;
-
-// The writers of the engine bound last, for code and tests outside a widget (a widget passes its
-// own Units to its sections: two widgets may speak two languages).
-let bound: Units | null = null;
-let boundEngine: UnitsEngine | null = null;
-
-/** Binds the module-level writers below to an engine (tests; a widget uses unitsFor). */
-export function bindUnitsEngine(engine: UnitsEngine): void {
-  if (boundEngine === engine) return;
-  boundEngine = engine;
-  bound = unitsFor(engine);
-}
-
-function units(): Units {
-  if (!bound) throw new Error('trainscope: a figure was written before the engine loaded');
-  return bound;
-}
-
-export const formatNumber = (value: number, significantFigures = 3): string => units().formatNumber(value, significantFigures);
-export const formatInteger = (value: number): string => units().formatInteger(value);
-export const formatScientific = (value: number, significantFigures = 2): string => units().formatScientific(value, significantFigures);
-export const formatCount = (value: number, options: { short?: boolean; significant?: number } = {}): string => units().formatCount(value, options);
-export const formatBytes = (bytes: number, significantFigures = 0): string => units().formatBytes(bytes, significantFigures);
-export const formatDuration = (seconds: number): string => units().formatDuration(seconds);
-export const formatPercent = (fraction: number, significantFigures = 2): string => units().formatPercent(fraction, significantFigures);
-export const formatRatio = (ratio: number): string => units().formatRatio(ratio);
-export const formatFlopsRate = (flopsPerSecond: number): string => units().formatFlopsRate(flopsPerSecond);
-export const formatEnergy = (joules: number): string => units().formatEnergy(joules);
-export const formatMoney = (dollars: number): string => units().formatMoney(dollars);
-export const timeAxisMarks = (): ReadonlyArray<{ seconds: number; label: string }> => units().timeAxisMarks();
-export const numberFormatName = (id: string): string => units().numberFormatName(id);
-export const numberFormatLabel = (id: string): string => units().numberFormatLabel(id);
-export const readField = (path: string, text: string): ParseResult => units().readField(path, text);
-export const sliderScale = (path: string): SliderScale => units().sliderScale(path);
-export const sliderStops = (path: string): number[] => units().sliderStops(path);

@@ -8,7 +8,7 @@ declare module 'trainscope:engine-glue' {
 }
 
 declare module 'trainscope:engine-wasm' {
-  /** build/wasm/trainscope_engine.wasm, gzipped then base64-encoded (web/src/wasm-bytes.ts). */
+  /** build/wasm/trainscope_engine.wasm, gzipped then base64-encoded (web/src/engine/wasm-bytes.ts). */
   const wasmGzipBase64: string;
   export default wasmGzipBase64;
 }

@@ -9,7 +9,7 @@ import type { SectionContext, SectionView } from './context';
 
 export function activationSection(context: SectionContext): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, formatPercent, formatScientific, sliderScale } = context.units;
+  const { formatBytes, formatInteger, formatPercent, formatScientific } = context.units;
   const headingId = uniqueId('heading');
   const withoutValue = h('strong', { 'data-figure': 'activations-without-recompute' });
   const withValue = h('strong', { 'data-figure': 'activations' });
@@ -41,7 +41,7 @@ export function activationSection(context: SectionContext): SectionView {
 
   // Gradient accumulation in the engine's count: how many micro-batches one optimizer step adds up.
   const accumulation = h('p', { className: 'ts-hint', 'data-figure': 'micro-batches', 'aria-live': 'off' });
-  const update: SectionView['update'] = (estimate) => {
+  const update: SectionView['update'] = ({ estimate }) => {
     const { training, compute } = estimate;
     const microBatches = estimate.step.micro_batches ?? 1;
     setFigure(accumulation, microBatches === 1
@@ -76,16 +76,16 @@ export function activationSection(context: SectionContext): SectionView {
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
         context.range({
-          path: 'training.micro_batch', label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'), scale: sliderScale('training.micro_batch'), formatField: formatInteger,
+          path: 'training.micro_batch', label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'), formatField: formatInteger,
           describe: (v) => t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
         }).element,
         context.range({
-          path: 'training.global_batch', label: t('activations.global_batch', 'Global batch (sequences per optimizer step; 0: the fewest)'), scale: sliderScale('training.global_batch'), formatField: formatInteger,
+          path: 'training.global_batch', label: t('activations.global_batch', 'Global batch (sequences per optimizer step; 0: the fewest)'), formatField: formatInteger,
           describe: (v) => (v === 0 ? t('activations.global_batch_fewest', 'the fewest micro-batches') : t('controls.sequences', '{count} sequences', { count: formatInteger(v) })),
         }).element,
         accumulation,
         context.range({
-          path: 'training.sequence', label: t('activations.sequence', 'Sequence length (tokens)'), scale: sliderScale('training.sequence'), formatField: formatInteger,
+          path: 'training.sequence', label: t('activations.sequence', 'Sequence length (tokens)'), formatField: formatInteger,
           describe: (v) => t('controls.tokens', '{count} tokens', { count: formatInteger(v) }),
         }).element,
         context.add(radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue)).element,

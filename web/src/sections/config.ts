@@ -3,8 +3,7 @@
 
 import { h, replace, uniqueId } from '../dom/dom';
 import { why } from '../figures/why';
-import type { TrainscopeEngineModule } from '../engine/engine-module';
-import { parseHfConfig } from '../engine/hf-config';
+import type { ConfigResult } from '../engine/hf-config';
 import { withElements } from '../i18n/i18n';
 import type { Architecture, FieldError } from '../engine/types';
 import type { SectionContext } from './context';
@@ -14,7 +13,7 @@ import { EXAMPLE_CONFIG } from './stories';
 export type UseArchitecture = (architecture: Architecture, name: string) => { errors: FieldError[]; params: number };
 
 export function configSection(
-  context: SectionContext, engine: Pick<TrainscopeEngineModule, 'modelFromHfConfig'>, useArchitecture: UseArchitecture,
+  context: SectionContext, readConfig: (text: string) => ConfigResult, useArchitecture: UseArchitecture,
 ): HTMLElement {
   const { t } = context;
   const { formatCount } = context.units;
@@ -32,7 +31,7 @@ export function configSection(
       h('ul', { className: 'ts-errors ts-config-errors' }, errors.map((error) => h('li', { 'data-config-field': error.field }, h('code', null, error.field), ': ', error.message))));
   };
   const useConfig = () => {
-    const parsed = parseHfConfig(textarea.value, engine);
+    const parsed = readConfig(textarea.value);
     if (parsed.errors.length > 0 || !parsed.architecture) {
       showErrors(t('config.errors_config', 'This config cannot be used yet:'), parsed.errors);
       return;

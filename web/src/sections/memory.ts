@@ -9,8 +9,8 @@ import { stackedBar } from '../figures/stacked-bar';
 import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
-import { extraParts, gpuModel, shortGpu, type SectionContext, type SectionView } from './context';
-import type { AccountingChoice, Estimate } from '../engine/types';
+import { extraParts, gpuModel, shortGpu, type PageView, type SectionContext, type SectionView } from './context';
+import type { AccountingChoice } from '../engine/types';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
@@ -18,7 +18,7 @@ const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights'
 /** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
 export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName, sliderScale } = context.units;
+  const { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName } = context.units;
   const headingId = uniqueId('heading');
   const stat = (figure: string) => h('span', { 'data-figure': figure });
 
@@ -72,8 +72,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   for (const note of accountingNotes) note.element.append(note.text);
   // The bars and their legends sit below the headline: a part of their own (SectionView.parts), so
   // that an input near the top of the page does not wait for them while they are below the fold.
-  const updateFigure = (single: Estimate) => {
-    const resolved = context.resolved();
+  const updateFigure = ({ reference: single, scenario: resolved, narrow }: PageView) => {
     const { inference, training, gpu } = single;
     const perParam = training.bytes_per_param;
     const runParts: Part[] = [
@@ -98,13 +97,12 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       { total: formatBytes(inference.total), weights: formatBytes(inference.weights), kv_cache: formatBytes(inference.kv_cache) }), marker);
     trainBar.update(trainParts, max, t('memory.bar.train_label', 'Training one copy needs {total}: {parts}.',
       { total: formatBytes(training.per_gpu.total), parts: trainParts.map((p) => `${labels[p.key]} ${formatBytes(p.value)}`).join(', ') }), marker);
-    axis.update(max, context.narrow());
+    axis.update(max, narrow);
     runLegend.update(runParts);
     trainLegend.update(trainParts);
   };
 
-  const update = (estimate: Estimate, single: Estimate) => {
-    const resolved = context.resolved();
+  const update = ({ estimate, reference: single, scenario: resolved }: PageView) => {
     for (const note of accountingNotes) {
       const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
       setText(note.text, choice?.explanation ?? '');
@@ -143,11 +141,11 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       context.add(selectControl('inference.precision', t('memory.deeper.weights_precision', 'Weights when running'), precisionChoices, context.onValue)).element,
       context.add(selectControl('inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision'), precisionChoices.filter((c) => c.value !== 'int4'), context.onValue)).element,
       context.range({
-        path: 'inference.batch', label: t('memory.deeper.batch', 'Sequences served at once'), scale: sliderScale('inference.batch'), formatField: formatInteger,
+        path: 'inference.batch', label: t('memory.deeper.batch', 'Sequences served at once'), formatField: formatInteger,
         describe: (v) => t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
       }).element,
       context.range({
-        path: 'inference.context', label: t('memory.deeper.context', 'Context per sequence (tokens)'), scale: sliderScale('inference.context'), formatField: formatInteger,
+        path: 'inference.context', label: t('memory.deeper.context', 'Context per sequence (tokens)'), formatField: formatInteger,
         describe: (v) => t('controls.tokens', '{count} tokens', { count: formatInteger(v) }),
       }).element,
       context.add(selectControl('training.optimizer', t('memory.deeper.optimizer', 'Optimizer'), [
@@ -174,5 +172,5 @@ export function memorySection(context: SectionContext, accountingChoices: readon
         t('memory.prose.train', 'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). '),
         withElements(t('memory.prose.total', 'With the choices below that is {bytes} per parameter, before any activations are stored.'), { bytes: trainPerParamProse }))),
     headline, figureElement, whyDetails, deeper);
-  return { element, update, parts: [{ element: figureElement, update: (_estimate, single) => updateFigure(single), singleOnly: true }] };
+  return { element, update, parts: [{ element: figureElement, update: updateFigure, referenceOnly: true }] };
 }

@@ -14,7 +14,7 @@ export const FROM_CONFIG = '__config';
 
 export function modelSection(context: SectionContext, engine: Engine, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
   const { t } = context;
-  const { formatCount, formatInteger, sliderScale } = context.units;
+  const { formatCount, formatInteger } = context.units;
   const presetChoices = [
     ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
     { value: ANY_SIZE, label: t('model.any_size', 'Any size (slider below)') },
@@ -27,7 +27,6 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
     path: MODEL_PARAMS,
     label: t('model.params', 'Parameters'),
     hint: t('model.params_hint', 'Moving this slider uses a typical Llama-like shape for the chosen size.'),
-    scale: sliderScale('model.params'),
     formatField: (value) => formatCount(value, { short: true, significant: 4 }),
     describe: (value) => t('model.params_value', '{count} parameters', { count: formatCount(value) }),
     fieldLabel: t('model.params_field', 'Parameters, exact number (e.g. 70B or 7e9)'),
@@ -43,7 +42,7 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
   const params = h('strong', { 'data-figure': 'params' });
   const rest = h('span');
   const summary = h('p', { className: 'ts-model-summary', 'aria-live': 'off' }, params, rest);
-  const update: SectionView['update'] = (estimate) => {
+  const update: SectionView['update'] = ({ estimate }) => {
     const assumed = estimate.architecture?.assumed ? t('model.shape_assumed', ' (shape assumed: Llama-like)') : '';
     const active = estimate.active_params !== estimate.params ? t('model.active', ', {count} active per token', { count: formatCount(estimate.active_params) }) : '';
     const a = estimate.architecture;

@@ -1,6 +1,7 @@
 // Section 3: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
 
 import { checkboxControl, radioControl, selectControl } from '../controls/controls';
+import { fieldStops } from '../controls/sliders';
 import { h, setAttribute, setClass, setFigure, setHidden, setStyle, setText, uniqueId } from '../dom/dom';
 import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
@@ -24,7 +25,7 @@ const LARGEST_SUGGESTION = 100000;
 
 export function shardingSection(context: SectionContext): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, sliderStops } = context.units;
+  const { formatBytes, formatInteger } = context.units;
   const headingId = uniqueId('heading');
   const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
   const fitText = h('span');
@@ -65,8 +66,7 @@ export function shardingSection(context: SectionContext): SectionView {
     axis.element, heldLegend.element,
     h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
 
-  const update: SectionView['update'] = (estimate) => {
-    const resolved = context.resolved();
+  const update: SectionView['update'] = ({ estimate, scenario: resolved, narrow }) => {
     const { training, gpu } = estimate;
     const perGpu = training.per_gpu;
     const states = training.model_states;
@@ -118,10 +118,10 @@ export function shardingSection(context: SectionContext): SectionView {
     held.update(parts, max, t('sharding.held_bar', 'Each GPU holds {total}: {parts}. It has {memory}.', {
       total: formatBytes(perGpu.total), parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '), memory: formatBytes(gpu.memory_bytes),
     }), { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpuModel(gpu.name) }) });
-    axis.update(max, context.narrow());
+    axis.update(max, narrow);
     heldLegend.update(parts);
 
-    const shown = Math.min(gpus, context.narrow() ? NARROW_CHIPS : CHIPS);
+    const shown = Math.min(gpus, narrow ? NARROW_CHIPS : CHIPS);
     const fill = `${Math.min(100, (perGpu.total / gpu.memory_bytes) * 100).toFixed(2)}%`;
     chips.forEach((chip, index) => {
       setHidden(chip.item, index >= shown);
@@ -152,8 +152,8 @@ export function shardingSection(context: SectionContext): SectionView {
           h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor and pipeline parallelism')),
           h('div', { className: 'ts-deeper-body' },
             h('p', { className: 'ts-hint' }, t('sharding.deeper.hint', 'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.')),
-            context.add(selectControl('parallel.tensor', t('sharding.deeper.tensor', 'Tensor parallel degree'), sliderStops('parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
-            context.add(selectControl('parallel.pipeline', t('sharding.deeper.pipeline', 'Pipeline parallel degree'), sliderStops('parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.tensor', t('sharding.deeper.tensor', 'Tensor parallel degree'), fieldStops(context.units, 'parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
+            context.add(selectControl('parallel.pipeline', t('sharding.deeper.pipeline', 'Pipeline parallel degree'), fieldStops(context.units, 'parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
             context.add(selectControl('parallel.interleave', t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
               [1, 2, 3, 4, 8].map((v) => ({ value: v, label: v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v) })), context.onValue,
               t('sharding.deeper.interleave_hint', 'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.'))).element,

@@ -20,7 +20,7 @@ function listInWords(t: Translate, items: readonly string[]): string {
 
 export function timeSection(context: SectionContext, engine: Engine): SectionView {
   const { t } = context;
-  const { formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney, formatNumber, formatPercent, formatScientific, readField, sliderScale } = context.units;
+  const { formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney, formatNumber, formatPercent, formatScientific, readField } = context.units;
   const headingId = uniqueId('heading');
   const term = (value: HTMLElement, unit: HTMLElement | string, extra = '') =>
     h('span', { className: `ts-eq-term${extra}` }, value, typeof unit === 'string' ? h('span', { className: 'ts-eq-unit' }, unit) : unit);
@@ -64,8 +64,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
 
   // The curve sits below the time figure: a part of its own (SectionView.parts), so that an input
   // beside the time figure does not wait for the curve while it is below the fold.
-  const updateCurve: SectionView['update'] = (estimate) => {
-    const resolved = context.resolved();
+  const updateCurve: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
     const gpuCountText = formatInteger(gpus);
@@ -84,8 +83,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       + (referencesDrawn.length > 0 ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) }) : ''));
   };
 
-  const update: SectionView['update'] = (estimate) => {
-    const resolved = context.resolved();
+  const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
     const withAttention = resolved.training.attention_flops;
@@ -143,14 +141,14 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
         context.range({
-          path: 'training.tokens', label: t('time.tokens', 'Training tokens'), scale: sliderScale('training.tokens'),
+          path: 'training.tokens', label: t('time.tokens', 'Training tokens'),
           formatField: (v) => formatCount(v, { short: true, significant: 4 }), describe: (v) => t('controls.tokens', '{count} tokens', { count: formatCount(v) }),
           fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
         }).element,
         gpuControl(context),
         gpuSelect.element,
         context.range({
-          path: 'hardware.utilization', label: t('time.utilisation', 'Utilisation (share of peak sustained)'), scale: sliderScale('hardware.utilization'),
+          path: 'hardware.utilization', label: t('time.utilisation', 'Utilisation (share of peak sustained)'),
           formatField: (v) => formatPercent(v, 3), describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
           fieldLabel: t('time.utilisation_field', 'Utilisation, exact (e.g. 40% or 0.4)'),
         }).element,
@@ -158,19 +156,19 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
           h('summary', null, t('time.deeper.summary', 'Go deeper: your own GPU, attention FLOPs, price')),
           h('div', { className: 'ts-deeper-body' },
             context.range({
-              path: 'hardware.memory_bytes', label: t('time.deeper.memory', 'GPU memory'), scale: sliderScale('hardware.memory_bytes'),
+              path: 'hardware.memory_bytes', label: t('time.deeper.memory', 'GPU memory'),
               formatField: (v) => formatBytes(v), describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
               fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
             }).element,
             context.range({
-              path: 'hardware.peak_flops', label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'), scale: sliderScale('hardware.peak_flops'),
+              path: 'hardware.peak_flops', label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'),
               formatField: (v) => formatFlopsRate(v), describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
               fieldLabel: t('time.deeper.peak_field', 'GPU peak, exact (e.g. 1,200 TFLOP/s)'),
             }).element,
             context.add(checkboxControl('training.attention_flops', t('time.deeper.attention', 'Count attention FLOPs'), context.onValue,
               t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'))).element,
             context.range({
-              path: 'hardware.price_per_gpu_hour', label: t('time.deeper.price', 'Price per GPU-hour (US$)'), scale: sliderScale('hardware.price_per_gpu_hour'),
+              path: 'hardware.price_per_gpu_hour', label: t('time.deeper.price', 'Price per GPU-hour (US$)'),
               parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
               formatField: (v) => formatNumber(v, 3), describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
             }).element))),

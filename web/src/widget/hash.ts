@@ -3,9 +3,11 @@
 // section's playhead rides along as "&step=<event index>" (or alone: "#step=80"), so a link
 // opens one training step at a chosen moment.
 
-import type { TrainscopeEngineModule } from '../engine/engine-module';
 import { translator, type Translate } from '../i18n/i18n';
-import type { PartialScenario } from '../engine/types';
+import type { FieldError, PartialScenario } from '../engine/types';
+
+/** The engine's reading of scenario JSON text (engine.ts's Engine has it). */
+type ScenarioReader = { scenarioErrors(scenarioJson: string): FieldError[] };
 
 export const HASH_KEY = 's';
 /** The playhead of the step section: the index of the event under it. */
@@ -45,7 +47,7 @@ function splitPlayhead(text: string, t: Translate): { rest: string; playhead?: n
  * text is first read by the engine's JSON reader, so a member given twice (which JSON.parse
  * would silently resolve to its last copy) is refused with its path, as the CLI refuses it.
  */
-export function decodeHash(hash: string, engine?: Pick<TrainscopeEngineModule, 'estimate'>, t: Translate = translator(null)): HashResult {
+export function decodeHash(hash: string, engine?: ScenarioReader, t: Translate = translator(null)): HashResult {
   const whole = hash.startsWith('#') ? hash.slice(1) : hash;
   if (/^[A-Za-z][\w:.-]*$/.test(whole)) return { kind: 'anchor' };
   const { rest: text, playhead, invalid } = splitPlayhead(whole, t);
@@ -54,7 +56,7 @@ export function decodeHash(hash: string, engine?: Pick<TrainscopeEngineModule, '
   return playhead !== undefined && (result.kind === 'empty' || result.kind === 'scenario') ? { ...result, playhead } : result;
 }
 
-function decodeScenario(text: string, t: Translate, engine?: Pick<TrainscopeEngineModule, 'estimate'>): HashResult {
+function decodeScenario(text: string, t: Translate, engine?: ScenarioReader): HashResult {
   if (text.trim() === '') return { kind: 'empty' };
   if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: t('page.hash.too_long', 'the link’s scenario is too long ({length} characters)', { length: String(text.length) }) };
   const params = new URLSearchParams(text);
@@ -73,7 +75,7 @@ function decodeScenario(text: string, t: Translate, engine?: Pick<TrainscopeEngi
   if (engine) {
     // The engine's own words for unreadable JSON (English; in another language this check
     // passes, and the scenario's problems are named when it is estimated).
-    const { errors } = JSON.parse(engine.estimate(json)) as { errors: { field: string; message: string }[] };
+    const errors = engine.scenarioErrors(json);
     const unreadable = errors.find((error) => error.message.startsWith('is not valid JSON'));
     if (unreadable) return { kind: 'invalid', message: t('page.hash.unreadable', 'the link’s scenario {problem}', { problem: truncate(`${unreadable.field}: ${unreadable.message}`, 160) }) };
   }

@@ -17,14 +17,14 @@ import { StepPlayer } from './player';
 import { peakInWords, phaseGroups, readTimeline, type GoodTimeline, type Recompute } from './words';
 
 /** The chart's data and labels for a timeline on the estimate's GPU. */
-function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Estimate) {
+function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Estimate, narrow: boolean) {
   const { t } = context;
   const { formatBytes, formatDuration } = context.units;
   const gpu = shortGpu(estimate.gpu.name);
   const memory = formatBytes(estimate.gpu.memory_bytes);
   return {
     events: timeline.events, seconds: timeline.seconds, peakEvent: timeline.peakEvent, peak: timeline.peak,
-    memory: estimate.gpu.memory_bytes, memoryLabel: t('step.chart.memory', '{gpu} memory: {memory}', { gpu, memory }), narrow: context.narrow(),
+    memory: estimate.gpu.memory_bytes, memoryLabel: t('step.chart.memory', '{gpu} memory: {memory}', { gpu, memory }), narrow,
     label: t('step.chart.label', 'Memory held by one GPU through one training step of {step}: the peak is {peak}, the {gpu} has {memory}.',
       { step: formatDuration(timeline.seconds), peak: formatBytes(timeline.peak.total), gpu, memory }),
   };
@@ -45,8 +45,8 @@ export function stepSection(context: SectionContext): SectionView {
   // (redrawn in the next animation frame instead, it cost a second pass, ~1 ms more per step).
   // Off screen, the widget holds the update back until the input rests or the section comes near
   // (widget.ts, updateViews), as it does for every section.
-  const update: SectionView['update'] = (estimate) => {
-    const read = readTimeline(context.stepTimeline(), context);
+  const update: SectionView['update'] = ({ estimate, scenario, step, narrow }) => {
+    const read = readTimeline(step ?? { errors: [] }, context);
     if ('errors' in read) {
       // The last good chart stays, faded; the message names the field the engine refused.
       setText(errors, t('step.error', 'The step could not be drawn: {errors}. The chart still shows the last valid step.',
@@ -58,8 +58,8 @@ export function stepSection(context: SectionContext): SectionView {
     setHidden(errors, true);
     setClass(element, 'ts-step-stale', false);
     drawn = true;
-    chart.update(chartData(context, read.good, estimate));
-    player.setTimeline(read.good, (context.resolved().training.recompute ?? 'none') as Recompute);
+    chart.update(chartData(context, read.good, estimate, narrow));
+    player.setTimeline(read.good, (scenario.training.recompute ?? 'none') as Recompute);
     setText(peakText, peakInWords(read.good, estimate, context));
     table.update(phaseGroups(read.good, context));
   };
@@ -92,5 +92,5 @@ export function stepSection(context: SectionContext): SectionView {
       t('step.why.body', 'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.'),
     ], t('step.why.formula', 'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth'),
     t('step.why.sources', 'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.')));
-  return { element, update };
+  return { element, update, needsStep: true };
 }
