@@ -121,7 +121,7 @@ export function enginePlugin({ remote = false } = {}) {
       pluginBuild.onLoad({ filter: /.*/, namespace: 'trainscope-engine' }, (loadArgs) => {
         if (loadArgs.path === 'trainscope:engine-source') {
           const contents = remote
-            ? "export { default } from './ship/engine-remote.ts';"
+            ? "export { default } from './src/engine/remote-source.ts';"
             : "import createTrainscopeEngine from 'trainscope:engine-glue';\n"
               + "import wasmGzipBase64 from 'trainscope:engine-wasm';\n"
               + 'export default () => Promise.resolve({ createTrainscopeEngine, wasmGzipBase64 });';
@@ -389,7 +389,7 @@ async function buildPage() {
   // 3. Course pages: the custom element (styles in its shadow root), and the iframe page with its host script.
   // The element's script carries no engine: it loads embed/trainscope-engine.js when needed.
   await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev, { remoteEngine: true });
-  await bundle('ship/engine-entry.ts', 'embed/trainscope-engine.js', css, dev);
+  await bundle('src/engine/remote-entry.ts', 'embed/trainscope-engine.js', css, dev);
   copyFileSync(join(webDir, 'ship', 'iframe-host.js'), join(distDir, 'embed', 'trainscope-iframe-host.js'));
   copyFileSync(join(webDir, 'ship', 'embed-example.html'), join(distDir, 'embed', 'example.html'));
   copyFileSync(join(webDir, 'ship', 'iframe-example.html'), join(distDir, 'iframe', 'example.html'));

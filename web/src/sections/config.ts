@@ -1,4 +1,4 @@
-// Section 5: your own model, from a Hugging Face config.json. Its result is redrawn only when
+// Section 6: your own model, from a Hugging Face config.json. Its result is redrawn only when
 // the learner presses a button, never on a slider step.
 
 import { h, replace, uniqueId } from '../dom/dom';

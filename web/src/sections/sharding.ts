@@ -1,4 +1,4 @@
-// Section 3: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
+// Section 4: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
 
 import { checkboxControl, radioControl, selectControl } from '../controls/controls';
 import { fieldStops } from '../controls/sliders';

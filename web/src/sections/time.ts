@@ -1,4 +1,4 @@
-// Section 4: time: the 6 · N · D equation, then one GPU against the cluster on a log axis.
+// Section 5: time: the 6 · N · D equation, then one GPU against the cluster on a log axis.
 
 import { checkboxControl, selectControl } from '../controls/controls';
 import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';

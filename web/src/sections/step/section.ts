@@ -1,4 +1,4 @@
-// The step section: one training step on one GPU, played, paused and scrubbed. The engine's
+// Section 3, the step: one training step on one GPU, played, paused and scrubbed. The engine's
 // stepTimeline gives the events and what is held after each (docs/scenario.md, "Step timeline");
 // this section draws them (figures/step-chart.ts), names the phase under the playhead in words
 // (words.ts), moves the playhead (player.ts) and lists the phases (phase-table.ts). Built once,
