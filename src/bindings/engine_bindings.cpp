@@ -12,6 +12,7 @@
 
 #include "engine/api/api.hpp"
 #include "engine/api/view.hpp"
+#include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/field_limits.hpp"
 #include "engine/model/hf_config.hpp"
@@ -154,6 +155,8 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);
     emscripten::function("numberFormats", &trainscope::number_formats_json);
+    emscripten::function("choices", &trainscope::choices_json);
+    emscripten::function("stories", &trainscope::stories_json);
 
     emscripten::function("readQuantity", &read_quantity);
     emscripten::function("readField", &read_field);

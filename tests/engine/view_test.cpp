@@ -122,3 +122,10 @@ TEST_CASE("the reference scenario is the scenario with its parallel settings at 
     CHECK(trainscope::testing::number_at(reference, "parallel.zero_stage") == 0);
     CHECK(reference.find_path("model.preset")->text == "llama3-70b");
 }
+
+TEST_CASE("the view's text carries the ZeRO formula for the scenario's bytes per parameter", "[view]") {
+    // The default scenario trains with mixed-precision AdamW: the ZeRO paper's 16Ψ (Rajbhandari et al. 2019, §5).
+    std::vector<double> numbers;
+    const json::Value view = parse_view(view_json("{}", {}, numbers));
+    CHECK(view.find_path("text.zero_formula")->text.find("stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d") != std::string::npos);
+}

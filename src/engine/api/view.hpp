@@ -20,7 +20,7 @@ struct ViewRequest {
 };
 
 // Scenario JSON → {"estimate": …, "reference": {"key", then "estimate" | "unchanged": true |
-// "same": true}, "step": … (when asked)}. Bad input yields {"errors": […]} alone, as estimate_json
+// "same": true}, "text": {"zero_formula"}, "step": … (when asked)}. Bad input yields {"errors": […]} alone, as estimate_json
 // does, and no numbers. Never throws.
 std::string view_json(std::string_view scenario_json, const ViewRequest& request, std::vector<double>& step_numbers);
 

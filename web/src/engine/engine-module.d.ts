@@ -45,6 +45,10 @@ export interface TrainscopeEngineModule {
    * stepTimelineNumbers)}, or {errors}. Never throws.
    */
   view(scenarioJson: string, knownReference: string, withStep: boolean): string;
+  /** JSON object {field: [{value, label, hint?, short?}]}: every choice field's values and their words. */
+  choices(): string;
+  /** JSON array of {id, label, scenario, source}: the lesson's starting scenarios. */
+  stories(): string;
   /** JSON array of {id, name, params, active_params, source, architecture}. */
   presets(): string;
   /** JSON array of {id, name, memory_bytes, peak_flops, watts, memory_bandwidth, source}. */

@@ -11,7 +11,7 @@ import { parseHfConfig, type ConfigResult } from './hf-config';
 import type { QuizEngine } from './quiz';
 import { readView, type EngineView, type ViewRequest } from './view';
 import { instantiateFromGzipBase64 } from './wasm-bytes';
-import type { Estimate, FieldError, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario } from './types';
+import type { Choices, Estimate, FieldError, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario, Story } from './types';
 
 export type { QuantityReading } from './engine-module';
 
@@ -31,6 +31,10 @@ export interface Engine {
   readonly defaultScenario: Scenario;
   /** A log time axis's marks, shortest first: {seconds: 1, label: '1 second'} … '100 million years'. */
   readonly timeAxisMarks: ReadonlyArray<{ seconds: number; label: string }>;
+  /** Every choice field's values with the engine's words for each, in this view's language. */
+  readonly choices: Choices;
+  /** The lesson's starting scenarios, their published figures from the engine's presets. */
+  readonly stories: readonly Story[];
   /** Every number format with its bytes per value and a label ("BF16 (2 bytes)"). */
   readonly numberFormats: readonly NumberFormatInfo[];
   /** Every numeric scenario field's range, kind and integrality: the page's only limits. */
@@ -161,6 +165,8 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
   // Labels ("BF16 (2 bytes)", "1 week") are written in the language: asked again for each.
   let numberFormats: NumberFormatInfo[] | null = null;
   let timeAxisMarks: Array<{ seconds: number; label: string }> | null = null;
+  let choices: Choices | null = null;
+  let stories: Story[] | null = null;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     view: (scenario, request, t = english) => readView(engineModule, JSON.stringify(scenario), request, t),
@@ -174,6 +180,14 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
     get numberFormats() {
       numberFormats ??= JSON.parse(engineModule.numberFormats()) as NumberFormatInfo[];
       return numberFormats;
+    },
+    get choices() {
+      choices ??= JSON.parse(engineModule.choices()) as Choices;
+      return choices;
+    },
+    get stories() {
+      stories ??= JSON.parse(engineModule.stories()) as Story[];
+      return stories;
     },
     get timeAxisMarks() {
       timeAxisMarks ??= JSON.parse(engineModule.timeAxisMarks()) as Array<{ seconds: number; label: string }>;

@@ -263,6 +263,34 @@ export type FigureName =
   | 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'seconds' | 'fraction';
 
 /** One numeric scenario field's range, as the engine validates it. */
+/** One value a choice field offers, with the engine's words for it (docs/scenario.md, "Choices"). */
+export interface Choice {
+  value: string | number;
+  label: string;
+  /** A few words beside the label (radio buttons). */
+  hint?: string;
+  /** The label and hint as one, for a drop-down (ZeRO stages). */
+  short?: string;
+}
+
+/** Every choice field's values, by field path ("training.optimizer"), in the order a page lists them. */
+export type Choices = Readonly<Record<string, readonly Choice[]>>;
+
+/** A lesson's starting scenario: what the "start from the lesson" buttons load. */
+export interface Story {
+  id: string;
+  label: string;
+  scenario: PartialScenario;
+  /** Where its figures come from, in a sentence. */
+  source: string;
+}
+
+/** Sentences the engine writes for the scenario on screen that are not figures of the estimate. */
+export interface ViewText {
+  /** The ZeRO stages' per-GPU bytes for the bytes per parameter in use: "stage 0 16Ψ; …". */
+  zero_formula: string;
+}
+
 /** What the engine says a field's slider spans (its field limits' `slider`). */
 export interface SliderRange {
   scale: 'log' | 'linear' | 'powers_of_two';

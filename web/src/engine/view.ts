@@ -6,7 +6,7 @@
 import type { TrainscopeEngineModule } from './engine-module';
 import type { Translate } from '../i18n/i18n';
 import { stepTimelineFromSummary, type ColumnsSummary } from './step-timeline';
-import type { Estimate, FieldError, StepTimeline } from './types';
+import type { Estimate, FieldError, StepTimeline, ViewText } from './types';
 
 /** The engine's view of a scenario, or the fields it refused. */
 export type EngineView =
@@ -17,6 +17,7 @@ export type EngineView =
     /** The reference's estimate; null when the engine found it unchanged (the caller's, by `referenceKey`). */
     reference: Estimate | null;
     referenceKey: string;
+    text: ViewText;
     /** Present when asked for. */
     step: StepTimeline | null;
   };
@@ -25,6 +26,7 @@ interface ViewAnswer {
   errors?: FieldError[];
   estimate?: Estimate;
   reference?: { key: string; estimate?: Estimate; unchanged?: boolean; same?: boolean };
+  text?: ViewText;
   step?: ColumnsSummary;
 }
 
@@ -47,7 +49,7 @@ export function readView(engineModule: TrainscopeEngineModule, scenarioJson: str
   // The numbers view wasm memory, which the next engine call may reuse or move: copied at once.
   const step = request.step && answer.step ? stepTimelineFromSummary(answer.step, engineModule.stepTimelineNumbers().slice(), t) : null;
   return {
-    ok: true, estimate, referenceKey: reference.key, step,
+    ok: true, estimate, referenceKey: reference.key, step, text: answer.text ?? { zero_formula: '' },
     reference: reference.unchanged ? null : reference.same ? estimate : reference.estimate ?? estimate,
   };
 }

@@ -5,6 +5,7 @@ import { h, setAttribute, setFigure, setHidden, setText, uniqueId } from '../dom
 import { stackedBar } from '../figures/stacked-bar';
 import { why } from '../figures/why';
 import { withElements } from '../i18n/i18n';
+import type { Choice } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
 
 export function activationSection(context: SectionContext): SectionView {
@@ -99,11 +100,7 @@ export function activationSection(context: SectionContext): SectionView {
   return { element, update };
 }
 
-/** The checkpointing choices, shown in this section and the step's. */
-export function recomputeChoices({ t }: Pick<SectionContext, 't'>): Array<{ value: string; label: string; hint: string }> {
-  return [
-    { value: 'none', label: t('controls.recompute.none', 'None'), hint: t('controls.recompute.none_hint', 'keep everything') },
-    { value: 'selective', label: t('controls.recompute.selective', 'Selective'), hint: t('controls.recompute.selective_hint', 'recompute attention') },
-    { value: 'full', label: t('controls.recompute.full', 'Full'), hint: t('controls.recompute.full_hint', 'keep layer inputs only') },
-  ];
+/** The checkpointing choices (the engine's), shown in this section and the step's. */
+export function recomputeChoices(context: Pick<SectionContext, 'choices'>): Choice[] {
+  return [...context.choices('training.recompute')];
 }

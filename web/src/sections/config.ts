@@ -7,7 +7,7 @@ import type { ConfigResult } from '../engine/hf-config';
 import { withElements } from '../i18n/i18n';
 import type { Architecture, FieldError } from '../engine/types';
 import type { SectionContext } from './context';
-import { EXAMPLE_CONFIG } from './stories';
+import { EXAMPLE_CONFIG } from './example-config';
 
 /** Applies a model read from a config: the engine's errors if it refuses it, else its parameter count. */
 export type UseArchitecture = (architecture: Architecture, name: string) => { errors: FieldError[]; params: number };

@@ -3,7 +3,7 @@
 import type { Control, RangeOptions } from '../controls/controls';
 import type { Part, PartKey } from '../figures/parts';
 import type { Language, Translate } from '../i18n/i18n';
-import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../engine/types';
+import type { Choice, Estimate, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
 import type { Units } from '../engine/units';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
@@ -26,6 +26,8 @@ export interface SectionContext {
   headingTag(depth: number): HeadingTag;
   /** "2. Activations…": the title numbered among the sections this widget shows, from 1. */
   numbered(section: NumberedSection, title: string): string;
+  /** A choice field's values with the engine's words for each ("training.optimizer"). */
+  choices(path: string): readonly Choice[];
   /** Registers a control so the widget keeps it in step with the scenario. */
   add<T extends Control>(control: T): T;
   /** A control's new value for one scenario field. */
@@ -51,6 +53,8 @@ export interface PageView {
   readonly reference: Estimate;
   /** The scenario on screen, every field resolved by the engine. */
   readonly scenario: Scenario;
+  /** Sentences the engine writes for the scenario (the ZeRO stages' formula). */
+  readonly text: ViewText;
   /** One training step on one GPU, when a section that draws it is updated (needsStep); else null. */
   readonly step: StepTimeline | null;
   /** True when the widget is narrower than a phone in landscape (fewer ticks and chips). */

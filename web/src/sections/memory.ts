@@ -18,7 +18,7 @@ const TRAIN_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights'
 /** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
 export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatLabel, numberFormatName } = context.units;
+  const { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatName } = context.units;
   const headingId = uniqueId('heading');
   const stat = (figure: string) => h('span', { 'data-figure': figure });
 
@@ -134,12 +134,11 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       { sum: training.bytes_per_param_sum, parts: training.bytes_per_param_parts.map((part) => part.label).join(', '), running: formatNumber(inference.bytes_per_param) }));
   };
 
-  const precisionChoices = ['bf16', 'fp16', 'fp32', 'fp8', 'int8', 'int4'].map((value) => ({ value, label: numberFormatLabel(value) }));
   const deeper = h('details', { className: 'ts-deeper' },
     h('summary', null, t('memory.deeper.summary', 'Go deeper: precision, optimizer, serving')),
     h('div', { className: 'ts-deeper-body ts-grid-controls' },
-      context.add(selectControl('inference.precision', t('memory.deeper.weights_precision', 'Weights when running'), precisionChoices, context.onValue)).element,
-      context.add(selectControl('inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision'), precisionChoices.filter((c) => c.value !== 'int4'), context.onValue)).element,
+      context.add(selectControl('inference.precision', t('memory.deeper.weights_precision', 'Weights when running'), [...context.choices('inference.precision')], context.onValue)).element,
+      context.add(selectControl('inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision'), [...context.choices('inference.kv_precision')], context.onValue)).element,
       context.range({
         path: 'inference.batch', label: t('memory.deeper.batch', 'Sequences served at once'), formatField: formatInteger,
         describe: (v) => t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
@@ -148,15 +147,8 @@ export function memorySection(context: SectionContext, accountingChoices: readon
         path: 'inference.context', label: t('memory.deeper.context', 'Context per sequence (tokens)'), formatField: formatInteger,
         describe: (v) => t('controls.tokens', '{count} tokens', { count: formatInteger(v) }),
       }).element,
-      context.add(selectControl('training.optimizer', t('memory.deeper.optimizer', 'Optimizer'), [
-        { value: 'adamw', label: t('memory.optimizer.adamw', 'AdamW (two states per weight)') }, { value: 'adam', label: 'Adam' },
-        { value: 'sgd_momentum', label: t('memory.optimizer.sgd_momentum', 'SGD with momentum (one state)') }, { value: 'sgd', label: t('memory.optimizer.sgd', 'Plain SGD (no state)') },
-        { value: 'adam_8bit', label: t('memory.optimizer.adam_8bit', '8-bit Adam') }, { value: 'adafactor', label: t('memory.optimizer.adafactor', 'Adafactor (factored)') },
-      ], context.onValue)).element,
-      context.add(selectControl('training.precision', t('memory.deeper.training_precision', 'Training precision'), [
-        { value: 'bf16', label: t('memory.precision.bf16', 'BF16 mixed precision (FP32 master copy)') }, { value: 'fp16', label: t('memory.precision.fp16', 'FP16 mixed precision (FP32 master copy)') },
-        { value: 'fp32', label: t('memory.precision.fp32', 'FP32 throughout') },
-      ], context.onValue)).element,
+      context.add(selectControl('training.optimizer', t('memory.deeper.optimizer', 'Optimizer'), [...context.choices('training.optimizer')], context.onValue)).element,
+      context.add(selectControl('training.precision', t('memory.deeper.training_precision', 'Training precision'), [...context.choices('training.precision')], context.onValue)).element,
       h('div', { className: 'ts-accounting' },
         context.add(radioControl('training.accounting', t('memory.deeper.accounting', 'Counting convention (why other tools give another total)'),
           accountingChoices.map((choice) => ({ value: choice.id, label: choice.label })), context.onValue)).element,

@@ -4,7 +4,6 @@ import { selectControl } from '../controls/controls';
 import { h, setFigure, setText } from '../dom/dom';
 import type { Engine } from '../engine/engine';
 import { clone } from '../engine/scenario';
-import { stories as lessonStories } from './stories';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
@@ -12,7 +11,7 @@ export const MODEL_PRESET = 'model.preset';
 export const ANY_SIZE = '__params';
 export const FROM_CONFIG = '__config';
 
-export function modelSection(context: SectionContext, engine: Engine, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
+export function modelSection(context: SectionContext, engine: Pick<Engine, 'presets' | 'stories'>, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
   const { t } = context;
   const { formatCount, formatInteger } = context.units;
   const presetChoices = [
@@ -34,7 +33,7 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
 
   const stories = h('div', { className: 'ts-stories', role: 'group', 'aria-label': t('model.stories_label', 'Start from the lesson') },
     h('span', { className: 'ts-stories-label' }, t('model.stories', 'Start from the lesson:')),
-    lessonStories(t).map((story) => h('button', {
+    engine.stories.map((story) => h('button', {
       type: 'button', className: 'ts-button', title: story.source, 'data-story': story.id,
       onclick: () => context.change(() => clone(story.scenario)),
     }, story.label)));

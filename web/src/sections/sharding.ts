@@ -66,7 +66,16 @@ export function shardingSection(context: SectionContext): SectionView {
     axis.element, heldLegend.element,
     h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
 
-  const update: SectionView['update'] = ({ estimate, scenario: resolved, narrow }) => {
+  // The formula is the engine's, for the bytes per parameter on screen (view.text).
+  const whyDetails = why(t, t('sharding.why.summary', 'Why does sharding cost so little?'), [
+      t('sharding.why.body', 'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.'),
+    ], '…',
+    t('sharding.why.sources', 'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.'));
+  const whyFormula = whyDetails.querySelector<HTMLElement>('.ts-formula');
+
+  const update: SectionView['update'] = ({ estimate, scenario: resolved, narrow, text }) => {
+    // The stages' bytes follow the optimizer and precision on screen: the engine writes them.
+    if (whyFormula) setText(whyFormula, text.zero_formula);
     const { training, gpu } = estimate;
     const perGpu = training.per_gpu;
     const states = training.model_states;
@@ -141,12 +150,7 @@ export function shardingSection(context: SectionContext): SectionView {
         t('sharding.prose_2', 'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.'))),
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
-        context.add(radioControl('parallel.zero_stage', t('controls.zero', 'Sharding (ZeRO stage)'), [
-          { value: 0, label: t('sharding.stage_0', 'Stage 0'), hint: t('sharding.stage_0_hint', 'plain data parallel (DDP): full copies') },
-          { value: 1, label: t('sharding.stage_1', 'Stage 1'), hint: t('sharding.stage_1_hint', 'optimizer states sharded') },
-          { value: 2, label: t('sharding.stage_2', 'Stage 2'), hint: t('sharding.stage_2_hint', '+ gradients (FSDP SHARD_GRAD_OP)') },
-          { value: 3, label: t('sharding.stage_3', 'Stage 3'), hint: t('sharding.stage_3_hint', '+ weights (FSDP FULL_SHARD)') },
-        ], context.onValue)).element,
+        context.add(radioControl('parallel.zero_stage', t('controls.zero', 'Sharding (ZeRO stage)'), [...context.choices('parallel.zero_stage')], context.onValue)).element,
         gpuControl(context),
         h('details', { className: 'ts-deeper' },
           h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor and pipeline parallelism')),
@@ -161,9 +165,6 @@ export function shardingSection(context: SectionContext): SectionView {
               t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'))).element))),
       h('figure', { className: 'ts-figure' }, status, figure,
         h('figcaption', null, t('sharding.caption', 'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.')))),
-    why(t, t('sharding.why.summary', 'Why does sharding cost so little?'), [
-      t('sharding.why.body', 'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.'),
-    ], t('sharding.why.formula', 'per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; stage 2 2Ψ + 14Ψ/d; stage 3 16Ψ/d (Ψ parameters, mixed-precision Adam)'),
-    t('sharding.why.sources', 'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.')));
+    whyDetails);
   return { element, update };
 }

@@ -16,7 +16,7 @@ import type { Engine } from '../engine/engine';
 import { clone, getField, mergeScenario } from '../engine/scenario';
 import { unitsFor, type Units } from '../engine/units';
 import type { EngineView } from '../engine/view';
-import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline } from '../engine/types';
+import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
 import { partLabels } from '../figures/parts';
 import type { Translate, WidgetLanguage } from '../i18n/i18n';
 import type { ShowMeTarget } from '../quiz/quiz';
@@ -49,6 +49,7 @@ interface Shown {
   estimate: Estimate;
   reference: Estimate;
   referenceKey: string;
+  text: ViewText;
   step: StepTimeline | null;
 }
 
@@ -150,7 +151,7 @@ export class Widget {
       const answer = this.viewOf(shown.overrides, true);
       if (answer.ok) shown.step = answer.step;
     }
-    return { estimate: shown.estimate, reference: shown.reference, scenario: this.resolved, step: shown.step, narrow: this.narrow };
+    return { estimate: shown.estimate, reference: shown.reference, scenario: this.resolved, text: shown.text, step: shown.step, narrow: this.narrow };
   }
 
   handle(): TrainscopeHandle {
@@ -244,7 +245,7 @@ export class Widget {
       // Dragging a parallelism control leaves one whole copy as it was: the engine says so, and its figures are skipped.
       const referenceUnchanged = answer.reference === null && this.shown !== null;
       const reference = answer.reference ?? this.shown?.reference ?? answer.estimate;
-      this.shown = { overrides: this.overrides, estimate: answer.estimate, reference, referenceKey: answer.referenceKey, step: answer.step };
+      this.shown = { overrides: this.overrides, estimate: answer.estimate, reference, referenceKey: answer.referenceKey, text: answer.text, step: answer.step };
       this.sectionViews.update(this.latest(false)!, referenceUnchanged, offscreenMayWait);
       this.updatePresetChoice();
       this.notices.renderNotes(answer.estimate.notes);
@@ -336,6 +337,7 @@ export class Widget {
       headingTag: (depth) => this.headingTag(depth),
       numbered: (section, title) => t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title }),
       add: (control) => this.add(control),
+      choices: (path) => this.engine.choices[path] ?? [],
       onValue: this.onValue,
       // A button's jump (a story, "try ZeRO-3"): every section shows it at once, as a link does.
       change: (next) => {

@@ -72,12 +72,8 @@ export function stepSection(context: SectionContext): SectionView {
     h('div', { className: 'ts-panel' },
       h('div', { className: 'ts-panel-controls' },
         context.add(radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue)).element,
-        context.add(selectControl('parallel.zero_stage', t('controls.zero', 'Sharding (ZeRO stage)'), [
-          { value: 0, label: t('step.stage_0', 'Stage 0: full copies') },
-          { value: 1, label: t('step.stage_1', 'Stage 1: optimizer states sharded') },
-          { value: 2, label: t('step.stage_2', 'Stage 2: + gradients') },
-          { value: 3, label: t('step.stage_3', 'Stage 3: + weights') },
-        ], context.onValue)).element,
+        context.add(selectControl('parallel.zero_stage', t('controls.zero', 'Sharding (ZeRO stage)'),
+          context.choices('parallel.zero_stage').map((stage) => ({ value: stage.value, label: stage.short ?? stage.label })), context.onValue)).element,
         // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
         gpuControl(context)),
       h('div', { className: 'ts-step-main' },
