@@ -7,7 +7,6 @@ import { unitsFor } from '../../build/web-units/units.mjs';
 import { fieldScale } from '../../build/web-units/sliders.mjs';
 import { engineModule as module } from './wasm-engine.mjs';
 
-
 // The members of engine.ts's Engine that units.ts uses, mapped to the module as wrap() maps them.
 const units = unitsFor({
   format: (value, figure, significantFigures = 0) => module.formatQuantity(value, figure, significantFigures),
@@ -85,7 +84,7 @@ test('the time axis marks are the engine’s, in increasing order', () => {
 test('every slider spans what the engine says, and every stop is a value the engine accepts', () => {
   const limits = JSON.parse(module.fieldLimits());
   const withSliders = Object.entries(limits).filter(([, limit]) => limit.slider);
-  assert.ok(withSliders.length >= 10, 'the engine describes the page\'s sliders');
+  assert.ok(withSliders.length >= 10, "the engine describes the page's sliders");
   for (const [path, limit] of withSliders) {
     const scale = fieldScale(units, path);
     assert.equal(scale.valueAt(0), limit.slider.min, `${path}: first stop`);

@@ -16,9 +16,13 @@ async function start(): Promise<void> {
   // The statements follow the score event that caused them: keep its detail for their score.
   let lastScore: ScoreDetail | null = null;
   // Capture: the statements are dispatched while the score event bubbles, before it reaches target.
-  target.addEventListener('trainscope-score', (event) => {
-    lastScore = (event as CustomEvent<ScoreDetail>).detail ?? null;
-  }, { capture: true });
+  target.addEventListener(
+    'trainscope-score',
+    (event) => {
+      lastScore = (event as CustomEvent<ScoreDetail>).detail ?? null;
+    },
+    { capture: true },
+  );
   target.addEventListener(XAPI_EVENT, (event) => {
     const statement = (event as CustomEvent<XapiStatement>).detail;
     if (statement && session) session.forward(statement, lastScore);

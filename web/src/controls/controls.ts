@@ -57,12 +57,23 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
   const hint = options.hint ? h('p', { className: 'ts-hint', id: uniqueId('hint') }, options.hint) : null;
   const describedBy = [hint?.id, error.id].filter(Boolean).join(' ');
   const range = h('input', {
-    type: 'range', id: rangeId, min: 0, max: options.scale.steps, step: 1, className: 'ts-range',
+    type: 'range',
+    id: rangeId,
+    min: 0,
+    max: options.scale.steps,
+    step: 1,
+    className: 'ts-range',
     'aria-describedby': describedBy,
   });
   const field = h('input', {
-    type: 'text', id: fieldId, className: 'ts-number', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-    'aria-label': options.fieldLabel ?? `${options.label}, exact value`, 'aria-describedby': describedBy,
+    type: 'text',
+    id: fieldId,
+    className: 'ts-number',
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-label': options.fieldLabel ?? `${options.label}, exact value`,
+    'aria-describedby': describedBy,
   });
   let current = NaN;
   /** The field's text as sync last wrote it; undefined while the learner was typing in it. */
@@ -87,10 +98,14 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
     if (parse(field.value).ok && Number.isFinite(current)) field.value = options.formatField(current);
   });
 
-  const element = h('div', { className: 'ts-control ts-control-range', 'data-field': options.path },
+  const element = h(
+    'div',
+    { className: 'ts-control ts-control-range', 'data-field': options.path },
     h('label', { for: rangeId, className: 'ts-label' }, options.label),
     h('div', { className: 'ts-range-row' }, range, field),
-    hint, error);
+    hint,
+    error,
+  );
 
   return {
     path: options.path,
@@ -137,12 +152,25 @@ export function radioControl<T extends string | number>(path: string, legend: st
       if (input.checked) onValue(path, choice.value);
     });
     inputs.push(input);
-    return h('label', { className: 'ts-choice' }, input,
-      h('span', { className: 'ts-choice-text' }, h('span', { className: 'ts-choice-label' }, choice.label),
-        choice.hint ? h('span', { className: 'ts-choice-hint' }, choice.hint) : null));
+    return h(
+      'label',
+      { className: 'ts-choice' },
+      input,
+      h(
+        'span',
+        { className: 'ts-choice-text' },
+        h('span', { className: 'ts-choice-label' }, choice.label),
+        choice.hint ? h('span', { className: 'ts-choice-hint' }, choice.hint) : null,
+      ),
+    );
   });
-  const element = h('fieldset', { className: 'ts-control ts-radios', 'data-field': path },
-    h('legend', { className: 'ts-label' }, legend), h('div', { className: 'ts-choices' }, items), error);
+  const element = h(
+    'fieldset',
+    { className: 'ts-control ts-radios', 'data-field': path },
+    h('legend', { className: 'ts-label' }, legend),
+    h('div', { className: 'ts-choices' }, items),
+    error,
+  );
   return {
     path,
     element,
@@ -160,18 +188,33 @@ export function radioControl<T extends string | number>(path: string, legend: st
 }
 
 /** A drop-down list: many options (presets, GPU types). */
-export function selectControl<T extends string | number>(path: string, label: string, choices: Choice<T>[], onValue: OnValue, hint?: string): Control & { select: HTMLSelectElement } {
+export function selectControl<T extends string | number>(
+  path: string,
+  label: string,
+  choices: Choice<T>[],
+  onValue: OnValue,
+  hint?: string,
+): Control & { select: HTMLSelectElement } {
   const id = uniqueId('select');
   const error = errorSlot();
   const hintElement = hint ? h('p', { className: 'ts-hint', id: uniqueId('hint') }, hint) : null;
-  const select = h('select', { id, className: 'ts-select', 'aria-describedby': [hintElement?.id, error.id].filter(Boolean).join(' ') },
-    choices.map((choice) => h('option', { value: String(choice.value) }, choice.label)));
+  const select = h(
+    'select',
+    { id, className: 'ts-select', 'aria-describedby': [hintElement?.id, error.id].filter(Boolean).join(' ') },
+    choices.map((choice) => h('option', { value: String(choice.value) }, choice.label)),
+  );
   select.addEventListener('change', () => {
     const choice = choices.find((c) => String(c.value) === select.value);
     if (choice) onValue(path, choice.value);
   });
-  const element = h('div', { className: 'ts-control', 'data-field': path },
-    h('label', { for: id, className: 'ts-label' }, label), select, hintElement, error);
+  const element = h(
+    'div',
+    { className: 'ts-control', 'data-field': path },
+    h('label', { for: id, className: 'ts-label' }, label),
+    select,
+    hintElement,
+    error,
+  );
   return {
     path,
     element,
@@ -198,9 +241,17 @@ export function checkboxControl(path: string, label: string, onValue: OnValue, h
   const hintElement = hint ? h('span', { className: 'ts-choice-hint', id: uniqueId('hint') }, hint) : null;
   const input = h('input', { type: 'checkbox', 'aria-describedby': [hintElement?.id, error.id].filter(Boolean).join(' ') });
   input.addEventListener('change', () => onValue(path, input.checked));
-  const element = h('div', { className: 'ts-control ts-checkbox', 'data-field': path },
-    h('label', { className: 'ts-choice' }, input, h('span', { className: 'ts-choice-text' }, h('span', { className: 'ts-choice-label' }, label), hintElement)),
-    error);
+  const element = h(
+    'div',
+    { className: 'ts-control ts-checkbox', 'data-field': path },
+    h(
+      'label',
+      { className: 'ts-choice' },
+      input,
+      h('span', { className: 'ts-choice-text' }, h('span', { className: 'ts-choice-label' }, label), hintElement),
+    ),
+    error,
+  );
   return {
     path,
     element,

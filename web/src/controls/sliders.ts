@@ -85,13 +85,15 @@ export function linearScale(min: number, max: number, step: number): SliderScale
   };
 }
 
-
 /** The slider scale for the engine's description of it: the page keeps no range of its own. */
 export function scaleFromRange(range: SliderRange, options: { integer?: boolean } = {}): SliderScale {
   switch (range.scale) {
-    case 'log': return logScale(range.min, range.max, range.stops, { integer: options.integer });
-    case 'linear': return linearScale(range.min, range.max, range.stops);
-    case 'powers_of_two': return stopScale(powersOfTwo(range.min, range.max));
+    case 'log':
+      return logScale(range.min, range.max, range.stops, { integer: options.integer });
+    case 'linear':
+      return linearScale(range.min, range.max, range.stops);
+    case 'powers_of_two':
+      return stopScale(powersOfTwo(range.min, range.max));
   }
 }
 

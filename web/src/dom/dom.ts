@@ -9,7 +9,11 @@ export interface Attributes {
   [name: string]: string | number | boolean | null | undefined | Record<string, string> | ((event: Event) => void);
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: Attributes | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes?: Attributes | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (attributes) {
     for (const [name, value] of Object.entries(attributes)) {
@@ -40,7 +44,11 @@ function append(parent: Node, children: Child[]): void {
 }
 
 /** An SVG element, made like h() makes HTML ones: attributes as strings, then children. */
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string>, ...children: SVGElement[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string>,
+  ...children: SVGElement[]
+): SVGElementTagNameMap[K] {
   const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   for (const child of children) element.appendChild(child);

@@ -11,7 +11,20 @@ import { parseHfConfig, type ConfigResult } from './hf-config';
 import type { QuizEngine } from './quiz';
 import { readView, type EngineView, type ViewRequest } from './view';
 import { instantiateFromGzipBase64 } from './wasm-bytes';
-import type { Choices, Estimate, FieldError, FieldLimits, FigureName, Gpu, NumberFormatInfo, PartialScenario, Preset, QuantityKind, Scenario, Story } from './types';
+import type {
+  Choices,
+  Estimate,
+  FieldError,
+  FieldLimits,
+  FigureName,
+  Gpu,
+  NumberFormatInfo,
+  PartialScenario,
+  Preset,
+  QuantityKind,
+  Scenario,
+  Story,
+} from './types';
 
 export type { QuantityReading } from './engine-module';
 
@@ -158,10 +171,10 @@ export function engineFor(shared: Engine, words: WidgetLanguage): Engine {
 
 export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en', shared?: Engine): Engine {
   const engineModule = moduleIn(rawModule, language);
-  const presets = shared?.presets ?? JSON.parse(engineModule.presets()) as Preset[];
-  const gpus = shared?.gpus ?? JSON.parse(engineModule.gpus()) as Gpu[];
-  const defaultScenario = shared?.defaultScenario ?? JSON.parse(engineModule.defaultScenario()) as Scenario;
-  const fieldLimits = shared?.fieldLimits ?? JSON.parse(engineModule.fieldLimits()) as FieldLimits;
+  const presets = shared?.presets ?? (JSON.parse(engineModule.presets()) as Preset[]);
+  const gpus = shared?.gpus ?? (JSON.parse(engineModule.gpus()) as Gpu[]);
+  const defaultScenario = shared?.defaultScenario ?? (JSON.parse(engineModule.defaultScenario()) as Scenario);
+  const fieldLimits = shared?.fieldLimits ?? (JSON.parse(engineModule.fieldLimits()) as FieldLimits);
   // Labels ("BF16 (2 bytes)", "1 week") are written in the language: asked again for each.
   let numberFormats: NumberFormatInfo[] | null = null;
   let timeAxisMarks: Array<{ seconds: number; label: string }> | null = null;

@@ -23,15 +23,38 @@ export function stepTimelineFromColumns(summaryJson: string, numbers: ArrayLike<
 }
 
 /** The summary, already read (the page's view carries it inside its own JSON), and the events' numbers. */
-export function stepTimelineFromSummary(summary: ColumnsSummary, numbers: ArrayLike<number>, t: Translate = translator(null)): StepTimeline {
+export function stepTimelineFromSummary(
+  summary: ColumnsSummary,
+  numbers: ArrayLike<number>,
+  t: Translate = translator(null),
+): StepTimeline {
   const { event_count: count, event_fields: fields, held_fields: heldFields, phases, blocks, ...timeline } = summary;
   if ((timeline.errors && timeline.errors.length > 0) || count === undefined) return timeline;
-  if (!Number.isInteger(count) || !Array.isArray(fields) || !Array.isArray(heldFields) || !Array.isArray(phases) || !Array.isArray(blocks)) {
-    return { errors: [{ field: 'stepTimeline', message: t('step.error.summary', 'the engine’s summary does not say how to read its events') }] };
+  if (
+    !Number.isInteger(count) ||
+    !Array.isArray(fields) ||
+    !Array.isArray(heldFields) ||
+    !Array.isArray(phases) ||
+    !Array.isArray(blocks)
+  ) {
+    return {
+      errors: [{ field: 'stepTimeline', message: t('step.error.summary', 'the engine’s summary does not say how to read its events') }],
+    };
   }
   const width = fields.length + heldFields.length;
   if (numbers.length !== count * width) {
-    return { errors: [{ field: 'stepTimeline', message: t('step.error.numbers', 'the engine gave {numbers} numbers for {events} events of {width}', { numbers: String(numbers.length), events: String(count), width: String(width) }) }] };
+    return {
+      errors: [
+        {
+          field: 'stepTimeline',
+          message: t('step.error.numbers', 'the engine gave {numbers} numbers for {events} events of {width}', {
+            numbers: String(numbers.length),
+            events: String(count),
+            width: String(width),
+          }),
+        },
+      ],
+    };
   }
   const phaseAt = fields.indexOf('phase');
   const blockAt = fields.indexOf('block');
@@ -51,12 +74,25 @@ export function stepTimelineFromSummary(summary: ColumnsSummary, numbers: ArrayL
 }
 
 /** The engine's step timeline for a scenario's JSON. Never throws: problems come back in `errors`. */
-export function readStepTimeline(engineModule: TrainscopeEngineModule, scenarioJson: string, t: Translate = translator(null)): StepTimeline {
+export function readStepTimeline(
+  engineModule: TrainscopeEngineModule,
+  scenarioJson: string,
+  t: Translate = translator(null),
+): StepTimeline {
   try {
     const summary = engineModule.stepTimelineColumns(scenarioJson);
     // The numbers view wasm memory, which the next engine call may reuse or move: copy them first.
     return stepTimelineFromColumns(summary, engineModule.stepTimelineNumbers().slice(), t);
   } catch (error) {
-    return { errors: [{ field: 'stepTimeline', message: t('step.error.unreadable', 'the engine\'s answer could not be read ({reason})', { reason: error instanceof Error ? error.message : String(error) }) }] };
+    return {
+      errors: [
+        {
+          field: 'stepTimeline',
+          message: t('step.error.unreadable', "the engine's answer could not be read ({reason})", {
+            reason: error instanceof Error ? error.message : String(error),
+          }),
+        },
+      ],
+    };
   }
 }

@@ -1,7 +1,6 @@
 // The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
 // estimates and writes scenarios; every figure it shows comes from an Estimate.
 
-
 export interface Architecture {
   layers: number;
   hidden: number;
@@ -136,8 +135,7 @@ export interface StepBytes {
   total: number;
 }
 
-export type StepPhase =
-  | 'gather' | 'forward' | 'loss' | 'recompute' | 'backward' | 'free' | 'reduce_scatter' | 'all_reduce' | 'optimizer';
+export type StepPhase = 'gather' | 'forward' | 'loss' | 'recompute' | 'backward' | 'free' | 'reduce_scatter' | 'all_reduce' | 'optimizer';
 export type StepBlock = 'layer' | 'embedding' | 'output' | 'all';
 
 export interface StepEvent {
@@ -253,14 +251,44 @@ export interface Estimate {
 
 /** What a typed quantity measures (docs/numbers.md); the second name of each pair is an alias. */
 export type QuantityKind =
-  | 'number' | 'count' | 'memory' | 'bytes' | 'compute' | 'flops' | 'rate' | 'flop_rate'
-  | 'time' | 'duration' | 'seconds' | 'gpus' | 'percent' | 'fraction';
+  | 'number'
+  | 'count'
+  | 'memory'
+  | 'bytes'
+  | 'compute'
+  | 'flops'
+  | 'rate'
+  | 'flop_rate'
+  | 'time'
+  | 'duration'
+  | 'seconds'
+  | 'gpus'
+  | 'percent'
+  | 'fraction';
 
 /** How the engine writes a figure (docs/numbers.md). The QuantityKind names work too. */
 export type FigureName =
-  | 'count' | 'count_short' | 'integer' | 'plain' | 'scientific' | 'bytes' | 'flops' | 'flop_rate'
-  | 'duration' | 'gpus' | 'percent' | 'ratio' | 'energy' | 'money'
-  | 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'seconds' | 'fraction';
+  | 'count'
+  | 'count_short'
+  | 'integer'
+  | 'plain'
+  | 'scientific'
+  | 'bytes'
+  | 'flops'
+  | 'flop_rate'
+  | 'duration'
+  | 'gpus'
+  | 'percent'
+  | 'ratio'
+  | 'energy'
+  | 'money'
+  | 'number'
+  | 'memory'
+  | 'compute'
+  | 'rate'
+  | 'time'
+  | 'seconds'
+  | 'fraction';
 
 /** One numeric scenario field's range, as the engine validates it. */
 /** One value a choice field offers, with the engine's words for it (docs/scenario.md, "Choices"). */

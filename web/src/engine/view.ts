@@ -12,15 +12,15 @@ import type { Estimate, FieldError, StepTimeline, ViewText } from './types';
 export type EngineView =
   | { ok: false; errors: FieldError[] }
   | {
-    ok: true;
-    estimate: Estimate;
-    /** The reference's estimate; null when the engine found it unchanged (the caller's, by `referenceKey`). */
-    reference: Estimate | null;
-    referenceKey: string;
-    text: ViewText;
-    /** Present when asked for. */
-    step: StepTimeline | null;
-  };
+      ok: true;
+      estimate: Estimate;
+      /** The reference's estimate; null when the engine found it unchanged (the caller's, by `referenceKey`). */
+      reference: Estimate | null;
+      referenceKey: string;
+      text: ViewText;
+      /** Present when asked for. */
+      step: StepTimeline | null;
+    };
 
 interface ViewAnswer {
   errors?: FieldError[];
@@ -42,14 +42,29 @@ export function readView(engineModule: TrainscopeEngineModule, scenarioJson: str
   try {
     answer = JSON.parse(engineModule.view(scenarioJson, request.knownReference, request.step)) as ViewAnswer;
   } catch (error) {
-    return { ok: false, errors: [{ field: 'scenario', message: t('step.error.unreadable', 'the engine\'s answer could not be read ({reason})', { reason: error instanceof Error ? error.message : String(error) }) }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field: 'scenario',
+          message: t('step.error.unreadable', "the engine's answer could not be read ({reason})", {
+            reason: error instanceof Error ? error.message : String(error),
+          }),
+        },
+      ],
+    };
   }
-  if (!answer.estimate || !answer.reference || (answer.errors && answer.errors.length > 0)) return { ok: false, errors: answer.errors ?? [] };
+  if (!answer.estimate || !answer.reference || (answer.errors && answer.errors.length > 0))
+    return { ok: false, errors: answer.errors ?? [] };
   const { estimate, reference } = answer;
   // The numbers view wasm memory, which the next engine call may reuse or move: copied at once.
   const step = request.step && answer.step ? stepTimelineFromSummary(answer.step, engineModule.stepTimelineNumbers().slice(), t) : null;
   return {
-    ok: true, estimate, referenceKey: reference.key, step, text: answer.text ?? { zero_formula: '' },
-    reference: reference.unchanged ? null : reference.same ? estimate : reference.estimate ?? estimate,
+    ok: true,
+    estimate,
+    referenceKey: reference.key,
+    step,
+    text: answer.text ?? { zero_formula: '' },
+    reference: reference.unchanged ? null : reference.same ? estimate : (reference.estimate ?? estimate),
   };
 }

@@ -17,13 +17,21 @@ export function gpuIcons(limit: number): { element: HTMLElement; update(count: n
   const patternId = uniqueId('gpu-icon');
   // One chip per GPU: a filled board in the card's colour with a lighter die, so a row reads as
   // "this many GPUs" rather than as missing-glyph boxes.
-  const tile = svg('pattern', { id: patternId, width: String(pitchX), height: String(pitchY), patternUnits: 'userSpaceOnUse' },
+  const tile = svg(
+    'pattern',
+    { id: patternId, width: String(pitchX), height: String(pitchY), patternUnits: 'userSpaceOnUse' },
     svg('rect', { class: 'ts-gpu-icon-board', width: String(width), height: String(height), rx: '2' }),
-    svg('rect', { class: 'ts-gpu-icon-die', x: '3', y: '4', width: String(width - 6), height: String(height - 8), rx: '1' }));
+    svg('rect', { class: 'ts-gpu-icon-die', x: '3', y: '4', width: String(width - 6), height: String(height - 8), rx: '1' }),
+  );
   const fullRows = svg('rect', { fill: `url(#${patternId})`, x: '0', y: '0', width: '0', height: '0' });
   const lastRow = svg('rect', { fill: `url(#${patternId})`, x: '0', y: '0', width: '0', height: '0' });
-  const drawing = svg('svg', { 'aria-hidden': 'true', focusable: 'false', width: '0', height: '0', viewBox: '0 0 0 0' },
-    svg('defs', {}, tile), fullRows, lastRow);
+  const drawing = svg(
+    'svg',
+    { 'aria-hidden': 'true', focusable: 'false', width: '0', height: '0', viewBox: '0 0 0 0' },
+    svg('defs', {}, tile),
+    fullRows,
+    lastRow,
+  );
   const more = h('span', { className: 'ts-gpu-more', 'aria-hidden': 'true' }, '…');
   const element = h('span', { className: 'ts-gpu-icons', role: 'img' }, drawing, more);
   return {

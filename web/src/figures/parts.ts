@@ -4,8 +4,18 @@
 
 import type { Translate } from '../i18n/i18n';
 
-export type PartKey = 'weights' | 'kv_cache' | 'gradients' | 'master_weights' | 'optimizer_states' | 'activations' | 'logits'
-  | 'gathered_weights' | 'temporary' | 'model_flops' | 'hardware_flops';
+export type PartKey =
+  | 'weights'
+  | 'kv_cache'
+  | 'gradients'
+  | 'master_weights'
+  | 'optimizer_states'
+  | 'activations'
+  | 'logits'
+  | 'gathered_weights'
+  | 'temporary'
+  | 'model_flops'
+  | 'hardware_flops';
 
 export type PartLabels = Readonly<Record<PartKey, string>>;
 

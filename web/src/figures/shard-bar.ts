@@ -21,7 +21,12 @@ const MIN_SLICE_PIXELS = 6;
  * never narrower than a few pixels), with faint lines where the other GPUs' slices begin while
  * they are far enough apart to read (the track's width comes from a ResizeObserver).
  */
-export function shardBar(keys: readonly PartKey[], format: Formatter, labels: PartLabels, t: Translate): { element: HTMLElement; update(parts: ShardPart[], max: number, label: string): void } {
+export function shardBar(
+  keys: readonly PartKey[],
+  format: Formatter,
+  labels: PartLabels,
+  t: Translate,
+): { element: HTMLElement; update(parts: ShardPart[], max: number, label: string): void } {
   const rows = keys.map((key) => {
     const veil = h('span', { className: 'ts-shard-veil' });
     const mine = h('span', { className: 'ts-shard-mine' });
@@ -29,7 +34,11 @@ export function shardBar(keys: readonly PartKey[], format: Formatter, labels: Pa
     /** The segment's share of the track, and the share of the segment one GPU keeps. */
     return { key, segment, veil, mine, ofTrack: 0, share: 1 };
   });
-  const track = h('div', { className: 'ts-bar-track ts-shard-track' }, rows.map((row) => row.segment));
+  const track = h(
+    'div',
+    { className: 'ts-bar-track ts-shard-track' },
+    rows.map((row) => row.segment),
+  );
   const element = h('div', { className: 'ts-bar', role: 'img' }, track);
   let trackWidth = 0;
 
@@ -61,7 +70,15 @@ export function shardBar(keys: readonly PartKey[], format: Formatter, labels: Pa
         const sharded = row.share < 0.999;
         setHidden(row.segment, !(part.whole > 0));
         setStyle(row.segment, 'width', percent(part.whole, max));
-        setAttribute(row.segment, 'title', t('figures.shard.title', '{part}: {whole} in all, {mine} on each GPU', { part: labels[row.key], whole: format(part.whole), mine: format(part.mine) }));
+        setAttribute(
+          row.segment,
+          'title',
+          t('figures.shard.title', '{part}: {whole} in all, {mine} on each GPU', {
+            part: labels[row.key],
+            whole: format(part.whole),
+            mine: format(part.mine),
+          }),
+        );
         setClass(row.segment, 'ts-seg-sharded', sharded);
         setHidden(row.veil, !sharded);
         setHidden(row.mine, !sharded);

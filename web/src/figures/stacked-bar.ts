@@ -14,7 +14,12 @@ export interface StackedBar {
 }
 
 /** A horizontal stacked bar on a linear axis from 0 to `max`, with one segment per key and an optional marker. */
-export function stackedBar(keys: readonly PartKey[], format: Formatter, labels: PartLabels, options: { marker?: boolean; markerLabel?: boolean } = {}): StackedBar {
+export function stackedBar(
+  keys: readonly PartKey[],
+  format: Formatter,
+  labels: PartLabels,
+  options: { marker?: boolean; markerLabel?: boolean } = {},
+): StackedBar {
   const segments = keys.map((key) => h('span', { className: `ts-seg ts-part-${key}` }));
   const markerLabel = options.markerLabel === false ? null : h('span', { className: 'ts-marker-label' });
   const marker = options.marker ? h('span', { className: 'ts-marker' }, markerLabel) : null;

@@ -12,7 +12,16 @@ import type { StepBytes, StepEvent } from '../engine/types';
 import type { Units } from '../engine/units';
 
 /** Bottom to top, as the bars elsewhere run left to right: the model states, then what comes and goes. */
-export const STEP_KEYS: readonly PartKey[] = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits', 'gathered_weights', 'temporary'];
+export const STEP_KEYS: readonly PartKey[] = [
+  'weights',
+  'gradients',
+  'master_weights',
+  'optimizer_states',
+  'activations',
+  'logits',
+  'gathered_weights',
+  'temporary',
+];
 type StepKey = Exclude<keyof StepBytes, 'total'>;
 
 /** The most y ticks niceTicks gives (0 and up to ten steps). */
@@ -22,30 +31,45 @@ const HEADROOM = 1.12;
 /** Where a label near the right edge turns to the left of its mark. */
 const FLIP_AT = 0.6;
 
-
 /**
  * The CSS patterns of .ts-part-* (web/styles.css) drawn as SVG patterns, so an area and its
  * legend swatch share colour and texture. Sizes are pixels: the drawing's viewBox is its own
  * size in pixels (from a ResizeObserver), so a pattern is never stretched.
  */
 function partPattern(key: PartKey, id: string): SVGPatternElement {
-  const mark = (tone: 'light' | 'dark', attributes: Record<string, string>) => svg('rect', { class: `ts-step-mark-${tone}`, ...attributes });
+  const mark = (tone: 'light' | 'dark', attributes: Record<string, string>) =>
+    svg('rect', { class: `ts-step-mark-${tone}`, ...attributes });
   const specs: Partial<Record<PartKey, { size: number; rotate?: number; marks: SVGElement[] }>> = {
     weights: { size: 6, marks: [] },
     gradients: { size: 6, rotate: 45, marks: [mark('light', { x: '4', y: '0', width: '2', height: '6' })] },
     master_weights: { size: 7, marks: [mark('dark', { x: '5', y: '0', width: '2', height: '7' })] },
-    optimizer_states: { size: 6, rotate: 45, marks: [mark('dark', { x: '5', y: '0', width: '1', height: '6' }), mark('dark', { x: '0', y: '5', width: '6', height: '1' })] },
+    optimizer_states: {
+      size: 6,
+      rotate: 45,
+      marks: [mark('dark', { x: '5', y: '0', width: '1', height: '6' }), mark('dark', { x: '0', y: '5', width: '6', height: '1' })],
+    },
     activations: { size: 6, marks: [mark('light', { x: '0', y: '4', width: '6', height: '2' })] },
     logits: { size: 6, rotate: -45, marks: [mark('dark', { x: '4', y: '0', width: '2', height: '6' })] },
-    gathered_weights: { size: 5, marks: [mark('dark', { x: '0', y: '4', width: '5', height: '1' }), mark('dark', { x: '4', y: '0', width: '1', height: '5' })] },
+    gathered_weights: {
+      size: 5,
+      marks: [mark('dark', { x: '0', y: '4', width: '5', height: '1' }), mark('dark', { x: '4', y: '0', width: '1', height: '5' })],
+    },
     temporary: { size: 5, marks: [svg('circle', { class: 'ts-step-mark-light', cx: '2.5', cy: '2.5', r: '1.3' })] },
   };
   const spec = specs[key] ?? { size: 6, marks: [] };
   const size = String(spec.size);
-  return svg('pattern', {
-    id, patternUnits: 'userSpaceOnUse', width: size, height: size,
-    ...(spec.rotate ? { patternTransform: `rotate(${spec.rotate})` } : {}),
-  }, svg('rect', { class: `ts-step-fill-${key}`, width: size, height: size }), ...spec.marks);
+  return svg(
+    'pattern',
+    {
+      id,
+      patternUnits: 'userSpaceOnUse',
+      width: size,
+      height: size,
+      ...(spec.rotate ? { patternTransform: `rotate(${spec.rotate})` } : {}),
+    },
+    svg('rect', { class: `ts-step-fill-${key}`, width: size, height: size }),
+    ...spec.marks,
+  );
 }
 
 export interface StepChartData {
@@ -73,15 +97,26 @@ export interface StepChart {
 export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration'>): StepChart {
   const { formatBytes, formatDuration } = units;
   const patternIds = STEP_KEYS.map((key) => uniqueId(`step-${key}`));
-  const areas = STEP_KEYS.map((key, index) => svg('path', { class: `ts-step-area ts-step-area-${key}`, fill: `url(#${patternIds[index]})`, d: '' }));
+  const areas = STEP_KEYS.map((key, index) =>
+    svg('path', { class: `ts-step-area ts-step-area-${key}`, fill: `url(#${patternIds[index]})`, d: '' }),
+  );
   const gridLines = Array.from({ length: Y_TICKS }, () => svg('line', { class: 'ts-step-grid', x1: '0', x2: '0', y1: '0', y2: '0' }));
   const gpuLine = svg('line', { class: 'ts-step-gpu', x1: '0', x2: '0', y1: '0', y2: '0' });
   // A halo in the page's colour under the GPU's line keeps it legible across the patterned areas.
   const gpuHalo = svg('line', { class: 'ts-step-gpu-halo', x1: '0', x2: '0', y1: '0', y2: '0' });
-  const drawing = svg('svg', { class: 'ts-step-svg', viewBox: '0 0 1000 240', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
-    svg('defs', {}, ...STEP_KEYS.map((key, index) => partPattern(key, patternIds[index]))), ...gridLines, ...areas, gpuHalo, gpuLine);
+  const drawing = svg(
+    'svg',
+    { class: 'ts-step-svg', viewBox: '0 0 1000 240', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
+    svg('defs', {}, ...STEP_KEYS.map((key, index) => partPattern(key, patternIds[index]))),
+    ...gridLines,
+    ...areas,
+    gpuHalo,
+    gpuLine,
+  );
   // Each tick is named: a tick that happens to match a figure in the text is a scale mark, not that figure twice.
-  const yTicks = Array.from({ length: Y_TICKS }, (_, index) => h('span', { className: 'ts-step-ytick', 'data-figure': `step-axis-${index}` }, ''));
+  const yTicks = Array.from({ length: Y_TICKS }, (_, index) =>
+    h('span', { className: 'ts-step-ytick', 'data-figure': `step-axis-${index}` }, ''),
+  );
   const gpuLabel = h('span', { className: 'ts-step-gpu-label', 'data-figure': 'step-gpu-memory' }, '');
   const peakLine = h('span', { className: 'ts-step-peak-line' });
   const peakDot = h('span', { className: 'ts-step-peak-dot' });
@@ -89,13 +124,26 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
   // Labels last: the playhead passes under them, never through their text.
   const plot = h('div', { className: 'ts-step-plot' }, drawing, peakLine, peakDot, playhead, yTicks, gpuLabel);
   const peakValue = h('strong', { 'data-figure': 'step-peak' }, '');
-  const peakLabel = h('span', { className: 'ts-step-peak-label' }, withElements(t('figures.step.peak', 'Peak {value}'), { value: peakValue }));
+  const peakLabel = h(
+    'span',
+    { className: 'ts-step-peak-label' },
+    withElements(t('figures.step.peak', 'Peak {value}'), { value: peakValue }),
+  );
   const peakRow = h('div', { className: 'ts-step-peak-row', 'aria-hidden': 'true' }, peakLabel);
   const xAxis = linearAxis(formatDuration);
-  const element = h('div', { className: 'ts-step-chart', role: 'img', 'aria-label': t('figures.step.label', 'Memory held by one GPU through one training step') },
+  const element = h(
+    'div',
+    { className: 'ts-step-chart', role: 'img', 'aria-label': t('figures.step.label', 'Memory held by one GPU through one training step') },
     h('p', { className: 'ts-step-axis-title', 'aria-hidden': 'true' }, t('figures.step.y_title', 'Memory held by one GPU')),
-    peakRow, plot, xAxis.element,
-    h('p', { className: 'ts-step-axis-title ts-step-axis-title-x', 'aria-hidden': 'true' }, t('figures.step.x_title', 'Time within one training step')));
+    peakRow,
+    plot,
+    xAxis.element,
+    h(
+      'p',
+      { className: 'ts-step-axis-title ts-step-axis-title-x', 'aria-hidden': 'true' },
+      t('figures.step.x_title', 'Time within one training step'),
+    ),
+  );
 
   let width = 1000;
   let height = 240;

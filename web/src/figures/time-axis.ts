@@ -24,7 +24,9 @@ function measureLabelWidths(labels: readonly HTMLElement[]): number[] {
   const fontSize = parseFloat(style.fontSize) || 12;
   if (context) context.font = style.font || `${fontSize}px sans-serif`;
   // Two pixels spare for sub-pixel rounding and the font's side bearings.
-  return labels.map((label) => 2 + (context ? context.measureText(label.textContent ?? '').width : (label.textContent ?? '').length * fontSize * 0.62));
+  return labels.map(
+    (label) => 2 + (context ? context.measureText(label.textContent ?? '').width : (label.textContent ?? '').length * fontSize * 0.62),
+  );
 }
 
 export interface TimeAxis {
@@ -54,8 +56,18 @@ export function timeAxis(units: Units): TimeAxis {
   };
   const points = [point('one'), point('cluster')];
   const axis = h('div', { className: 'ts-axis ts-axis-log', 'aria-hidden': 'true' }, ticks);
-  const element = h('div', { className: 'ts-time', role: 'img' },
-    h('div', { className: 'ts-time-track' }, grid, span, points.map((p) => p.element)), axis);
+  const element = h(
+    'div',
+    { className: 'ts-time', role: 'img' },
+    h(
+      'div',
+      { className: 'ts-time-track' },
+      grid,
+      span,
+      points.map((p) => p.element),
+    ),
+    axis,
+  );
 
   /** Each mark's place along the axis (0 to 1), or null when the axis does not reach it. */
   let shares: Array<number | null> = marks.map(() => null);
@@ -73,7 +85,13 @@ export function timeAxis(units: Units): TimeAxis {
         const width = labelWidths[index];
         // Centred on its mark, unless that would cross an end of the axis.
         let left = x - width / 2;
-        if (left < 0) { align = 'start'; left = x; } else if (x + width / 2 > axisWidth) { align = 'end'; left = x - width; }
+        if (left < 0) {
+          align = 'start';
+          left = x;
+        } else if (x + width / 2 > axisWidth) {
+          align = 'end';
+          left = x - width;
+        }
         shown = left >= 0 && left + width <= axisWidth && left >= lastRight + TIME_LABEL_GAP;
         if (shown) lastRight = left + width;
       }

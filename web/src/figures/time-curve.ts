@@ -20,8 +20,12 @@ export interface TimeCurve {
    * Draws the curve, its reference lines and up to three marked points (the learner's first);
    * a mark that is absent (null) or sits on an earlier one is hidden.
    */
-  update(curve: readonly CurvePoint[], references: ReadonlyArray<{ seconds: number; label: string }>,
-    marks: ReadonlyArray<CurveMark | null>, label: string): string[];
+  update(
+    curve: readonly CurvePoint[],
+    references: ReadonlyArray<{ seconds: number; label: string }>,
+    marks: ReadonlyArray<CurveMark | null>,
+    label: string,
+  ): string[];
 }
 
 /** The SVG's own coordinates: it stretches to the plot, and its strokes do not scale (vector-effect). */
@@ -33,23 +37,41 @@ const CURVE_LABEL_GAP = 4;
 /** Half the largest dot, its outline included (styles.css, .ts-curve-dot-you). */
 const CURVE_DOT_RADIUS = 11;
 
-interface Box { left: number; top: number; right: number; bottom: number }
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
 /** Whether the segment from (x0, y0) to (x1, y1) passes through the box grown by the label gap (Liang–Barsky clipping). */
 function crosses(box: Box, x0: number, y0: number, x1: number, y1: number): boolean {
-  const dx = x1 - x0, dy = y1 - y0;
-  let enter = 0, leave = 1;
-  const edges: Array<[number, number]> = [[-dx, x0 - (box.left - CURVE_LABEL_GAP)], [dx, box.right + CURVE_LABEL_GAP - x0],
-    [-dy, y0 - (box.top - CURVE_LABEL_GAP)], [dy, box.bottom + CURVE_LABEL_GAP - y0]];
+  const dx = x1 - x0,
+    dy = y1 - y0;
+  let enter = 0,
+    leave = 1;
+  const edges: Array<[number, number]> = [
+    [-dx, x0 - (box.left - CURVE_LABEL_GAP)],
+    [dx, box.right + CURVE_LABEL_GAP - x0],
+    [-dy, y0 - (box.top - CURVE_LABEL_GAP)],
+    [dy, box.bottom + CURVE_LABEL_GAP - y0],
+  ];
   for (const [p, q] of edges) {
-    if (p === 0) { if (q < 0) return false; continue; }
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
     const t = q / p;
-    if (p < 0) enter = Math.max(enter, t); else leave = Math.min(leave, t);
+    if (p < 0) enter = Math.max(enter, t);
+    else leave = Math.min(leave, t);
     if (enter > leave) return false;
   }
   return true;
 }
-const meets = (a: Box, b: Box) => a.left < b.right + CURVE_LABEL_GAP && b.left < a.right + CURVE_LABEL_GAP
-  && a.top < b.bottom + CURVE_LABEL_GAP && b.top < a.bottom + CURVE_LABEL_GAP;
+const meets = (a: Box, b: Box) =>
+  a.left < b.right + CURVE_LABEL_GAP &&
+  b.left < a.right + CURVE_LABEL_GAP &&
+  a.top < b.bottom + CURVE_LABEL_GAP &&
+  b.top < a.bottom + CURVE_LABEL_GAP;
 
 /** What a label search needs to know about the plot as drawn: its size, its scales and the curve in pixels. */
 interface PlotGeometry {
@@ -69,21 +91,28 @@ type TextWidth = (text: string, bold?: boolean) => number;
 /** A box inside the plot that meets no box placed before it and does not cross the curve. */
 function fitsPlot(geometry: PlotGeometry, placed: readonly Box[], box: Box): boolean {
   const { width, height, path } = geometry;
-  return box.left >= 0 && box.right <= width && box.top >= 0 && box.bottom <= height
-    && !placed.some((other) => meets(box, other))
-    && !path.some(([x, y], index) => index > 0 && crosses(box, path[index - 1][0], path[index - 1][1], x, y));
+  return (
+    box.left >= 0 &&
+    box.right <= width &&
+    box.top >= 0 &&
+    box.bottom <= height &&
+    !placed.some((other) => meets(box, other)) &&
+    !path.some(([x, y], index) => index > 0 && crosses(box, path[index - 1][0], path[index - 1][1], x, y))
+  );
 }
 
 /** The box a dot covers: labels keep clear of every dot. */
 function dotBox(geometry: PlotGeometry, mark: CurveMark): Box {
-  const x = geometry.xShare(mark.gpus) * geometry.width, y = geometry.yShare(mark.seconds) * geometry.height;
+  const x = geometry.xShare(mark.gpus) * geometry.width,
+    y = geometry.yShare(mark.seconds) * geometry.height;
   return { left: x - CURVE_DOT_RADIUS, right: x + CURVE_DOT_RADIUS, top: y - CURVE_DOT_RADIUS, bottom: y + CURVE_DOT_RADIUS };
 }
 
 /** Where a mark's two-line label may go, nearest first: beside its dot, then further out, then above or below it. */
 function labelPlaces(geometry: PlotGeometry, mark: CurveMark, labelWidth: number): Box[] {
   const { width } = geometry;
-  const x = geometry.xShare(mark.gpus) * width, y = geometry.yShare(mark.seconds) * geometry.height;
+  const x = geometry.xShare(mark.gpus) * width,
+    y = geometry.yShare(mark.seconds) * geometry.height;
   const labelHeight = 2 * geometry.lineHeight;
   const at = (left: number, top: number): Box => ({ left, top, right: left + labelWidth, bottom: top + labelHeight });
   // Above or below the dot, kept inside the plot at its ends.
@@ -91,9 +120,18 @@ function labelPlaces(geometry: PlotGeometry, mark: CurveMark, labelWidth: number
   const places: Box[] = [];
   // The curve falls from top left to bottom right: above-right and below-left of a point are clear of it.
   for (const near of [CURVE_DOT_RADIUS + CURVE_LABEL_GAP + 1, 3 * CURVE_DOT_RADIUS, 5 * CURVE_DOT_RADIUS]) {
-    const above = y - labelHeight - CURVE_LABEL_GAP - 2, below = y + CURVE_LABEL_GAP + 2;
-    places.push(at(x + near, above), at(x - labelWidth - near, below), at(x + near, below), at(x - labelWidth - near, above),
-      at(x + near, y - labelHeight / 2), at(x - labelWidth - near, y - labelHeight / 2), at(centred, y + near), at(centred, y - labelHeight - near));
+    const above = y - labelHeight - CURVE_LABEL_GAP - 2,
+      below = y + CURVE_LABEL_GAP + 2;
+    places.push(
+      at(x + near, above),
+      at(x - labelWidth - near, below),
+      at(x + near, below),
+      at(x - labelWidth - near, above),
+      at(x + near, y - labelHeight / 2),
+      at(x - labelWidth - near, y - labelHeight / 2),
+      at(centred, y + near),
+      at(centred, y - labelHeight - near),
+    );
   }
   return places;
 }
@@ -106,12 +144,20 @@ interface MarkPlaces {
 }
 
 /** A mark's usable label places, given what is already placed (the dots). */
-function markPlaces(geometry: PlotGeometry, placed: readonly Box[], mark: CurveMark | null, textWidth: TextWidth, formatDuration: (seconds: number) => string): MarkPlaces {
+function markPlaces(
+  geometry: PlotGeometry,
+  placed: readonly Box[],
+  mark: CurveMark | null,
+  textWidth: TextWidth,
+  formatDuration: (seconds: number) => string,
+): MarkPlaces {
   if (!mark) return { clear: [], all: [] };
   const labelWidth = Math.max(textWidth(formatDuration(mark.seconds), true), textWidth(mark.name));
   const usable = labelPlaces(geometry, mark, labelWidth).filter((box) => fitsPlot(geometry, placed, box));
-  const onLine = (box: Box) => geometry.referenceShares.some((share) => share !== null
-    && crosses(box, 0, share * geometry.height, geometry.width, share * geometry.height));
+  const onLine = (box: Box) =>
+    geometry.referenceShares.some(
+      (share) => share !== null && crosses(box, 0, share * geometry.height, geometry.width, share * geometry.height),
+    );
   const clear = usable.filter((box) => !onLine(box));
   return { clear, all: [...clear, ...usable.filter(onLine)] };
 }
@@ -153,8 +199,10 @@ function referenceLabelBox(geometry: PlotGeometry, placed: Box[], share: number,
   const y = share * geometry.height;
   const at = (left: number, top: number): Box => ({ left, top, right: left + labelWidth, bottom: top + lineHeight });
   const lefts = [width - labelWidth - 2, 2, ...[0.25, 0.5, 0.75].map((along) => along * (width - labelWidth))];
-  const box = [...lefts.map((left) => at(left, y - lineHeight - 1)), ...lefts.map((left) => at(left, y + 1))]
-    .find((candidate) => fitsPlot(geometry, placed, candidate)) ?? null;
+  const box =
+    [...lefts.map((left) => at(left, y - lineHeight - 1)), ...lefts.map((left) => at(left, y + 1))].find((candidate) =>
+      fitsPlot(geometry, placed, candidate),
+    ) ?? null;
   if (box) placed.push(box);
   return box;
 }
@@ -169,7 +217,8 @@ function placeTicks(geometry: PlotGeometry, ticks: readonly HTMLElement[], tickV
       setHidden(tick, true);
       return;
     }
-    const x = geometry.xShare(value) * width, labelWidth = textWidth(tick.textContent ?? '');
+    const x = geometry.xShare(value) * width,
+      labelWidth = textWidth(tick.textContent ?? '');
     const align = x - labelWidth / 2 < 0 ? 'start' : x + labelWidth / 2 > width ? 'end' : 'middle';
     const left = align === 'start' ? x : align === 'end' ? x - labelWidth : x - labelWidth / 2;
     const shown = left >= 0 && left >= lastRight + 8;
@@ -194,12 +243,27 @@ function placeLabel(view: HTMLElement, box: Box | null): void {
 function curveElements(t: Translate) {
   const line = svg('polyline', { class: 'ts-curve-line', fill: 'none', 'vector-effect': 'non-scaling-stroke' });
   const referenceLines = Array.from({ length: 4 }, () =>
-    svg('line', { class: 'ts-curve-reference', x1: '0', x2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }));
+    svg('line', { class: 'ts-curve-reference', x1: '0', x2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }),
+  );
   const gridLines = Array.from({ length: CURVE_X_TICKS }, () =>
-    svg('line', { class: 'ts-curve-grid', y1: '0', y2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }));
-  const drawing = svg('svg', { class: 'ts-curve-svg', viewBox: `0 0 ${CURVE_VIEW} ${CURVE_VIEW}`, preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },
-    ...gridLines, ...referenceLines, line);
-  const referenceLabels = referenceLines.map((_, index) => h('span', { className: 'ts-curve-label ts-curve-ref-label', 'data-figure': `time-reference-${index}` }, ''));
+    svg('line', { class: 'ts-curve-grid', y1: '0', y2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }),
+  );
+  const drawing = svg(
+    'svg',
+    {
+      class: 'ts-curve-svg',
+      viewBox: `0 0 ${CURVE_VIEW} ${CURVE_VIEW}`,
+      preserveAspectRatio: 'none',
+      'aria-hidden': 'true',
+      focusable: 'false',
+    },
+    ...gridLines,
+    ...referenceLines,
+    line,
+  );
+  const referenceLabels = referenceLines.map((_, index) =>
+    h('span', { className: 'ts-curve-label ts-curve-ref-label', 'data-figure': `time-reference-${index}` }, ''),
+  );
   const markViews = (['you', 'one', 'cluster'] as const).map((kind) => {
     const dot = h('span', { className: `ts-curve-dot ts-curve-dot-${kind}` });
     const value = h('strong', { 'data-figure': `curve-seconds-${kind}` }, '');
@@ -207,12 +271,28 @@ function curveElements(t: Translate) {
     const label = h('span', { className: `ts-curve-label ts-curve-mark-label ts-curve-mark-${kind}` }, value, name);
     return { dot, value, name, label };
   });
-  const plot = h('div', { className: 'ts-curve-plot' }, drawing, markViews.map((m) => m.dot), referenceLabels, markViews.map((m) => m.label));
+  const plot = h(
+    'div',
+    { className: 'ts-curve-plot' },
+    drawing,
+    markViews.map((m) => m.dot),
+    referenceLabels,
+    markViews.map((m) => m.label),
+  );
   const ticks = Array.from({ length: CURVE_X_TICKS }, () => h('span', { className: 'ts-tick' }, ''));
   const axis = h('div', { className: 'ts-axis ts-axis-log ts-curve-axis', 'aria-hidden': 'true' }, ticks);
-  const element = h('div', { className: 'ts-curve', role: 'img' },
-    h('p', { className: 'ts-curve-axis-title', 'aria-hidden': 'true' }, t('figures.curve.y_title', 'Training time (log scale)')), plot, axis,
-    h('p', { className: 'ts-curve-axis-title ts-curve-axis-title-x', 'aria-hidden': 'true' }, t('figures.curve.x_title', 'GPUs (log scale)')));
+  const element = h(
+    'div',
+    { className: 'ts-curve', role: 'img' },
+    h('p', { className: 'ts-curve-axis-title', 'aria-hidden': 'true' }, t('figures.curve.y_title', 'Training time (log scale)')),
+    plot,
+    axis,
+    h(
+      'p',
+      { className: 'ts-curve-axis-title ts-curve-axis-title-x', 'aria-hidden': 'true' },
+      t('figures.curve.x_title', 'GPUs (log scale)'),
+    ),
+  );
   return { element, plot, line, referenceLines, gridLines, referenceLabels, markViews, ticks };
 }
 
@@ -228,9 +308,9 @@ function curveScales(drawn: readonly CurvePoint[]) {
     xLow,
     xHigh,
     // A margin inside the plot so the end points' dots are whole.
-    xShare: (gpus: number) => 0.03 + 0.94 * (Math.log10(gpus) - xLow) / (xHigh - xLow),
+    xShare: (gpus: number) => 0.03 + (0.94 * (Math.log10(gpus) - xLow)) / (xHigh - xLow),
     // Room above the longest time and below the shortest for a two-line label beside their points.
-    yShare: (seconds: number) => 0.83 - 0.66 * (Math.log10(seconds) - yLow) / Math.max(1e-9, yHigh - yLow),
+    yShare: (seconds: number) => 0.83 - (0.66 * (Math.log10(seconds) - yLow)) / Math.max(1e-9, yHigh - yLow),
   };
 }
 
@@ -239,7 +319,11 @@ type CurveScales = ReturnType<typeof curveScales>;
 const inView = (share: number) => (share * CURVE_VIEW).toFixed(1);
 
 /** The dashed lines at familiar durations; returns each one's share of the height, or null off the plot. */
-function drawReferences(parts: CurveElements, scales: CurveScales, references: ReadonlyArray<{ seconds: number; label: string }>): Array<number | null> {
+function drawReferences(
+  parts: CurveElements,
+  scales: CurveScales,
+  references: ReadonlyArray<{ seconds: number; label: string }>,
+): Array<number | null> {
   return parts.referenceLines.map((referenceLine, index) => {
     const reference = references[index];
     const share = reference ? scales.yShare(reference.seconds) : -1;
@@ -257,7 +341,8 @@ function drawReferences(parts: CurveElements, scales: CurveScales, references: R
 /** A grid line and a tick text at each power of ten of GPUs; returns the powers drawn. */
 function drawGrid(parts: CurveElements, scales: CurveScales, formatCount: Units['formatCount']): number[] {
   const tickValues: number[] = [];
-  for (let power = Math.ceil(scales.xLow); power <= Math.floor(scales.xHigh) && tickValues.length < CURVE_X_TICKS; power += 1) tickValues.push(10 ** power);
+  for (let power = Math.ceil(scales.xLow); power <= Math.floor(scales.xHigh) && tickValues.length < CURVE_X_TICKS; power += 1)
+    tickValues.push(10 ** power);
   parts.gridLines.forEach((grid, index) => {
     const value = tickValues[index];
     setAttribute(grid, 'visibility', value === undefined ? 'hidden' : 'visible');
@@ -271,9 +356,17 @@ function drawGrid(parts: CurveElements, scales: CurveScales, formatCount: Units[
 }
 
 /** The marked points' dots and texts; a mark on an earlier mark's point is that point, drawn once. Returns the marks shown. */
-function drawMarks(parts: CurveElements, scales: CurveScales, marks: ReadonlyArray<CurveMark | null>, formatDuration: Units['formatDuration']): Array<CurveMark | null> {
-  const shownMarks = marks.map((mark, index) => (mark && mark.gpus > 0 && mark.seconds > 0
-    && !marks.slice(0, index).some((earlier) => earlier && earlier.gpus === mark.gpus) ? mark : null));
+function drawMarks(
+  parts: CurveElements,
+  scales: CurveScales,
+  marks: ReadonlyArray<CurveMark | null>,
+  formatDuration: Units['formatDuration'],
+): Array<CurveMark | null> {
+  const shownMarks = marks.map((mark, index) =>
+    mark && mark.gpus > 0 && mark.seconds > 0 && !marks.slice(0, index).some((earlier) => earlier && earlier.gpus === mark.gpus)
+      ? mark
+      : null,
+  );
   parts.markViews.forEach((markView, index) => {
     const mark = shownMarks[index];
     setHidden(markView.dot, mark === null);
@@ -311,7 +404,13 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
   /** Places the labels of the last update again (a resize calls it too). */
   let layout: (() => void) | null = null;
 
-  const placeAll = (drawn: readonly CurvePoint[], scales: CurveScales, referenceShares: Array<number | null>, shownMarks: Array<CurveMark | null>, tickValues: number[]) => {
+  const placeAll = (
+    drawn: readonly CurvePoint[],
+    scales: CurveScales,
+    referenceShares: Array<number | null>,
+    shownMarks: Array<CurveMark | null>,
+    tickValues: number[],
+  ) => {
     if (!(width > 0)) {
       // Before the first measurement: labels wait, hidden, for the ResizeObserver.
       [...referenceLabels, ...markViews.map((m) => m.label), ...ticks].forEach((v) => setHidden(v, true));
@@ -323,7 +422,12 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
       font = `${style.fontSize} ${style.fontFamily}`;
     }
     const geometry: PlotGeometry = {
-      width, height, lineHeight: fontSize * 1.3, xShare: scales.xShare, yShare: scales.yShare, referenceShares,
+      width,
+      height,
+      lineHeight: fontSize * 1.3,
+      xShare: scales.xShare,
+      yShare: scales.yShare,
+      referenceShares,
       path: drawn.map((p) => [scales.xShare(p.gpus) * width, scales.yShare(p.seconds) * height] as const),
     };
     const placed: Box[] = shownMarks.flatMap((mark) => (mark ? [dotBox(geometry, mark)] : []));
@@ -355,7 +459,11 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
       const drawn = curve.filter((p) => p.gpus > 0 && p.seconds > 0);
       if (drawn.length === 0) return [];
       const scales = curveScales(drawn);
-      setAttribute(parts.line, 'points', drawn.map((p) => `${inView(scales.xShare(p.gpus))},${inView(scales.yShare(p.seconds))}`).join(' '));
+      setAttribute(
+        parts.line,
+        'points',
+        drawn.map((p) => `${inView(scales.xShare(p.gpus))},${inView(scales.yShare(p.seconds))}`).join(' '),
+      );
       const referenceShares = drawReferences(parts, scales, references);
       const tickValues = drawGrid(parts, scales, formatCount);
       const shownMarks = drawMarks(parts, scales, marks, formatDuration);

@@ -24,7 +24,8 @@ export function languageFromTag(tag: string | null | undefined): Language | null
 export function fillPlaceholders(text: string, values?: MessageValues): string {
   if (!values) return text;
   return text.replace(/\{([a-zA-Z0-9_]+)\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole);
+    Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole,
+  );
 }
 
 /** A translator for one language; a key the catalogue lacks is written in English. */

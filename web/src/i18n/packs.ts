@@ -17,8 +17,9 @@ const loading = new Map<Language, Promise<LanguagePack | null>>();
 let inlinePacks: Record<string, unknown> | null | undefined;
 
 function isCatalogue(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && Object.values(value).every((text) => typeof text === 'string');
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((text) => typeof text === 'string')
+  );
 }
 
 /** A pack as read from JSON, or why it is not one. */
@@ -60,13 +61,18 @@ async function fetchPack(language: Language): Promise<LanguagePack> {
   return read;
 }
 
-/** The pack for `language`, loaded once per page; null for English, or when it cannot be loaded (then a console warning names the language). */
+/**
+ * The pack for `language`, loaded once per page; null for English, or when it cannot be loaded
+ * (then a console warning names the language).
+ */
 export function loadPack(language: Language): Promise<LanguagePack | null> {
   if (language === 'en') return Promise.resolve(null);
   let pending = loading.get(language);
   if (!pending) {
     pending = fetchPack(language).catch((error: unknown) => {
-      console.warn(`trainscope: the ${languageName(language)} (${language}) language pack could not be loaded (${error instanceof Error ? error.message : String(error)}); showing English.`);
+      console.warn(
+        `trainscope: the ${languageName(language)} (${language}) language pack could not be loaded (${error instanceof Error ? error.message : String(error)}); showing English.`,
+      );
       return null;
     });
     loading.set(language, pending);

@@ -15,9 +15,11 @@ function settle(session: QuizSession, item: PreparedItem, message: string, answe
   const li = session.actions.replaceItem(item);
   renderChrome(session);
   li.querySelector<HTMLElement>('.ts-quiz-feedback')?.focus();
-  session.announce(session.currentScore().completed && session.progress.mode === 'all'
-    ? session.t('quizui.announce.last_question', '{message} That was the last question: your results are below.', { message })
-    : message);
+  session.announce(
+    session.currentScore().completed && session.progress.mode === 'all'
+      ? session.t('quizui.announce.last_question', '{message} That was the last question: your results are below.', { message })
+      : message,
+  );
   session.emitScore(answer);
 }
 
@@ -38,9 +40,10 @@ function check(session: QuizSession, item: PreparedItem): void {
   const wasCompleted = session.currentScore().completed;
   session.progress = recordAnswer(session.progress, item.id, answer, result.status === 'correct');
   session.viewOf(item).grade = result;
-  const verdict = result.status === 'correct'
-    ? t('quizui.announce.correct', 'Correct. {message}', { message: result.message })
-    : t('quizui.announce.incorrect', 'Not quite. {message}', { message: result.message });
+  const verdict =
+    result.status === 'correct'
+      ? t('quizui.announce.correct', 'Correct. {message}', { message: result.message })
+      : t('quizui.announce.incorrect', 'Not quite. {message}', { message: result.message });
   settle(session, item, verdict, session.describeAnswer(item, answer, wasCompleted));
 }
 
@@ -101,9 +104,15 @@ function missedAgain(session: QuizSession): void {
   session.persist();
   renderChrome(session);
   if (missed[0]) session.legendOf(missed[0])?.focus();
-  session.announce(missed.length === 1
-    ? t('quizui.announce.retry_missed_one', '{count} question to try again, with new numbers where there are numbers.', { count: session.count(1) })
-    : t('quizui.announce.retry_missed_other', '{count} questions to try again, with new numbers where there are numbers.', { count: session.count(missed.length) }));
+  session.announce(
+    missed.length === 1
+      ? t('quizui.announce.retry_missed_one', '{count} question to try again, with new numbers where there are numbers.', {
+          count: session.count(1),
+        })
+      : t('quizui.announce.retry_missed_other', '{count} questions to try again, with new numbers where there are numbers.', {
+          count: session.count(missed.length),
+        }),
+  );
 }
 
 function reset(session: QuizSession): void {

@@ -127,7 +127,9 @@ export function withBankTranslations(bank: unknown, language: Language, translat
   };
   const translated: Record<string, unknown> = { ...data };
   if (Array.isArray(data.takeaways)) {
-    translated.takeaways = data.takeaways.map((takeaway) => attach(takeaway, takeawayTranslations, (text) => typeof text === 'string' && text !== ''));
+    translated.takeaways = data.takeaways.map((takeaway) =>
+      attach(takeaway, takeawayTranslations, (text) => typeof text === 'string' && text !== ''),
+    );
   }
   if (Array.isArray(data.items)) translated.items = data.items.map((item) => attach(item, itemTranslations, isRecord));
   return translated;
@@ -171,7 +173,13 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
       bankJson = JSON.stringify(bank) ?? 'null';
     } catch {
       bankJson = 'null';
-      report([{ item: '', field: '', message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)') }]);
+      report([
+        {
+          item: '',
+          field: '',
+          message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)'),
+        },
+      ]);
     }
   }
 
@@ -180,7 +188,9 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
   else report([{ item: '', field: '', message: t('quizui.problem.bank_not_checked', 'the quiz engine could not check the bank') }]);
   // Items the engine found a problem in (a repeated id, an explanation without its answer…) are
   // left out even when they could be asked: a learner never sees a half-broken question.
-  const unusable = new Set(Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : []);
+  const unusable = new Set(
+    Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : [],
+  );
   const settings = readSettings(validation?.settings);
 
   const takeaways: Takeaway[] = [];
@@ -214,10 +224,16 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
     }
     const json = JSON.stringify(raw);
     const instance = quizCalls(engine).instance(json, 0);
-    const errors = instance ? asProblems(instance.errors, t) : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
+    const errors = instance
+      ? asProblems(instance.errors, t)
+      : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
     if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
       skipped.push(label);
-      report(errors.length > 0 ? errors : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }]);
+      report(
+        errors.length > 0
+          ? errors
+          : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }],
+      );
       return;
     }
     keptIds.add(id);

@@ -41,21 +41,48 @@ function choiceOptions(session: QuizSession, item: PreparedItem, instance: QuizI
     const showFeedback = state.status === 'correct' || state.status === 'revealed' || (state.status === 'incorrect' && selected);
     const showVerdict = showFeedback && (state.status !== 'incorrect' || selected);
     const input = h('input', {
-      type, id: inputId, name: id('choice'), value: option.id, className: 'ts-quiz-choice-input', disabled: answered,
+      type,
+      id: inputId,
+      name: id('choice'),
+      value: option.id,
+      className: 'ts-quiz-choice-input',
+      disabled: answered,
       'aria-describedby': showFeedback ? feedbackId : null,
     });
     input.checked = selected;
     const rowClass = ['ts-quiz-option'];
     if (selected) rowClass.push('ts-quiz-option-selected');
     if (showVerdict) rowClass.push(isCorrect ? 'ts-quiz-option-right' : 'ts-quiz-option-wrong');
-    optionList.append(h('li', { className: rowClass.join(' '), 'data-option-id': option.id, 'data-verdict': showVerdict ? (isCorrect ? 'right' : 'wrong') : null },
-      h('label', { className: 'ts-quiz-option-label', for: inputId }, input, h('span', { className: 'ts-quiz-option-text' }, option.text)),
-      showFeedback
-        ? h('p', { className: 'ts-quiz-option-feedback', id: feedbackId },
-          h('span', { className: 'ts-quiz-option-verdict' }, h('span', { className: 'ts-quiz-mark', 'aria-hidden': 'true' }, isCorrect ? '✓' : '✗'),
-            ` ${optionVerdict(session, showVerdict, isCorrect, selected)}`),
-          ' ', graded?.feedback || authored?.feedback || '')
-        : null));
+    optionList.append(
+      h(
+        'li',
+        {
+          className: rowClass.join(' '),
+          'data-option-id': option.id,
+          'data-verdict': showVerdict ? (isCorrect ? 'right' : 'wrong') : null,
+        },
+        h(
+          'label',
+          { className: 'ts-quiz-option-label', for: inputId },
+          input,
+          h('span', { className: 'ts-quiz-option-text' }, option.text),
+        ),
+        showFeedback
+          ? h(
+              'p',
+              { className: 'ts-quiz-option-feedback', id: feedbackId },
+              h(
+                'span',
+                { className: 'ts-quiz-option-verdict' },
+                h('span', { className: 'ts-quiz-mark', 'aria-hidden': 'true' }, isCorrect ? '✓' : '✗'),
+                ` ${optionVerdict(session, showVerdict, isCorrect, selected)}`,
+              ),
+              ' ',
+              graded?.feedback || authored?.feedback || '',
+            )
+          : null,
+      ),
+    );
   });
   return optionList;
 }
@@ -63,27 +90,46 @@ function choiceOptions(session: QuizSession, item: PreparedItem, instance: QuizI
 /** A typed answer's hint: the tolerance for an estimate, "a number" for a plain count, and the unit a bare number is read in. */
 function numericHint(session: QuizSession, item: PreparedItem, instance: QuizInstance): string {
   const { t } = session;
-  const lead = item.kind === 'estimate' && instance.tolerance_factor
-    ? t('quizui.hint.estimate_factor', 'An estimate is enough: anything within a factor of {factor} of the answer counts.', {
-      factor: session.engine.formatQuantity(instance.tolerance_factor, 'plain', 0),
-    })
-    : instance.unit === '' && item.kind === 'numeric'
-      // A plain count (GPU-hours, a ratio) has no unit to ask for.
-      ? t('quizui.hint.plain_number', 'Type a number.')
-      : kindHint(t, item.kind);
-  return instance.unit ? t('quizui.hint.any_unit', '{hint} Any unit works; a plain number is read in {unit}.', { hint: lead, unit: instance.unit_name || instance.unit }) : lead;
+  const lead =
+    item.kind === 'estimate' && instance.tolerance_factor
+      ? t('quizui.hint.estimate_factor', 'An estimate is enough: anything within a factor of {factor} of the answer counts.', {
+          factor: session.engine.formatQuantity(instance.tolerance_factor, 'plain', 0),
+        })
+      : instance.unit === '' && item.kind === 'numeric'
+        ? // A plain count (GPU-hours, a ratio) has no unit to ask for.
+          t('quizui.hint.plain_number', 'Type a number.')
+        : kindHint(t, item.kind);
+  return instance.unit
+    ? t('quizui.hint.any_unit', '{hint} Any unit works; a plain number is read in {unit}.', {
+        hint: lead,
+        unit: instance.unit_name || instance.unit,
+      })
+    : lead;
 }
 
 /** A numeric or estimate question's answer field, with what the engine reads the text as. */
-function numericAnswer(session: QuizSession, item: PreparedItem, instance: QuizInstance, view: ItemView, id: ItemIds, inputError: HTMLElement): HTMLElement {
+function numericAnswer(
+  session: QuizSession,
+  item: PreparedItem,
+  instance: QuizInstance,
+  view: ItemView,
+  id: ItemIds,
+  inputError: HTMLElement,
+): HTMLElement {
   const { t } = session;
   const state = session.stateOf(item);
   const answered = state.status !== 'new';
   const inputId = id('answer');
   const readAsId = id('read-as');
   const input = h('input', {
-    type: 'text', id: inputId, className: 'ts-quiz-text-input', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
-    disabled: answered, 'aria-describedby': `${id('hint')} ${readAsId} ${id('error')}`,
+    type: 'text',
+    id: inputId,
+    className: 'ts-quiz-text-input',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: 'false',
+    disabled: answered,
+    'aria-describedby': `${id('hint')} ${readAsId} ${id('error')}`,
   });
   if (answered) input.value = state.answer && 'text' in state.answer ? state.answer.text : '';
   const readAs = h('p', { className: 'ts-quiz-read-as', id: readAsId });
@@ -98,9 +144,14 @@ function numericAnswer(session: QuizSession, item: PreparedItem, instance: QuizI
   } else if (view.grade?.answer_display) {
     readAs.textContent = t('quizui.answer.read_as', 'Read as {value}.', { value: view.grade.answer_display });
   }
-  return h('div', { className: 'ts-quiz-answer' },
+  return h(
+    'div',
+    { className: 'ts-quiz-answer' },
     h('label', { className: 'ts-quiz-answer-label', for: inputId }, t('quizui.answer.label', 'Your answer')),
-    input, readAs, inputError);
+    input,
+    readAs,
+    inputError,
+  );
 }
 
 /** What the engine reads typed text as; what it cannot read says why ("eight": type the number in digits). */
@@ -115,7 +166,10 @@ function readAsText(session: QuizSession, text: string, instance: QuizInstance):
     // The engine writes the number in the question's unit, so "1" reads as "1 GPU", not "1 GPUs".
     const inUnit = session.calls.readQuantity(`${reading.display} ${instance.unit}`);
     const shown = inUnit?.ok && inUnit.display ? inUnit.display : `${reading.display} ${instance.unit}`;
-    return t('quizui.answer.read_as_in_unit', 'Read as {value} (a number without a unit is read in {unit}).', { value: shown, unit: instance.unit_name || instance.unit });
+    return t('quizui.answer.read_as_in_unit', 'Read as {value} (a number without a unit is read in {unit}).', {
+      value: shown,
+      unit: instance.unit_name || instance.unit,
+    });
   }
   return t('quizui.answer.read_as', 'Read as {value}.', { value: reading.display });
 }
@@ -132,9 +186,17 @@ function itemForm(session: QuizSession, item: PreparedItem, fieldset: HTMLElemen
   const checkOnce = () => {
     if (session.stateOf(item).status === 'new') session.actions.check(item);
   };
-  const check = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' }, t('quizui.action.check', 'Check answer'));
+  const check = h(
+    'button',
+    { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'check' },
+    t('quizui.action.check', 'Check answer'),
+  );
   check.addEventListener('click', checkOnce);
-  const reveal = h('button', { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' }, t('quizui.action.reveal', 'Show solution'));
+  const reveal = h(
+    'button',
+    { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'reveal' },
+    t('quizui.action.reveal', 'Show solution'),
+  );
   reveal.addEventListener('click', () => session.actions.reveal(item));
   form.append(h('div', { className: 'ts-quiz-actions' }, check, reveal));
   form.querySelector<HTMLInputElement>('.ts-quiz-text-input')?.addEventListener('keydown', (event) => {
@@ -154,17 +216,41 @@ export function renderItem(session: QuizSession, item: PreparedItem): HTMLLIElem
   const id: ItemIds = (name) => session.uid(`${index}-${name}`);
   const li = h('li', {
     className: `ts-quiz-item ts-quiz-status-${state.status}`,
-    'data-item-id': item.id, 'data-status': state.status, 'data-seed': String(state.seed), 'data-kind': item.kind,
+    'data-item-id': item.id,
+    'data-status': state.status,
+    'data-seed': String(state.seed),
+    'data-kind': item.kind,
   });
   if (!instance) {
-    li.append(h('p', { className: 'ts-quiz-notice ts-quiz-notice-error' },
-      t('quizui.item.not_prepared', 'Question {number} could not be prepared by the engine, so it is skipped.', { number: session.count(index + 1) })));
+    li.append(
+      h(
+        'p',
+        { className: 'ts-quiz-notice ts-quiz-notice-error' },
+        t('quizui.item.not_prepared', 'Question {number} could not be prepared by the engine, so it is skipped.', {
+          number: session.count(index + 1),
+        }),
+      ),
+    );
     return li;
   }
-  const legend = h('legend', { className: 'ts-quiz-legend', id: id('legend'), tabindex: '-1' },
-    h('span', { className: 'ts-quiz-number' }, t('quizui.item.number', 'Question {number} of {total}', { number: session.count(index + 1), total: session.count(session.items.length) })),
-    h('span', { className: 'ts-quiz-prompt' }, instance.prompt));
-  const hint = h('p', { className: 'ts-quiz-hint', id: id('hint') }, item.numeric ? numericHint(session, item, instance) : kindHint(t, item.kind));
+  const legend = h(
+    'legend',
+    { className: 'ts-quiz-legend', id: id('legend'), tabindex: '-1' },
+    h(
+      'span',
+      { className: 'ts-quiz-number' },
+      t('quizui.item.number', 'Question {number} of {total}', {
+        number: session.count(index + 1),
+        total: session.count(session.items.length),
+      }),
+    ),
+    h('span', { className: 'ts-quiz-prompt' }, instance.prompt),
+  );
+  const hint = h(
+    'p',
+    { className: 'ts-quiz-hint', id: id('hint') },
+    item.numeric ? numericHint(session, item, instance) : kindHint(t, item.kind),
+  );
   const inputError = h('p', { className: 'ts-quiz-input-error', id: id('error'), hidden: true });
   const fieldset = h('fieldset', { className: 'ts-quiz-fieldset', 'aria-describedby': id('hint') }, legend, hint);
   if (item.numeric) fieldset.append(numericAnswer(session, item, instance, view, id, inputError));
@@ -191,7 +277,10 @@ export function showInputError(session: QuizSession, li: HTMLElement, message: s
   error.hidden = false;
   const inputs = li.querySelectorAll<HTMLInputElement>('.ts-quiz-text-input, .ts-quiz-choice-input');
   inputs.forEach((input) => input.setAttribute('aria-invalid', 'true'));
-  const target = li.querySelector<HTMLInputElement>('.ts-quiz-text-input') ?? li.querySelector<HTMLInputElement>('.ts-quiz-choice-input:checked') ?? inputs[0];
+  const target =
+    li.querySelector<HTMLInputElement>('.ts-quiz-text-input') ??
+    li.querySelector<HTMLInputElement>('.ts-quiz-choice-input:checked') ??
+    inputs[0];
   // The text field already names the error through aria-describedby; radios get it announced.
   target?.focus();
   session.announce(message);

@@ -97,12 +97,18 @@ export interface QuizHandle {
 export { ANSWER_EVENT, SCORE_EVENT } from './session';
 
 /** The author's bank's name and why it failed, in the widget's language when the host gave the reason, else the host's own sentence. */
-function bankSource(options: QuizOptions, t: Translate, engine: QuizEngine): { bankName: string | undefined; bankProblem: string | undefined } {
+function bankSource(
+  options: QuizOptions,
+  t: Translate,
+  engine: QuizEngine,
+): { bankName: string | undefined; bankProblem: string | undefined } {
   const authorBank = options.authorBank ?? null;
   const bankName = authorBank ? bankDisplayName(authorBank.name, t) : options.bankName;
   const bankProblem = authorBank?.reason
     ? describeLoadProblem(authorBank.name, authorBank.reason, t, (bytes) => engine.formatQuantity(bytes, 'bytes', 0))
-    : (authorBank ? authorBank.problem ?? undefined : options.bankProblem);
+    : authorBank
+      ? (authorBank.problem ?? undefined)
+      : options.bankProblem;
   return { bankName, bankProblem };
 }
 
@@ -126,10 +132,12 @@ function reportProblems(session: QuizSession): void {
   const { t, bankName, bankProblem } = session;
   if (bankProblem) console.warn(t('quizui.console.load_problem', 'trainscope quiz: {problem}', { problem: bankProblem }));
   for (const problem of session.bank.problems) {
-    console.warn(t('quizui.console.bank_problem', 'trainscope quiz ({bank}): {problem}', {
-      bank: bankName ?? t('quizui.console.bank', 'bank'),
-      problem: describeProblem(problem, t),
-    }));
+    console.warn(
+      t('quizui.console.bank_problem', 'trainscope quiz ({bank}): {problem}', {
+        bank: bankName ?? t('quizui.console.bank', 'bank'),
+        problem: describeProblem(problem, t),
+      }),
+    );
   }
 }
 
@@ -141,12 +149,25 @@ function startSession(container: HTMLElement, options: QuizOptions): QuizSession
   const { bankName, bankProblem } = bankSource(options, t, engine);
   // The built-in bank (also when it stands in for an author's that failed) gets the language
   // pack's translations; an author's bank is asked as its author wrote it.
-  const bankToAsk = isAuthorBank({ bankName, bankProblem }) ? options.bank : withBankTranslations(options.bank, language, options.bankTranslations);
+  const bankToAsk = isAuthorBank({ bankName, bankProblem })
+    ? options.bank
+    : withBankTranslations(options.bank, language, options.bankTranslations);
   const bank = prepareBank(engine, bankToAsk, { t, language });
   const storage = guardStorage(options.storage ?? defaultQuizStorage(bank.bankId, options.instanceKey));
   const { items, progress } = readProgress(bank, storage.load(), storage.loadLegacy(), random);
   return new QuizSession({
-    container, options, engine, t, language, random, bank, items, progress, storage, bankName, bankProblem,
+    container,
+    options,
+    engine,
+    t,
+    language,
+    random,
+    bank,
+    items,
+    progress,
+    storage,
+    bankName,
+    bankProblem,
     // The host's pass mark (attribute, LMS) wins over the bank's own.
     passMark: validPassMark(options.passMark) ?? bank.settings.passMark,
     headingLevel: Math.min(5, Math.max(2, Math.round(options.headingLevel ?? 2))),
@@ -159,7 +180,8 @@ function wireNavigation(session: QuizSession): void {
   frame.modeToggle.addEventListener('click', () => {
     const single = session.progress.mode === 'one';
     session.progress = { ...session.progress, mode: single ? 'all' : 'one' };
-    if (!single && session.progress.current === null && !session.currentScore().completed) session.progress.current = nextUnanswered(session.progress, items, null);
+    if (!single && session.progress.current === null && !session.currentScore().completed)
+      session.progress.current = nextUnanswered(session.progress, items, null);
     session.persist();
     actions.renderChrome();
   });

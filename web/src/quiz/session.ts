@@ -6,7 +6,16 @@ import { quizCalls, type QuizCalls } from '../engine/quiz';
 import { uniqueId } from '../dom/dom';
 import type { Language, Translate } from '../i18n/i18n';
 import type { PreparedBank, PreparedItem } from './bank';
-import { changedItemIds, deserializeProgress, itemCredit, mergeProgress, retryItem, score, serializeProgress, type QuizProgress } from './state';
+import {
+  changedItemIds,
+  deserializeProgress,
+  itemCredit,
+  mergeProgress,
+  retryItem,
+  score,
+  serializeProgress,
+  type QuizProgress,
+} from './state';
 import type { GuardedStorage } from './storage';
 import type { Answer, AnswerDetail, QuizEngine, QuizGrade, QuizInstance, ScoreDetail } from './types';
 import type { QuizOptions } from './quiz';

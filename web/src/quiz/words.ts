@@ -30,10 +30,15 @@ export function formatPoints(points: number, count: (value: number) => string): 
 /** What a question of this kind asks for. */
 export function kindHint(t: Translate, kind: string): string {
   switch (kind) {
-    case 'single_choice': return t('quizui.hint.single_choice', 'Choose one answer.');
-    case 'multiple_select': return t('quizui.hint.multiple_select', 'Select all that apply.');
-    case 'numeric': return t('quizui.hint.numeric', 'Type a number with its unit.');
-    case 'estimate': return t('quizui.hint.estimate', 'A rough estimate is enough: the right order of magnitude counts.');
-    default: return '';
+    case 'single_choice':
+      return t('quizui.hint.single_choice', 'Choose one answer.');
+    case 'multiple_select':
+      return t('quizui.hint.multiple_select', 'Select all that apply.');
+    case 'numeric':
+      return t('quizui.hint.numeric', 'Type a number with its unit.');
+    case 'estimate':
+      return t('quizui.hint.estimate', 'A rough estimate is enough: the right order of magnitude counts.');
+    default:
+      return '';
   }
 }

@@ -92,7 +92,17 @@ export function gpuModel(name: string): string {
 /** The step's passing parts at its peak (ZeRO-3's gathered layers, ZeRO-2/3's full-gradient buffer), when held. */
 export function extraParts(t: Translate, perGpu: { gathered_weights: number; temporary: number }): Part[] {
   const parts: Part[] = [];
-  if (perGpu.gathered_weights > 0) parts.push({ key: 'gathered_weights', value: perGpu.gathered_weights, detail: t('memory.part.gathered_detail', 'other GPUs’ slices, gathered for a layer') });
-  if (perGpu.temporary > 0) parts.push({ key: 'temporary', value: perGpu.temporary, detail: t('memory.part.temporary_detail', 'a layer’s full gradients, before they are shared out') });
+  if (perGpu.gathered_weights > 0)
+    parts.push({
+      key: 'gathered_weights',
+      value: perGpu.gathered_weights,
+      detail: t('memory.part.gathered_detail', 'other GPUs’ slices, gathered for a layer'),
+    });
+  if (perGpu.temporary > 0)
+    parts.push({
+      key: 'temporary',
+      value: perGpu.temporary,
+      detail: t('memory.part.temporary_detail', 'a layer’s full gradients, before they are shared out'),
+    });
   return parts;
 }

@@ -37,7 +37,13 @@ function splitPlayhead(text: string, t: Translate): { rest: string; playhead?: n
   const rest = parts.filter((part) => !part.startsWith(`${STEP_KEY}=`)).join('&');
   const value = stepParts[stepParts.length - 1].slice(STEP_KEY.length + 1);
   if (stepParts.length > 1 || !/^\d{1,6}$/.test(value)) {
-    return { rest, invalid: t('page.hash.step', 'the link’s {key} is “{value}”, where one event number (e.g. {key}=80) was expected', { key: STEP_KEY, value: truncate(stepParts.join('&')) }) };
+    return {
+      rest,
+      invalid: t('page.hash.step', 'the link’s {key} is “{value}”, where one event number (e.g. {key}=80) was expected', {
+        key: STEP_KEY,
+        value: truncate(stepParts.join('&')),
+      }),
+    };
   }
   return { rest, playhead: Number(value) };
 }
@@ -58,12 +64,22 @@ export function decodeHash(hash: string, engine?: ScenarioReader, t: Translate =
 
 function decodeScenario(text: string, t: Translate, engine?: ScenarioReader): HashResult {
   if (text.trim() === '') return { kind: 'empty' };
-  if (text.length > MAX_HASH_LENGTH) return { kind: 'invalid', message: t('page.hash.too_long', 'the link’s scenario is too long ({length} characters)', { length: String(text.length) }) };
+  if (text.length > MAX_HASH_LENGTH)
+    return {
+      kind: 'invalid',
+      message: t('page.hash.too_long', 'the link’s scenario is too long ({length} characters)', { length: String(text.length) }),
+    };
   const params = new URLSearchParams(text);
   const encoded = text.startsWith(`${HASH_KEY}=`) ? text.slice(HASH_KEY.length + 1) : null;
   if (encoded === null) {
     const keys = [...params.keys()].join(', ') || text;
-    return { kind: 'invalid', message: t('page.hash.not_scenario', 'the link has “{keys}” where a scenario (#{key}=…) was expected', { keys: truncate(keys), key: HASH_KEY }) };
+    return {
+      kind: 'invalid',
+      message: t('page.hash.not_scenario', 'the link has “{keys}” where a scenario (#{key}=…) was expected', {
+        keys: truncate(keys),
+        key: HASH_KEY,
+      }),
+    };
   }
   let json: string;
   try {
@@ -77,20 +93,35 @@ function decodeScenario(text: string, t: Translate, engine?: ScenarioReader): Ha
     // passes, and the scenario's problems are named when it is estimated).
     const errors = engine.scenarioErrors(json);
     const unreadable = errors.find((error) => error.message.startsWith('is not valid JSON'));
-    if (unreadable) return { kind: 'invalid', message: t('page.hash.unreadable', 'the link’s scenario {problem}', { problem: truncate(`${unreadable.field}: ${unreadable.message}`, 160) }) };
+    if (unreadable)
+      return {
+        kind: 'invalid',
+        message: t('page.hash.unreadable', 'the link’s scenario {problem}', {
+          problem: truncate(`${unreadable.field}: ${unreadable.message}`, 160),
+        }),
+      };
   }
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
-    return { kind: 'invalid', message: t('page.hash.not_json', 'the link’s scenario is not valid JSON: “{json}”', { json: truncate(json) }) };
+    return {
+      kind: 'invalid',
+      message: t('page.hash.not_json', 'the link’s scenario is not valid JSON: “{json}”', { json: truncate(json) }),
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { kind: 'invalid', message: t('page.hash.not_object', 'the link’s scenario is not a JSON object') };
   }
   for (const [section, body] of Object.entries(value)) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return { kind: 'invalid', message: t('page.hash.not_section', 'the link’s scenario has “{name}” set to {value}, not a section', { name: truncate(section), value: truncate(JSON.stringify(body)) }) };
+      return {
+        kind: 'invalid',
+        message: t('page.hash.not_section', 'the link’s scenario has “{name}” set to {value}, not a section', {
+          name: truncate(section),
+          value: truncate(JSON.stringify(body)),
+        }),
+      };
     }
   }
   return { kind: 'scenario', scenario: value as PartialScenario };

@@ -40,9 +40,12 @@ export function whenNear(element: Element, work: () => void, options: { whenIdle
     work();
   };
   if (typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) run();
-    }, { rootMargin: NEAR_MARGIN });
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) run();
+      },
+      { rootMargin: NEAR_MARGIN },
+    );
     observer.observe(element);
   } else {
     timer = setTimeout(run, 0);
@@ -70,19 +73,23 @@ export class NearViewport {
   private readonly observer: IntersectionObserver | null;
 
   constructor(onNear: (element: Element) => void, margin = NEAR_MARGIN) {
-    this.observer = typeof IntersectionObserver === 'function'
-      ? new IntersectionObserver((entries) => {
-        for (const entry of entries) {
-          this.reported.add(entry.target);
-          if (entry.isIntersecting) {
-            this.near.add(entry.target);
-            onNear(entry.target);
-          } else {
-            this.near.delete(entry.target);
-          }
-        }
-      }, { rootMargin: margin })
-      : null;
+    this.observer =
+      typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const entry of entries) {
+                this.reported.add(entry.target);
+                if (entry.isIntersecting) {
+                  this.near.add(entry.target);
+                  onNear(entry.target);
+                } else {
+                  this.near.delete(entry.target);
+                }
+              }
+            },
+            { rootMargin: margin },
+          )
+        : null;
   }
 
   observe(element: Element): void {
@@ -101,7 +108,9 @@ export class NearViewport {
 /** Runs `work` once `restMs` have passed, in the next idle moment (at most `timeout` later). Returns a cancel. */
 export function whenRested(work: () => void, restMs: number, timeout: number): () => void {
   let cancelIdle: (() => void) | null = null;
-  const timer = setTimeout(() => { cancelIdle = whenIdle(work, timeout); }, restMs);
+  const timer = setTimeout(() => {
+    cancelIdle = whenIdle(work, timeout);
+  }, restMs);
   return () => {
     clearTimeout(timer);
     cancelIdle?.();

@@ -69,8 +69,16 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
     engine = engineFor(shared, words);
   } catch (error) {
     showWidget();
-    replace(container, h('p', { className: 'ts-notice ts-notice-error', role: 'alert' },
-      t('page.engine_failed', 'The simulation engine could not start ({reason}). The page needs WebAssembly.', { reason: error instanceof Error ? error.message : String(error) })));
+    replace(
+      container,
+      h(
+        'p',
+        { className: 'ts-notice ts-notice-error', role: 'alert' },
+        t('page.engine_failed', 'The simulation engine could not start ({reason}). The page needs WebAssembly.', {
+          reason: error instanceof Error ? error.message : String(error),
+        }),
+      ),
+    );
     throw error;
   }
   // Each widget builds in its own task, so one page's several widgets paint one by one.

@@ -7,7 +7,10 @@ import type { Translate } from '../i18n/i18n';
 
 /** The first three problems as "field: message; …", and "and more" past them. */
 export function describeErrors(t: Translate, errors: readonly FieldError[]): string {
-  const shown = errors.slice(0, 3).map((error) => `${error.field}: ${error.message}`).join('; ');
+  const shown = errors
+    .slice(0, 3)
+    .map((error) => `${error.field}: ${error.message}`)
+    .join('; ');
   return errors.length > 3 ? t('page.errors_more', '{shown}; and more', { shown }) : shown;
 }
 
@@ -36,8 +39,26 @@ export class Notices {
   }
 
   show(message: string, items: readonly string[] = []): void {
-    replace(this.notice, h('div', null, h('p', null, message), items.length > 0 ? h('ul', { className: 'ts-notice-list' }, items.map((item) => h('li', null, item))) : null),
-      h('button', { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hide() }, this.t('page.dismiss', 'Dismiss')));
+    replace(
+      this.notice,
+      h(
+        'div',
+        null,
+        h('p', null, message),
+        items.length > 0
+          ? h(
+              'ul',
+              { className: 'ts-notice-list' },
+              items.map((item) => h('li', null, item)),
+            )
+          : null,
+      ),
+      h(
+        'button',
+        { type: 'button', className: 'ts-button ts-button-quiet', onclick: () => this.hide() },
+        this.t('page.dismiss', 'Dismiss'),
+      ),
+    );
     this.notice.hidden = false;
     this.showsProblems = false;
   }
@@ -63,7 +84,10 @@ export class Notices {
       this.clearGeneralErrors();
       return;
     }
-    replace(this.generalErrors, errors.map((error) => h('li', null, h('code', null, error.field), ': ', error.message)));
+    replace(
+      this.generalErrors,
+      errors.map((error) => h('li', null, h('code', null, error.field), ': ', error.message)),
+    );
     this.generalErrors.hidden = false;
   }
 

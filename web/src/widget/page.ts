@@ -16,31 +16,71 @@ export interface PageParts {
 }
 
 function unitsNote(t: Translate): HTMLElement {
-  return h('p', { className: 'ts-units' }, t('page.units', 'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).'));
+  return h(
+    'p',
+    { className: 'ts-units' },
+    t(
+      'page.units',
+      'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).',
+    ),
+  );
 }
 
 function lede(t: Translate, { memory, time }: PageParts): string {
-  if (memory && time) return t('page.lede.both', 'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.');
-  if (memory) return t('page.lede.memory', 'Move the real inputs below and watch where the memory goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.');
-  if (time) return t('page.lede.time', 'Move the real inputs below and watch where the time goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.');
-  return t('page.lede.quiz', 'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.');
+  if (memory && time)
+    return t(
+      'page.lede.both',
+      'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+    );
+  if (memory)
+    return t(
+      'page.lede.memory',
+      'Move the real inputs below and watch where the memory goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+    );
+  if (time)
+    return t(
+      'page.lede.time',
+      'Move the real inputs below and watch where the time goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+    );
+  return t(
+    'page.lede.quiz',
+    'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.',
+  );
 }
 
 export function pageHeader(t: Translate, parts: PageParts): HTMLElement | null {
   if (!parts.header) return null;
-  return h('header', { className: 'ts-header' },
+  return h(
+    'header',
+    { className: 'ts-header' },
     h('p', { className: 'ts-kicker' }, t('page.kicker', 'Interactive · trainscope')),
     h(parts.titleTag, { className: 'ts-title' }, t('page.title', 'Why training needs far more hardware than running a model')),
-    h('p', { className: 'ts-lede' }, t('page.lede', 'A model that answers questions fits on a GPU or two; training the same model took thousands. '), lede(t, parts)),
-    parts.memory || parts.time ? unitsNote(t) : null);
+    h(
+      'p',
+      { className: 'ts-lede' },
+      t('page.lede', 'A model that answers questions fits on a GPU or two; training the same model took thousands. '),
+      lede(t, parts),
+    ),
+    parts.memory || parts.time ? unitsNote(t) : null,
+  );
 }
 
 /** The caveat belongs to the figures; without a header, the units note joins it, below them. */
 export function pageFooter(t: Translate, parts: PageParts): HTMLElement | null {
   if (!parts.memory && !parts.time) return null;
-  return h('footer', { className: 'ts-footer' },
+  return h(
+    'footer',
+    { className: 'ts-footer' },
     parts.header ? null : unitsNote(t),
-    h('p', null, t('page.footer.estimates', 'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. '),
+    h(
+      'p',
+      null,
+      t(
+        'page.footer.estimates',
+        'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. ',
+      ),
       parts.memory ? t('page.footer.illustrative', 'Activation figures are illustrative. ') : '',
-      parts.syncHash ? t('page.footer.link', 'The scenario is in this page’s address, so a link shares exactly what you see.') : ''));
+      parts.syncHash ? t('page.footer.link', 'The scenario is in this page’s address, so a link shares exactly what you see.') : '',
+    ),
+  );
 }

@@ -19,8 +19,13 @@ export interface QuizSection {
  * asks the engine for each, so it waits until the quiz nears the viewport or the browser is idle:
  * the figures above paint first. `onShowMe` is null where no simulation is shown.
  */
-export function quizSection(engine: Engine, words: WidgetLanguage, options: MountOptions, headingLevel: number,
-  onShowMe: ((scenario: object, target: ShowMeTarget) => void) | null): QuizSection {
+export function quizSection(
+  engine: Engine,
+  words: WidgetLanguage,
+  options: MountOptions,
+  headingLevel: number,
+  onShowMe: ((scenario: object, target: ShowMeTarget) => void) | null,
+): QuizSection {
   const element = h('div', { className: 'ts-section ts-quiz', 'data-ts-section': 'quiz' });
   let quiz: QuizHandle | null = null;
   let stopXapi: (() => void) | null = null;

@@ -14,7 +14,12 @@ const DATASHEET_FIELDS = ['memory_bytes', 'peak_flops', 'watts'] as const;
  * the previous model's; a bare count or a config keeps what is on screen, so that only one thing
  * changes at a time.
  */
-export function withModel(overrides: PartialScenario, resolved: Scenario, model: PartialScenario['model'], fromPreset: boolean): PartialScenario {
+export function withModel(
+  overrides: PartialScenario,
+  resolved: Scenario,
+  model: PartialScenario['model'],
+  fromPreset: boolean,
+): PartialScenario {
   let next: PartialScenario = { ...clone(overrides), model };
   for (const path of ['training.tokens', 'parallel.gpus', 'hardware.gpu']) {
     next = fromPreset ? deleteField(next, path) : setField(next, path, getField(next, path) ?? getField(resolved, path));
@@ -33,7 +38,13 @@ export function withGpu(overrides: PartialScenario, id: string, onScreen: Estima
 }
 
 /** The overrides after a control set `path` to `value`; null when the value changes nothing (the "your config" entry). */
-export function withValue(overrides: PartialScenario, resolved: Scenario, estimate: Estimate, path: string, value: unknown): PartialScenario | null {
+export function withValue(
+  overrides: PartialScenario,
+  resolved: Scenario,
+  estimate: Estimate,
+  path: string,
+  value: unknown,
+): PartialScenario | null {
   if (path === MODEL_PRESET) {
     if (value === ANY_SIZE) return withModel(overrides, resolved, { params: estimate.params }, false);
     if (value === FROM_CONFIG) return null;
@@ -57,4 +68,3 @@ export function modelChoice(overrides: PartialScenario, defaults: Scenario): str
   if (model.params !== undefined) return ANY_SIZE;
   return model.preset ?? ANY_SIZE;
 }
-

@@ -22,7 +22,10 @@ export class SectionViews {
   private readonly buildNow = new Map<string, () => void>();
 
   /** `afterBuild` runs when a pending section joins (the widget syncs its new controls). */
-  constructor(private readonly latest: LatestView, private readonly afterBuild: () => void) {}
+  constructor(
+    private readonly latest: LatestView,
+    private readonly afterBuild: () => void,
+  ) {}
 
   add(view: SectionView): void {
     for (const each of [view, ...(view.parts ?? [])]) {
@@ -49,10 +52,14 @@ export class SectionViews {
     }
     if (this.stale.size === 0) return;
     this.cancelRefresh?.();
-    this.cancelRefresh = whenRested(() => {
-      this.cancelRefresh = null;
-      this.refresh([...this.stale]);
-    }, INPUT_REST_MS, STALE_IDLE_TIMEOUT_MS);
+    this.cancelRefresh = whenRested(
+      () => {
+        this.cancelRefresh = null;
+        this.refresh([...this.stale]);
+      },
+      INPUT_REST_MS,
+      STALE_IDLE_TIMEOUT_MS,
+    );
   }
 
   /** Every section again (the widget's width crossed the narrow line). */
@@ -84,7 +91,7 @@ export class SectionViews {
       this.buildNow.delete(name);
       const built = build();
       const view = built instanceof HTMLElement ? null : built;
-      const element = view ? view.element : built as HTMLElement;
+      const element = view ? view.element : (built as HTMLElement);
       element.setAttribute('data-ts-section', name);
       slot.replaceWith(element);
       if (!view) return;

@@ -33,22 +33,44 @@ export function clearShowMe(root: HTMLElement): void {
  * section or figure (a widget that shows only some sections), lands on `fallback`.
  * Returns the element landed on.
  */
-export function landOnFigure(t: Translate, root: HTMLElement, section: HTMLElement | null, target: ShowMeTarget, fallback: HTMLElement | null): HTMLElement | null {
+export function landOnFigure(
+  t: Translate,
+  root: HTMLElement,
+  section: HTMLElement | null,
+  target: ShowMeTarget,
+  fallback: HTMLElement | null,
+): HTMLElement | null {
   clearShowMe(root);
-  const figure = section && target.figure
-    ? [...section.querySelectorAll<HTMLElement>('[data-figure]')].find((element) => element.dataset.figure === target.figure && element.getClientRects().length > 0) ?? null
-    : null;
+  const figure =
+    section && target.figure
+      ? ([...section.querySelectorAll<HTMLElement>('[data-figure]')].find(
+          (element) => element.dataset.figure === target.figure && element.getClientRects().length > 0,
+        ) ?? null)
+      : null;
   const landing = figure ?? section ?? fallback;
   if (!landing) return null;
   const question = { number: String(target.question) };
-  const back = h('button', { type: 'button', className: 'ts-button', 'data-action': 'back-to-question' }, t('page.showme.back', 'Back to question {number}', question));
+  const back = h(
+    'button',
+    { type: 'button', className: 'ts-button', 'data-action': 'back-to-question' },
+    t('page.showme.back', 'Back to question {number}', question),
+  );
   back.addEventListener('click', () => {
     clearShowMe(root);
     target.back();
   });
-  const row = h('p', { className: BACK_CLASS },
-    h('span', null, figure ? t('page.showme.figure', 'The highlighted figure answers question {number}.', question) : t('page.showme.scenario', 'The scenario of question {number} is on screen.', question)),
-    back);
+  const row = h(
+    'p',
+    { className: BACK_CLASS },
+    h(
+      'span',
+      null,
+      figure
+        ? t('page.showme.figure', 'The highlighted figure answers question {number}.', question)
+        : t('page.showme.scenario', 'The scenario of question {number} is on screen.', question),
+    ),
+    back,
+  );
   if (figure) {
     figure.classList.add(TARGET_CLASS);
     figure.setAttribute('data-showme-question', String(target.question));

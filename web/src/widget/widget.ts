@@ -82,12 +82,20 @@ export class Widget {
   /** The step section's playhead (an event index) while the learner or a link placed it; in the hash. */
   private stepPlayhead: number | null = null;
   private playheadListener: ((index: number | null) => void) | null = null;
-  /** The engine's recent views: starting up asks for the same scenario more than once, and a learner comparing settings asks the same ones again. */
+  /**
+   * The engine's recent views: starting up asks for the same scenario more than once, and a
+   * learner comparing settings asks the same ones again.
+   */
   private readonly recentViews = new RecentResults<EngineView>(8);
   private readonly resizeObserver: ResizeObserver | null;
   private narrow = false;
 
-  constructor(private readonly engine: Engine, private readonly root: HTMLElement, private readonly options: MountOptions, private readonly words: WidgetLanguage) {
+  constructor(
+    private readonly engine: Engine,
+    private readonly root: HTMLElement,
+    private readonly options: MountOptions,
+    private readonly words: WidgetLanguage,
+  ) {
     this.t = words.t;
     this.units = unitsFor(engine);
     this.syncHash = options.syncHash !== false;
@@ -97,14 +105,18 @@ export class Widget {
     this.resolved = clone(this.defaults);
     this.notices = new Notices(this.t);
     this.address = new AddressWriter(() => encodeHash(this.overrides, this.stepPlayhead));
-    this.sectionViews = new SectionViews((step) => this.latest(step), () => this.syncControls());
+    this.sectionViews = new SectionViews(
+      (step) => this.latest(step),
+      () => this.syncControls(),
+    );
     this.build();
     // The width arrives with the observer's first report, after the first layout: reading it here
     // would force a layout of the whole page before anything is drawn. Until then the page is
     // drawn for a wide screen; a narrow one is redrawn before the first paint.
-    this.resizeObserver = typeof ResizeObserver === 'function'
-      ? new ResizeObserver((entries) => this.onResize(entries[entries.length - 1]?.contentRect.width ?? 0))
-      : null;
+    this.resizeObserver =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver((entries) => this.onResize(entries[entries.length - 1]?.contentRect.width ?? 0))
+        : null;
     this.resizeObserver?.observe(this.root);
     this.start();
   }
@@ -120,7 +132,11 @@ export class Widget {
     }
     const first = this.viewOf(start, false);
     if (!first.ok && start !== this.overrides) {
-      this.notices.show(t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', { problems: describeErrors(t, first.errors) }));
+      this.notices.show(
+        t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', {
+          problems: describeErrors(t, first.errors),
+        }),
+      );
       start = this.overrides;
     }
     this.overrides = start;
@@ -128,7 +144,11 @@ export class Widget {
     if (!this.shown) {
       // Even the starting scenario was refused (e.g. embed options with a typo): use the engine's defaults.
       const refused = this.viewOf(this.overrides, false);
-      this.notices.show(t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', { problems: describeErrors(t, refused.ok ? [] : refused.errors) }));
+      this.notices.show(
+        t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', {
+          problems: describeErrors(t, refused.ok ? [] : refused.errors),
+        }),
+      );
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
@@ -151,7 +171,14 @@ export class Widget {
       const answer = this.viewOf(shown.overrides, true);
       if (answer.ok) shown.step = answer.step;
     }
-    return { estimate: shown.estimate, reference: shown.reference, scenario: this.resolved, text: shown.text, step: shown.step, narrow: this.narrow };
+    return {
+      estimate: shown.estimate,
+      reference: shown.reference,
+      scenario: this.resolved,
+      text: shown.text,
+      step: shown.step,
+      narrow: this.narrow,
+    };
   }
 
   handle(): TrainscopeHandle {
@@ -188,7 +215,9 @@ export class Widget {
     if (decoded.kind === 'empty') this.stepPlayhead = decoded.playhead ?? null;
     if (decoded.kind === 'empty' || decoded.kind === 'anchor') return null;
     if (decoded.kind === 'invalid') {
-      this.notices.show(this.t('page.link_invalid', '{problem}, so the page shows the default scenario instead.', { problem: capitalise(decoded.message) }));
+      this.notices.show(
+        this.t('page.link_invalid', '{problem}, so the page shows the default scenario instead.', { problem: capitalise(decoded.message) }),
+      );
       return null;
     }
     this.notices.hide();
@@ -205,7 +234,11 @@ export class Widget {
     const fromHash = this.scenarioFromHash() ?? {};
     const check = this.viewOf(fromHash, false);
     if (!check.ok) {
-      this.notices.show(this.t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', { problems: describeErrors(this.t, check.errors) }));
+      this.notices.show(
+        this.t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', {
+          problems: describeErrors(this.t, check.errors),
+        }),
+      );
       this.overrides = {};
     } else {
       this.overrides = fromHash;
@@ -245,7 +278,14 @@ export class Widget {
       // Dragging a parallelism control leaves one whole copy as it was: the engine says so, and its figures are skipped.
       const referenceUnchanged = answer.reference === null && this.shown !== null;
       const reference = answer.reference ?? this.shown?.reference ?? answer.estimate;
-      this.shown = { overrides: this.overrides, estimate: answer.estimate, reference, referenceKey: answer.referenceKey, text: answer.text, step: answer.step };
+      this.shown = {
+        overrides: this.overrides,
+        estimate: answer.estimate,
+        reference,
+        referenceKey: answer.referenceKey,
+        text: answer.text,
+        step: answer.step,
+      };
       this.sectionViews.update(this.latest(false)!, referenceUnchanged, offscreenMayWait);
       this.updatePresetChoice();
       this.notices.renderNotes(answer.estimate.notes);
@@ -272,9 +312,13 @@ export class Widget {
   private showFieldErrors(errors: readonly FieldError[]): void {
     const unplaced: FieldError[] = [];
     for (const error of errors) {
-      const control = this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS)
-        ?? (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
-      if (control) control.setError(this.t('page.field_error', '{message}. The figures still show the last valid scenario.', { message: error.message }));
+      const control =
+        this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS) ??
+        (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
+      if (control)
+        control.setError(
+          this.t('page.field_error', '{message}. The figures still show the last valid scenario.', { message: error.message }),
+        );
       else unplaced.push(error);
     }
     this.notices.showGeneralErrors(unplaced);
@@ -287,7 +331,10 @@ export class Widget {
     const fromConfig = modelChoice(this.overrides, this.defaults) === FROM_CONFIG;
     option.disabled = !fromConfig;
     // The name is part of the scenario (model.name), so a shared link names the model too.
-    const text = fromConfig ? this.t('page.your_model', 'Your model: {name}', { name: this.overrides.model?.name ?? this.t('page.your_model_unnamed', 'your model') })
+    const text = fromConfig
+      ? this.t('page.your_model', 'Your model: {name}', {
+          name: this.overrides.model?.name ?? this.t('page.your_model_unnamed', 'your model'),
+        })
       : this.t('model.from_config', 'Your config.json (paste below)');
     if (option.textContent !== text) option.textContent = text;
   }
@@ -298,8 +345,10 @@ export class Widget {
     const training = estimate.training;
     const { formatBytes, formatDuration, formatInteger } = this.units;
     const values = {
-      per_gpu: formatBytes(training.per_gpu.total), memory: formatBytes(estimate.gpu.memory_bytes),
-      time: formatDuration(estimate.compute.seconds), gpus: formatInteger(this.resolved.parallel.gpus),
+      per_gpu: formatBytes(training.per_gpu.total),
+      memory: formatBytes(estimate.gpu.memory_bytes),
+      time: formatDuration(estimate.compute.seconds),
+      gpus: formatInteger(this.resolved.parallel.gpus),
     };
     return training.fits
       ? this.t('page.status.fits', 'Training fits: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values)
@@ -328,14 +377,21 @@ export class Widget {
       t,
       units,
       parts: partLabels(t),
-      range: (options) => this.add(rangeControl({
-        parse: (text) => units.readField(options.path, text),
-        scale: fieldScale(units, options.path),
-        fieldLabel: t('controls.exact_value', '{label}, exact value', { label: options.label }),
-        ...options,
-      }, this.onValue)),
+      range: (options) =>
+        this.add(
+          rangeControl(
+            {
+              parse: (text) => units.readField(options.path, text),
+              scale: fieldScale(units, options.path),
+              fieldLabel: t('controls.exact_value', '{label}, exact value', { label: options.label }),
+              ...options,
+            },
+            this.onValue,
+          ),
+        ),
       headingTag: (depth) => this.headingTag(depth),
-      numbered: (section, title) => t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title }),
+      numbered: (section, title) =>
+        t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title }),
       add: (control) => this.add(control),
       choices: (path) => this.engine.choices[path] ?? [],
       onValue: this.onValue,
@@ -368,14 +424,28 @@ export class Widget {
     if (model) this.presetSelect = model.presetSelect;
     const accounting = () => {
       const defaults = this.viewOf({}, false);
-      return defaults.ok ? defaults.estimate.training.accounting_choices ?? [] : [];
+      return defaults.ok ? (defaults.estimate.training.accounting_choices ?? []) : [];
     };
     const first = memory ? memorySection(context, accounting()) : time ? timeSection(context, this.engine) : null;
     first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
     const later: Array<[string, () => SectionView | HTMLElement]> = [];
-    if (memory) later.push(['activations', () => activationSection(context)], ['step', () => stepSection(context)], ['sharding', () => shardingSection(context)]);
+    if (memory)
+      later.push(
+        ['activations', () => activationSection(context)],
+        ['step', () => stepSection(context)],
+        ['sharding', () => shardingSection(context)],
+      );
     if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
-    if (memory) later.push(['config', () => configSection(context, (text) => this.engine.parseHfConfig(text), (architecture, name) => this.useArchitecture(architecture, name))]);
+    if (memory)
+      later.push([
+        'config',
+        () =>
+          configSection(
+            context,
+            (text) => this.engine.parseHfConfig(text),
+            (architecture, name) => this.useArchitecture(architecture, name),
+          ),
+      ]);
     for (const view of [model, first]) if (view) this.sectionViews.add(view);
     return { model, first, later: later.map(([name, build]) => this.sectionViews.placeholder(name, build)) };
   }
@@ -384,23 +454,36 @@ export class Widget {
     const memory = this.sections.has('memory');
     const time = this.sections.has('time');
     const numberedSections: NumberedSection[] = [
-      ...(memory ? ['memory', 'activations', 'step', 'sharding'] as const : []),
-      ...(time ? ['time'] as const : []),
-      ...(memory ? ['config'] as const : []),
+      ...(memory ? (['memory', 'activations', 'step', 'sharding'] as const) : []),
+      ...(time ? (['time'] as const) : []),
+      ...(memory ? (['config'] as const) : []),
     ];
     const { model, first, later } = this.buildSections(this.sectionContext(numberedSections));
     const parts = { memory, time, header: this.options.header !== false, syncHash: this.syncHash, titleTag: this.headingTag(0) };
     if (this.sections.has('quiz')) {
-      const showMe = memory || time ? (scenario: object, target: ShowMeTarget) => this.showInSimulation(scenario as PartialScenario, target) : null;
+      const showMe =
+        memory || time ? (scenario: object, target: ShowMeTarget) => this.showInSimulation(scenario as PartialScenario, target) : null;
       this.quiz = quizSection(this.engine, this.words, this.options, Number(this.headingTag(1).slice(1)), showMe);
     }
     this.root.classList.toggle('ts-headerless', !parts.header);
-    replace(this.root, pageHeader(this.t, parts), this.notices.notice, model?.element, first?.element, later, this.quiz?.element,
-      pageFooter(this.t, parts), this.announcer.element);
+    replace(
+      this.root,
+      pageHeader(this.t, parts),
+      this.notices.notice,
+      model?.element,
+      first?.element,
+      later,
+      this.quiz?.element,
+      pageFooter(this.t, parts),
+      this.announcer.element,
+    );
   }
 
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */
-  private useArchitecture(architecture: NonNullable<PartialScenario['model']>['architecture'], name: string): { errors: FieldError[]; params: number } {
+  private useArchitecture(
+    architecture: NonNullable<PartialScenario['model']>['architecture'],
+    name: string,
+  ): { errors: FieldError[]; params: number } {
     let candidate = withModel(this.overrides, this.resolved, { architecture, name }, false);
     let check = this.viewOf(candidate, false);
     if (!check.ok && check.errors.every((error) => error.field === 'model.name')) {
@@ -439,7 +522,7 @@ export class Widget {
     // A phase's first event on a transformer layer (the embedding's gather comes first, but a
     // question about layers means a layer), else its first event at all.
     const first = (onLayer: boolean) => events.findIndex((event) => event.phase === moment && (!onLayer || event.block === 'layer'));
-    const index = moment === 'peak' ? timeline.peak_event ?? -1 : first(true) >= 0 ? first(true) : first(false);
+    const index = moment === 'peak' ? (timeline.peak_event ?? -1) : first(true) >= 0 ? first(true) : first(false);
     if (index < 0) return;
     this.stepPlayhead = index;
     this.playheadListener?.(index);

@@ -22,24 +22,47 @@ const endOf = (event: Event) => event.start + event.seconds;
 /** The buttons, the scrubber and the texts under the chart. */
 function playerElements({ t, units, parts }: SectionContext) {
   // The names are the visible words ("Back one event"): the arrows are decoration, the rest is for screen readers.
-  const back = h('button', { type: 'button', className: 'ts-button ts-button-quiet' },
-    h('span', { 'aria-hidden': 'true' }, '◀ '), t('step.back', 'Back'), h('span', { className: 'ts-visually-hidden' }, t('step.back_hidden', ' one event')));
+  const back = h(
+    'button',
+    { type: 'button', className: 'ts-button ts-button-quiet' },
+    h('span', { 'aria-hidden': 'true' }, '◀ '),
+    t('step.back', 'Back'),
+    h('span', { className: 'ts-visually-hidden' }, t('step.back_hidden', ' one event')),
+  );
   const play = h('button', { type: 'button', className: 'ts-button ts-button-primary ts-step-play' }, t('step.play', 'Play'));
-  const forward = h('button', { type: 'button', className: 'ts-button ts-button-quiet' },
-    t('step.next', 'Next'), h('span', { className: 'ts-visually-hidden' }, t('step.next_hidden', ' event')), h('span', { 'aria-hidden': 'true' }, ' ▶'));
+  const forward = h(
+    'button',
+    { type: 'button', className: 'ts-button ts-button-quiet' },
+    t('step.next', 'Next'),
+    h('span', { className: 'ts-visually-hidden' }, t('step.next_hidden', ' event')),
+    h('span', { 'aria-hidden': 'true' }, ' ▶'),
+  );
   const scrubberId = uniqueId('scrubber');
-  const scrubber = h('input', { type: 'range', className: 'ts-range ts-step-scrubber', id: scrubberId, min: '0', max: '0', step: '1', value: '0' });
-  const controls = h('div', { className: 'ts-step-controls', role: 'group', 'aria-label': t('step.playhead', 'Playhead') },
+  const scrubber = h('input', {
+    type: 'range',
+    className: 'ts-range ts-step-scrubber',
+    id: scrubberId,
+    min: '0',
+    max: '0',
+    step: '1',
+    value: '0',
+  });
+  const controls = h(
+    'div',
+    { className: 'ts-step-controls', role: 'group', 'aria-label': t('step.playhead', 'Playhead') },
     h('div', { className: 'ts-step-buttons' }, back, play, forward),
     h('label', { className: 'ts-label ts-step-scrub-label', for: scrubberId }, t('step.scrubber', 'Moment in the step (event by event)')),
-    scrubber);
+    scrubber,
+  );
   const phase = h('p', { className: 'ts-step-phase', 'data-figure': 'step-phase' });
   const heldNow = h('strong', { 'data-figure': 'step-held' });
   const heldOf = h('span');
   const held = h('p', { className: 'ts-step-held' }, withElements(t('step.held', 'Held then: {held}'), { held: heldNow }), heldOf);
   // Polite, without role=status: the widget's own status line stays the one summary of the scenario.
   const live = h('p', { className: 'ts-visually-hidden ts-step-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
-  const heldLegend = legend(STEP_KEYS, (value) => units.formatBytes(value), parts, t('step.legend', 'Held at the playhead'), { showCaption: true });
+  const heldLegend = legend(STEP_KEYS, (value) => units.formatBytes(value), parts, t('step.legend', 'Held at the playhead'), {
+    showCaption: true,
+  });
   return { back, play, forward, scrubber, controls, phase, heldNow, heldOf, held, live, heldLegend };
 }
 
@@ -62,7 +85,11 @@ export class StepPlayer {
   private linkedIndex: number | null | undefined;
   private readonly reducedMotion = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
-  constructor(private readonly context: SectionContext, private readonly chart: StepChart, private readonly isConnected: () => boolean) {
+  constructor(
+    private readonly context: SectionContext,
+    private readonly chart: StepChart,
+    private readonly isConnected: () => boolean,
+  ) {
     this.parts = playerElements(context);
     const { controls, phase, held, live, heldLegend } = this.parts;
     this.elements = [controls, phase, held, live, heldLegend.element];
@@ -143,8 +170,16 @@ export class StepPlayer {
     setText(parts.phase, sentence);
     setAttribute(parts.phase, 'data-index', String(index));
     setFigure(parts.heldNow, units.formatBytes(event.held.total), event.held.total);
-    setText(parts.heldOf, t('step.held_at', ', at {time} of {step}', { time: units.formatDuration(endOf(event)), step: units.formatDuration(timeline.seconds) }));
-    const held: Part[] = STEP_KEYS.map((key) => ({ key, value: event.held[key as Exclude<keyof StepBytes, 'total'>] ?? 0 })).filter((part) => part.value > 0);
+    setText(
+      parts.heldOf,
+      t('step.held_at', ', at {time} of {step}', {
+        time: units.formatDuration(endOf(event)),
+        step: units.formatDuration(timeline.seconds),
+      }),
+    );
+    const held: Part[] = STEP_KEYS.map((key) => ({ key, value: event.held[key as Exclude<keyof StepBytes, 'total'>] ?? 0 })).filter(
+      (part) => part.value > 0,
+    );
     parts.heldLegend.update(held);
     if (parts.scrubber.value !== String(index)) parts.scrubber.value = String(index);
     setAttribute(parts.scrubber, 'aria-valuetext', sentence);
