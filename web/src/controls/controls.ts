@@ -48,14 +48,9 @@ export interface RangeOptions {
   fieldLabel?: string;
 }
 
-/** A slider (log-scaled or through stops) with an exact number field beside it. */
-export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
-  const { parse } = options;
+/** The slider and its exact field, described by the hint and the error slot. */
+function rangeInputs(options: RangeOptions, describedBy: string) {
   const rangeId = uniqueId('range');
-  const fieldId = uniqueId('field');
-  const error = errorSlot();
-  const hint = options.hint ? h('p', { className: 'ts-hint', id: uniqueId('hint') }, options.hint) : null;
-  const describedBy = [hint?.id, error.id].filter(Boolean).join(' ');
   const range = h('input', {
     type: 'range',
     id: rangeId,
@@ -67,7 +62,7 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
   });
   const field = h('input', {
     type: 'text',
-    id: fieldId,
+    id: uniqueId('field'),
     className: 'ts-number',
     inputmode: 'decimal',
     autocomplete: 'off',
@@ -75,6 +70,20 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
     'aria-label': options.fieldLabel ?? `${options.label}, exact value`,
     'aria-describedby': describedBy,
   });
+  return { rangeId, range, field };
+}
+
+/** Whether the learner's caret is in the field (in its document or shadow root). */
+function focused(field: HTMLInputElement): boolean {
+  return field.ownerDocument.activeElement === field || (field.getRootNode() as Document | ShadowRoot).activeElement === field;
+}
+
+/** A slider (log-scaled or through stops) with an exact number field beside it. */
+export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
+  const { parse } = options;
+  const error = errorSlot();
+  const hint = options.hint ? h('p', { className: 'ts-hint', id: uniqueId('hint') }, options.hint) : null;
+  const { rangeId, range, field } = rangeInputs(options, [hint?.id, error.id].filter(Boolean).join(' '));
   let current = NaN;
   /** The field's text as sync last wrote it; undefined while the learner was typing in it. */
   let shownText: string | undefined;
@@ -86,12 +95,8 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
   });
   field.addEventListener('input', () => {
     const parsed = parse(field.value);
-    if (!parsed.ok) {
-      showError(error, [range, field], parsed.message);
-      return;
-    }
-    showError(error, [range, field], null);
-    onValue(options.path, parsed.value);
+    showError(error, [range, field], parsed.ok ? null : parsed.message);
+    if (parsed.ok) onValue(options.path, parsed.value);
   });
   // Leaving the field tidies what was typed ("16384" → "16,384") if it was valid.
   field.addEventListener('change', () => {
@@ -121,13 +126,8 @@ export function rangeControl(options: RangeOptions, onValue: OnValue): Control {
       const valueText = options.describe(value);
       if (range.getAttribute('aria-valuetext') !== valueText) range.setAttribute('aria-valuetext', valueText);
       // Never rewrite the field under the learner's caret.
-      if (field.ownerDocument.activeElement !== field && (field.getRootNode() as Document | ShadowRoot).activeElement !== field) {
-        const text = options.formatField(value);
-        if (field.value !== text) field.value = text;
-        shownText = text;
-      } else {
-        shownText = undefined;
-      }
+      shownText = focused(field) ? undefined : options.formatField(value);
+      if (shownText !== undefined && field.value !== shownText) field.value = shownText;
     },
     setError(message) {
       showError(error, [range, field], message);

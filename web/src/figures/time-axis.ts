@@ -35,15 +35,65 @@ export interface TimeAxis {
   update(points: readonly TimePoint[], caption: string): string[];
 }
 
-/**
- * Times on one log axis (one GPU against the whole cluster). Every engine mark within the axis
- * gets a grid line; a mark is labelled only where its label fits beside the ones before it,
- * which depends on the axis's width: a ResizeObserver keeps that width, and the labels' widths
- * are measured once, so a slider step lays nothing out to choose them.
- */
-export function timeAxis(units: Units): TimeAxis {
-  const marks = units.timeAxisMarks();
-  const { formatDuration } = units;
+/** The mark labels that fit, left to right, each centred on its mark unless that would cross an end of the axis. */
+function placeTickLabels(
+  ticks: readonly HTMLElement[],
+  shares: ReadonlyArray<number | null>,
+  labelWidths: number[] | null,
+  axisWidth: number,
+): void {
+  let lastRight = -Infinity;
+  shares.forEach((share, index) => {
+    let shown = false;
+    let align: 'start' | 'middle' | 'end' = 'middle';
+    if (share !== null && labelWidths !== null) {
+      const x = share * axisWidth;
+      const width = labelWidths[index];
+      let left = x - width / 2;
+      if (left < 0) {
+        align = 'start';
+        left = x;
+      } else if (x + width / 2 > axisWidth) {
+        align = 'end';
+        left = x - width;
+      }
+      shown = left >= 0 && left + width <= axisWidth && left >= lastRight + TIME_LABEL_GAP;
+      if (shown) lastRight = left + width;
+    }
+    setHidden(ticks[index], !shown);
+    if (!shown) return;
+    setStyle(ticks[index], 'left', `${((share ?? 0) * 100).toFixed(3)}%`);
+    setClass(ticks[index], 'ts-tick-start', align === 'start');
+    setClass(ticks[index], 'ts-tick-end', align === 'end');
+  });
+}
+
+interface PointView {
+  element: HTMLElement;
+  value: HTMLElement;
+  label: HTMLElement;
+}
+
+/** One time on the axis: its place, its engine value and what it is. */
+function drawPoint(
+  view: PointView,
+  time: TimePoint | undefined,
+  share: (seconds: number) => number,
+  formatDuration: Units['formatDuration'],
+): void {
+  const shown = time !== undefined && time.seconds > 0;
+  setHidden(view.element, !shown);
+  if (time?.figure) setAttribute(view.value, 'data-figure', time.figure);
+  else view.value.removeAttribute('data-figure');
+  if (!shown) return;
+  setStyle(view.element, 'left', `${(share(time.seconds) * 100).toFixed(3)}%`);
+  setClass(view.element, 'ts-time-flip', share(time.seconds) > 0.55);
+  setFigure(view.value, formatDuration(time.seconds), time.seconds);
+  setText(view.label, time.label);
+}
+
+/** The axis's elements: a grid line and a label per mark, the span between the times, and the two times. */
+function timeAxisElements(marks: ReadonlyArray<{ seconds: number; label: string }>) {
   const grid = marks.map(() => h('span', { className: 'ts-time-grid' }));
   const ticks = marks.map((mark) => h('span', { className: 'ts-tick' }, mark.label));
   const span = h('span', { className: 'ts-time-span' });
@@ -68,6 +118,19 @@ export function timeAxis(units: Units): TimeAxis {
     ),
     axis,
   );
+  return { grid, ticks, span, points, axis, element };
+}
+
+/**
+ * Times on one log axis (one GPU against the whole cluster). Every engine mark within the axis
+ * gets a grid line; a mark is labelled only where its label fits beside the ones before it,
+ * which depends on the axis's width: a ResizeObserver keeps that width, and the labels' widths
+ * are measured once, so a slider step lays nothing out to choose them.
+ */
+export function timeAxis(units: Units): TimeAxis {
+  const marks = units.timeAxisMarks();
+  const { formatDuration } = units;
+  const { grid, ticks, span, points, axis, element } = timeAxisElements(marks);
 
   /** Each mark's place along the axis (0 to 1), or null when the axis does not reach it. */
   let shares: Array<number | null> = marks.map(() => null);
@@ -76,31 +139,7 @@ export function timeAxis(units: Units): TimeAxis {
 
   const placeLabels = () => {
     if (axisWidth > 0 && labelWidths === null) labelWidths = measureLabelWidths(ticks);
-    let lastRight = -Infinity;
-    shares.forEach((share, index) => {
-      let shown = false;
-      let align: 'start' | 'middle' | 'end' = 'middle';
-      if (share !== null && labelWidths !== null) {
-        const x = share * axisWidth;
-        const width = labelWidths[index];
-        // Centred on its mark, unless that would cross an end of the axis.
-        let left = x - width / 2;
-        if (left < 0) {
-          align = 'start';
-          left = x;
-        } else if (x + width / 2 > axisWidth) {
-          align = 'end';
-          left = x - width;
-        }
-        shown = left >= 0 && left + width <= axisWidth && left >= lastRight + TIME_LABEL_GAP;
-        if (shown) lastRight = left + width;
-      }
-      setHidden(ticks[index], !shown);
-      if (!shown) return;
-      setStyle(ticks[index], 'left', `${((share ?? 0) * 100).toFixed(3)}%`);
-      setClass(ticks[index], 'ts-tick-start', align === 'start');
-      setClass(ticks[index], 'ts-tick-end', align === 'end');
-    });
+    placeTickLabels(ticks, shares, labelWidths, axisWidth);
   };
 
   if (typeof ResizeObserver === 'function') {
@@ -141,18 +180,7 @@ export function timeAxis(units: Units): TimeAxis {
         setStyle(span, 'left', position(drawn[0].seconds));
         setStyle(span, 'width', `calc(${position(drawn[drawn.length - 1].seconds)} - ${position(drawn[0].seconds)})`);
       }
-      points.forEach((view, index) => {
-        const time = given[index];
-        const shown = time !== undefined && time.seconds > 0;
-        setHidden(view.element, !shown);
-        if (time?.figure) setAttribute(view.value, 'data-figure', time.figure);
-        else view.value.removeAttribute('data-figure');
-        if (!shown) return;
-        setStyle(view.element, 'left', position(time.seconds));
-        setClass(view.element, 'ts-time-flip', share(time.seconds) > 0.55);
-        setFigure(view.value, formatDuration(time.seconds), time.seconds);
-        setText(view.label, time.label);
-      });
+      points.forEach((view, index) => drawPoint(view, given[index], share, formatDuration));
       return gridLabels;
     },
   };

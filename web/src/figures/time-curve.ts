@@ -379,6 +379,77 @@ function drawMarks(
   return shownMarks;
 }
 
+/** Label widths from a canvas (no layout), in the labels' computed font, read once; a rough width per character without a canvas. */
+function labelMeasure() {
+  let font = '';
+  let fontSize = 12;
+  const canvas = document.createElement('canvas').getContext?.('2d') ?? null;
+  const textWidth: TextWidth = (text, bold = false) => {
+    if (!canvas) return text.length * fontSize * 0.62;
+    canvas.font = bold ? `700 ${font}` : font;
+    return canvas.measureText(text).width + 2;
+  };
+  return {
+    textWidth,
+    lineHeight: () => fontSize * 1.3,
+    readFont(label: HTMLElement) {
+      if (font) return;
+      const style = getComputedStyle(label);
+      fontSize = parseFloat(style.fontSize) || 12;
+      font = `${style.fontSize} ${style.fontFamily}`;
+    },
+  };
+}
+
+/** What one update drew, kept so that a resize can place the labels again. */
+interface CurveDrawing {
+  drawn: readonly CurvePoint[];
+  scales: CurveScales;
+  referenceShares: Array<number | null>;
+  shownMarks: Array<CurveMark | null>;
+  tickValues: number[];
+}
+
+/** Every label at its place for a plot of `width` × `height`: marks first, then reference lines, then the GPU axis. */
+function placeLabels(
+  parts: CurveElements,
+  drawing: CurveDrawing,
+  size: { width: number; height: number },
+  measure: ReturnType<typeof labelMeasure>,
+  formatDuration: Units['formatDuration'],
+): void {
+  const { referenceLabels, markViews, ticks } = parts;
+  const { width, height } = size;
+  if (!(width > 0)) {
+    // Before the first measurement: labels wait, hidden, for the ResizeObserver.
+    [...referenceLabels, ...markViews.map((m) => m.label), ...ticks].forEach((v) => setHidden(v, true));
+    return;
+  }
+  measure.readFont(referenceLabels[0]);
+  const { scales, referenceShares, shownMarks } = drawing;
+  const geometry: PlotGeometry = {
+    width,
+    height,
+    lineHeight: measure.lineHeight(),
+    xShare: scales.xShare,
+    yShare: scales.yShare,
+    referenceShares,
+    path: drawing.drawn.map((p) => [scales.xShare(p.gpus) * width, scales.yShare(p.seconds) * height] as const),
+  };
+  const placed: Box[] = shownMarks.flatMap((mark) => (mark ? [dotBox(geometry, mark)] : []));
+  const places = shownMarks.map((mark) => markPlaces(geometry, placed, mark, measure.textWidth, formatDuration));
+  chooseMarkLabels(places).forEach((box, index) => {
+    placeLabel(markViews[index].label, box);
+    if (box) placed.push(box);
+  });
+  referenceLabels.forEach((labelView, index) => {
+    const share = referenceShares[index];
+    const box = share === null ? null : referenceLabelBox(geometry, placed, share, measure.textWidth(labelView.textContent ?? ''));
+    placeLabel(labelView, box);
+  });
+  placeTicks(geometry, ticks, drawing.tickValues, measure.textWidth);
+}
+
 /**
  * Training time against GPUs on log–log axes: one line, since time halves when GPUs double, with
  * familiar durations as dashed lines and the learner's and the lesson's points marked. Lines are
@@ -390,65 +461,21 @@ function drawMarks(
 export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'formatDuration'>): TimeCurve {
   const { formatCount, formatDuration } = units;
   const parts = curveElements(t);
-  const { plot, referenceLabels, markViews, ticks } = parts;
-  let width = 0;
-  let height = 0;
-  let font = '';
-  let fontSize = 12;
-  const canvas = document.createElement('canvas').getContext?.('2d') ?? null;
-  const textWidth: TextWidth = (text, bold = false) => {
-    if (!canvas) return text.length * fontSize * 0.62;
-    canvas.font = bold ? `700 ${font}` : font;
-    return canvas.measureText(text).width + 2;
-  };
-  /** Places the labels of the last update again (a resize calls it too). */
-  let layout: (() => void) | null = null;
-
-  const placeAll = (
-    drawn: readonly CurvePoint[],
-    scales: CurveScales,
-    referenceShares: Array<number | null>,
-    shownMarks: Array<CurveMark | null>,
-    tickValues: number[],
-  ) => {
-    if (!(width > 0)) {
-      // Before the first measurement: labels wait, hidden, for the ResizeObserver.
-      [...referenceLabels, ...markViews.map((m) => m.label), ...ticks].forEach((v) => setHidden(v, true));
-      return;
-    }
-    if (!font) {
-      const style = getComputedStyle(referenceLabels[0]);
-      fontSize = parseFloat(style.fontSize) || 12;
-      font = `${style.fontSize} ${style.fontFamily}`;
-    }
-    const geometry: PlotGeometry = {
-      width,
-      height,
-      lineHeight: fontSize * 1.3,
-      xShare: scales.xShare,
-      yShare: scales.yShare,
-      referenceShares,
-      path: drawn.map((p) => [scales.xShare(p.gpus) * width, scales.yShare(p.seconds) * height] as const),
-    };
-    const placed: Box[] = shownMarks.flatMap((mark) => (mark ? [dotBox(geometry, mark)] : []));
-    const places = shownMarks.map((mark) => markPlaces(geometry, placed, mark, textWidth, formatDuration));
-    chooseMarkLabels(places).forEach((box, index) => {
-      placeLabel(markViews[index].label, box);
-      if (box) placed.push(box);
-    });
-    referenceLabels.forEach((labelView, index) => {
-      const share = referenceShares[index];
-      placeLabel(labelView, share === null ? null : referenceLabelBox(geometry, placed, share, textWidth(labelView.textContent ?? '')));
-    });
-    placeTicks(geometry, ticks, tickValues, textWidth);
+  const { plot } = parts;
+  const size = { width: 0, height: 0 };
+  const measure = labelMeasure();
+  /** The last update's drawing, placed again on a resize. */
+  let drawing: CurveDrawing | null = null;
+  const layout = () => {
+    if (drawing) placeLabels(parts, drawing, size, measure, formatDuration);
   };
 
   if (typeof ResizeObserver === 'function') {
     new ResizeObserver(() => {
-      if (plot.clientWidth === width && plot.clientHeight === height) return;
-      width = plot.clientWidth;
-      height = plot.clientHeight;
-      layout?.();
+      if (plot.clientWidth === size.width && plot.clientHeight === size.height) return;
+      size.width = plot.clientWidth;
+      size.height = plot.clientHeight;
+      layout();
     }).observe(plot);
   }
 
@@ -459,18 +486,15 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
       const drawn = curve.filter((p) => p.gpus > 0 && p.seconds > 0);
       if (drawn.length === 0) return [];
       const scales = curveScales(drawn);
-      setAttribute(
-        parts.line,
-        'points',
-        drawn.map((p) => `${inView(scales.xShare(p.gpus))},${inView(scales.yShare(p.seconds))}`).join(' '),
-      );
+      const points = drawn.map((p) => `${inView(scales.xShare(p.gpus))},${inView(scales.yShare(p.seconds))}`);
+      setAttribute(parts.line, 'points', points.join(' '));
       const referenceShares = drawReferences(parts, scales, references);
       const tickValues = drawGrid(parts, scales, formatCount);
       const shownMarks = drawMarks(parts, scales, marks, formatDuration);
-      layout = () => placeAll(drawn, scales, referenceShares, shownMarks, tickValues);
+      drawing = { drawn, scales, referenceShares, shownMarks, tickValues };
       if (typeof ResizeObserver !== 'function') {
-        width = plot.clientWidth;
-        height = plot.clientHeight;
+        size.width = plot.clientWidth;
+        size.height = plot.clientHeight;
       }
       layout();
       return references.filter((_, index) => referenceShares[index] !== null).map((reference) => reference.label);

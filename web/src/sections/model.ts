@@ -4,12 +4,36 @@ import { selectControl } from '../controls/controls';
 import { h, setFigure, setText } from '../dom/dom';
 import type { Engine } from '../engine/engine';
 import { clone } from '../engine/scenario';
+import type { Story } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
 export const MODEL_PRESET = 'model.preset';
 export const ANY_SIZE = '__params';
 export const FROM_CONFIG = '__config';
+
+/** "Start from the lesson": one button per story (the engine's), each loading its scenario. */
+function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLElement {
+  const { t } = context;
+  return h(
+    'div',
+    { className: 'ts-stories', role: 'group', 'aria-label': t('model.stories_label', 'Start from the lesson') },
+    h('span', { className: 'ts-stories-label' }, t('model.stories', 'Start from the lesson:')),
+    stories.map((story) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          className: 'ts-button',
+          title: story.source,
+          'data-story': story.id,
+          onclick: () => context.change(() => clone(story.scenario)),
+        },
+        story.label,
+      ),
+    ),
+  );
+}
 
 export function modelSection(
   context: SectionContext,
@@ -35,24 +59,7 @@ export function modelSection(
     fieldLabel: t('model.params_field', 'Parameters, exact number (e.g. 70B or 7e9)'),
   });
 
-  const stories = h(
-    'div',
-    { className: 'ts-stories', role: 'group', 'aria-label': t('model.stories_label', 'Start from the lesson') },
-    h('span', { className: 'ts-stories-label' }, t('model.stories', 'Start from the lesson:')),
-    engine.stories.map((story) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          className: 'ts-button',
-          title: story.source,
-          'data-story': story.id,
-          onclick: () => context.change(() => clone(story.scenario)),
-        },
-        story.label,
-      ),
-    ),
-  );
+  const stories = storyButtons(context, engine.stories);
 
   const params = h('strong', { 'data-figure': 'params' });
   const rest = h('span');
