@@ -14,6 +14,7 @@ debian_packages=(
   gzip zip unzip          # output sizes, SCORM package
   ca-certificates         # npm registry over HTTPS
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan runtimes
+  clang-format            # scripts/format-check.sh: the C++ layout (.clang-format)
 )
 
 missing_packages=()

@@ -18,6 +18,8 @@ echo "== fuzzing the engine's text API (30 s; scripts/fuzz.sh SECONDS for longer
 bash scripts/fuzz.sh 30
 
 if [ -f package.json ]; then
+  echo "== lint: eslint and prettier over web/src, web/ship, tests/web"
+  npm run --silent lint
   echo "== web unit tests"
   npm test --silent
   echo "== browser tests"

@@ -30,7 +30,7 @@ import { gzipSync } from 'node:zlib';
 import { createZip } from './ship/zip.mjs';
 import { prerenderFirstView, withFirstView } from './prerender.mjs';
 
-/** web/src/first-view.ts's attribute on the first view's root (read there by the widget, here by the build). */
+/** web/src/first-view/first-view.ts's attribute on the first view's root (read there by the widget, here by the build). */
 const FIRST_VIEW_ATTRIBUTE = 'data-ts-first-view';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
@@ -49,19 +49,23 @@ const authorBankPath = bankFlag < 0 ? null
 const langFlag = argv.findIndex((arg) => arg === '--lang' || arg.startsWith('--lang='));
 /** The language the offline file and the LMS packages open in (--lang), English by default. */
 const defaultLanguage = langFlag < 0 ? 'en' : argv[langFlag].startsWith('--lang=') ? argv[langFlag].slice('--lang='.length) : argv[langFlag + 1] ?? '';
-/** The languages besides English (web/src/i18n.ts's list): one pack each. */
+/** The languages besides English (web/src/i18n/i18n.ts's list): one pack each. */
 export const PACK_LANGUAGES = ['de', 'es'];
 const i18nDir = join(repoRoot, 'i18n');
 /** Concatenated into the one stylesheet that the page links and that shadow roots adopt. */
 const stylesheets = ['styles.css', 'quiz.css'];
 
-/** DOM-free modules with unit tests in tests/web/ (units.ts is bound to the real wasm engine there). */
-const unitModules = ['units', 'hf-config', 'hash', 'scenario', 'sliders', 'wasm-bytes', 'step-timeline', 'recent'];
+/** DOM-free modules with unit tests in tests/web/ (units.ts is bound to the real wasm engine there), each
+ *  built to build/web-units/<its file name>.mjs wherever its folder is. */
+const unitModules = [
+  'engine/units', 'engine/hf-config', 'widget/hash', 'engine/scenario', 'controls/sliders', 'engine/wasm-bytes',
+  'engine/step-timeline', 'widget/recent',
+];
 
-/** Compiles DOM-free modules to ES modules that node's test runner can import. */
+/** Compiles DOM-free modules (paths under web/`folder`, without .ts) to ES modules that node's test runner can import. */
 export async function buildUnitModules(folder, names, outdir, plugins = []) {
   await build({
-    entryPoints: names.map((name) => join(webDir, folder, `${name}.ts`)),
+    entryPoints: names.map((name) => ({ in: join(webDir, folder, `${name}.ts`), out: name.split('/').pop() })),
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -99,9 +103,9 @@ function packedEngine() {
 }
 
 /**
- * esbuild plugin for the engine's virtual modules (web/src/virtual-modules.d.ts):
+ * esbuild plugin for the engine's virtual modules (web/src/engine/virtual-modules.d.ts):
  *   trainscope:engine-glue    Emscripten's factory (build/wasm/trainscope_engine.js)
- *   trainscope:engine-wasm    the .wasm bytes, gzipped (gzipSmallest), then base64 (web/src/wasm-bytes.ts)
+ *   trainscope:engine-wasm    the .wasm bytes, gzipped (gzipSmallest), then base64 (web/src/engine/wasm-bytes.ts)
  *   trainscope:engine-source  what engine.ts awaits: the two above, bundled in ("inline"), or,
  *                             with `remote`, a loader for dist/embed/trainscope-engine.js beside
  *                             the script, fetched when a widget first comes near the viewport.
@@ -117,7 +121,7 @@ export function enginePlugin({ remote = false } = {}) {
       pluginBuild.onLoad({ filter: /.*/, namespace: 'trainscope-engine' }, (loadArgs) => {
         if (loadArgs.path === 'trainscope:engine-source') {
           const contents = remote
-            ? "export { default } from './ship/engine-remote.ts';"
+            ? "export { default } from './src/engine/remote-source.ts';"
             : "import createTrainscopeEngine from 'trainscope:engine-glue';\n"
               + "import wasmGzipBase64 from 'trainscope:engine-wasm';\n"
               + 'export default () => Promise.resolve({ createTrainscopeEngine, wasmGzipBase64 });';
@@ -141,7 +145,7 @@ export function enginePlugin({ remote = false } = {}) {
 }
 
 /**
- * Swaps the built-in bank (web/quiz/bank.json, imported by src/app.ts) for the author's file.
+ * Swaps the built-in bank (web/quiz/bank.json, imported by src/widget/widget.ts) for the author's file.
  * The engine still validates it when the widget loads, and scripts/build.sh runs quiz-check first.
  */
 export function bankPlugin(bankPath) {
@@ -298,7 +302,7 @@ export function inlinePage(html, script, css, { packs = null, language = 'en' } 
 }
 
 /**
- * The built page's first view and the head's guard that hides it for links (web/src/first-view.ts),
+ * The built page's first view and the head's guard that hides it for links (web/src/first-view/first-view.ts),
  * or null, with a warning, on a machine without Chromium: the page then opens without one.
  */
 async function firstViewOf(pageFile) {
@@ -308,7 +312,7 @@ async function firstViewOf(pageFile) {
     return null;
   }
   const guardBuild = await build({
-    entryPoints: [join(webDir, 'src', 'first-view-guard.ts')],
+    entryPoints: [join(webDir, 'src', 'first-view', 'guard.ts')],
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -385,7 +389,7 @@ async function buildPage() {
   // 3. Course pages: the custom element (styles in its shadow root), and the iframe page with its host script.
   // The element's script carries no engine: it loads embed/trainscope-engine.js when needed.
   await bundle('ship/embed-entry.ts', 'embed/trainscope-widget.js', css, dev, { remoteEngine: true });
-  await bundle('ship/engine-entry.ts', 'embed/trainscope-engine.js', css, dev);
+  await bundle('src/engine/remote-entry.ts', 'embed/trainscope-engine.js', css, dev);
   copyFileSync(join(webDir, 'ship', 'iframe-host.js'), join(distDir, 'embed', 'trainscope-iframe-host.js'));
   copyFileSync(join(webDir, 'ship', 'embed-example.html'), join(distDir, 'embed', 'example.html'));
   copyFileSync(join(webDir, 'ship', 'iframe-example.html'), join(distDir, 'iframe', 'example.html'));

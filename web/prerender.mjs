@@ -1,4 +1,4 @@
-// The page's first view (web/src/first-view.ts, docs/page.md): the built page is opened in headless
+// The page's first view (web/src/first-view/first-view.ts, docs/page.md): the built page is opened in headless
 // Chromium, the widget draws the default scenario with the real engine, and its opening sections
 // (the header, the model picker and the memory section's headline figures) are saved into the
 // page's HTML. They paint with the HTML, before the engine's script runs, and the widget replaces

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/api/view.hpp"
+#include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/field_limits.hpp"
 #include "engine/model/hf_config.hpp"
@@ -54,6 +56,14 @@ std::string step_timeline(const std::string& scenario_json) { return trainscope:
 std::vector<double> step_numbers;
 std::string step_timeline_columns(const std::string& scenario_json) {
     return trainscope::step_timeline_columns(scenario_json, step_numbers);
+}
+// The page's one call per input (api/view.hpp): its step numbers, when asked, are read like
+// stepTimelineColumns' through stepTimelineNumbers.
+std::string view(const std::string& scenario_json, const std::string& known_reference, bool with_step) {
+    trainscope::ViewRequest request;
+    request.known_reference = known_reference;
+    request.step = with_step;
+    return trainscope::view_json(scenario_json, request, step_numbers);
 }
 emscripten::val step_timeline_numbers() {
     return emscripten::val(emscripten::typed_memory_view(step_numbers.size(), step_numbers.data()));
@@ -140,10 +150,13 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("stepTimeline", &step_timeline);
     emscripten::function("stepTimelineColumns", &step_timeline_columns);
     emscripten::function("stepTimelineNumbers", &step_timeline_numbers);
+    emscripten::function("view", &view);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);
     emscripten::function("numberFormats", &trainscope::number_formats_json);
+    emscripten::function("choices", &trainscope::choices_json);
+    emscripten::function("stories", &trainscope::stories_json);
 
     emscripten::function("readQuantity", &read_quantity);
     emscripten::function("readField", &read_field);

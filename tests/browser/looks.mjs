@@ -204,7 +204,7 @@ export function lookProblems(target) {
 
 /** Fails with every finding, labelled with `where` (person, width, theme, step). */
 export async function assertLooksRight(target, where) {
-  // Sections far off screen catch up with a drag when the browser is idle (web/src/app.ts): look
+  // Sections far off screen catch up with a drag when the browser is idle (web/src/widget/widget.ts): look
   // at the page as the learner finds it once they stop, not halfway through a catch-up.
   await target.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestAnimationFrame(() => resolve()), { timeout: 1000 })));
   const problems = await lookProblems(target);

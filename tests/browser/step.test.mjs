@@ -209,8 +209,14 @@ test('an engine answer with errors names the field and keeps the last good chart
   await withStep({}, async (page) => {
     const drawn = await areaPath(page, 'activations');
     await page.evaluate(() => {
-      // The page reads the timeline in columns (web/src/step-timeline.ts): errors come in the summary.
-      window.trainscope.engine.module.stepTimelineColumns = () => JSON.stringify({ errors: [{ field: 'training.sequence', message: 'is not simulated' }], notes: [] });
+      // The page asks the engine once per input (web/src/engine/view.ts): the step's errors come in its "step" member.
+      const module = window.trainscope.engine.module;
+      const real = module.view;
+      module.view = (json, known, withStep) => {
+        const answer = JSON.parse(real(json, known, withStep));
+        if (withStep) answer.step = { errors: [{ field: 'training.sequence', message: 'is not simulated' }], notes: [] };
+        return JSON.stringify(answer);
+      };
     });
     await step(page).getByRole('radio', { name: /Full/ }).check();
     await settle(page);

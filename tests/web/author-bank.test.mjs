@@ -29,7 +29,10 @@ test('an item the engine can ask but finds fault with is left out, named with it
   bank.items[0].explanation = 'Multiply it out.';
   const prepared = prepareBank(engine, bank);
   assert.deepEqual(prepared.skipped, ['gpu-hours-to-train']);
-  assert.deepEqual(prepared.items.map((item) => item.id), ['more-gpus-same-hours', 'utilization-meaning', 'flops-order-of-magnitude']);
+  assert.deepEqual(
+    prepared.items.map((item) => item.id),
+    ['more-gpus-same-hours', 'utilization-meaning', 'flops-order-of-magnitude'],
+  );
   assert.ok(prepared.problems.some((problem) => problem.item === 'gpu-hours-to-train' && problem.field === 'explanation'));
 });
 
@@ -59,7 +62,7 @@ test('a draw picks that many questions per learner, the same ones on every visit
   assert.deepEqual(selectItems(items, { order: 'fixed', draw: 99 }, 5), items);
 });
 
-test('a shuffled order is each learner\'s own and asks every question once', () => {
+test("a shuffled order is each learner's own and asks every question once", () => {
   const items = ['a', 'b', 'c', 'd', 'e', 'f'];
   const orders = [1, 2, 3, 4, 5].map((learner) => selectItems(items, { order: 'shuffled', draw: null }, learner));
   for (const order of orders) assert.deepEqual([...order].sort(), items);
@@ -70,30 +73,46 @@ test('a shuffled order is each learner\'s own and asks every question once', () 
 test('a bank that is not JSON, empty or unreachable is named, with why, and no bank', async () => {
   const notJson = readBankText('{"version": 1,', 'unit-3.json');
   assert.equal(notJson.bank, null);
-  assert.match(notJson.problem, /^The question bank “unit-3\.json” is not valid JSON \(.+\), so the built-in questions are shown instead\.$/);
+  assert.match(
+    notJson.problem,
+    /^The question bank “unit-3\.json” is not valid JSON \(.+\), so the built-in questions are shown instead\.$/,
+  );
   assert.match(readBankText('  ', 'x.json').problem, /“x\.json” is empty/);
   const missing = await fetchBank('banks/missing.json', 'https://course.example/unit/', async () => new Response('nope', { status: 404 }));
   assert.equal(missing.bank, null);
   assert.match(missing.problem, /“banks\/missing\.json” could not be loaded \(HTTP 404\)/);
-  const offline = await fetchBank('bank.json', 'https://course.example/', async () => { throw new TypeError('Failed to fetch'); });
+  const offline = await fetchBank('bank.json', 'https://course.example/', async () => {
+    throw new TypeError('Failed to fetch');
+  });
   assert.match(offline.problem, /connect-src 'self'/);
 });
 
-test('only the page\'s own site is asked for a bank', async () => {
+test("only the page's own site is asked for a bank", async () => {
   let asked = 0;
-  const fetcher = async () => { asked += 1; return new Response('{}'); };
+  const fetcher = async () => {
+    asked += 1;
+    return new Response('{}');
+  };
   const elsewhere = await fetchBank('https://other.example/bank.json', 'https://course.example/unit/', fetcher);
   assert.match(elsewhere.problem, /another site/);
   const fromFile = await fetchBank('bank.json', 'file:///home/me/course/page.html', fetcher);
   assert.match(fromFile.problem, /opened as a file/);
   assert.equal(asked, 0);
-  const here = await fetchBank('/banks/mine.json', 'https://course.example/unit/', async (url) => { asked += 1; assert.equal(url, 'https://course.example/banks/mine.json'); return new Response('{"version": 1}'); });
+  const here = await fetchBank('/banks/mine.json', 'https://course.example/unit/', async (url) => {
+    asked += 1;
+    assert.equal(url, 'https://course.example/banks/mine.json');
+    return new Response('{"version": 1}');
+  });
   assert.deepEqual(here, { bank: { version: 1 }, name: '/banks/mine.json', problem: null });
 });
 
 test('the bank address wins over a script child; neither means the built-in bank, silently', async () => {
   const fetcher = async () => new Response('{"from": "file"}');
-  assert.deepEqual((await loadAuthorBank({ url: 'b.json', inline: '{"from": "script"}' }, 'https://c.example/', fetcher)).bank, { from: 'file' });
-  assert.deepEqual((await loadAuthorBank({ url: null, inline: '{"from": "script"}' }, 'https://c.example/', fetcher)).bank, { from: 'script' });
+  assert.deepEqual((await loadAuthorBank({ url: 'b.json', inline: '{"from": "script"}' }, 'https://c.example/', fetcher)).bank, {
+    from: 'file',
+  });
+  assert.deepEqual((await loadAuthorBank({ url: null, inline: '{"from": "script"}' }, 'https://c.example/', fetcher)).bank, {
+    from: 'script',
+  });
   assert.equal(await loadAuthorBank({ url: null, inline: null }, 'https://c.example/', fetcher), null);
 });

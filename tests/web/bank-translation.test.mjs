@@ -22,6 +22,12 @@ test('a dropped placeholder and a missing feedback are named by item and field',
   delete broken.items[choice.id].options[choice.options[0].id].feedback;
   const problems = checkBankTranslation(bank, broken);
   assert.equal(problems.length, 2, JSON.stringify(problems));
-  assert.ok(problems.some((p) => p.item === numeric.id && /explanation/.test(p.field) && /\{answer\}/.test(p.message)), JSON.stringify(problems));
-  assert.ok(problems.some((p) => p.item === choice.id && p.field.includes(choice.options[0].id) && p.message === 'missing'), JSON.stringify(problems));
+  assert.ok(
+    problems.some((p) => p.item === numeric.id && /explanation/.test(p.field) && /\{answer\}/.test(p.message)),
+    JSON.stringify(problems),
+  );
+  assert.ok(
+    problems.some((p) => p.item === choice.id && p.field.includes(choice.options[0].id) && p.message === 'missing'),
+    JSON.stringify(problems),
+  );
 });

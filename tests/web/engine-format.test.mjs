@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { engineModule as engine, repoRoot } from './wasm-engine.mjs';
 
-
 // One case per line: NAME(arguments), arguments being C string literals (JSON-compatible: only
 // \u escapes) and numbers in C notation (JavaScript's too; NAN is NaN, INFINITY Infinity).
 function readCases(file = 'format_cases.inc') {
@@ -17,8 +16,9 @@ function readCases(file = 'format_cases.inc') {
   for (const line of text.split('\n')) {
     const match = /^(FORMAT_CASE|TICK_CASE|READ_CASE|READ_ERROR)\((.*)\)\s*$/.exec(line);
     if (!match) continue;
-    const args = JSON.parse(`[${match[2].replace(/\bNAN\b/g, '"NaN"').replace(/\bINFINITY\b/g, '"Infinity"')}]`)
-      .map((arg) => (arg in constants ? constants[arg] : arg));
+    const args = JSON.parse(`[${match[2].replace(/\bNAN\b/g, '"NaN"').replace(/\bINFINITY\b/g, '"Infinity"')}]`).map((arg) =>
+      arg in constants ? constants[arg] : arg,
+    );
     cases.push({ name: match[1], args, line });
   }
   return cases;
@@ -33,19 +33,28 @@ test('the shared table holds cases of every sort', () => {
 });
 
 test('formatQuantity writes every figure in the shared table as the table says', () => {
-  for (const { args: [figure, value, significant, expected], line } of cases.filter((c) => c.name === 'FORMAT_CASE')) {
+  for (const {
+    args: [figure, value, significant, expected],
+    line,
+  } of cases.filter((c) => c.name === 'FORMAT_CASE')) {
     assert.equal(engine.formatQuantity(value, figure, significant), expected, line);
   }
 });
 
 test('formatTick writes every tick in the shared table as the table says', () => {
-  for (const { args: [figure, value, expected], line } of cases.filter((c) => c.name === 'TICK_CASE')) {
+  for (const {
+    args: [figure, value, expected],
+    line,
+  } of cases.filter((c) => c.name === 'TICK_CASE')) {
     assert.equal(engine.formatTick(value, figure), expected, line);
   }
 });
 
 test('readQuantity reads every typed text in the shared table as its value', () => {
-  for (const { args: [kind, text, value], line } of cases.filter((c) => c.name === 'READ_CASE')) {
+  for (const {
+    args: [kind, text, value],
+    line,
+  } of cases.filter((c) => c.name === 'READ_CASE')) {
     const reading = engine.readQuantity(text, kind);
     assert.equal(reading.ok, true, `${line}: ${reading.error}`);
     assert.ok(Math.abs(reading.value - value) <= 1e-12 * Math.abs(value), `${line}: ${reading.value}`);
@@ -55,7 +64,10 @@ test('readQuantity reads every typed text in the shared table as its value', () 
 });
 
 test('readQuantity refuses every text the shared table refuses, with its words', () => {
-  for (const { args: [kind, text, words], line } of cases.filter((c) => c.name === 'READ_ERROR')) {
+  for (const {
+    args: [kind, text, words],
+    line,
+  } of cases.filter((c) => c.name === 'READ_ERROR')) {
     const reading = engine.readQuantity(text, kind);
     assert.equal(reading.ok, false, line);
     assert.ok(reading.error.includes(words), `${line}: ${reading.error}`);
@@ -75,7 +87,10 @@ test('formatQuantity marks an unknown figure name with a question mark', () => {
 test('fieldLimits gives the GPU count the range the engine validates', () => {
   const limits = JSON.parse(engine.fieldLimits());
   assert.deepEqual(limits['parallel.gpus'], {
-    min: 1, max: 1e7, kind: 'gpus', integer: true,
+    min: 1,
+    max: 1e7,
+    kind: 'gpus',
+    integer: true,
     slider: { scale: 'powers_of_two', min: 1, max: 1e5, stops: 0 },
   });
   const tooMany = JSON.parse(engine.estimate(JSON.stringify({ parallel: { gpus: 2e7 } })));
@@ -97,7 +112,10 @@ test('readField reads a typed field in its kind and checks its limits', () => {
 
 test('numberFormats labels every format with the bytes one value takes', () => {
   const formats = JSON.parse(engine.numberFormats());
-  assert.deepEqual(formats.find((f) => f.id === 'bf16'), { id: 'bf16', name: 'BF16', bytes: 2, label: 'BF16 (2 bytes)' });
+  assert.deepEqual(
+    formats.find((f) => f.id === 'bf16'),
+    { id: 'bf16', name: 'BF16', bytes: 2, label: 'BF16 (2 bytes)' },
+  );
   assert.equal(formats.find((f) => f.id === 'int4').label, 'INT4 (0.5 bytes)');
 });
 
@@ -162,24 +180,35 @@ for (const tag of ['de', 'es']) {
   });
 
   // An oracle the engine does not share: ICU's CLDR data in node's Intl.NumberFormat.
-  test(`[${tag}] plain numbers, whole numbers and percentages are written as CLDR (Intl.NumberFormat) writes them`, { skip: noLanguageBindings }, () => {
-    const values = [0.00123, 0.0456, 0.5, 1, 8.25, 42, 999.6, 1638, 1638.4, 16384, 123456.7, 999999, 1234567.4,
-      98765432.1, 4.2e13, -1638, -0.5];
-    inLanguage(tag, () => {
-      for (const value of values) {
-        const significant = new Intl.NumberFormat(tag, { maximumSignificantDigits: 3 }).format(value);
-        assert.equal(engine.formatQuantity(value, 'plain', 3), significant, `plain ${value}`);
-        const whole = new Intl.NumberFormat(tag, { maximumFractionDigits: 0 }).format(value);
-        if (Math.abs(value) >= 0.5) assert.equal(engine.formatQuantity(value, 'integer', 0), whole, `integer ${value}`);
-        const percent = new Intl.NumberFormat(tag, { style: 'percent', maximumSignificantDigits: 3 }).format(value);
-        if (Math.abs(value) < 1e6) assert.equal(engine.formatQuantity(value, 'percent', 3), percent, `percent ${value}`);
-      }
-      assert.equal(engine.formatQuantity(1234567, 'money', 0),
-        new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', notation: 'compact', maximumSignificantDigits: 3 }).format(1234567));
-      assert.equal(engine.formatQuantity(1234, 'money', 0),
-        new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(1234));
-    });
-  });
+  test(
+    `[${tag}] plain numbers, whole numbers and percentages are written as CLDR (Intl.NumberFormat) writes them`,
+    { skip: noLanguageBindings },
+    () => {
+      const values = [
+        0.00123, 0.0456, 0.5, 1, 8.25, 42, 999.6, 1638, 1638.4, 16384, 123456.7, 999999, 1234567.4, 98765432.1, 4.2e13, -1638, -0.5,
+      ];
+      inLanguage(tag, () => {
+        for (const value of values) {
+          const significant = new Intl.NumberFormat(tag, { maximumSignificantDigits: 3 }).format(value);
+          assert.equal(engine.formatQuantity(value, 'plain', 3), significant, `plain ${value}`);
+          const whole = new Intl.NumberFormat(tag, { maximumFractionDigits: 0 }).format(value);
+          if (Math.abs(value) >= 0.5) assert.equal(engine.formatQuantity(value, 'integer', 0), whole, `integer ${value}`);
+          const percent = new Intl.NumberFormat(tag, { style: 'percent', maximumSignificantDigits: 3 }).format(value);
+          if (Math.abs(value) < 1e6) assert.equal(engine.formatQuantity(value, 'percent', 3), percent, `percent ${value}`);
+        }
+        assert.equal(
+          engine.formatQuantity(1234567, 'money', 0),
+          new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', notation: 'compact', maximumSignificantDigits: 3 }).format(
+            1234567,
+          ),
+        );
+        assert.equal(
+          engine.formatQuantity(1234, 'money', 0),
+          new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(1234),
+        );
+      });
+    },
+  );
 
   test(`[${tag}] the time axis is marked in the language, each mark the tick of its seconds`, { skip: noLanguageBindings }, () => {
     inLanguage(tag, () => {

@@ -49,7 +49,9 @@ test('engine folders include only the folders below them', () => {
     for (const { target, line } of engineIncludes(path)) {
       const targetFolder = target.split('/')[0];
       if (!allowedIncludes[folder].includes(targetFolder)) {
-        violations.push(`${relative(repoRoot, path)}:${line} includes engine/${target}: ${folder}/ may include only ${allowedIncludes[folder].join(', ')}`);
+        violations.push(
+          `${relative(repoRoot, path)}:${line} includes engine/${target}: ${folder}/ may include only ${allowedIncludes[folder].join(', ')}`,
+        );
       }
     }
   }
@@ -59,9 +61,7 @@ test('engine folders include only the folders below them', () => {
 test('no engine file knows Emscripten, and no engine file includes iostream or sstream', () => {
   const offenders = sourceFiles(engineRoot).flatMap((path) => {
     const text = readFileSync(path, 'utf8');
-    return /#\s*include\s*<(emscripten[^>]*|iostream|sstream)>/.test(text) || /\bEMSCRIPTEN_/.test(text)
-      ? [relative(repoRoot, path)]
-      : [];
+    return /#\s*include\s*<(emscripten[^>]*|iostream|sstream)>/.test(text) || /\bEMSCRIPTEN_/.test(text) ? [relative(repoRoot, path)] : [];
   });
   assert.deepEqual(offenders, []);
 });

@@ -9,7 +9,11 @@ import { engineModule as engine } from './wasm-engine.mjs';
 const estimate = (scenario) => JSON.parse(engine.estimate(JSON.stringify(scenario)));
 const presets = JSON.parse(engine.presets());
 
-for (const [key, presetId] of [['llama3_8b', 'llama3-8b'], ['gpt2', 'gpt2-124m'], ['mixtral', 'mixtral-8x7b']]) {
+for (const [key, presetId] of [
+  ['llama3_8b', 'llama3-8b'],
+  ['gpt2', 'gpt2-124m'],
+  ['mixtral', 'mixtral-8x7b'],
+]) {
   test(`the ${key} config.json gives the same parameter count as the engine's ${presetId} preset`, () => {
     const { architecture, errors } = parseHfConfig(JSON.stringify(configs[key]), engine);
     assert.deepEqual(errors, []);
@@ -23,20 +27,58 @@ for (const [key, presetId] of [['llama3_8b', 'llama3-8b'], ['gpt2', 'gpt2-124m']
 }
 
 test('every preset the page lists has an architecture the config reader’s fields describe', () => {
-  const fields = ['layers', 'hidden', 'heads', 'kv_heads', 'mlp', 'vocab', 'gated_mlp', 'tied_embeddings', 'learned_positions', 'biases', 'dropout', 'experts', 'experts_per_token'];
+  const fields = [
+    'layers',
+    'hidden',
+    'heads',
+    'kv_heads',
+    'mlp',
+    'vocab',
+    'gated_mlp',
+    'tied_embeddings',
+    'learned_positions',
+    'biases',
+    'dropout',
+    'experts',
+    'experts_per_token',
+  ];
   for (const preset of presets) for (const field of fields) assert.ok(field in preset.architecture, `${preset.id}.${field}`);
 });
 
 test('the estimate carries every field the page reads', () => {
   const result = estimate({});
   assert.deepEqual(result.errors, []);
-  for (const path of ['inference.weights', 'inference.kv_cache', 'inference.total', 'inference.min_gpus', 'inference.bytes_per_param',
-    'training.per_gpu.total', 'training.per_gpu.activations', 'training.per_gpu.logits', 'training.model_states.optimizer_states',
-    'training.bytes_per_param.total', 'training.activations_without_recompute', 'training.activations_per_layer',
-    'training.data_parallel', 'training.fits', 'training.min_gpus', 'ratio_training_to_inference',
-    'compute.flops', 'compute.hardware_flops', 'compute.recompute_overhead', 'compute.seconds', 'compute.seconds_on_one_gpu',
-    'compute.gpu_hours', 'compute.mfu', 'compute.energy_joules', 'compute.time_over_gpus', 'compute.time_references',
-    'compute.lesson_cluster_gpus', 'scenario.parallel.gpus', 'gpu.memory_bytes']) {
+  for (const path of [
+    'inference.weights',
+    'inference.kv_cache',
+    'inference.total',
+    'inference.min_gpus',
+    'inference.bytes_per_param',
+    'training.per_gpu.total',
+    'training.per_gpu.activations',
+    'training.per_gpu.logits',
+    'training.model_states.optimizer_states',
+    'training.bytes_per_param.total',
+    'training.activations_without_recompute',
+    'training.activations_per_layer',
+    'training.data_parallel',
+    'training.fits',
+    'training.min_gpus',
+    'ratio_training_to_inference',
+    'compute.flops',
+    'compute.hardware_flops',
+    'compute.recompute_overhead',
+    'compute.seconds',
+    'compute.seconds_on_one_gpu',
+    'compute.gpu_hours',
+    'compute.mfu',
+    'compute.energy_joules',
+    'compute.time_over_gpus',
+    'compute.time_references',
+    'compute.lesson_cluster_gpus',
+    'scenario.parallel.gpus',
+    'gpu.memory_bytes',
+  ]) {
     const value = path.split('.').reduce((node, key) => node?.[key], result);
     assert.notEqual(value, undefined, path);
   }

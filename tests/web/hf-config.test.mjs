@@ -13,8 +13,19 @@ test('a Llama 3 config maps every field, silu meaning a gated MLP', () => {
   const { architecture, errors, name } = parseHfConfig(JSON.stringify(configs.llama3_8b));
   assert.deepEqual(errors, []);
   assert.deepEqual(architecture, {
-    layers: 32, hidden: 4096, heads: 32, kv_heads: 8, mlp: 14336, vocab: 128256, gated_mlp: true,
-    tied_embeddings: false, learned_positions: 0, biases: false, dropout: false, experts: 1, experts_per_token: 1,
+    layers: 32,
+    hidden: 4096,
+    heads: 32,
+    kv_heads: 8,
+    mlp: 14336,
+    vocab: 128256,
+    gated_mlp: true,
+    tied_embeddings: false,
+    learned_positions: 0,
+    biases: false,
+    dropout: false,
+    experts: 1,
+    experts_per_token: 1,
   });
   assert.equal(name, 'Meta-Llama-3-8B');
 });
@@ -82,9 +93,15 @@ test('each missing or unusable field is named by its config.json key', () => {
 
 test('inconsistent heads are caught before the engine sees them', () => {
   const { errors } = parseHfConfig(JSON.stringify({ ...configs.llama3_8b, num_key_value_heads: 5 }));
-  assert.deepEqual(errors.map((e) => e.field), ['num_key_value_heads']);
+  assert.deepEqual(
+    errors.map((e) => e.field),
+    ['num_key_value_heads'],
+  );
   const moe = parseHfConfig(JSON.stringify({ ...configs.mixtral, num_experts_per_tok: 9 }));
-  assert.deepEqual(moe.errors.map((e) => e.field), ['num_experts_per_tok']);
+  assert.deepEqual(
+    moe.errors.map((e) => e.field),
+    ['num_experts_per_tok'],
+  );
 });
 
 test('a config nested 20,000 levels deep is a field-named error, not a RangeError', () => {
@@ -99,7 +116,10 @@ test('a config nested 20,000 levels deep is a field-named error, not a RangeErro
 test('a 5 MB field value is named, and not echoed whole', () => {
   const { architecture, errors } = parseHfConfig(JSON.stringify({ ...configs.llama3_8b, hidden_size: 'x'.repeat(5 * 1024 * 1024) }));
   assert.equal(architecture, null);
-  assert.deepEqual(errors.map((e) => e.field), ['hidden_size']);
+  assert.deepEqual(
+    errors.map((e) => e.field),
+    ['hidden_size'],
+  );
   assert.ok(errors[0].message.length < 200, `message of ${errors[0].message.length} characters`);
 });
 
@@ -107,6 +127,9 @@ test('a key given twice is an error naming it, not the last copy silently', () =
   const text = JSON.stringify(configs.llama3_8b).replace('"hidden_size":4096', '"hidden_size":4096,"hidden_size":8192');
   const { architecture, errors } = parseHfConfig(text);
   assert.equal(architecture, null);
-  assert.deepEqual(errors.map((e) => e.field), ['hidden_size']);
+  assert.deepEqual(
+    errors.map((e) => e.field),
+    ['hidden_size'],
+  );
   assert.match(errors[0].message, /appears twice/);
 });

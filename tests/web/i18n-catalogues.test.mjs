@@ -48,27 +48,33 @@ test('the extractor reads adjacent literals, escapes and multi-line calls, and n
   try {
     mkdirSync(join(fixture, 'src', 'engine'), { recursive: true });
     mkdirSync(join(fixture, 'web', 'src'), { recursive: true });
-    writeFileSync(join(fixture, 'src', 'engine', 'a.cpp'), [
-      '#include "not/a/string.hpp"',
-      '// message("commented.out", "no")',
-      'std::string message(std::string_view key, std::string_view english);',
-      'const char quote = \'"\';',
-      'auto a = message("a.joined", "Say \\"hi\\" " "\\\\ twice\\n"',
-      '                 "\\xc3\\xa9 × {n}", {{"n", n}});',
-      'auto b = error.message("member.call");',
-      'auto c = message(key_name, "computed");',
-      'auto d = message("a.joined", "other English");',
-      'auto e = message("a.english", english_variable);',
-    ].join('\n'));
-    writeFileSync(join(fixture, 'web', 'src', 'b.ts'), [
-      "const pattern = /['\"`]/g;",
-      'function t(key: string, english: string): string { return english; }',
-      "const x = ctx.t(\n  'page.multi',\n  `Template {n}`,\n  { n });",
-      "const y = this.t(\"page.plus\", 'Joined ' + \"string\");",
-      "const z = `outer ${t('page.inner', 'inside')}`;",
-      "const bad = t(someKey, 'x');",
-      "const worse = t('page.template', `has ${value}`);",
-    ].join('\n'));
+    writeFileSync(
+      join(fixture, 'src', 'engine', 'a.cpp'),
+      [
+        '#include "not/a/string.hpp"',
+        '// message("commented.out", "no")',
+        'std::string message(std::string_view key, std::string_view english);',
+        "const char quote = '\"';",
+        'auto a = message("a.joined", "Say \\"hi\\" " "\\\\ twice\\n"',
+        '                 "\\xc3\\xa9 × {n}", {{"n", n}});',
+        'auto b = error.message("member.call");',
+        'auto c = message(key_name, "computed");',
+        'auto d = message("a.joined", "other English");',
+        'auto e = message("a.english", english_variable);',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(fixture, 'web', 'src', 'b.ts'),
+      [
+        'const pattern = /[\'"`]/g;',
+        'function t(key: string, english: string): string { return english; }',
+        "const x = ctx.t(\n  'page.multi',\n  `Template {n}`,\n  { n });",
+        'const y = this.t("page.plus", \'Joined \' + "string");',
+        "const z = `outer ${t('page.inner', 'inside')}`;",
+        "const bad = t(someKey, 'x');",
+        "const worse = t('page.template', `has ${value}`);",
+      ].join('\n'),
+    );
     const { catalogues, problems } = extract(fixture);
     assert.deepEqual(catalogues.engine, { 'a.joined': 'Say "hi" \\ twice\né × {n}' });
     assert.deepEqual(catalogues.page, { 'page.inner': 'inside', 'page.multi': 'Template {n}', 'page.plus': 'Joined string' });
@@ -133,7 +139,7 @@ for (const language of translatedLanguages) {
 }
 
 // The wasm engine as the page drives it: the language pack's engine part through loadMessages,
-// then setLanguage before a call (web/src/engine.ts). Imported here so that the checks above run
+// then setLanguage before a call (web/src/engine/engine.ts). Imported here so that the checks above run
 // even without a wasm build.
 test('the wasm engine speaks a loaded catalogue after setLanguage, and English again after setLanguage("en")', async () => {
   const { engineModule } = await import('./wasm-engine.mjs');
@@ -149,8 +155,7 @@ test('the wasm engine speaks a loaded catalogue after setLanguage, and English a
     const note = JSON.parse(engineModule.estimate(scenario)).notes[0];
     assert.equal(note, german['estimate.note.params_only']);
     assert.equal(engineModule.setLanguage('fr'), false, 'an unknown tag is refused');
-    assert.match(JSON.parse(engineModule.estimate(scenario)).notes[0], /^Only a parameter count was given/,
-      'and the engine keeps English');
+    assert.match(JSON.parse(engineModule.estimate(scenario)).notes[0], /^Only a parameter count was given/, 'and the engine keeps English');
   } finally {
     engineModule.setLanguage('en');
   }

@@ -11,8 +11,8 @@ import { buildUnitModules, enginePlugin, pageKeyIds, pageKeysPlugin } from '../.
 import { repoRoot } from './quiz-build.mjs';
 
 const outdir = join(repoRoot, 'build', 'i18n-units');
-// engine.ts loads its wasm through a virtual module; the element's remote loader stands in, never called here.
-await buildUnitModules('src', ['engine', 'i18n', 'packs'], outdir, [enginePlugin({ remote: true })]);
+// engine/engine.ts loads its wasm through a virtual module; the element's remote loader stands in, never called here.
+await buildUnitModules('src', ['engine/engine', 'i18n/i18n', 'i18n/packs'], outdir, [enginePlugin({ remote: true })]);
 const load = (name) => import(pathToFileURL(join(outdir, `${name}.mjs`)).href);
 const { engineFor, engineIn, giveCatalogue, wrap } = await load('engine');
 const { chooseLanguage, translator } = await load('i18n');
@@ -23,15 +23,25 @@ function fakeModule({ speaks = true, refuse = '' } = {}) {
   const log = { set: [], loaded: [] };
   let language = 'en';
   const module = {
-    presets: () => '[]', gpus: () => '[]', defaultScenario: () => '{}', fieldLimits: () => '{}',
+    presets: () => '[]',
+    gpus: () => '[]',
+    defaultScenario: () => '{}',
+    fieldLimits: () => '{}',
     numberFormats: () => JSON.stringify([{ id: 'bf16', name: 'BF16', bytes: 2, label: `${language}:BF16` }]),
     timeAxisMarks: () => JSON.stringify([{ seconds: 86400, label: `${language}:1 day` }]),
     formatQuantity: (value) => `${language}:${value}`,
     estimate: () => JSON.stringify({ errors: [], language }),
   };
   if (speaks) {
-    module.setLanguage = (tag) => { log.set.push(tag); language = tag; return true; };
-    module.loadMessages = (tag) => { log.loaded.push(tag); return tag === refuse ? 'not a catalogue' : ''; };
+    module.setLanguage = (tag) => {
+      log.set.push(tag);
+      language = tag;
+      return true;
+    };
+    module.loadMessages = (tag) => {
+      log.loaded.push(tag);
+      return tag === refuse ? 'not a catalogue' : '';
+    };
   }
   return { module, log };
 }
@@ -53,7 +63,11 @@ test('two widgets share one module: each call in its own language, switched only
   assert.equal(german.format(2, 'bytes'), 'de:2');
   assert.equal(english.format(1.5, 'bytes'), 'en:1.5');
   assert.equal(spanish.format(3, 'bytes'), 'es:3');
-  assert.equal(german.module.estimate('{}'), JSON.stringify({ errors: [], language: 'de' }), 'the raw module seen through a view speaks its language too');
+  assert.equal(
+    german.module.estimate('{}'),
+    JSON.stringify({ errors: [], language: 'de' }),
+    'the raw module seen through a view speaks its language too',
+  );
   assert.deepEqual(log.set, ['de', 'en', 'es', 'de'], 'one switch per change of language, none for a repeat');
   // Lists with words are the view's own: asked in its language.
   assert.equal(german.numberFormats[0].label, 'de:BF16');
@@ -90,15 +104,22 @@ test('a pack is checked before use: its page and engine parts must be objects of
   assert.match(readPack({ engine: 'x' }), /"engine" part/);
 });
 
-test('the build’s short page keys: every t(\'key\', …) of the page’s code has one, each different', async () => {
+test("the build’s short page keys: every t('key', …) of the page’s code has one, each different", async () => {
   const ids = pageKeyIds();
   assert.ok(ids.has('memory.heading') && ids.has('page.settings.theme'), 'keys of web/src and web/ship');
   assert.equal(new Set(ids.values()).size, ids.size, 'no two keys share an id');
   // The plugin rewrites the call's key and nothing else.
   const memory = await build({
-    entryPoints: [join(repoRoot, 'web', 'src', 'sections', 'memory.ts')], write: false, bundle: false, format: 'esm', plugins: [pageKeysPlugin(ids)],
+    entryPoints: [join(repoRoot, 'web', 'src', 'sections', 'memory.ts')],
+    write: false,
+    bundle: false,
+    format: 'esm',
+    plugins: [pageKeysPlugin(ids)],
   });
   const text = memory.outputFiles[0].text;
-  assert.ok(text.includes(`t("${ids.get('memory.heading')}", "Running vs training: what must sit in memory")`), 'the key became its id, the English stayed');
+  assert.ok(
+    text.includes(`t("${ids.get('memory.heading')}", "Running vs training: what must sit in memory")`),
+    'the key became its id, the English stayed',
+  );
   assert.ok(!text.includes('"memory.heading"'));
 });

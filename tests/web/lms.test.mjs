@@ -15,7 +15,10 @@ const answer = (overrides = {}) => ({
   itemId: 'gpu-memory',
   kind: 'single_choice',
   prompt: 'Which is right?',
-  options: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }],
+  options: [
+    { id: 'a', text: 'A' },
+    { id: 'b', text: 'B' },
+  ],
   correctOptions: ['a'],
   response: 'a',
   correct: true,
@@ -24,7 +27,17 @@ const answer = (overrides = {}) => ({
   completesQuiz: false,
   ...overrides,
 });
-const scoreEvent = (overrides = {}) => ({ score: 1, right: 1, max: 4, scaled: 0.25, passed: null, completed: false, answered: 1, answer: answer(), ...overrides });
+const scoreEvent = (overrides = {}) => ({
+  score: 1,
+  right: 1,
+  max: 4,
+  scaled: 0.25,
+  passed: null,
+  completed: false,
+  answered: 1,
+  answer: answer(),
+  ...overrides,
+});
 const fixed = { now: () => new Date('2026-01-02T03:04:05.000Z'), newId: () => '00000000-0000-4000-8000-000000000000' };
 const verbs = (statements) => statements.map((statement) => statement.verb.id.split('/').at(-1));
 
@@ -35,11 +48,17 @@ test('an answer is one "answered" statement about the item, with success, respon
   assert.equal(statement.object.id, 'urn:trainscope:quiz:abc123/item/gpu-memory');
   assert.equal(statement.timestamp, '2026-01-02T03:04:05.000Z');
   assert.deepEqual(statement.result, { success: true, response: 'a', score: { scaled: 0.5, raw: 0.5, min: 0, max: 1 } });
-  assert.deepEqual(statement.object.definition.choices, [{ id: 'a', description: { en: 'A' } }, { id: 'b', description: { en: 'B' } }]);
+  assert.deepEqual(statement.object.definition.choices, [
+    { id: 'a', description: { en: 'A' } },
+    { id: 'b', description: { en: 'B' } },
+  ]);
 });
 
 test('a typed answer is a fill-in interaction with the text as typed, and no correct pattern', () => {
-  const [statement] = statementsFor(scoreEvent({ answer: answer({ kind: 'numeric', options: [], correctOptions: [], response: '1,5 TB', correct: false, credit: 0 }) }), fixed);
+  const [statement] = statementsFor(
+    scoreEvent({ answer: answer({ kind: 'numeric', options: [], correctOptions: [], response: '1,5 TB', correct: false, credit: 0 }) }),
+    fixed,
+  );
   assert.equal(statement.object.definition.interactionType, 'fill-in');
   assert.equal(statement.object.definition.correctResponsesPattern, undefined);
   assert.deepEqual(statement.result, { success: false, response: '1,5 TB', score: { scaled: 0, raw: 0, min: 0, max: 1 } });
@@ -47,10 +66,16 @@ test('a typed answer is a fill-in interaction with the text as typed, and no cor
 
 test('a shown solution answers nothing; the one that completes the quiz gives completed and the verdict', () => {
   assert.deepEqual(statementsFor(scoreEvent({ answer: answer({ revealed: true, correct: false, credit: 0 }) }), fixed), []);
-  const completing = statementsFor(scoreEvent({ answer: answer({ revealed: true, completesQuiz: true }), completed: true, passed: false, score: 1, scaled: 0.25 }), fixed);
+  const completing = statementsFor(
+    scoreEvent({ answer: answer({ revealed: true, completesQuiz: true }), completed: true, passed: false, score: 1, scaled: 0.25 }),
+    fixed,
+  );
   assert.deepEqual(verbs(completing), ['completed', 'failed']);
   assert.deepEqual(completing[0].result, { completion: true, success: false, score: { scaled: 0.25, raw: 1, min: 0, max: 4 } });
-  const passing = statementsFor(scoreEvent({ answer: answer({ completesQuiz: true }), completed: true, passed: true, score: 3.5, scaled: 0.875 }), fixed);
+  const passing = statementsFor(
+    scoreEvent({ answer: answer({ completesQuiz: true }), completed: true, passed: true, score: 3.5, scaled: 0.875 }),
+    fixed,
+  );
   assert.deepEqual(verbs(passing), ['answered', 'completed', 'passed']);
   assert.deepEqual(passing[2].result.score, { scaled: 0.875, raw: 3.5, min: 0, max: 4 });
   const noMark = statementsFor(scoreEvent({ answer: answer({ completesQuiz: true }), completed: true, passed: null }), fixed);
@@ -74,7 +99,9 @@ function realLms2004(record = {}) {
   const api = new Scorm2004API({ logLevel: 4 });
   api.loadFromJSON(record);
   const lms = { api, commits: 0 };
-  api.on('Commit', () => { lms.commits += 1; });
+  api.on('Commit', () => {
+    lms.commits += 1;
+  });
   lms.value = (element) => api.getCMIValue(element);
   return lms;
 }
@@ -105,7 +132,12 @@ test('SCORM 2004: a launch marks the SCO incomplete; answers report the best sco
 });
 
 test('SCORM 2004: failed climbs to passed, passed never falls back; the pass mark is the LMS’s scaled_passing_score', () => {
-  const lms = realLms2004({ scaled_passing_score: '0.75', success_status: 'failed', completion_status: 'completed', score: { scaled: '0.25' } });
+  const lms = realLms2004({
+    scaled_passing_score: '0.75',
+    success_status: 'failed',
+    completion_status: 'completed',
+    score: { scaled: '0.25' },
+  });
   const session = new Scorm2004Session(lms.api);
   session.start();
   assert.equal(session.passMark(), 0.75);
@@ -125,14 +157,15 @@ test('SCORM 2004 session_time is an ISO 8601 duration', () => {
 
 // ── cmi5 ───────────────────────────────────────────────────────────────────────────────────────
 
-const launchQuery = (overrides = {}) => new URLSearchParams({
-  endpoint: 'https://lrs.example/xapi',
-  fetch: 'https://lms.example/token?k=1',
-  actor: JSON.stringify({ objectType: 'Agent', account: { homePage: 'https://lms.example', name: 'ada' } }),
-  registration: 'reg-1',
-  activityId: 'https://lms.example/au/1',
-  ...overrides,
-}).toString();
+const launchQuery = (overrides = {}) =>
+  new URLSearchParams({
+    endpoint: 'https://lrs.example/xapi',
+    fetch: 'https://lms.example/token?k=1',
+    actor: JSON.stringify({ objectType: 'Agent', account: { homePage: 'https://lms.example', name: 'ada' } }),
+    registration: 'reg-1',
+    activityId: 'https://lms.example/au/1',
+    ...overrides,
+  }).toString();
 
 test('cmi5 launch: all five parameters or no LMS; the endpoint gets its slash', () => {
   const launch = readLaunch(`?${launchQuery()}`);
@@ -148,7 +181,13 @@ test('cmi5 launch: all five parameters or no LMS; the endpoint gets its slash', 
 });
 
 test('cmi5 LaunchData: unknown modes are Normal, a mastery score outside 0..1 is none', () => {
-  assert.deepEqual(readLaunchData(null), { contextTemplate: {}, launchMode: 'Normal', moveOn: 'NotApplicable', masteryScore: null, returnURL: null });
+  assert.deepEqual(readLaunchData(null), {
+    contextTemplate: {},
+    launchMode: 'Normal',
+    moveOn: 'NotApplicable',
+    masteryScore: null,
+    returnURL: null,
+  });
   assert.equal(readLaunchData({ launchMode: 'Review' }).launchMode, 'Review');
   assert.equal(readLaunchData({ launchMode: 'Sideways' }).launchMode, 'Normal');
   assert.equal(readLaunchData({ masteryScore: 1.5 }).masteryScore, null);
@@ -162,7 +201,13 @@ function recordingLms({ launchMode = 'Normal', saved = null } = {}) {
   const fetchImpl = (url, init = {}) => {
     sent.push({ url, method: init.method, body: init.body ? JSON.parse(init.body) : null });
     if (url.startsWith('https://lms.example/token')) return reply(200, { 'auth-token': 'dG9rZW4=' });
-    if (url.includes('stateId=LMS.LaunchData')) return reply(200, { launchMode, masteryScore: 0.5, moveOn: 'Passed', contextTemplate: { extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': 's-1' } } });
+    if (url.includes('stateId=LMS.LaunchData'))
+      return reply(200, {
+        launchMode,
+        masteryScore: 0.5,
+        moveOn: 'Passed',
+        contextTemplate: { extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': 's-1' } },
+      });
     if (url.includes('activities/state') && init.method === 'GET') return saved ? reply(200, saved) : reply(404);
     if (url.includes('activities/state')) return reply(204);
     return reply(200, ['id']);
@@ -170,14 +215,21 @@ function recordingLms({ launchMode = 'Normal', saved = null } = {}) {
   return { sent, fetchImpl, statements: () => sent.filter((entry) => entry.url.endsWith('/statements')).map((entry) => entry.body) };
 }
 
-const completingFail = scoreEvent({ answer: answer({ completesQuiz: true, correct: false, credit: 0 }), completed: true, passed: false, score: 0, scaled: 0 });
+const completingFail = scoreEvent({
+  answer: answer({ completesQuiz: true, correct: false, credit: 0 }),
+  completed: true,
+  passed: false,
+  score: 0,
+  scaled: 0,
+});
 
 test('cmi5: failed at most once per session; none after a pass; completed once per registration', async () => {
   const lms = recordingLms();
   const session = new Cmi5Session(readLaunch(`?${launchQuery()}`), lms.fetchImpl);
   assert.equal(await session.start(), true);
   assert.equal(session.passMark(), 0.5);
-  for (let round = 0; round < 2; round += 1) for (const statement of statementsFor(completingFail)) session.forward(statement, completingFail);
+  for (let round = 0; round < 2; round += 1)
+    for (const statement of statementsFor(completingFail)) session.forward(statement, completingFail);
   await session.finish();
   assert.deepEqual(verbs(lms.statements()), ['initialized', 'answered', 'completed', 'failed', 'answered', 'terminated']);
   const saved = lms.sent.filter((entry) => entry.method === 'PUT').at(-1).body;
@@ -229,7 +281,10 @@ const template = (name) => readFileSync(new URL(`../../web/ship/${name}`, import
 
 test('SCORM 2004 manifest: a pass mark of 70 becomes minNormalizedMeasure 0.7; none or a bad one, no sequencing', () => {
   const with70 = scorm2004Manifest(template('imsmanifest-2004.xml'), '70');
-  assert.match(with70, /<imsss:primaryObjective objectiveID="[^"]+" satisfiedByMeasure="true">\s*<imsss:minNormalizedMeasure>0\.7<\/imsss:minNormalizedMeasure>/);
+  assert.match(
+    with70,
+    /<imsss:primaryObjective objectiveID="[^"]+" satisfiedByMeasure="true">\s*<imsss:minNormalizedMeasure>0\.7<\/imsss:minNormalizedMeasure>/,
+  );
   for (const value of [undefined, '', '101', '7.5', 'abc']) {
     const without = scorm2004Manifest(template('imsmanifest-2004.xml'), value);
     assert.doesNotMatch(without, /imsss:sequencing|\{\{/, String(value));

@@ -17,11 +17,18 @@ test('the shipped bank is usable whole: every item kept, no problems', { skip },
   assert.deepEqual(prepared.problems, []);
   assert.deepEqual(prepared.skipped, []);
   assert.equal(prepared.items.length, bank.items.length);
-  assert.deepEqual(prepared.items.map((item) => item.id), bank.items.map((item) => item.id));
+  assert.deepEqual(
+    prepared.items.map((item) => item.id),
+    bank.items.map((item) => item.id),
+  );
   assert.deepEqual(prepared.takeaways, bank.takeaways);
   for (const item of prepared.items) {
     assert.equal(item.numeric, item.kind === 'numeric' || item.kind === 'estimate', item.id);
-    if (!item.numeric) assert.deepEqual(item.optionIds, bank.items.find((raw) => raw.id === item.id).options.map((option) => option.id));
+    if (!item.numeric)
+      assert.deepEqual(
+        item.optionIds,
+        bank.items.find((raw) => raw.id === item.id).options.map((option) => option.id),
+      );
   }
 });
 
@@ -35,7 +42,10 @@ test('the bank id is a short hash of the takeaway ids, so editing questions keep
 });
 
 test('a bank given as JSON text is read the same as the parsed one', { skip }, () => {
-  assert.deepEqual(prepareBank(engine, JSON.stringify(bank)).items.map((item) => item.id), prepareBank(engine, bank).items.map((item) => item.id));
+  assert.deepEqual(
+    prepareBank(engine, JSON.stringify(bank)).items.map((item) => item.id),
+    prepareBank(engine, bank).items.map((item) => item.id),
+  );
 });
 
 test('an item with a missing explanation is left out with the engine’s message naming item and field', { skip }, () => {
@@ -91,7 +101,20 @@ test('unreadable banks give problems and no items, never a throw', { skip }, () 
 });
 
 test('an engine that throws or answers nonsense is reported, not propagated', () => {
-  const throwing = { quizValidateBank() { throw new Error('wasm abort'); }, quizInstance() { throw new Error('wasm abort'); }, quizGrade() { return ''; }, quizReadQuantity() { return ''; } };
+  const throwing = {
+    quizValidateBank() {
+      throw new Error('wasm abort');
+    },
+    quizInstance() {
+      throw new Error('wasm abort');
+    },
+    quizGrade() {
+      return '';
+    },
+    quizReadQuantity() {
+      return '';
+    },
+  };
   const prepared = prepareBank(throwing, { version: 1, takeaways: [{ id: 't', text: 'T' }], items: [{ id: 'a' }] });
   assert.deepEqual(prepared.items, []);
   assert.deepEqual(prepared.skipped, ['a']);
@@ -110,15 +133,20 @@ test('the saved state of the whole shipped bank, every question answered, fits S
   assert.ok(saved.length < 2500, `${saved.length} characters for ${prepared.items.length} questions`);
 });
 
-test('docs/quiz.md states the default bank\'s true number of items and kinds', async () => {
+test("docs/quiz.md states the default bank's true number of items and kinds", async () => {
   // Issue 24: the docs said 21 items when the bank had 24. The sentence is checked, not retyped.
   const { readFileSync } = await import('node:fs');
   const docs = readFileSync(new URL('../../docs/quiz.md', import.meta.url), 'utf8');
   const stated = docs.match(/The default bank has (\d+) items: (\d+) single choice, (\d+) multiple select, (\d+) numeric, (\d+) estimates/);
-  assert.ok(stated, 'docs/quiz.md no longer states the bank\'s size in the checked form');
+  assert.ok(stated, "docs/quiz.md no longer states the bank's size in the checked form");
   const count = (kind) => bank.items.filter((item) => item.kind === kind).length;
-  assert.deepEqual(stated.slice(1).map(Number),
-    [bank.items.length, count('single_choice'), count('multiple_select'), count('numeric'), count('estimate')]);
+  assert.deepEqual(stated.slice(1).map(Number), [
+    bank.items.length,
+    count('single_choice'),
+    count('multiple_select'),
+    count('numeric'),
+    count('estimate'),
+  ]);
   const progressNote = docs.match(/for the (\d+)-item bank/);
   assert.equal(Number(progressNote?.[1]), bank.items.length);
 });

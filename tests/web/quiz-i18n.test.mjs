@@ -21,7 +21,9 @@ const [choiceItem, numericItem] = bank.items;
 const germanChoice = {
   prompt: 'Sie führen ein Modell aus …',
   explanation: 'Zum Ausführen braucht es die Gewichte …',
-  options: Object.fromEntries(choiceItem.options.map((option) => [option.id, { text: `de ${option.text}`, feedback: `de ${option.feedback}` }])),
+  options: Object.fromEntries(
+    choiceItem.options.map((option) => [option.id, { text: `de ${option.text}`, feedback: `de ${option.feedback}` }]),
+  ),
 };
 const germanNumeric = { prompt: 'Wie viele Bytes …', explanation: 'Beim Training …' };
 const germanTakeaway = 'Ausführen braucht etwa 2 Bytes pro Parameter, Training etwa 16.';
@@ -30,7 +32,7 @@ const german = {
   items: { [choiceItem.id]: germanChoice, [numericItem.id]: germanNumeric, 'no-such-item': { prompt: 'verloren' } },
 };
 
-test('each item\'s and takeaway\'s translation is put into that item and takeaway, under the language', () => {
+test("each item's and takeaway's translation is put into that item and takeaway, under the language", () => {
   const translated = withBankTranslations(bank, 'de', german);
   assert.deepEqual(translated.items[0].translations, { de: germanChoice });
   assert.deepEqual(translated.items[1].translations, { de: germanNumeric });
@@ -83,7 +85,7 @@ test('the bank as JSON text is translated too; no translations, or unreadable te
   assert.equal(withBankTranslations('{"items": [', 'de', german), '{"items": [');
 });
 
-test('an author\'s bank is one named and loaded; the built-in bank, also standing in for a failed one, is not', () => {
+test("an author's bank is one named and loaded; the built-in bank, also standing in for a failed one, is not", () => {
   assert.equal(isAuthorBank({ bankName: 'unit-3.json' }), true);
   assert.equal(isAuthorBank({ bankName: INLINE_BANK_NAME, bankProblem: undefined }), true);
   assert.equal(isAuthorBank({ bankName: 'unit-3.json', bankProblem: 'The question bank “unit-3.json” is empty, …' }), false);
@@ -95,10 +97,21 @@ function standInEngine() {
   const asked = [];
   return {
     asked,
-    quizValidateBank: (text) => { asked.push(JSON.parse(text)); return JSON.stringify({ ok: true, errors: [], unusable: [], settings: null }); },
+    quizValidateBank: (text) => {
+      asked.push(JSON.parse(text));
+      return JSON.stringify({ ok: true, errors: [], unusable: [], settings: null });
+    },
     quizInstance: (itemJson) => {
       const item = JSON.parse(itemJson);
-      return JSON.stringify({ id: item.id, kind: item.kind, takeaway: item.takeaway, seed: 0, prompt: item.prompt, options: (item.options ?? []).map(({ id, text }) => ({ id, text })), errors: [] });
+      return JSON.stringify({
+        id: item.id,
+        kind: item.kind,
+        takeaway: item.takeaway,
+        seed: 0,
+        prompt: item.prompt,
+        options: (item.options ?? []).map(({ id, text }) => ({ id, text })),
+        errors: [],
+      });
     },
     quizGrade: () => '{}',
     quizReadQuantity: () => '{}',
@@ -107,41 +120,62 @@ function standInEngine() {
   };
 }
 
-test('the engine validates the bank with the translations in it, and the takeaways read in the widget\'s language', () => {
+test("the engine validates the bank with the translations in it, and the takeaways read in the widget's language", () => {
   const engine = standInEngine();
   const prepared = prepareBank(engine, withBankTranslations(bank, 'de', german), { language: 'de' });
   assert.deepEqual(engine.asked[0].items[0].translations, { de: germanChoice });
   assert.equal(JSON.parse(prepared.items[0].json).translations.de.prompt, germanChoice.prompt);
   assert.equal(prepared.takeaways[0].text, germanTakeaway);
-  assert.equal(prepared.takeaways[1].text, bank.takeaways[1].text, 'no translation: the bank\'s own words');
+  assert.equal(prepared.takeaways[1].text, bank.takeaways[1].text, "no translation: the bank's own words");
   // Asked in English, the same bank shows its own takeaways.
-  assert.equal(prepareBank(standInEngine(), withBankTranslations(bank, 'de', german), { language: 'en' }).takeaways[0].text, bank.takeaways[0].text);
+  assert.equal(
+    prepareBank(standInEngine(), withBankTranslations(bank, 'de', german), { language: 'en' }).takeaways[0].text,
+    bank.takeaways[0].text,
+  );
 });
 
 test('saved progress is kept under the same key in every language', () => {
   const english = prepareBank(standInEngine(), bank);
   const inGerman = prepareBank(standInEngine(), withBankTranslations(bank, 'de', german), { language: 'de' });
-  const inSpanish = prepareBank(standInEngine(), withBankTranslations(bank, 'es', { takeaways: { [bank.takeaways[0].id]: 'Ejecutar …' } }), { language: 'es' });
+  const inSpanish = prepareBank(
+    standInEngine(),
+    withBankTranslations(bank, 'es', { takeaways: { [bank.takeaways[0].id]: 'Ejecutar …' } }),
+    { language: 'es' },
+  );
   assert.equal(inGerman.bankId, english.bankId);
   assert.equal(inSpanish.bankId, english.bankId);
-  assert.deepEqual(inGerman.items.map((item) => item.id), english.items.map((item) => item.id));
+  assert.deepEqual(
+    inGerman.items.map((item) => item.id),
+    english.items.map((item) => item.id),
+  );
 });
 
 const loudly = (key, english, values) => `${key}|${english.replace(/\{(\w+)\}/g, (_, name) => `<${values?.[name] ?? '?'}>`)}`;
 
-test('the page\'s own problem lines and a failed bank\'s notice go through the translator, values filled', () => {
-  assert.equal(describeProblem({ item: 'a', field: 'prompt', message: 'm' }, loudly), 'quizui.problem.in_item_field|Question “<a>”, <prompt>: <m>');
+test("the page's own problem lines and a failed bank's notice go through the translator, values filled", () => {
+  assert.equal(
+    describeProblem({ item: 'a', field: 'prompt', message: 'm' }, loudly),
+    'quizui.problem.in_item_field|Question “<a>”, <prompt>: <m>',
+  );
   assert.equal(describeProblem({ item: '', field: '', message: 'm' }, loudly), 'quizui.problem.in_bank|The bank: <m>');
   const missing = readBankText('', INLINE_BANK_NAME);
   assert.equal(missing.reason.kind, 'empty');
   // The name of a script child is words too, so it is translated as well.
-  assert.equal(describeLoadProblem(missing.name, missing.reason, loudly),
-    'quizui.bank_load.empty|The question bank “<quizui.bank.inline_name|the bank in the page>” is empty, so the built-in questions are shown instead.');
+  assert.equal(
+    describeLoadProblem(missing.name, missing.reason, loudly),
+    'quizui.bank_load.empty|The question bank “<quizui.bank.inline_name|the bank in the page>” is empty, so the built-in questions are shown instead.',
+  );
   // In English the reason writes exactly the sentence the bank reader gave.
   assert.equal(describeLoadProblem(missing.name, missing.reason), missing.problem);
   const large = readBankText('x'.repeat(2_000_001), 'big.json');
-  assert.equal(describeLoadProblem(large.name, large.reason, undefined, () => '2 MB'), large.problem);
-  assert.match(describeLoadProblem(large.name, large.reason, undefined, () => '2,0 MB (engine)'), /larger than 2,0 MB \(engine\),/);
+  assert.equal(
+    describeLoadProblem(large.name, large.reason, undefined, () => '2 MB'),
+    large.problem,
+  );
+  assert.match(
+    describeLoadProblem(large.name, large.reason, undefined, () => '2,0 MB (engine)'),
+    /larger than 2,0 MB \(engine\),/,
+  );
 });
 
 // ── The catalogues ─────────────────────────────────────────────────────────────────────────────

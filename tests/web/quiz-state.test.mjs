@@ -6,9 +6,25 @@ import { buildQuizUnits } from './quiz-build.mjs';
 
 const units = await buildQuizUnits('state');
 const {
-  initialProgress, recordAnswer, revealSolution, retryItem, retryMissed, nextSeed, nextUnanswered, score, summarize,
-  serializeProgress, deserializeProgress, missedIds, mergeProgress, changedItemIds, MAX_SEED, MAX_SAVED_TEXT,
-  itemCredit, optionOrder, RETRY_CREDIT,
+  initialProgress,
+  recordAnswer,
+  revealSolution,
+  retryItem,
+  retryMissed,
+  nextSeed,
+  nextUnanswered,
+  score,
+  summarize,
+  serializeProgress,
+  deserializeProgress,
+  missedIds,
+  mergeProgress,
+  changedItemIds,
+  MAX_SEED,
+  MAX_SAVED_TEXT,
+  itemCredit,
+  optionOrder,
+  RETRY_CREDIT,
 } = await import(units.state);
 
 const items = [
@@ -22,20 +38,40 @@ const takeaways = [
   { id: 'extras', text: 'The extras: gradients, master copy, optimizer state.' },
   { id: 'compute', text: 'Training compute ≈ 6 × N × D.' },
 ];
-const sequence = (...values) => { let index = 0; return () => values[index++ % values.length]; };
+const sequence = (...values) => {
+  let index = 0;
+  return () => values[index++ % values.length];
+};
 
 test('a new quiz has every question unanswered, seed 0, and shows the first', () => {
   const progress = initialProgress(items);
   assert.equal(progress.current, 'run-bytes');
   assert.equal(progress.mode, 'one');
-  for (const item of items) assert.deepEqual(progress.items[item.id], { seed: 0, attempts: 0, status: 'new', firstTry: null, answer: null, solutionSeen: false, changedAt: 0 });
+  for (const item of items)
+    assert.deepEqual(progress.items[item.id], {
+      seed: 0,
+      attempts: 0,
+      status: 'new',
+      firstTry: null,
+      answer: null,
+      solutionSeen: false,
+      changedAt: 0,
+    });
 });
 
 test('a graded answer counts an attempt, and only the first one sets firstTry', () => {
   let progress = initialProgress(items);
   progress = recordAnswer(progress, 'train-bytes', { text: '8 bytes' }, false, 5_000);
   progress = recordAnswer(progress, 'train-bytes', { text: '16 bytes' }, true, 6_000);
-  assert.deepEqual(progress.items['train-bytes'], { seed: 0, attempts: 2, status: 'correct', firstTry: false, answer: { text: '16 bytes' }, solutionSeen: false, changedAt: 6_000 });
+  assert.deepEqual(progress.items['train-bytes'], {
+    seed: 0,
+    attempts: 2,
+    status: 'correct',
+    firstTry: false,
+    answer: { text: '16 bytes' },
+    solutionSeen: false,
+    changedAt: 6_000,
+  });
 });
 
 test('changes return a new state and leave the old one untouched', () => {
@@ -57,14 +93,32 @@ test('showing the solution marks a question missed, but never a question already
 test('trying again asks with the given seed, clears the answer and keeps the attempt count', () => {
   let progress = recordAnswer(initialProgress(items), 'flops', { text: '3 days' }, false, 5_000);
   progress = retryItem(progress, 'flops', 4242, 7_000);
-  assert.deepEqual(progress.items.flops, { seed: 4242, attempts: 1, status: 'new', firstTry: false, answer: null, solutionSeen: false, changedAt: 7_000 });
+  assert.deepEqual(progress.items.flops, {
+    seed: 4242,
+    attempts: 1,
+    status: 'new',
+    firstTry: false,
+    answer: null,
+    solutionSeen: false,
+    changedAt: 7_000,
+  });
 });
 
 test('a new seed differs from the previous one and stays in 1…MAX_SEED', () => {
-  assert.equal(nextSeed(0, () => 0), 1);
-  assert.equal(nextSeed(7, () => 0.99999999), MAX_SEED);
+  assert.equal(
+    nextSeed(0, () => 0),
+    1,
+  );
+  assert.equal(
+    nextSeed(7, () => 0.99999999),
+    MAX_SEED,
+  );
   assert.notEqual(nextSeed(1, sequence(0, 0, 0.5)), 1);
-  assert.equal(nextSeed(1, () => 0), 2, 'falls back to the following seed when the source keeps repeating');
+  assert.equal(
+    nextSeed(1, () => 0),
+    2,
+    'falls back to the following seed when the source keeps repeating',
+  );
   for (let previous = 0; previous < 50; previous += 1) {
     const seed = nextSeed(previous, Math.random);
     assert.ok(seed >= 1 && seed <= MAX_SEED && seed !== previous);
@@ -117,10 +171,13 @@ test('the summary lists the takeaways to revisit in the bank’s order, each wit
   progress = recordAnswer(progress, 'extras', { choices: ['weights'] }, true);
   const summary = summarize(progress, items, takeaways);
   assert.deepEqual(summary.missed, ['run-bytes', 'train-bytes', 'flops']);
-  assert.deepEqual(summary.revisit.map((entry) => [entry.takeaway.id, entry.itemIds]), [
-    ['memory', ['run-bytes', 'train-bytes']],
-    ['compute', ['flops']],
-  ]);
+  assert.deepEqual(
+    summary.revisit.map((entry) => [entry.takeaway.id, entry.itemIds]),
+    [
+      ['memory', ['run-bytes', 'train-bytes']],
+      ['compute', ['flops']],
+    ],
+  );
   assert.equal(summary.firstTry, 1);
   assert.equal(summary.completed, true);
 });
@@ -129,7 +186,10 @@ test('a missed question whose takeaway the bank does not list is still offered f
   const odd = [...items, { id: 'stray', takeaway: 'unlisted', optionIds: [] }];
   const progress = recordAnswer(initialProgress(odd), 'stray', { text: '1' }, false);
   const summary = summarize(progress, odd, takeaways);
-  assert.deepEqual(summary.revisit.map((entry) => entry.takeaway.id), ['unlisted']);
+  assert.deepEqual(
+    summary.revisit.map((entry) => entry.takeaway.id),
+    ['unlisted'],
+  );
 });
 
 test('retrying the missed questions gives each a new seed, leaves the right ones alone and shows the first', () => {
@@ -168,9 +228,25 @@ test('the summary view (current null) survives a reload', () => {
 
 test('garbage, other versions and wrong shapes give a fresh start, never a throw', () => {
   const fresh = initialProgress(items);
-  for (const text of [null, undefined, '', 'not json', '[]', 'null', '42', '"x"', '{"v":2,"i":{}}', '{"v":1,"i":[]}',
-    '{"v":1,"i":{"flops":"c"}}', '{"v":1,"i":{"flops":[1,1,"?",1,0]}}', '{"v":1,"i":{"flops":[-1,1,"c",1,0]}}',
-    '{"v":1,"i":{"flops":[1.5,1,"c",1,0]}}', '{"v":1,"i":{"__proto__":[1,1,"c",1,0]}}', '{"v":1,"c":"nope","i":{}}', 'x'.repeat(200_000)]) {
+  for (const text of [
+    null,
+    undefined,
+    '',
+    'not json',
+    '[]',
+    'null',
+    '42',
+    '"x"',
+    '{"v":2,"i":{}}',
+    '{"v":1,"i":[]}',
+    '{"v":1,"i":{"flops":"c"}}',
+    '{"v":1,"i":{"flops":[1,1,"?",1,0]}}',
+    '{"v":1,"i":{"flops":[-1,1,"c",1,0]}}',
+    '{"v":1,"i":{"flops":[1.5,1,"c",1,0]}}',
+    '{"v":1,"i":{"__proto__":[1,1,"c",1,0]}}',
+    '{"v":1,"c":"nope","i":{}}',
+    'x'.repeat(200_000),
+  ]) {
     assert.deepEqual(deserializeProgress(text, items), fresh, String(text).slice(0, 40));
   }
 });
@@ -186,16 +262,29 @@ test('random bytes never make the reader throw', () => {
 });
 
 test('saved answers that do not fit the bank now are dropped, the rest kept', () => {
-  const saved = JSON.stringify({ v: 1, m: 'o', c: 'gone', i: {
-    gone: [5, 1, 'c', 1, 'x'],
-    'run-bytes': [0, 1, 'x', 0, [9]],
-    extras: [0, 1, 'c', 1, [0, 1]],
-    flops: [0, 0, 'c', 1, '1e24'],
-  } });
+  const saved = JSON.stringify({
+    v: 1,
+    m: 'o',
+    c: 'gone',
+    i: {
+      gone: [5, 1, 'c', 1, 'x'],
+      'run-bytes': [0, 1, 'x', 0, [9]],
+      extras: [0, 1, 'c', 1, [0, 1]],
+      flops: [0, 0, 'c', 1, '1e24'],
+    },
+  });
   const progress = deserializeProgress(saved, items);
   assert.equal(progress.current, 'run-bytes', 'an unknown current question falls back to the first');
   assert.equal('gone' in progress.items, false);
-  assert.deepEqual(progress.items['run-bytes'], { seed: 0, attempts: 1, status: 'incorrect', firstTry: false, answer: null, solutionSeen: false, changedAt: 0 });
+  assert.deepEqual(progress.items['run-bytes'], {
+    seed: 0,
+    attempts: 1,
+    status: 'incorrect',
+    firstTry: false,
+    answer: null,
+    solutionSeen: false,
+    changedAt: 0,
+  });
   assert.deepEqual(progress.items.extras.answer, { choices: ['weights', 'gradients'] });
   assert.equal(progress.items.flops.status, 'new', 'a right answer with no attempt behind it is not trusted');
   assert.equal(progress.items['train-bytes'].status, 'new', 'a question the save does not know starts fresh');
@@ -215,7 +304,12 @@ test('a whole bank of 40 long-named questions, all answered at length, saves in 
   let progress = initialProgress(many);
   many.forEach((item, index) => {
     progress = retryItem(recordAnswer(progress, item.id, { text: 'x' }, false), item.id, 99999);
-    progress = recordAnswer(progress, item.id, index % 2 ? { text: '1,120,000,000,000.5 gigabytes!' } : { choices: ['a', 'b', 'c', 'd', 'e', 'f'] }, index % 3 === 0);
+    progress = recordAnswer(
+      progress,
+      item.id,
+      index % 2 ? { text: '1,120,000,000,000.5 gigabytes!' } : { choices: ['a', 'b', 'c', 'd', 'e', 'f'] },
+      index % 3 === 0,
+    );
   });
   const saved = serializeProgress(progress, many);
   assert.ok(saved.length < 4000, `${saved.length} characters`);
@@ -226,11 +320,16 @@ test('a whole bank of 40 long-named questions, all answered at length, saves in 
 // ── Saved state read with own properties only (issue 10, case 5) ─────────────────────────────
 
 test('a saved state naming Object.prototype members ("constructor", "toString") is dropped item by item', () => {
-  const saved = JSON.stringify({ v: 1, m: 'o', c: 'toString', i: {
-    'run-bytes': [0, 0, 'constructor', -1, 0],
-    extras: [0, 1, 'c', 1, [0]],
-    flops: [0, 1, 'toString', 1, 0],
-  } });
+  const saved = JSON.stringify({
+    v: 1,
+    m: 'o',
+    c: 'toString',
+    i: {
+      'run-bytes': [0, 0, 'constructor', -1, 0],
+      extras: [0, 1, 'c', 1, [0]],
+      flops: [0, 1, 'toString', 1, 0],
+    },
+  });
   const progress = deserializeProgress(saved, items);
   assert.equal(progress.items['run-bytes'].status, 'new', 'an unknown status code is not found on the prototype');
   assert.equal(progress.items.flops.status, 'new');
@@ -248,7 +347,10 @@ test('states saved before merging existed (five fields) are read with no change 
 });
 
 test('a change time that is not a whole non-negative number drops that item only', () => {
-  const progress = deserializeProgress('{"v":1,"i":{"flops":[3,1,"c",1,0,-4],"extras":[0,1,"c",1,0,"x"],"train-bytes":[0,1,"c",1,0,1700000000000]}}', items);
+  const progress = deserializeProgress(
+    '{"v":1,"i":{"flops":[3,1,"c",1,0,-4],"extras":[0,1,"c",1,0,"x"],"train-bytes":[0,1,"c",1,0,1700000000000]}}',
+    items,
+  );
   assert.equal(progress.items.flops.status, 'new');
   assert.equal(progress.items.extras.status, 'new');
   assert.equal(progress.items['train-bytes'].status, 'correct');
@@ -378,7 +480,8 @@ test('the first option is first for about a quarter of learners, not for all', (
 test('a new question seed ("Try again") gives another order for most learners', () => {
   let changed = 0;
   for (let learner = 1; learner <= 200; learner += 1) {
-    if (optionOrder(optionTexts, 'run-bytes', learner, 11).join() !== optionOrder(optionTexts, 'run-bytes', learner, 12).join()) changed += 1;
+    if (optionOrder(optionTexts, 'run-bytes', learner, 11).join() !== optionOrder(optionTexts, 'run-bytes', learner, 12).join())
+      changed += 1;
   }
   assert.ok(changed > 150, `${changed} of 200`);
 });

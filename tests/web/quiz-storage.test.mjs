@@ -15,7 +15,9 @@ function fakeLocalStorage() {
     setItem: (key, value) => map.set(key, String(value)),
     removeItem: (key) => map.delete(key),
     key: (index) => [...map.keys()][index] ?? null,
-    get length() { return map.size; },
+    get length() {
+      return map.size;
+    },
     map,
   };
 }
@@ -35,7 +37,11 @@ test('the localStorage adapter saves and loads under its key only', () => {
 });
 
 test('a localStorage getter that throws leaves the guarded storage working in memory', () => {
-  const storage = guardStorage(localStorageAdapter('k', () => { throw new DOMException('The document is sandboxed', 'SecurityError'); }));
+  const storage = guardStorage(
+    localStorageAdapter('k', () => {
+      throw new DOMException('The document is sandboxed', 'SecurityError');
+    }),
+  );
   assert.equal(storage.load(), null);
   assert.equal(storage.persistent, false);
   assert.doesNotThrow(() => storage.save('{"v":1}'));
@@ -44,7 +50,9 @@ test('a localStorage getter that throws leaves the guarded storage working in me
 
 test('a full quota on save is swallowed and reported as not persistent', () => {
   const fake = fakeLocalStorage();
-  fake.setItem = () => { throw new DOMException('quota', 'QuotaExceededError'); };
+  fake.setItem = () => {
+    throw new DOMException('quota', 'QuotaExceededError');
+  };
   const storage = guardStorage(localStorageAdapter('k', () => fake));
   assert.equal(storage.load(), null);
   assert.equal(storage.persistent, true, 'reading worked');
@@ -83,15 +91,25 @@ function fakeWindow() {
   return {
     addEventListener: (type, listener) => type === 'storage' && listeners.add(listener),
     removeEventListener: (type, listener) => listeners.delete(listener),
-    fire: (key) => { for (const listener of listeners) listener({ key }); },
+    fire: (key) => {
+      for (const listener of listeners) listener({ key });
+    },
     listeners,
   };
 }
 
 test('only the earlier version’s position keys of the same bank count as its legacy keys', () => {
-  assert.deepEqual(legacyKeys('b1', ['trainscope-quiz:b1', 'trainscope-quiz:b1:position-0', 'trainscope-quiz:b1:position-12',
-    'trainscope-quiz:b1:unit-3', 'trainscope-quiz:b2:position-0', 'trainscope-quiz:b1:position-x']),
-  ['trainscope-quiz:b1:position-0', 'trainscope-quiz:b1:position-12']);
+  assert.deepEqual(
+    legacyKeys('b1', [
+      'trainscope-quiz:b1',
+      'trainscope-quiz:b1:position-0',
+      'trainscope-quiz:b1:position-12',
+      'trainscope-quiz:b1:unit-3',
+      'trainscope-quiz:b2:position-0',
+      'trainscope-quiz:b1:position-x',
+    ]),
+    ['trainscope-quiz:b1:position-0', 'trainscope-quiz:b1:position-12'],
+  );
 });
 
 test('an id-less quiz reads the earlier version’s position keys, and removes them once its merge is saved', () => {
@@ -117,7 +135,9 @@ test('another tab’s save under the same key is heard; a save under another key
   const events = fakeWindow();
   const storage = guardStorage(localStorageAdapter('k', () => fakeLocalStorage(), { events }));
   let heard = 0;
-  const stop = storage.subscribe(() => { heard += 1; });
+  const stop = storage.subscribe(() => {
+    heard += 1;
+  });
   events.fire('other');
   assert.equal(heard, 0);
   events.fire('k');
@@ -134,7 +154,14 @@ test('two quizzes of one page with one key hear each other’s saves but not the
   const first = guardStorage(localStorageAdapter('shared', () => fake, { events: null }));
   const second = guardStorage(localStorageAdapter('shared', () => fake, { events: null }));
   const heard = { first: 0, second: 0 };
-  const stops = [first.subscribe(() => { heard.first += 1; }), second.subscribe(() => { heard.second += 1; })];
+  const stops = [
+    first.subscribe(() => {
+      heard.first += 1;
+    }),
+    second.subscribe(() => {
+      heard.second += 1;
+    }),
+  ];
   first.save('a');
   assert.deepEqual(heard, { first: 0, second: 1 });
   second.save('b');
@@ -151,7 +178,16 @@ test('the guarded storage reads the store again on every load, so another tab’
 });
 
 test('a host adapter whose legacy or subscribe throws cannot break the quiz', () => {
-  const storage = guardStorage({ load: () => null, save: () => {}, loadLegacy: () => { throw new Error('x'); }, subscribe: () => { throw new Error('y'); } });
+  const storage = guardStorage({
+    load: () => null,
+    save: () => {},
+    loadLegacy: () => {
+      throw new Error('x');
+    },
+    subscribe: () => {
+      throw new Error('y');
+    },
+  });
   assert.deepEqual(storage.loadLegacy(), []);
   assert.doesNotThrow(() => storage.subscribe(() => {})());
 });

@@ -16,8 +16,16 @@ import { inlinePage } from '../../web/build.mjs';
 const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
 
 test('no attributes mean every section, the system theme, no pass mark, no header and the built-in bank', () => {
-  assert.deepEqual(readSettings(none), { scenario: {}, sections: ['memory', 'time', 'quiz'], theme: 'auto', passMark: null, header: false, bank: null, problems: [],
-    sources: { preset: null, scenario: {} } });
+  assert.deepEqual(readSettings(none), {
+    scenario: {},
+    sections: ['memory', 'time', 'quiz'],
+    theme: 'auto',
+    passMark: null,
+    header: false,
+    bank: null,
+    problems: [],
+    sources: { preset: null, scenario: {} },
+  });
 });
 
 test('the bank attribute is read as given, trimmed; blank means the built-in bank', () => {
@@ -27,7 +35,8 @@ test('the bank attribute is read as given, trimmed; blank means the built-in ban
 
 test('header is on when present (empty, on, true), off when off or absent, and a problem otherwise', () => {
   for (const value of ['', 'on', 'ON', 'true', 'header']) assert.equal(readSettings({ ...none, header: value }).header, true, value);
-  for (const value of [null, undefined, 'off', 'false']) assert.equal(readSettings({ ...none, header: value }).header, false, String(value));
+  for (const value of [null, undefined, 'off', 'false'])
+    assert.equal(readSettings({ ...none, header: value }).header, false, String(value));
   const bad = readSettings({ ...none, header: 'maybe' });
   assert.equal(bad.header, false);
   assert.deepEqual(bad.problems, ['The header attribute must be on or off, not “maybe”.']);
@@ -36,7 +45,8 @@ test('header is on when present (empty, on, true), off when off or absent, and a
 /** Stands in for the engine: refuses an unknown preset and a GPU count below 1 (the browser tests use the real one). */
 function fakeEstimate(scenario) {
   const errors = [];
-  if (scenario.model?.preset && !['llama3-8b', 'llama3-70b'].includes(scenario.model.preset)) errors.push({ field: 'model.preset', message: `unknown preset '${scenario.model.preset}'` });
+  if (scenario.model?.preset && !['llama3-8b', 'llama3-70b'].includes(scenario.model.preset))
+    errors.push({ field: 'model.preset', message: `unknown preset '${scenario.model.preset}'` });
   if (scenario.parallel?.gpus < 1) errors.push({ field: 'parallel.gpus', message: 'must be at least 1' });
   return { errors };
 }
@@ -59,8 +69,13 @@ test('a scenario the engine refuses is a problem naming scenario; the preset alo
 });
 
 test('attributes become options; preset wins over the scenario’s model', () => {
-  const settings = readSettings({ preset: 'llama3-405b', scenario: '{"model":{"preset":"gpt2-124m"},"parallel":{"gpus":64}}',
-    sections: 'Time, quiz', theme: 'DARK', passMark: '70%' });
+  const settings = readSettings({
+    preset: 'llama3-405b',
+    scenario: '{"model":{"preset":"gpt2-124m"},"parallel":{"gpus":64}}',
+    sections: 'Time, quiz',
+    theme: 'DARK',
+    passMark: '70%',
+  });
   assert.deepEqual(settings.scenario, { model: { preset: 'llama3-405b' }, parallel: { gpus: 64 } });
   assert.deepEqual(settings.sections, ['time', 'quiz']);
   assert.equal(settings.theme, 'dark');
@@ -75,7 +90,11 @@ test('each bad attribute is named in a problem and its default is used', () => {
   assert.equal(settings.theme, 'auto');
   assert.equal(settings.passMark, null);
   assert.equal(settings.problems.length, 4);
-  for (const name of ['scenario', 'sections', 'theme', 'pass-mark']) assert.ok(settings.problems.some((p) => p.includes(name)), name);
+  for (const name of ['scenario', 'sections', 'theme', 'pass-mark'])
+    assert.ok(
+      settings.problems.some((p) => p.includes(name)),
+      name,
+    );
   assert.equal(readSettings({ ...none, scenario: '[1,2]' }).problems.length, 1, 'an array is not a scenario');
   assert.equal(readSettings({ ...none, passMark: 'NaN' }).passMark, null);
 });
@@ -102,7 +121,11 @@ test('the API is found on an ancestor frame, and a cross-origin frame on the way
   const top = { API: api };
   top.parent = top;
   const crossOrigin = { parent: top };
-  Object.defineProperty(crossOrigin, 'API', { get() { throw new Error('SecurityError'); } });
+  Object.defineProperty(crossOrigin, 'API', {
+    get() {
+      throw new Error('SecurityError');
+    },
+  });
   const sco = { parent: crossOrigin };
   assert.equal(findScormApi(sco), api);
   const alone = {};
@@ -132,7 +155,7 @@ test('a session reports score, status and suspend data, then finishes with the s
   assert.equal(session.saveSuspendData('x'.repeat(SUSPEND_DATA_LIMIT + 1)), false, 'never more than SCORM 1.2 allows');
   assert.equal(data['cmi.suspend_data'].length, SUSPEND_DATA_LIMIT);
 
-  now += 3_723_450;  // 1 h 2 min 3.45 s
+  now += 3_723_450; // 1 h 2 min 3.45 s
   session.finish();
   assert.equal(data['cmi.core.session_time'], '0001:02:03.45');
   assert.equal(data['cmi.core.exit'], '');
@@ -160,13 +183,18 @@ function realLms(record = {}) {
   const api = new Scorm12API({ logLevel: 4 });
   api.loadFromJSON(record);
   const lms = { api, commits: 0, errors: [] };
-  api.on('LMSCommit', () => { lms.commits += 1; });
+  api.on('LMSCommit', () => {
+    lms.commits += 1;
+  });
   lms.value = (element) => api.getCMIValue(element);
   return lms;
 }
 
 test('once passed with 95, a later session that restarts and finishes low leaves passed and 95 (real run-time)', () => {
-  const lms = realLms({ core: { lesson_status: 'passed', score: { raw: '95', min: '0', max: '100' } }, student_data: { mastery_score: '80' } });
+  const lms = realLms({
+    core: { lesson_status: 'passed', score: { raw: '95', min: '0', max: '100' } },
+    student_data: { mastery_score: '80' },
+  });
   const session = new ScormSession(lms.api);
   assert.equal(session.start(), true);
   session.report({ score: 1, max: 21, scaled: 1 / 21, passed: null, completed: false });
@@ -178,7 +206,10 @@ test('once passed with 95, a later session that restarts and finishes low leaves
 });
 
 test('a failed learner who passes later is passed, with the better score (real run-time)', () => {
-  const lms = realLms({ core: { lesson_status: 'failed', score: { raw: '24', min: '0', max: '100' } }, student_data: { mastery_score: '80' } });
+  const lms = realLms({
+    core: { lesson_status: 'failed', score: { raw: '24', min: '0', max: '100' } },
+    student_data: { mastery_score: '80' },
+  });
   const session = new ScormSession(lms.api);
   session.start();
   session.report({ score: 2, max: 21, scaled: 2 / 21, passed: null, completed: false });
@@ -225,7 +256,13 @@ test('the ZIP writer makes archives that unzip reads back byte for byte', () => 
   assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926, 'the CRC-32 check value (ISO-HDLC)');
   const folder = mkdtempSync(join(tmpdir(), 'trainscope-zip-'));
   const big = Buffer.alloc(100_000, 7);
-  writeFileSync(join(folder, 'test.zip'), createZip([{ name: 'imsmanifest.xml', data: '<manifest/>' }, { name: 'dir/data.bin', data: big }]));
+  writeFileSync(
+    join(folder, 'test.zip'),
+    createZip([
+      { name: 'imsmanifest.xml', data: '<manifest/>' },
+      { name: 'dir/data.bin', data: big },
+    ]),
+  );
   execFileSync('unzip', ['-q', join(folder, 'test.zip'), '-d', join(folder, 'out')]);
   assert.equal(readFileSync(join(folder, 'out', 'imsmanifest.xml'), 'utf8'), '<manifest/>');
   assert.deepEqual(readFileSync(join(folder, 'out', 'dir', 'data.bin')), big);

@@ -32,6 +32,6 @@ test('GPU counts move through powers of two and end at 100,000', () => {
   assert.equal(stops.at(-1), 100000);
   const scale = stopScale(stops);
   assert.equal(scale.valueAt(scale.positionOf(16384)), 16384);
-  assert.equal(scale.valueAt(scale.positionOf(2500)), 2048, "nearest on a log scale");
-  assert.equal(scale.valueAt(scale.positionOf(3000)), 4096, "3000 is past √(2048·4096)");
+  assert.equal(scale.valueAt(scale.positionOf(2500)), 2048, 'nearest on a log scale');
+  assert.equal(scale.valueAt(scale.positionOf(3000)), 4096, '3000 is past √(2048·4096)');
 });

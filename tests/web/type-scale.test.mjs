@@ -39,10 +39,17 @@ test('the scale has six sizes, each larger than the one before, and the quiz use
     assert.ok(match, `styles.css defines --ts-size-${step} in rem`);
     return Number(match[1]);
   });
-  sizes.slice(1).forEach((size, index) => assert.ok(size > sizes[index], `--ts-size-${steps[index + 1]} (${size}rem) is larger than --ts-size-${steps[index]}`));
+  sizes
+    .slice(1)
+    .forEach((size, index) =>
+      assert.ok(size > sizes[index], `--ts-size-${steps[index + 1]} (${size}rem) is larger than --ts-size-${steps[index]}`),
+    );
   const quiz = read('quiz.css');
   steps.forEach((step, index) => {
-    assert.match(quiz, new RegExp(`--ts-quiz-size-${step}:\\s*var\\(--ts-size-${step},\\s*${sizes[index]}rem\\);`),
-      `quiz.css takes --ts-size-${step} from the page, with the same ${sizes[index]}rem when it stands alone`);
+    assert.match(
+      quiz,
+      new RegExp(`--ts-quiz-size-${step}:\\s*var\\(--ts-size-${step},\\s*${sizes[index]}rem\\);`),
+      `quiz.css takes --ts-size-${step} from the page, with the same ${sizes[index]}rem when it stands alone`,
+    );
   });
 });

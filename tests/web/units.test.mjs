@@ -1,14 +1,14 @@
-// The page's units module (web/src/units.ts) bound to the real wasm engine: every figure the
+// The page's units module (web/src/engine/units.ts) bound to the real wasm engine: every figure the
 // page writes and every field it reads is the engine's, so the disagreements issue 9 found
 // (one quantity written two ways, "70B" read two ways, limits kept twice) cannot come back.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import * as units from '../../build/web-units/units.mjs';
+import { unitsFor } from '../../build/web-units/units.mjs';
+import { fieldScale } from '../../build/web-units/sliders.mjs';
 import { engineModule as module } from './wasm-engine.mjs';
 
-
 // The members of engine.ts's Engine that units.ts uses, mapped to the module as wrap() maps them.
-units.bindUnitsEngine({
+const units = unitsFor({
   format: (value, figure, significantFigures = 0) => module.formatQuantity(value, figure, significantFigures),
   readField: (field, text) => module.readField(field, text),
   timeAxisMarks: JSON.parse(module.timeAxisMarks()),
@@ -84,9 +84,9 @@ test('the time axis marks are the engine’s, in increasing order', () => {
 test('every slider spans what the engine says, and every stop is a value the engine accepts', () => {
   const limits = JSON.parse(module.fieldLimits());
   const withSliders = Object.entries(limits).filter(([, limit]) => limit.slider);
-  assert.ok(withSliders.length >= 10, 'the engine describes the page\'s sliders');
+  assert.ok(withSliders.length >= 10, "the engine describes the page's sliders");
   for (const [path, limit] of withSliders) {
-    const scale = units.sliderScale(path);
+    const scale = fieldScale(units, path);
     assert.equal(scale.valueAt(0), limit.slider.min, `${path}: first stop`);
     assert.equal(scale.valueAt(scale.steps), limit.slider.max, `${path}: last stop`);
     for (let position = 0; position <= scale.steps; position += 1) {
@@ -98,5 +98,5 @@ test('every slider spans what the engine says, and every stop is a value the eng
 });
 
 test('a field the engine gives no slider has none on the page', () => {
-  assert.throws(() => units.sliderScale('model.architecture.layers'), /no slider range for model.architecture.layers/);
+  assert.throws(() => fieldScale(units, 'model.architecture.layers'), /no slider range for model.architecture.layers/);
 });

@@ -1,8 +1,8 @@
 // The AU inside dist/trainscope-cmi5.zip: the widget, launched by a cmi5 LMS with endpoint,
 // fetch, actor, registration and activityId in its URL. It reports to that LMS's LRS only
 // (web/ship/cmi5.ts). Opened without those parameters it is the plain offline page.
-import { documentHasStyles, mountTrainscope } from '../src/app';
-import { queryLanguage } from '../src/packs';
+import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
+import { queryLanguage } from '../src/i18n/packs';
 import type { ScoreDetail } from '../src/quiz/types';
 import { Cmi5Session, readLaunch } from './cmi5';
 import { emitXapi, XAPI_EVENT, type XapiStatement } from './xapi';
@@ -16,9 +16,13 @@ async function start(): Promise<void> {
   // The statements follow the score event that caused them: keep its detail for their score.
   let lastScore: ScoreDetail | null = null;
   // Capture: the statements are dispatched while the score event bubbles, before it reaches target.
-  target.addEventListener('trainscope-score', (event) => {
-    lastScore = (event as CustomEvent<ScoreDetail>).detail ?? null;
-  }, { capture: true });
+  target.addEventListener(
+    'trainscope-score',
+    (event) => {
+      lastScore = (event as CustomEvent<ScoreDetail>).detail ?? null;
+    },
+    { capture: true },
+  );
   target.addEventListener(XAPI_EVENT, (event) => {
     const statement = (event as CustomEvent<XapiStatement>).detail;
     if (statement && session) session.forward(statement, lastScore);

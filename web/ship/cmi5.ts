@@ -56,7 +56,13 @@ export function readLaunch(search: string): Cmi5Launch | null {
   }
   if (!actor || typeof actor !== 'object' || Array.isArray(actor)) return null;
   if (!/^https?:\/\//i.test(endpoint) || !/^https?:\/\//i.test(fetchUrl)) return null;
-  return { endpoint: endpoint.endsWith('/') ? endpoint : `${endpoint}/`, fetchUrl, actor: actor as Record<string, unknown>, registration, activityId };
+  return {
+    endpoint: endpoint.endsWith('/') ? endpoint : `${endpoint}/`,
+    fetchUrl,
+    actor: actor as Record<string, unknown>,
+    registration,
+    activityId,
+  };
 }
 
 /** Reads LMS.LaunchData (§10.2.1); unknown or missing fields take the spec's meaning of absence. */
@@ -78,7 +84,9 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** Aborts a launch request that hangs; undefined where AbortSignal.timeout is missing (Safari < 16). */
 function launchSignal(): AbortSignal | undefined {
-  return typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(LAUNCH_TIMEOUT_MS) : undefined;
+  return typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function'
+    ? AbortSignal.timeout(LAUNCH_TIMEOUT_MS)
+    : undefined;
 }
 
 /** One AU session: launch, statements in order, progress in the State API, terminate. */
@@ -116,14 +124,19 @@ export class Cmi5Session {
     try {
       const tokenResponse = await this.fetchImpl(this.launch.fetchUrl, { method: 'POST', signal: launchSignal() });
       const token = (await tokenResponse.json()) as Record<string, unknown>;
-      if (!tokenResponse.ok || typeof token['auth-token'] !== 'string') throw new Error(`the fetch URL gave no auth-token (${String(token['error-text'] ?? tokenResponse.status)})`);
+      if (!tokenResponse.ok || typeof token['auth-token'] !== 'string')
+        throw new Error(`the fetch URL gave no auth-token (${String(token['error-text'] ?? tokenResponse.status)})`);
       this.auth = `Basic ${token['auth-token']}`;
       const launchData = await this.getState('LMS.LaunchData', true);
       this.data = readLaunchData(launchData);
       const saved = await this.getState(AU_STATE_ID, false);
       if (saved && typeof saved === 'object') {
         const record = saved as Record<string, unknown>;
-        this.state = { quiz: typeof record.quiz === 'string' ? record.quiz : null, completed: record.completed === true, passed: record.passed === true };
+        this.state = {
+          quiz: typeof record.quiz === 'string' ? record.quiz : null,
+          completed: record.completed === true,
+          passed: record.passed === true,
+        };
       }
       this.active = true;
       this.send(this.statement(VERBS.initialized, undefined, true));
@@ -193,7 +206,10 @@ export class Cmi5Session {
     return this.queue;
   }
 
-  /** The context every statement of this session carries: the LMS's template, the registration, and (for cmi5 defined statements) the cmi5 category. */
+  /**
+   * The context every statement of this session carries: the LMS's template, the registration,
+   * and (for cmi5 defined statements) the cmi5 category.
+   */
   private context(defined: boolean, moveOn = false): XapiContext {
     const template = this.data?.contextTemplate ?? {};
     const activities = { ...(template.contextActivities ?? {}) } as NonNullable<XapiContext['contextActivities']>;
@@ -211,7 +227,11 @@ export class Cmi5Session {
 
   private statement(verb: XapiStatement['verb'], result: XapiResult | undefined, defined: boolean, moveOn = false): XapiStatement {
     const context = this.context(defined, moveOn);
-    if ((verb.id === VERBS.passed.id || verb.id === VERBS.failed.id) && this.data?.masteryScore !== null && this.data?.masteryScore !== undefined) {
+    if (
+      (verb.id === VERBS.passed.id || verb.id === VERBS.failed.id) &&
+      this.data?.masteryScore !== null &&
+      this.data?.masteryScore !== undefined
+    ) {
       context.extensions = { ...context.extensions, [MASTERY_EXTENSION]: this.data.masteryScore };
     }
     const statement: XapiStatement = {
@@ -251,12 +271,16 @@ export class Cmi5Session {
 
   private saveState(): void {
     const body = JSON.stringify(this.state);
-    this.enqueue(() => this.fetchImpl(this.stateUrl(AU_STATE_ID), { method: 'PUT', headers: this.headers(true), body, keepalive: body.length < 60000 }));
+    this.enqueue(() =>
+      this.fetchImpl(this.stateUrl(AU_STATE_ID), { method: 'PUT', headers: this.headers(true), body, keepalive: body.length < 60000 }),
+    );
   }
 
   private send(statement: XapiStatement): void {
     const body = JSON.stringify(statement);
-    this.enqueue(() => this.fetchImpl(`${this.launch.endpoint}statements`, { method: 'POST', headers: this.headers(true), body, keepalive: true }));
+    this.enqueue(() =>
+      this.fetchImpl(`${this.launch.endpoint}statements`, { method: 'POST', headers: this.headers(true), body, keepalive: true }),
+    );
   }
 
   /**
@@ -265,11 +289,15 @@ export class Cmi5Session {
    * "terminated" last.
    */
   private enqueue(request: () => Promise<Response>): void {
-    const run = () => request().then((response) => {
-      if (!response.ok) throw new Error(`the LRS answered HTTP ${response.status}`);
-    }).catch((error: unknown) => this.warn(error)).finally(() => {
-      this.inFlight -= 1;
-    });
+    const run = () =>
+      request()
+        .then((response) => {
+          if (!response.ok) throw new Error(`the LRS answered HTTP ${response.status}`);
+        })
+        .catch((error: unknown) => this.warn(error))
+        .finally(() => {
+          this.inFlight -= 1;
+        });
     this.queue = this.inFlight === 0 ? run() : this.queue.then(run);
     this.inFlight += 1;
   }
@@ -277,6 +305,9 @@ export class Cmi5Session {
   private warn(error: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    console.warn('trainscope (cmi5): the LMS’s LRS could not be reached or refused a request; the quiz works, but the LMS may not record it:', error instanceof Error ? error.message : error);
+    console.warn(
+      'trainscope (cmi5): the LMS’s LRS could not be reached or refused a request; the quiz works, but the LMS may not record it:',
+      error instanceof Error ? error.message : error,
+    );
   }
 }

@@ -10,11 +10,11 @@
 // value produces one line in a notice inside the widget and one console warning, both naming the
 // attribute; a later good value clears it. Nothing throws.
 
-import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/app';
+import { mountTrainscope, type MountOptions, type TrainscopeHandle } from '../src/widget/mount';
 import { emitXapi } from './xapi';
-import { engineFor, loadEngine, type Engine } from '../src/engine';
-import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n';
-import { widgetLanguage } from '../src/packs';
+import { engineFor, loadEngine, type Engine } from '../src/engine/engine';
+import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n/i18n';
+import { widgetLanguage } from '../src/i18n/packs';
 import { loadAuthorBank, type AuthorBank } from '../src/quiz/source';
 import { checkScenario, readSettings, type ElementSettings } from './settings';
 
@@ -96,7 +96,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
       const waiting = this.placeholder('');
       this.frame.appendChild(waiting);
       void this.loadWords().then(({ t }) => {
-        if (waiting.isConnected) waiting.textContent = t('page.element.waiting', 'The training-vs-running simulation loads when you scroll to it.');
+        if (waiting.isConnected)
+          waiting.textContent = t('page.element.waiting', 'The training-vs-running simulation loads when you scroll to it.');
       });
     }
     if (this.handle || this.mounting || this.observer) return;
@@ -104,13 +105,16 @@ export class TrainscopeWidgetElement extends HTMLElement {
       void this.mount();
       return;
     }
-    this.observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        this.observer?.disconnect();
-        this.observer = null;
-        void this.mount();
-      }
-    }, { rootMargin: NEAR_VIEWPORT_MARGIN });
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          this.observer?.disconnect();
+          this.observer = null;
+          void this.mount();
+        }
+      },
+      { rootMargin: NEAR_VIEWPORT_MARGIN },
+    );
     this.observer.observe(this);
   }
 
@@ -160,15 +164,18 @@ export class TrainscopeWidgetElement extends HTMLElement {
   }
 
   private readAttributes(): ElementSettings {
-    return readSettings({
-      preset: this.getAttribute('preset'),
-      scenario: this.getAttribute('scenario'),
-      sections: this.getAttribute('sections'),
-      theme: this.getAttribute('theme'),
-      passMark: this.getAttribute('pass-mark'),
-      header: this.getAttribute('header'),
-      bank: this.getAttribute('bank'),
-    }, this.words.t);
+    return readSettings(
+      {
+        preset: this.getAttribute('preset'),
+        scenario: this.getAttribute('scenario'),
+        sections: this.getAttribute('sections'),
+        theme: this.getAttribute('theme'),
+        passMark: this.getAttribute('pass-mark'),
+        header: this.getAttribute('header'),
+        bank: this.getAttribute('bank'),
+      },
+      this.words.t,
+    );
   }
 
   /** The author's bank: the `bank` attribute's file, else a <script type="application/json"> child. */
@@ -181,7 +188,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
     // A script child of a custom element is inert (its type is not JavaScript) and unrendered
     // (the shadow root has no slot): a bank that travels with the page, under any CSP.
     const script = this.querySelector<HTMLScriptElement>(':scope > script[type="application/json"]');
-    return loadAuthorBank({ url: settings.bank, inline: script ? script.textContent ?? '' : null }, document.baseURI);
+    return loadAuthorBank({ url: settings.bank, inline: script ? (script.textContent ?? '') : null }, document.baseURI);
   }
 
   /** The settings with their scenario checked by the engine (when it loaded); warns of new problems. */

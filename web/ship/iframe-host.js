@@ -45,7 +45,14 @@
     if (!isFiniteNumber(data.scaled) || Math.abs(data.scaled - scaled) > 1e-9) return null;
     if (data.passed !== null && typeof data.passed !== 'boolean') return null;
     if (typeof data.completed !== 'boolean' || data.completed !== (data.max > 0 && data.answered === data.max)) return null;
-    var detail = { score: data.score, max: data.max, scaled: scaled, passed: data.passed, completed: data.completed, answered: data.answered };
+    var detail = {
+      score: data.score,
+      max: data.max,
+      scaled: scaled,
+      passed: data.passed,
+      completed: data.completed,
+      answered: data.answered,
+    };
     if (data.right !== undefined) detail.right = data.right;
     return detail;
   }

@@ -24,7 +24,10 @@ export abstract class ScoSession {
   private suspendData = '';
 
   /** `suspendDataLimit`: the most characters the standard lets cmi.suspend_data hold. */
-  protected constructor(private readonly suspendDataLimit: number, now: () => number) {
+  protected constructor(
+    private readonly suspendDataLimit: number,
+    now: () => number,
+  ) {
     this.now = now;
     this.startedAt = now();
   }

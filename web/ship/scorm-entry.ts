@@ -1,8 +1,8 @@
 // The SCO inside dist/trainscope-scorm12.zip: the widget, reporting to the LMS. In an LMS it
 // keeps quiz progress in cmi.suspend_data and reports the score and status; opened on its own
 // it is the plain offline page (progress in localStorage where allowed).
-import { documentHasStyles, mountTrainscope } from '../src/app';
-import { queryLanguage } from '../src/packs';
+import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
+import { queryLanguage } from '../src/i18n/packs';
 import { emitXapi } from './xapi';
 import type { ScoreDetail } from '../src/quiz/quiz';
 import { findScormApi, ScormSession } from './scorm';

@@ -124,12 +124,24 @@ export class ScormSession extends ScoSession {
     this.api = api;
   }
 
-  protected get hasLms(): boolean { return this.api !== null; }
-  protected lmsInitialize(): boolean { return this.api?.LMSInitialize('') === 'true'; }
-  protected lmsTerminate(): void { this.api?.LMSFinish(''); }
-  protected lmsGetValue(element: string): string { return this.api?.LMSGetValue(element) ?? ''; }
-  protected lmsSetValue(element: string, value: string): boolean { return this.api?.LMSSetValue(element, value) === 'true'; }
-  protected lmsCommit(): void { this.api?.LMSCommit(''); }
+  protected get hasLms(): boolean {
+    return this.api !== null;
+  }
+  protected lmsInitialize(): boolean {
+    return this.api?.LMSInitialize('') === 'true';
+  }
+  protected lmsTerminate(): void {
+    this.api?.LMSFinish('');
+  }
+  protected lmsGetValue(element: string): string {
+    return this.api?.LMSGetValue(element) ?? '';
+  }
+  protected lmsSetValue(element: string, value: string): boolean {
+    return this.api?.LMSSetValue(element, value) === 'true';
+  }
+  protected lmsCommit(): void {
+    this.api?.LMSCommit('');
+  }
 
   protected opened(): void {
     const status = this.lmsGetValue('cmi.core.lesson_status');

@@ -1,8 +1,8 @@
 // The SCO inside dist/trainscope-scorm2004.zip: the widget, reporting to a SCORM 2004 LMS
 // (score, completion, success, suspend data, location). Opened on its own it is the plain
 // offline page (progress in localStorage where allowed).
-import { documentHasStyles, mountTrainscope } from '../src/app';
-import { queryLanguage } from '../src/packs';
+import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
+import { queryLanguage } from '../src/i18n/packs';
 import { emitXapi } from './xapi';
 import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';
 import { findScorm2004Api, Scorm2004Session } from './scorm2004';

@@ -66,12 +66,24 @@ export class Scorm2004Session extends ScoSession {
     this.api = api;
   }
 
-  protected get hasLms(): boolean { return this.api !== null; }
-  protected lmsInitialize(): boolean { return this.api?.Initialize('') === 'true'; }
-  protected lmsTerminate(): void { this.api?.Terminate(''); }
-  protected lmsGetValue(element: string): string { return this.api?.GetValue(element) ?? ''; }
-  protected lmsSetValue(element: string, value: string): boolean { return this.api?.SetValue(element, value) === 'true'; }
-  protected lmsCommit(): void { this.api?.Commit(''); }
+  protected get hasLms(): boolean {
+    return this.api !== null;
+  }
+  protected lmsInitialize(): boolean {
+    return this.api?.Initialize('') === 'true';
+  }
+  protected lmsTerminate(): void {
+    this.api?.Terminate('');
+  }
+  protected lmsGetValue(element: string): string {
+    return this.api?.GetValue(element) ?? '';
+  }
+  protected lmsSetValue(element: string, value: string): boolean {
+    return this.api?.SetValue(element, value) === 'true';
+  }
+  protected lmsCommit(): void {
+    this.api?.Commit('');
+  }
 
   protected opened(): void {
     this.completion = this.lmsGetValue('cmi.completion_status');

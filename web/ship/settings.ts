@@ -1,9 +1,9 @@
 // Reads the embed settings (element attributes, or the iframe page's query parameters) into
 // mount options. Pure: every problem becomes a sentence naming its attribute, for the widget to
 // show and the console to log, never an exception.
-import type { Section, Theme } from '../src/app';
-import { translator, type Translate } from '../src/i18n';
-import type { FieldError, PartialScenario } from '../src/types';
+import type { Section, Theme } from '../src/widget/mount';
+import { translator, type Translate } from '../src/i18n/i18n';
+import type { FieldError, PartialScenario } from '../src/engine/types';
 
 const SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
@@ -43,7 +43,12 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
     try {
       const parsed: unknown = JSON.parse(attributes.scenario);
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fromJson = parsed as PartialScenario;
-      else problems.push(t('page.settings.scenario_object', 'The scenario attribute must be a JSON object, e.g. {example}.', { example: '{"model":{"preset":"llama3-70b"}}' }));
+      else
+        problems.push(
+          t('page.settings.scenario_object', 'The scenario attribute must be a JSON object, e.g. {example}.', {
+            example: '{"model":{"preset":"llama3-70b"}}',
+          }),
+        );
     } catch {
       problems.push(t('page.settings.scenario_json', 'The scenario attribute is not valid JSON.'));
     }
@@ -53,10 +58,18 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
 
   let sections: Section[] = [...SECTIONS];
   if (attributes.sections !== null && attributes.sections.trim() !== '') {
-    const words = attributes.sections.toLowerCase().split(/[\s,]+/).filter(Boolean);
+    const words = attributes.sections
+      .toLowerCase()
+      .split(/[\s,]+/)
+      .filter(Boolean);
     const known = words.filter((word): word is Section => (SECTIONS as readonly string[]).includes(word));
     const unknown = words.filter((word) => !(SECTIONS as readonly string[]).includes(word));
-    if (unknown.length > 0) problems.push(t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time and quiz.', { names: unknown.map((word) => word.slice(0, 20)).join(', ') }));
+    if (unknown.length > 0)
+      problems.push(
+        t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time and quiz.', {
+          names: unknown.map((word) => word.slice(0, 20)).join(', '),
+        }),
+      );
     if (known.length > 0) sections = [...new Set(known)];
   }
 
@@ -64,7 +77,10 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
   if (attributes.theme !== null && attributes.theme.trim() !== '') {
     const value = attributes.theme.trim().toLowerCase();
     if ((THEMES as readonly string[]).includes(value)) theme = value as Theme;
-    else problems.push(t('page.settings.theme', 'The theme attribute must be light, dark or auto, not “{value}”.', { value: value.slice(0, 20) }));
+    else
+      problems.push(
+        t('page.settings.theme', 'The theme attribute must be light, dark or auto, not “{value}”.', { value: value.slice(0, 20) }),
+      );
   }
 
   let passMark: number | null = null;
@@ -72,14 +88,16 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
     const text = attributes.passMark.trim();
     const value = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
     if (Number.isFinite(value) && value >= 0 && value <= 1) passMark = value;
-    else problems.push(t('page.settings.pass_mark', 'The pass-mark attribute must be a fraction from 0 to 1 (or a percentage such as 70%).'));
+    else
+      problems.push(t('page.settings.pass_mark', 'The pass-mark attribute must be a fraction from 0 to 1 (or a percentage such as 70%).'));
   }
 
   let header = false;
   if (attributes.header !== undefined && attributes.header !== null) {
     const value = attributes.header.trim().toLowerCase();
     if (HEADER_ON.includes(value)) header = true;
-    else if (!HEADER_OFF.includes(value)) problems.push(t('page.settings.header', 'The header attribute must be on or off, not “{value}”.', { value: value.slice(0, 20) }));
+    else if (!HEADER_OFF.includes(value))
+      problems.push(t('page.settings.header', 'The header attribute must be on or off, not “{value}”.', { value: value.slice(0, 20) }));
   }
   // The address is only trimmed here: whether it can be fetched is quiz/source.ts's to say, by name.
   const bank = attributes.bank !== undefined && attributes.bank !== null && attributes.bank.trim() !== '' ? attributes.bank.trim() : null;
@@ -91,16 +109,23 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
  * engine refuses, becomes a problem naming that attribute, and the scenario falls back to what
  * the other one said alone (or to the defaults), so the widget never starts from a refused one.
  */
-export function checkScenario(settings: ElementSettings, estimate: (scenario: PartialScenario) => { errors: FieldError[] }, t: Translate = translator(null)): ElementSettings {
+export function checkScenario(
+  settings: ElementSettings,
+  estimate: (scenario: PartialScenario) => { errors: FieldError[] },
+  t: Translate = translator(null),
+): ElementSettings {
   if (estimate(settings.scenario).errors.length === 0) return settings;
   const problems = [...settings.problems];
   const { preset, scenario: fromJson } = settings.sources;
   const presetErrors = preset === null ? [] : estimate({ model: { preset } }).errors;
-  if (presetErrors.length > 0) problems.push(t('page.settings.preset', 'The preset attribute is not usable: {problems}.', { problems: describe(t, presetErrors) }));
+  if (presetErrors.length > 0)
+    problems.push(t('page.settings.preset', 'The preset attribute is not usable: {problems}.', { problems: describe(t, presetErrors) }));
   let scenario = presetErrors.length > 0 ? fromJson : settings.scenario;
   const scenarioErrors = estimate(scenario).errors;
   if (scenarioErrors.length > 0) {
-    problems.push(t('page.settings.scenario', 'The scenario attribute has problems ({problems}).', { problems: describe(t, scenarioErrors) }));
+    problems.push(
+      t('page.settings.scenario', 'The scenario attribute has problems ({problems}).', { problems: describe(t, scenarioErrors) }),
+    );
     scenario = preset !== null && presetErrors.length === 0 ? { model: { preset } } : {};
   }
   return { ...settings, scenario, problems };

@@ -2,8 +2,8 @@
 // mountTrainscope for hosts and mounts the widget into every [data-trainscope] element.
 
 import { reportToHost } from '../ship/iframe-child';
-import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './app';
-import { queryLanguage } from './packs';
+import { documentHasStyles, mountTrainscope, type MountOptions, type TrainscopeHandle } from './widget/mount';
+import { queryLanguage } from './i18n/packs';
 
 declare global {
   interface Window {
@@ -21,7 +21,8 @@ function autoMount(): Promise<TrainscopeHandle | undefined> {
   const mounts = targets.map((target, index) => {
     // The page carries trainscope.css itself (no flash of unstyled content); other hosts get it adopted.
     const options: MountOptions = {
-      syncHash: index === 0 && target.dataset.trainscopeHash !== 'off', injectStyles: !documentHasStyles(),
+      syncHash: index === 0 && target.dataset.trainscopeHash !== 'off',
+      injectStyles: !documentHasStyles(),
       // ?lang= chooses the page's language (docs/i18n.md); without it, the nearest lang, then <html lang>.
       language: queryLanguage(),
     };
@@ -41,8 +42,9 @@ function autoMount(): Promise<TrainscopeHandle | undefined> {
   });
 }
 
-window.trainscopeReady = document.readyState === 'loading'
-  ? new Promise((resolve, reject) => document.addEventListener('DOMContentLoaded', () => autoMount().then(resolve, reject)))
-  : autoMount();
+window.trainscopeReady =
+  document.readyState === 'loading'
+    ? new Promise((resolve, reject) => document.addEventListener('DOMContentLoaded', () => autoMount().then(resolve, reject)))
+    : autoMount();
 
 export { mountTrainscope };

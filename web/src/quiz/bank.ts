@@ -2,8 +2,9 @@
 // items can be asked, which cannot and why. A broken item is left out with the engine's own
 // message; the rest of the quiz stays usable. No DOM here, so node tests can run it.
 
-import { translator, type Language, type Translate } from '../i18n';
-import type { BankProblem, BankTranslations, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
+import { quizCalls } from '../engine/quiz';
+import { translator, type Language, type Translate } from '../i18n/i18n';
+import type { BankProblem, BankTranslations, ItemKind, QuizEngine, Takeaway } from './types';
 
 const english: Translate = translator(null);
 
@@ -68,16 +69,6 @@ export function shortHash(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
-/** Parses engine output; a throw or unreadable text becomes null (the caller reports it). */
-export function callEngine<T>(call: () => string): T | null {
-  try {
-    const parsed: unknown = JSON.parse(call());
-    return isRecord(parsed) ? (parsed as T) : null;
-  } catch {
-    return null;
-  }
-}
-
 function problemKey(problem: BankProblem): string {
   return `${problem.item}\u0000${problem.field}\u0000${problem.message}`;
 }
@@ -136,7 +127,9 @@ export function withBankTranslations(bank: unknown, language: Language, translat
   };
   const translated: Record<string, unknown> = { ...data };
   if (Array.isArray(data.takeaways)) {
-    translated.takeaways = data.takeaways.map((takeaway) => attach(takeaway, takeawayTranslations, (text) => typeof text === 'string' && text !== ''));
+    translated.takeaways = data.takeaways.map((takeaway) =>
+      attach(takeaway, takeawayTranslations, (text) => typeof text === 'string' && text !== ''),
+    );
   }
   if (Array.isArray(data.items)) translated.items = data.items.map((item) => attach(item, itemTranslations, isRecord));
   return translated;
@@ -180,16 +173,24 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
       bankJson = JSON.stringify(bank) ?? 'null';
     } catch {
       bankJson = 'null';
-      report([{ item: '', field: '', message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)') }]);
+      report([
+        {
+          item: '',
+          field: '',
+          message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)'),
+        },
+      ]);
     }
   }
 
-  const validation = callEngine<{ errors?: unknown; unusable?: unknown; settings?: unknown }>(() => engine.quizValidateBank(bankJson));
+  const validation = quizCalls(engine).validateBank(bankJson);
   if (validation) report(asProblems(validation.errors, t));
   else report([{ item: '', field: '', message: t('quizui.problem.bank_not_checked', 'the quiz engine could not check the bank') }]);
   // Items the engine found a problem in (a repeated id, an explanation without its answer…) are
   // left out even when they could be asked: a learner never sees a half-broken question.
-  const unusable = new Set(Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : []);
+  const unusable = new Set(
+    Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : [],
+  );
   const settings = readSettings(validation?.settings);
 
   const takeaways: Takeaway[] = [];
@@ -222,11 +223,17 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
       return;
     }
     const json = JSON.stringify(raw);
-    const instance = callEngine<QuizInstance>(() => engine.quizInstance(json, 0));
-    const errors = instance ? asProblems(instance.errors, t) : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
+    const instance = quizCalls(engine).instance(json, 0);
+    const errors = instance
+      ? asProblems(instance.errors, t)
+      : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
     if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
       skipped.push(label);
-      report(errors.length > 0 ? errors : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }]);
+      report(
+        errors.length > 0
+          ? errors
+          : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }],
+      );
       return;
     }
     keptIds.add(id);

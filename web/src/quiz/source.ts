@@ -8,7 +8,7 @@
 // before the widget's words (and the engine that writes its numbers) are at hand, so the quiz
 // writes the sentence again in the widget's language (describeLoadProblem).
 
-import { translator, type Translate } from '../i18n';
+import { translator, type Translate } from '../i18n/i18n';
 
 /** Why an author's bank could not be used. */
 export type BankLoadReason =
@@ -55,29 +55,65 @@ export function bankDisplayName(name: string, t: Translate = english): string {
  * the widget's language; without the engine at hand (reading the bank comes first) the limit,
  * a round number of megabytes, is written as English does.
  */
-export function describeLoadProblem(name: string, reason: BankLoadReason, t: Translate = english,
-  writeBytes: (bytes: number) => string = (bytes) => `${bytes / 1_000_000} MB`): string {
+export function describeLoadProblem(
+  name: string,
+  reason: BankLoadReason,
+  t: Translate = english,
+  writeBytes: (bytes: number) => string = (bytes) => `${bytes / 1_000_000} MB`,
+): string {
   const shown = bankDisplayName(name, t);
   switch (reason.kind) {
     case 'too_large':
-      return t('quizui.bank_load.too_large', 'The question bank “{name}” is larger than {limit}, so the built-in questions are shown instead.', { name: shown, limit: writeBytes(reason.limitBytes) });
+      return t(
+        'quizui.bank_load.too_large',
+        'The question bank “{name}” is larger than {limit}, so the built-in questions are shown instead.',
+        { name: shown, limit: writeBytes(reason.limitBytes) },
+      );
     case 'empty':
-      return t('quizui.bank_load.empty', 'The question bank “{name}” is empty, so the built-in questions are shown instead.', { name: shown });
+      return t('quizui.bank_load.empty', 'The question bank “{name}” is empty, so the built-in questions are shown instead.', {
+        name: shown,
+      });
     case 'not_json':
-      return t('quizui.bank_load.not_json', 'The question bank “{name}” is not valid JSON ({detail}), so the built-in questions are shown instead.', { name: shown, detail: reason.detail });
+      return t(
+        'quizui.bank_load.not_json',
+        'The question bank “{name}” is not valid JSON ({detail}), so the built-in questions are shown instead.',
+        { name: shown, detail: reason.detail },
+      );
     case 'bad_address':
-      return t('quizui.bank_load.bad_address', 'The question bank “{name}” is not a valid address, so the built-in questions are shown instead.', { name: shown });
+      return t(
+        'quizui.bank_load.bad_address',
+        'The question bank “{name}” is not a valid address, so the built-in questions are shown instead.',
+        { name: shown },
+      );
     case 'from_file':
-      return t('quizui.bank_load.from_file', 'The question bank “{name}” cannot be fetched from a page opened as a file (serve the page, or build the bank in with scripts/build.sh --bank), so the built-in questions are shown instead.', { name: shown });
+      return t(
+        'quizui.bank_load.from_file',
+        'The question bank “{name}” cannot be fetched from a page opened as a file (serve the page, or build the bank in with scripts/build.sh --bank), so the built-in questions are shown instead.',
+        { name: shown },
+      );
     case 'other_site':
-      return t('quizui.bank_load.other_site', 'The question bank “{name}” is on another site; the widget only reads a bank from its own site (same origin), so the built-in questions are shown instead.', { name: shown });
+      return t(
+        'quizui.bank_load.other_site',
+        'The question bank “{name}” is on another site; the widget only reads a bank from its own site (same origin), so the built-in questions are shown instead.',
+        { name: shown },
+      );
     case 'not_fetched':
-      return t('quizui.bank_load.not_fetched', "The question bank “{name}” could not be fetched (the network, or a Content-Security-Policy without connect-src 'self'), so the built-in questions are shown instead.", { name: shown });
+      return t(
+        'quizui.bank_load.not_fetched',
+        "The question bank “{name}” could not be fetched (the network, or a Content-Security-Policy without connect-src 'self'), so the built-in questions are shown instead.",
+        { name: shown },
+      );
     case 'http_status':
       // An HTTP status is a code, the same in every language, not a quantity to write.
-      return t('quizui.bank_load.http_status', 'The question bank “{name}” could not be loaded (HTTP {status}), so the built-in questions are shown instead.', { name: shown, status: String(reason.status) });
+      return t(
+        'quizui.bank_load.http_status',
+        'The question bank “{name}” could not be loaded (HTTP {status}), so the built-in questions are shown instead.',
+        { name: shown, status: String(reason.status) },
+      );
     case 'not_read':
-      return t('quizui.bank_load.not_read', 'The question bank “{name}” could not be read, so the built-in questions are shown instead.', { name: shown });
+      return t('quizui.bank_load.not_read', 'The question bank “{name}” could not be read, so the built-in questions are shown instead.', {
+        name: shown,
+      });
   }
 }
 
@@ -135,7 +171,11 @@ export async function fetchBank(url: string, base: string, fetcher: typeof fetch
  * The author's bank for a host that names one: `url` (attribute or query) wins over `inline`
  * (the text of a script child). Null when the host names none: the built-in bank, silently.
  */
-export async function loadAuthorBank(source: { url: string | null; inline: string | null }, base: string, fetcher?: typeof fetch): Promise<AuthorBank | null> {
+export async function loadAuthorBank(
+  source: { url: string | null; inline: string | null },
+  base: string,
+  fetcher?: typeof fetch,
+): Promise<AuthorBank | null> {
   if (source.url !== null && source.url.trim() !== '') return fetchBank(source.url, base, fetcher);
   if (source.inline !== null) return readBankText(source.inline, INLINE_BANK_NAME);
   return null;

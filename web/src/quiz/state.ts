@@ -98,7 +98,9 @@ export function recordAnswer(progress: QuizProgress, id: string, answer: Answer,
  * a later right answer to it scores nothing (itemCredit).
  */
 export function revealSolution(progress: QuizProgress, id: string, now = Date.now()): QuizProgress {
-  return withItem(progress, id, (item) => (item.status === 'correct' ? item : { ...item, status: 'revealed', solutionSeen: true, changedAt: stamp(item, now) }));
+  return withItem(progress, id, (item) =>
+    item.status === 'correct' ? item : { ...item, status: 'revealed', solutionSeen: true, changedAt: stamp(item, now) },
+  );
 }
 
 /** Asks the question again, with `seed` (new numbers for numeric items). Attempts are kept. */
@@ -145,10 +147,12 @@ export function isAnswered(item: ItemProgress | undefined): boolean {
 
 /** Ids of questions answered wrongly or whose solution was shown, in bank order. */
 export function missedIds(progress: QuizProgress, items: readonly ItemInfo[]): string[] {
-  return items.filter((item) => {
-    const status = progress.items[item.id]?.status;
-    return status === 'incorrect' || status === 'revealed';
-  }).map((item) => item.id);
+  return items
+    .filter((item) => {
+      const status = progress.items[item.id]?.status;
+      return status === 'incorrect' || status === 'revealed';
+    })
+    .map((item) => item.id);
 }
 
 /** Asks every missed question again with new seeds; shows the first of them. */
@@ -224,7 +228,12 @@ export interface Summary extends ScoreDetail {
 }
 
 /** Score plus what to revisit: each takeaway with a missed question, in the bank's order. */
-export function summarize(progress: QuizProgress, items: readonly ItemInfo[], takeaways: readonly Takeaway[], passMark?: number | null): Summary {
+export function summarize(
+  progress: QuizProgress,
+  items: readonly ItemInfo[],
+  takeaways: readonly Takeaway[],
+  passMark?: number | null,
+): Summary {
   const missed = missedIds(progress, items);
   const byTakeaway = new Map<string, string[]>();
   for (const id of missed) {
@@ -249,7 +258,8 @@ export function summarize(progress: QuizProgress, items: readonly ItemInfo[], ta
 // changedAt: ms since 1970 (absent in states written before merging existed: read as 0);
 // solution: 1 once the solution was shown, else absent (states written before scoring by try).
 
-type SavedItem = [number, number, string, number, string | number[] | 0, number] | [number, number, string, number, string | number[] | 0, number, 1];
+type SavedItem =
+  [number, number, string, number, string | number[] | 0, number] | [number, number, string, number, string | number[] | 0, number, 1];
 
 function encodeAnswer(answer: Answer | null, optionIds: readonly string[]): string | number[] | 0 {
   if (!answer) return 0;
@@ -272,7 +282,7 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
         withAnswers ? encodeAnswer(state.answer, item.optionIds) : 0,
         state.changedAt,
       ];
-      saved[item.id] = state.solutionSeen ? [...entry, 1] as SavedItem : entry;
+      saved[item.id] = state.solutionSeen ? ([...entry, 1] as SavedItem) : entry;
     }
     const learner = progress.learner > 0 ? { s: progress.learner } : {};
     return JSON.stringify({ v: SERIAL_VERSION, m: progress.mode === 'all' ? 'a' : 'o', c: progress.current, ...learner, i: saved });
@@ -337,8 +347,12 @@ export function deserializeProgress(text: string | null | undefined, items: read
     };
   }
   const current = record.c;
-  progress.current = current === null ? null
-    : typeof current === 'string' && Object.prototype.hasOwnProperty.call(progress.items, current) ? current : fresh.current;
+  progress.current =
+    current === null
+      ? null
+      : typeof current === 'string' && Object.prototype.hasOwnProperty.call(progress.items, current)
+        ? current
+        : fresh.current;
   return progress;
 }
 
@@ -390,7 +404,12 @@ export function optionOrder<T>(options: readonly T[], itemId: string, learner: n
 export function selectItems<T>(items: readonly T[], settings: { order: 'fixed' | 'shuffled'; draw: number | null }, learner: number): T[] {
   const count = settings.draw === null ? items.length : Math.min(settings.draw, items.length);
   if (settings.order === 'fixed' && count === items.length) return items.slice();
-  const shuffled = optionOrder(items.map((item, index) => ({ item, index })), 'bank:questions', learner, 0).slice(0, count);
+  const shuffled = optionOrder(
+    items.map((item, index) => ({ item, index })),
+    'bank:questions',
+    learner,
+    0,
+  ).slice(0, count);
   if (settings.order === 'fixed') shuffled.sort((a, b) => a.index - b.index);
   return shuffled.map((entry) => entry.item);
 }

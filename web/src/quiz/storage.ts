@@ -169,7 +169,15 @@ export function guardStorage(storage: QuizStorage): GuardedStorage {
             // A listener's failure must not reach the storage event's dispatcher.
           }
         });
-        return typeof stop === 'function' ? () => { try { stop(); } catch { /* gone already */ } } : () => {};
+        return typeof stop === 'function'
+          ? () => {
+              try {
+                stop();
+              } catch {
+                /* gone already */
+              }
+            }
+          : () => {};
       } catch {
         return () => {};
       }

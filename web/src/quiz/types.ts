@@ -1,20 +1,9 @@
 // Types for the learner-facing quiz. The engine speaks JSON text (src/engine/quiz/quiz.hpp); these
-// describe what it returns, and the one interface the quiz needs from it.
+// describe what it returns, and the one interface the quiz needs from it (engine/quiz.ts holds the
+// engine's side: the module's quiz functions and their answers, read there).
 
-/**
- * The quiz functions of the wasm module (src/bindings/engine_bindings.cpp). The module itself
- * satisfies this; tests can pass a stand-in.
- */
-export interface QuizEngine {
-  quizInstance(itemJson: string, seed: number): string;
-  quizGrade(itemJson: string, seed: number, answerJson: string): string;
-  quizValidateBank(bankJson: string): string;
-  quizReadQuantity(text: string): string;
-  /** The engine's writing of a count in the widget's language: 16384 → "16,384" ("16.384" in German). */
-  formatCount(value: number): string;
-  /** The engine's writing of a figure ("percent": 0.7 → "70%"); significantFigures 0 is the default. */
-  formatQuantity(value: number, figure: string, significantFigures: number): string;
-}
+export type { BankProblem, GradeStatus, ItemKind, QuantityReading, QuizEngine, QuizGrade, QuizInstance } from '../engine/quiz';
+import type { ItemKind } from '../engine/quiz';
 
 /**
  * The built-in bank's translations into one language, as i18n/<lang>/bank.json keeps them apart
@@ -26,68 +15,9 @@ export interface BankTranslations {
   items?: Record<string, unknown>;
 }
 
-/** One problem the engine found: `item` is the item's id (or "#3"), empty for the bank itself. */
-export interface BankProblem {
-  item: string;
-  field: string;
-  message: string;
-}
-
-export type ItemKind = 'single_choice' | 'multiple_select' | 'numeric' | 'estimate';
-
 export interface Takeaway {
   id: string;
   text: string;
-}
-
-/** quizInstance's answer. */
-export interface QuizInstance {
-  id: string;
-  kind: ItemKind | '';
-  takeaway: string;
-  seed: number;
-  prompt: string;
-  options: { id: string; text: string }[];
-  scenario: Record<string, unknown> | null;
-  simulation: Record<string, unknown> | null;
-  /** Where "show me in the simulation" lands: a section and a figure of the page (docs/quiz.md). */
-  show: { section: string; figure: string; moment?: string } | null;
-  expected: number | null;
-  expected_display: string;
-  unit: string;
-  /** The unit as the widget's language names it in a sentence ("days", "Tage", "días"). */
-  unit_name: string;
-  unit_kind: string;
-  tolerance: number | null;
-  tolerance_factor: number | null;
-  errors: BankProblem[];
-}
-
-export type GradeStatus = 'correct' | 'incorrect' | 'not_a_number' | 'wrong_unit' | 'no_answer' | 'invalid_item';
-
-/** quizGrade's answer. */
-export interface QuizGrade {
-  status: GradeStatus;
-  counts_as_attempt: boolean;
-  message: string;
-  misconception: string | null;
-  expected: number | null;
-  expected_display: string;
-  answer_value: number | null;
-  answer_display: string;
-  explanation: string;
-  options: { id: string; selected: boolean; correct: boolean; feedback: string }[];
-  errors: BankProblem[];
-}
-
-/** quizReadQuantity's answer. */
-export interface QuantityReading {
-  ok: boolean;
-  value: number | null;
-  unit_kind: string;
-  has_unit: boolean;
-  display: string;
-  error: string;
 }
 
 /** What the learner gave: typed text for numeric and estimate items, option ids for choices. */

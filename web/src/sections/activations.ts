@@ -1,21 +1,28 @@
 // Section 2: activations, remembered or recomputed: memory saved beside compute paid.
 
-import { checkboxControl, radioControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { setAttribute, setFigure, setHidden, stackedBar, why } from '../figures';
-import { withElements } from '../i18n';
+import { checkboxControl, radioControl } from '../controls/controls';
+import { h, setAttribute, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { stackedBar } from '../figures/stacked-bar';
+import { why } from '../figures/why';
+import { withElements } from '../i18n/i18n';
+import type { Choice } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
 
 export function activationSection(context: SectionContext): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, formatPercent, formatScientific, sliderScale } = context.units;
+  const { formatBytes, formatInteger, formatPercent, formatScientific } = context.units;
   const headingId = uniqueId('heading');
   const withoutValue = h('strong', { 'data-figure': 'activations-without-recompute' });
   const withValue = h('strong', { 'data-figure': 'activations' });
   const withoutBar = stackedBar(['activations'], formatBytes, labels);
   const withBar = stackedBar(['activations'], formatBytes, labels);
   const savedValue = h('span');
-  const saved = h('p', { className: 'ts-big-number', 'data-figure': 'activations-saved' }, savedValue, h('span', null, t('activations.saved', ' saved on each GPU')));
+  const saved = h(
+    'p',
+    { className: 'ts-big-number', 'data-figure': 'activations-saved' },
+    savedValue,
+    h('span', null, t('activations.saved', ' saved on each GPU')),
+  );
   const perLayer = h('p', { className: 'ts-card-detail' });
   // FLOPs keep their own formatter and their own colours (model FLOPs, hardware FLOPs).
   const modelFlops = h('strong');
@@ -23,86 +30,227 @@ export function activationSection(context: SectionContext): SectionView {
   const modelBar = stackedBar(['model_flops'], formatScientific, labels);
   const hardwareBar = stackedBar(['hardware_flops'], formatScientific, labels);
   const overheadValue = h('span');
-  const overhead = h('p', { className: 'ts-big-number', 'data-figure': 'recompute-overhead' }, overheadValue, h('span', null, t('activations.extra_compute', ' extra compute')));
-  const figure = h('div', { className: 'ts-figure-body ts-two-up' },
-    h('div', { className: 'ts-card' },
+  const overhead = h(
+    'p',
+    { className: 'ts-big-number', 'data-figure': 'recompute-overhead' },
+    overheadValue,
+    h('span', null, t('activations.extra_compute', ' extra compute')),
+  );
+  const figure = h(
+    'div',
+    { className: 'ts-figure-body ts-two-up' },
+    h(
+      'div',
+      { className: 'ts-card' },
       h(context.headingTag(2), { className: 'ts-subsection-title' }, t('activations.memory_saved', 'Memory saved')),
       h('p', { className: 'ts-card-detail' }, t('activations.held', 'Activations held by each GPU')),
-      h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, withElements(t('activations.keep_everything', 'Keep everything {value}'), { value: withoutValue })), withoutBar.element),
-      h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, withElements(t('activations.your_choice', 'Your choice {value}'), { value: withValue })), withBar.element),
-      saved, perLayer),
-    h('div', { className: 'ts-card' },
+      h(
+        'div',
+        { className: 'ts-bar-row' },
+        h(
+          'p',
+          { className: 'ts-bar-label' },
+          withElements(t('activations.keep_everything', 'Keep everything {value}'), { value: withoutValue }),
+        ),
+        withoutBar.element,
+      ),
+      h(
+        'div',
+        { className: 'ts-bar-row' },
+        h('p', { className: 'ts-bar-label' }, withElements(t('activations.your_choice', 'Your choice {value}'), { value: withValue })),
+        withBar.element,
+      ),
+      saved,
+      perLayer,
+    ),
+    h(
+      'div',
+      { className: 'ts-card' },
       h(context.headingTag(2), { className: 'ts-subsection-title' }, t('activations.compute_paid', 'Compute paid')),
       h('p', { className: 'ts-card-detail' }, t('activations.arithmetic', 'Arithmetic for the whole run')),
-      h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, withElements(t('activations.model_flops', 'Model FLOPs {value}'), { value: modelFlops })), modelBar.element),
-      h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, withElements(t('activations.with_recompute', 'With recomputation {value}'), { value: hardwareFlops })), hardwareBar.element),
-      overhead));
+      h(
+        'div',
+        { className: 'ts-bar-row' },
+        h('p', { className: 'ts-bar-label' }, withElements(t('activations.model_flops', 'Model FLOPs {value}'), { value: modelFlops })),
+        modelBar.element,
+      ),
+      h(
+        'div',
+        { className: 'ts-bar-row' },
+        h(
+          'p',
+          { className: 'ts-bar-label' },
+          withElements(t('activations.with_recompute', 'With recomputation {value}'), { value: hardwareFlops }),
+        ),
+        hardwareBar.element,
+      ),
+      overhead,
+    ),
+  );
 
   // Gradient accumulation in the engine's count: how many micro-batches one optimizer step adds up.
   const accumulation = h('p', { className: 'ts-hint', 'data-figure': 'micro-batches', 'aria-live': 'off' });
-  const update: SectionView['update'] = (estimate) => {
+  const update: SectionView['update'] = ({ estimate }) => {
     const { training, compute } = estimate;
     const microBatches = estimate.step.micro_batches ?? 1;
-    setFigure(accumulation, microBatches === 1
-      ? t('activations.micro_batches_one', 'One micro-batch per GPU per step: the optimizer steps after each.')
-      : t('activations.micro_batches', '{count} micro-batches per GPU per step: their gradients add up before one optimizer step.', { count: formatInteger(microBatches) }), microBatches);
+    setFigure(
+      accumulation,
+      microBatches === 1
+        ? t('activations.micro_batches_one', 'One micro-batch per GPU per step: the optimizer steps after each.')
+        : t('activations.micro_batches', '{count} micro-batches per GPU per step: their gradients add up before one optimizer step.', {
+            count: formatInteger(microBatches),
+          }),
+      microBatches,
+    );
     const memoryMax = Math.max(training.activations_without_recompute, training.per_gpu.activations);
     const computeMax = Math.max(compute.flops, compute.hardware_flops);
     setFigure(withoutValue, formatBytes(training.activations_without_recompute), training.activations_without_recompute);
-    withoutBar.update([{ key: 'activations', value: training.activations_without_recompute }], memoryMax, t('activations.without_label', 'Without recomputation: {bytes}', { bytes: formatBytes(training.activations_without_recompute) }));
+    withoutBar.update(
+      [{ key: 'activations', value: training.activations_without_recompute }],
+      memoryMax,
+      t('activations.without_label', 'Without recomputation: {bytes}', { bytes: formatBytes(training.activations_without_recompute) }),
+    );
     setFigure(withValue, formatBytes(training.per_gpu.activations), training.per_gpu.activations);
-    withBar.update([{ key: 'activations', value: training.per_gpu.activations }], memoryMax, t('activations.with_label', 'With your settings: {bytes}', { bytes: formatBytes(training.per_gpu.activations) }));
+    withBar.update(
+      [{ key: 'activations', value: training.per_gpu.activations }],
+      memoryMax,
+      t('activations.with_label', 'With your settings: {bytes}', { bytes: formatBytes(training.per_gpu.activations) }),
+    );
     const savedBytes = training.activations_saved_by_recompute;
     setHidden(saved, savedBytes === undefined);
     if (savedBytes !== undefined) {
       setText(savedValue, formatBytes(savedBytes));
       setAttribute(saved, 'data-value', String(savedBytes));
     }
-    setText(perLayer, t('activations.per_layer', '{per_layer} per layer; logits add {logits}.', { per_layer: formatBytes(training.activations_per_layer), logits: formatBytes(training.per_gpu.logits) }));
+    setText(
+      perLayer,
+      t('activations.per_layer', '{per_layer} per layer; logits add {logits}.', {
+        per_layer: formatBytes(training.activations_per_layer),
+        logits: formatBytes(training.per_gpu.logits),
+      }),
+    );
     setText(modelFlops, formatScientific(compute.flops));
-    modelBar.update([{ key: 'model_flops', value: compute.flops }], computeMax, t('activations.model_flops_label', 'Model FLOPs {flops}', { flops: formatScientific(compute.flops) }));
+    modelBar.update(
+      [{ key: 'model_flops', value: compute.flops }],
+      computeMax,
+      t('activations.model_flops_label', 'Model FLOPs {flops}', { flops: formatScientific(compute.flops) }),
+    );
     setText(hardwareFlops, formatScientific(compute.hardware_flops));
-    hardwareBar.update([{ key: 'hardware_flops', value: compute.hardware_flops }], computeMax, t('activations.hardware_flops_label', 'Hardware FLOPs {flops}', { flops: formatScientific(compute.hardware_flops) }));
+    hardwareBar.update(
+      [{ key: 'hardware_flops', value: compute.hardware_flops }],
+      computeMax,
+      t('activations.hardware_flops_label', 'Hardware FLOPs {flops}', { flops: formatScientific(compute.hardware_flops) }),
+    );
     setText(overheadValue, `+${formatPercent(compute.recompute_overhead > 0 ? compute.recompute_overhead : 0)}`);
     setAttribute(overhead, 'data-value', String(compute.recompute_overhead));
   };
 
-  const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('activations', t('activations.heading', 'Activations: remember, or recompute'))),
-    h('div', { className: 'ts-prose' },
-      h('p', null, t('activations.prose_1', 'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. '),
-        t('activations.prose_2', 'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.'))),
-    h('div', { className: 'ts-panel' },
-      h('div', { className: 'ts-panel-controls' },
+  const element = h(
+    'section',
+    { className: 'ts-section', 'aria-labelledby': headingId },
+    h(
+      context.headingTag(1),
+      { className: 'ts-section-title', id: headingId },
+      context.numbered('activations', t('activations.heading', 'Activations: remember, or recompute')),
+    ),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'activations.prose_1',
+          'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. ',
+        ),
+        t(
+          'activations.prose_2',
+          'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.',
+        ),
+      ),
+    ),
+    h(
+      'div',
+      { className: 'ts-panel' },
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
         context.range({
-          path: 'training.micro_batch', label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'), scale: sliderScale('training.micro_batch'), formatField: formatInteger,
+          path: 'training.micro_batch',
+          label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'),
+          formatField: formatInteger,
           describe: (v) => t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
         }).element,
         context.range({
-          path: 'training.global_batch', label: t('activations.global_batch', 'Global batch (sequences per optimizer step; 0: the fewest)'), scale: sliderScale('training.global_batch'), formatField: formatInteger,
-          describe: (v) => (v === 0 ? t('activations.global_batch_fewest', 'the fewest micro-batches') : t('controls.sequences', '{count} sequences', { count: formatInteger(v) })),
+          path: 'training.global_batch',
+          label: t('activations.global_batch', 'Global batch (sequences per optimizer step; 0: the fewest)'),
+          formatField: formatInteger,
+          describe: (v) =>
+            v === 0
+              ? t('activations.global_batch_fewest', 'the fewest micro-batches')
+              : t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
         }).element,
         accumulation,
         context.range({
-          path: 'training.sequence', label: t('activations.sequence', 'Sequence length (tokens)'), scale: sliderScale('training.sequence'), formatField: formatInteger,
+          path: 'training.sequence',
+          label: t('activations.sequence', 'Sequence length (tokens)'),
+          formatField: formatInteger,
           describe: (v) => t('controls.tokens', '{count} tokens', { count: formatInteger(v) }),
         }).element,
-        context.add(radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue)).element,
-        context.add(checkboxControl('training.flash_attention', 'FlashAttention', context.onValue, t('activations.flash_hint', 'never stores the attention score matrix'))).element),
-      h('figure', { className: 'ts-figure' }, figure,
-        h('figcaption', null, t('activations.caption', 'Activation memory on each GPU, without and with your checkpointing choice, beside the arithmetic paid for it.')))),
-    why(t, t('activations.why.summary', 'Why does recomputation save so much?'), [
-      t('activations.why.body', 'For each layer, the forward pass produces dozens of intermediate tensors the size of the input, plus attention scores that grow with the square of the sequence. Full checkpointing keeps only each layer’s input and runs the forward pass again during the backward pass: about one extra forward pass, a third more compute. Selective recomputation redoes only the attention core, which is cheap to recompute and expensive to store; FlashAttention never stores those scores in the first place.'),
-    ], t('activations.why.formula', 'per layer, 16-bit: s·b·h·(34 + 5·a·s/h) with nothing recomputed; 34·s·b·h with selective; 2·s·b·h with full (s sequence, b micro-batch, h hidden, a heads)'),
-    t('activations.why.sources', 'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”, Table 2; Dao et al. 2022, “FlashAttention”.')));
+        context.add(
+          radioControl(
+            'training.recompute',
+            t('controls.recompute', 'Activation checkpointing'),
+            recomputeChoices(context),
+            context.onValue,
+          ),
+        ).element,
+        context.add(
+          checkboxControl(
+            'training.flash_attention',
+            'FlashAttention',
+            context.onValue,
+            t('activations.flash_hint', 'never stores the attention score matrix'),
+          ),
+        ).element,
+      ),
+      h(
+        'figure',
+        { className: 'ts-figure' },
+        figure,
+        h(
+          'figcaption',
+          null,
+          t(
+            'activations.caption',
+            'Activation memory on each GPU, without and with your checkpointing choice, beside the arithmetic paid for it.',
+          ),
+        ),
+      ),
+    ),
+    why(
+      t,
+      t('activations.why.summary', 'Why does recomputation save so much?'),
+      [
+        t(
+          'activations.why.body',
+          'For each layer, the forward pass produces dozens of intermediate tensors the size of the input, plus attention scores that grow with the square of the sequence. Full checkpointing keeps only each layer’s input and runs the forward pass again during the backward pass: about one extra forward pass, a third more compute. Selective recomputation redoes only the attention core, which is cheap to recompute and expensive to store; FlashAttention never stores those scores in the first place.',
+        ),
+      ],
+      t(
+        'activations.why.formula',
+        'per layer, 16-bit: s·b·h·(34 + 5·a·s/h) with nothing recomputed; 34·s·b·h with selective; 2·s·b·h with full (s sequence, b micro-batch, h hidden, a heads)',
+      ),
+      t(
+        'activations.why.sources',
+        'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”, Table 2; Dao et al. 2022, “FlashAttention”.',
+      ),
+    ),
+  );
   return { element, update };
 }
 
-/** The checkpointing choices, shown in this section and the step's. */
-export function recomputeChoices({ t }: Pick<SectionContext, 't'>): Array<{ value: string; label: string; hint: string }> {
-  return [
-    { value: 'none', label: t('controls.recompute.none', 'None'), hint: t('controls.recompute.none_hint', 'keep everything') },
-    { value: 'selective', label: t('controls.recompute.selective', 'Selective'), hint: t('controls.recompute.selective_hint', 'recompute attention') },
-    { value: 'full', label: t('controls.recompute.full', 'Full'), hint: t('controls.recompute.full_hint', 'keep layer inputs only') },
-  ];
+/** The checkpointing choices (the engine's), shown in this section and the step's. */
+export function recomputeChoices(context: Pick<SectionContext, 'choices'>): Choice[] {
+  return [...context.choices('training.recompute')];
 }

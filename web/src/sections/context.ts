@@ -1,10 +1,10 @@
-// What the widget (web/src/app.ts, the owner of the state) hands each section component.
+// What the widget (web/src/widget/widget.ts, the owner of the state) hands each section component.
 
-import type { Control, RangeOptions } from '../controls';
-import type { Part, PartKey } from '../figures';
-import type { Language, Translate } from '../i18n';
-import type { Estimate, PartialScenario, Scenario, StepTimeline } from '../types';
-import type { Units } from '../units';
+import type { Control, RangeOptions } from '../controls/controls';
+import type { Part, PartKey } from '../figures/parts';
+import type { Language, Translate } from '../i18n/i18n';
+import type { Choice, Estimate, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
+import type { Units } from '../engine/units';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
@@ -20,24 +20,20 @@ export interface SectionContext {
   readonly units: Units;
   /** Each part's name (weights, gradients, …) in the widget's language. */
   readonly parts: Readonly<Record<PartKey, string>>;
-  /** A slider with its exact field, read by the widget's engine (parse defaults to the field's kind), registered. */
-  range(options: Omit<RangeOptions, 'parse'> & { parse?: RangeOptions['parse'] }): Control;
+  /** A slider with its exact field, registered: the engine's slider range for the field and its reading of typed text (unless given). */
+  range(options: Omit<RangeOptions, 'parse' | 'scale'> & Partial<Pick<RangeOptions, 'parse' | 'scale'>>): Control;
   /** h1…h6 for a heading `depth` levels below the widget's title. */
   headingTag(depth: number): HeadingTag;
   /** "2. Activations…": the title numbered among the sections this widget shows, from 1. */
   numbered(section: NumberedSection, title: string): string;
+  /** A choice field's values with the engine's words for each ("training.optimizer"). */
+  choices(path: string): readonly Choice[];
   /** Registers a control so the widget keeps it in step with the scenario. */
   add<T extends Control>(control: T): T;
   /** A control's new value for one scenario field. */
   onValue(path: string, value: unknown): void;
-  /** The scenario on screen, every field resolved by the engine. */
-  resolved(): Scenario;
   /** Replaces the learner's overrides and redraws (a "try this" button). */
   change(next: (overrides: PartialScenario) => PartialScenario): void;
-  /** True when the widget is narrower than a phone in landscape (fewer ticks and chips). */
-  narrow(): boolean;
-  /** One training step on one GPU for the scenario on screen (the engine's stepTimeline). */
-  stepTimeline(): StepTimeline;
   /** The step's playhead (an event index) as the address set it, or null. */
   playhead(): number | null;
   /** The step section moved its playhead: the address keeps it (written once input settles). */
@@ -46,16 +42,36 @@ export interface SectionContext {
   onPlayheadFromLink(listener: (index: number | null) => void): void;
 }
 
-/** A section or figure: built once, then updated in place from each new estimate. */
+/**
+ * What the widget pushes to every section after an input: everything it draws, asked from the
+ * engine in one call (engine/view.ts). A section reads it and calls nothing back.
+ */
+export interface PageView {
+  /** The engine's estimate for the scenario on screen. */
+  readonly estimate: Estimate;
+  /** The same scenario as one whole copy of the model: one GPU, unsharded (section 1 compares it). */
+  readonly reference: Estimate;
+  /** The scenario on screen, every field resolved by the engine. */
+  readonly scenario: Scenario;
+  /** Sentences the engine writes for the scenario (the ZeRO stages' formula). */
+  readonly text: ViewText;
+  /** One training step on one GPU, when a section that draws it is updated (needsStep); else null. */
+  readonly step: StepTimeline | null;
+  /** True when the widget is narrower than a phone in landscape (fewer ticks and chips). */
+  readonly narrow: boolean;
+}
+
+/** A section or figure: built once, then updated in place from each new view. */
 export interface SectionView {
   readonly element: HTMLElement;
-  /** `single` is the same scenario on one GPU, unsharded (section 1 compares one whole copy). */
-  update(estimate: Estimate, single: Estimate): void;
-  /** True when the section reads only `single`: parallel settings never change it. */
-  readonly singleOnly?: boolean;
+  update(view: PageView): void;
+  /** True when the section reads only the reference: parallel settings never change it. */
+  readonly referenceOnly?: boolean;
+  /** True when the section draws the step timeline: the widget asks the engine for it when this section is updated. */
+  readonly needsStep?: boolean;
   /**
    * Parts of a tall section that are updated on their own schedule: a figure below the fold waits
-   * (app.ts, `updateViews`) while the part of its section that is on screen changes at once.
+   * (widget/section-views.ts) while the part of its section that is on screen changes at once.
    */
   readonly parts?: readonly SectionView[];
 }
@@ -76,7 +92,17 @@ export function gpuModel(name: string): string {
 /** The step's passing parts at its peak (ZeRO-3's gathered layers, ZeRO-2/3's full-gradient buffer), when held. */
 export function extraParts(t: Translate, perGpu: { gathered_weights: number; temporary: number }): Part[] {
   const parts: Part[] = [];
-  if (perGpu.gathered_weights > 0) parts.push({ key: 'gathered_weights', value: perGpu.gathered_weights, detail: t('memory.part.gathered_detail', 'other GPUs’ slices, gathered for a layer') });
-  if (perGpu.temporary > 0) parts.push({ key: 'temporary', value: perGpu.temporary, detail: t('memory.part.temporary_detail', 'a layer’s full gradients, before they are shared out') });
+  if (perGpu.gathered_weights > 0)
+    parts.push({
+      key: 'gathered_weights',
+      value: perGpu.gathered_weights,
+      detail: t('memory.part.gathered_detail', 'other GPUs’ slices, gathered for a layer'),
+    });
+  if (perGpu.temporary > 0)
+    parts.push({
+      key: 'temporary',
+      value: perGpu.temporary,
+      detail: t('memory.part.temporary_detail', 'a layer’s full gradients, before they are shared out'),
+    });
   return parts;
 }

@@ -1,11 +1,10 @@
 // The model picker at the top: lesson stories, preset or size, and the engine's summary of the model.
 
-import { selectControl } from '../controls';
-import { h, setText } from '../dom';
-import type { Engine } from '../engine';
-import { setFigure } from '../figures';
-import { clone } from '../scenario';
-import { stories as lessonStories } from '../stories';
+import { selectControl } from '../controls/controls';
+import { h, setFigure, setText } from '../dom/dom';
+import type { Engine } from '../engine/engine';
+import { clone } from '../engine/scenario';
+import type { Story } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
@@ -13,9 +12,36 @@ export const MODEL_PRESET = 'model.preset';
 export const ANY_SIZE = '__params';
 export const FROM_CONFIG = '__config';
 
-export function modelSection(context: SectionContext, engine: Engine, below: HTMLElement[]): SectionView & { presetSelect: HTMLSelectElement } {
+/** "Start from the lesson": one button per story (the engine's), each loading its scenario. */
+function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLElement {
   const { t } = context;
-  const { formatCount, formatInteger, sliderScale } = context.units;
+  return h(
+    'div',
+    { className: 'ts-stories', role: 'group', 'aria-label': t('model.stories_label', 'Start from the lesson') },
+    h('span', { className: 'ts-stories-label' }, t('model.stories', 'Start from the lesson:')),
+    stories.map((story) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          className: 'ts-button',
+          title: story.source,
+          'data-story': story.id,
+          onclick: () => context.change(() => clone(story.scenario)),
+        },
+        story.label,
+      ),
+    ),
+  );
+}
+
+export function modelSection(
+  context: SectionContext,
+  engine: Pick<Engine, 'presets' | 'stories'>,
+  below: HTMLElement[],
+): SectionView & { presetSelect: HTMLSelectElement } {
+  const { t } = context;
+  const { formatCount, formatInteger } = context.units;
   const presetChoices = [
     ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
     { value: ANY_SIZE, label: t('model.any_size', 'Any size (slider below)') },
@@ -28,37 +54,51 @@ export function modelSection(context: SectionContext, engine: Engine, below: HTM
     path: MODEL_PARAMS,
     label: t('model.params', 'Parameters'),
     hint: t('model.params_hint', 'Moving this slider uses a typical Llama-like shape for the chosen size.'),
-    scale: sliderScale('model.params'),
     formatField: (value) => formatCount(value, { short: true, significant: 4 }),
     describe: (value) => t('model.params_value', '{count} parameters', { count: formatCount(value) }),
     fieldLabel: t('model.params_field', 'Parameters, exact number (e.g. 70B or 7e9)'),
   });
 
-  const stories = h('div', { className: 'ts-stories', role: 'group', 'aria-label': t('model.stories_label', 'Start from the lesson') },
-    h('span', { className: 'ts-stories-label' }, t('model.stories', 'Start from the lesson:')),
-    lessonStories(t).map((story) => h('button', {
-      type: 'button', className: 'ts-button', title: story.source, 'data-story': story.id,
-      onclick: () => context.change(() => clone(story.scenario)),
-    }, story.label)));
+  const stories = storyButtons(context, engine.stories);
 
   const params = h('strong', { 'data-figure': 'params' });
   const rest = h('span');
   const summary = h('p', { className: 'ts-model-summary', 'aria-live': 'off' }, params, rest);
-  const update: SectionView['update'] = (estimate) => {
+  const update: SectionView['update'] = ({ estimate }) => {
     const assumed = estimate.architecture?.assumed ? t('model.shape_assumed', ' (shape assumed: Llama-like)') : '';
-    const active = estimate.active_params !== estimate.params ? t('model.active', ', {count} active per token', { count: formatCount(estimate.active_params) }) : '';
+    const active =
+      estimate.active_params !== estimate.params
+        ? t('model.active', ', {count} active per token', { count: formatCount(estimate.active_params) })
+        : '';
     const a = estimate.architecture;
-    const experts = a && a.experts > 1 ? t('model.experts', ', {experts} experts ({per_token} per token)', { experts: formatInteger(a.experts), per_token: formatInteger(a.experts_per_token) }) : '';
-    const shape = a ? t('model.shape', '{layers} layers, hidden size {hidden}, {heads} heads ({kv_heads} key/value), vocabulary {vocab}{experts}', {
-      layers: formatInteger(a.layers), hidden: formatInteger(a.hidden), heads: formatInteger(a.heads), kv_heads: formatInteger(a.kv_heads), vocab: formatInteger(a.vocab), experts,
-    }) : '';
+    const experts =
+      a && a.experts > 1
+        ? t('model.experts', ', {experts} experts ({per_token} per token)', {
+            experts: formatInteger(a.experts),
+            per_token: formatInteger(a.experts_per_token),
+          })
+        : '';
+    const shape = a
+      ? t('model.shape', '{layers} layers, hidden size {hidden}, {heads} heads ({kv_heads} key/value), vocabulary {vocab}{experts}', {
+          layers: formatInteger(a.layers),
+          hidden: formatInteger(a.hidden),
+          heads: formatInteger(a.heads),
+          kv_heads: formatInteger(a.kv_heads),
+          vocab: formatInteger(a.vocab),
+          experts,
+        })
+      : '';
     setFigure(params, t('model.params_value', '{count} parameters', { count: formatCount(estimate.params) }), estimate.params);
     setText(rest, `${active}${assumed}${shape ? ` · ${shape}` : ''}`);
   };
 
-  const element = h('section', { className: 'ts-section ts-model', 'aria-label': t('model.label', 'Model') },
+  const element = h(
+    'section',
+    { className: 'ts-section ts-model', 'aria-label': t('model.label', 'Model') },
     stories,
     h('div', { className: 'ts-model-controls' }, presetControl.element, paramsControl.element),
-    summary, below);
+    summary,
+    below,
+  );
   return { element, update, presetSelect: presetControl.select };
 }

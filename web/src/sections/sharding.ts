@@ -1,10 +1,16 @@
-// Section 3: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
+// Section 4: sharding: the whole model's states, the slice one GPU keeps, and what it holds.
 
-import { checkboxControl, radioControl, selectControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { legend, linearAxis, setAttribute, setClass, setFigure, setHidden, setStyle, shardBar, stackedBar, why, type Part, type PartKey } from '../figures';
-import { withElements } from '../i18n';
-import { setField } from '../scenario';
+import { checkboxControl, radioControl, selectControl } from '../controls/controls';
+import { fieldStops } from '../controls/sliders';
+import { h, setAttribute, setClass, setFigure, setHidden, setStyle, setText, uniqueId } from '../dom/dom';
+import { legend } from '../figures/legend';
+import { linearAxis } from '../figures/linear-axis';
+import { shardBar } from '../figures/shard-bar';
+import { stackedBar } from '../figures/stacked-bar';
+import { why } from '../figures/why';
+import { type Part, type PartKey } from '../figures/parts';
+import { withElements } from '../i18n/i18n';
+import { setField } from '../engine/scenario';
 import { extraParts, gpuModel, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
@@ -19,7 +25,7 @@ const LARGEST_SUGGESTION = 100000;
 
 export function shardingSection(context: SectionContext): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, sliderStops } = context.units;
+  const { formatBytes, formatInteger } = context.units;
   const headingId = uniqueId('heading');
   const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
   const fitText = h('span');
@@ -29,18 +35,51 @@ export function shardingSection(context: SectionContext): SectionView {
   // The fewest GPUs: one sentence when training fits somewhere, another when nothing can.
   const minGpus = h('strong', { 'data-figure': 'min-gpus' });
   let minimum = 0;
-  const tryZero = h('button', { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(setField(o, 'parallel.zero_stage', 3), 'parallel.gpus', minimum)) });
-  const fitsFrom = h('span', null, withElements(t('sharding.fits_from', 'Fully sharded (ZeRO-3), training fits from {count}.'), { count: minGpus }), tryZero);
-  const neverFits = h('span', { 'data-figure': 'min-gpus' }, t('sharding.never_fits', 'Even fully sharded, the activations alone do not fit on one GPU: try checkpointing, a shorter sequence or tensor parallelism.'));
-  const tryFull = h('button', { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(o, 'training.recompute', 'full')) }, t('sharding.try_full', 'Try full checkpointing'));
+  const tryZero = h('button', {
+    type: 'button',
+    className: 'ts-button',
+    onclick: () => context.change((o) => setField(setField(o, 'parallel.zero_stage', 3), 'parallel.gpus', minimum)),
+  });
+  const fitsFrom = h(
+    'span',
+    null,
+    withElements(t('sharding.fits_from', 'Fully sharded (ZeRO-3), training fits from {count}.'), { count: minGpus }),
+    tryZero,
+  );
+  const neverFits = h(
+    'span',
+    { 'data-figure': 'min-gpus' },
+    t(
+      'sharding.never_fits',
+      'Even fully sharded, the activations alone do not fit on one GPU: try checkpointing, a shorter sequence or tensor parallelism.',
+    ),
+  );
+  const tryFull = h(
+    'button',
+    { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(o, 'training.recompute', 'full')) },
+    t('sharding.try_full', 'Try full checkpointing'),
+  );
   // The four model states one GPU keeps, as one engine figure (quiz question 10's answer).
   const statesPerGpu = h('strong', { 'data-figure': 'model-states-per-gpu' });
   const statesTotal = h('strong', { 'data-figure': 'model-states-total' });
-  const status = h('div', { className: 'ts-fit' }, badge,
+  const status = h(
+    'div',
+    { className: 'ts-fit' },
+    badge,
     h('p', { className: 'ts-fit-text' }, withElements(t('sharding.holds', 'Each GPU holds {total}'), { total: perGpuTotal }), perGpuRest),
-    h('p', { className: 'ts-fit-text' }, withElements(t('sharding.states', 'Model states per GPU: {per_gpu}, of {total} for the whole model (weights, gradients, FP32 master copy and optimizer states).'),
-      { per_gpu: statesPerGpu, total: statesTotal })),
-    h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull));
+    h(
+      'p',
+      { className: 'ts-fit-text' },
+      withElements(
+        t(
+          'sharding.states',
+          'Model states per GPU: {per_gpu}, of {total} for the whole model (weights, gradients, FP32 master copy and optimizer states).',
+        ),
+        { per_gpu: statesPerGpu, total: statesTotal },
+      ),
+    ),
+    h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull),
+  );
 
   const whole = shardBar(STATE_KEYS, formatBytes, labels, t);
   const held = stackedBar(SHOWN_KEYS, formatBytes, labels, { marker: true });
@@ -48,28 +87,82 @@ export function shardingSection(context: SectionContext): SectionView {
   const heldLegend = legend(SHOWN_KEYS, formatBytes, labels, t('sharding.legend', 'What each GPU holds'));
   const chips = Array.from({ length: CHIPS }, (_, index) => {
     const fill = h('span', { className: 'ts-chip-fill' });
-    return { fill, item: h('li', { className: 'ts-chip' }, fill, h('span', { className: 'ts-chip-name' }, t('sharding.chip', 'GPU {number}', { number: formatInteger(index + 1) }))) };
+    return {
+      fill,
+      item: h(
+        'li',
+        { className: 'ts-chip' },
+        fill,
+        h('span', { className: 'ts-chip-name' }, t('sharding.chip', 'GPU {number}', { number: formatInteger(index + 1) })),
+      ),
+    };
   });
-  const chipList = h('ul', { className: 'ts-chips' }, chips.map((chip) => chip.item));
+  const chipList = h(
+    'ul',
+    { className: 'ts-chips' },
+    chips.map((chip) => chip.item),
+  );
   const chipsMore = h('p', { className: 'ts-chips-more' });
-  const figure = h('div', { className: 'ts-figure-body' },
-    h('div', { className: 'ts-bar-row' },
-      h('p', { className: 'ts-bar-label' }, withElements(t('sharding.whole_label', '{whole}, and the slice GPU 1 keeps (outlined)'),
-        { whole: h('strong', null, t('sharding.whole', 'The whole model’s states')) })), whole.element),
-    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, t('sharding.one_gpu', 'One GPU'))), held.element),
-    axis.element, heldLegend.element,
-    h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore));
+  const figure = h(
+    'div',
+    { className: 'ts-figure-body' },
+    h(
+      'div',
+      { className: 'ts-bar-row' },
+      h(
+        'p',
+        { className: 'ts-bar-label' },
+        withElements(t('sharding.whole_label', '{whole}, and the slice GPU 1 keeps (outlined)'), {
+          whole: h('strong', null, t('sharding.whole', 'The whole model’s states')),
+        }),
+      ),
+      whole.element,
+    ),
+    h(
+      'div',
+      { className: 'ts-bar-row' },
+      h('p', { className: 'ts-bar-label' }, h('strong', null, t('sharding.one_gpu', 'One GPU'))),
+      held.element,
+    ),
+    axis.element,
+    heldLegend.element,
+    h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore),
+  );
 
-  const update: SectionView['update'] = (estimate) => {
-    const resolved = context.resolved();
+  // The formula is the engine's, for the bytes per parameter on screen (view.text).
+  const whyDetails = why(
+    t,
+    t('sharding.why.summary', 'Why does sharding cost so little?'),
+    [
+      t(
+        'sharding.why.body',
+        'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.',
+      ),
+    ],
+    '…',
+    t(
+      'sharding.why.sources',
+      'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.',
+    ),
+  );
+  const whyFormula = whyDetails.querySelector<HTMLElement>('.ts-formula');
+
+  const update: SectionView['update'] = ({ estimate, scenario: resolved, narrow, text }) => {
+    // The stages' bytes follow the optimizer and precision on screen: the engine writes them.
+    if (whyFormula) setText(whyFormula, text.zero_formula);
     const { training, gpu } = estimate;
     const perGpu = training.per_gpu;
     const states = training.model_states;
     const gpus = resolved.parallel.gpus;
     const parts: Part[] = HELD_KEYS.map((key) => ({
-      key, value: perGpu[key],
-      detail: key === 'activations' || key === 'logits' ? t('sharding.detail.own', 'its own micro-batch')
-        : perGpu[key] < states[key] ? t('sharding.detail.slice', 'a slice of {bytes}', { bytes: formatBytes(states[key]) }) : t('sharding.detail.full', 'a full copy'),
+      key,
+      value: perGpu[key],
+      detail:
+        key === 'activations' || key === 'logits'
+          ? t('sharding.detail.own', 'its own micro-batch')
+          : perGpu[key] < states[key]
+            ? t('sharding.detail.slice', 'a slice of {bytes}', { bytes: formatBytes(states[key]) })
+            : t('sharding.detail.full', 'a full copy'),
     }));
     parts.push(...extraParts(t, perGpu));
     const max = Math.max(perGpu.total, gpu.memory_bytes);
@@ -82,8 +175,12 @@ export function shardingSection(context: SectionContext): SectionView {
     setText(fitText, training.fits ? t('sharding.fits', ' Fits') : t('sharding.no_fit', ' Does not fit'));
     setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
     const rest = { memory: formatBytes(gpu.memory_bytes), gpus: formatInteger(gpus), data_parallel: formatInteger(training.data_parallel) };
-    setText(perGpuRest, gpus === 1 ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
-      : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest));
+    setText(
+      perGpuRest,
+      gpus === 1
+        ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
+        : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest),
+    );
     setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
     setFigure(statesTotal, formatBytes(states.total), states.total);
     setHidden(fitsFrom, !(minimum > 0));
@@ -103,62 +200,166 @@ export function shardingSection(context: SectionContext): SectionView {
     setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
 
     // The bar labels add no figure: the sentences above say what the whole model and one GPU hold.
-    whole.update(STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })), states.total,
+    whole.update(
+      STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })),
+      states.total,
       t('sharding.whole_bar', 'The model states total {total}. {parts}.', {
         total: formatBytes(states.total),
-        parts: STATE_KEYS.map((key) => perGpu[key] < states[key]
-          ? t('sharding.whole_bar.slice', '{part}: each GPU keeps a slice, {mine} of {whole}', { part: labels[key], mine: formatBytes(perGpu[key]), whole: formatBytes(states[key]) })
-          : t('sharding.whole_bar.all', '{part}: every GPU keeps all {whole}', { part: labels[key], whole: formatBytes(states[key]) })).join('; '),
-      }));
-    held.update(parts, max, t('sharding.held_bar', 'Each GPU holds {total}: {parts}. It has {memory}.', {
-      total: formatBytes(perGpu.total), parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '), memory: formatBytes(gpu.memory_bytes),
-    }), { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpuModel(gpu.name) }) });
-    axis.update(max, context.narrow());
+        parts: STATE_KEYS.map((key) =>
+          perGpu[key] < states[key]
+            ? t('sharding.whole_bar.slice', '{part}: each GPU keeps a slice, {mine} of {whole}', {
+                part: labels[key],
+                mine: formatBytes(perGpu[key]),
+                whole: formatBytes(states[key]),
+              })
+            : t('sharding.whole_bar.all', '{part}: every GPU keeps all {whole}', { part: labels[key], whole: formatBytes(states[key]) }),
+        ).join('; '),
+      }),
+    );
+    held.update(
+      parts,
+      max,
+      t('sharding.held_bar', 'Each GPU holds {total}: {parts}. It has {memory}.', {
+        total: formatBytes(perGpu.total),
+        parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '),
+        memory: formatBytes(gpu.memory_bytes),
+      }),
+      { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpuModel(gpu.name) }) },
+    );
+    axis.update(max, narrow);
     heldLegend.update(parts);
 
-    const shown = Math.min(gpus, context.narrow() ? NARROW_CHIPS : CHIPS);
+    const shown = Math.min(gpus, narrow ? NARROW_CHIPS : CHIPS);
     const fill = `${Math.min(100, (perGpu.total / gpu.memory_bytes) * 100).toFixed(2)}%`;
     chips.forEach((chip, index) => {
       setHidden(chip.item, index >= shown);
       setClass(chip.item, 'ts-chip-over', !training.fits);
       setStyle(chip.fill, 'height', fill);
     });
-    setAttribute(chipList, 'aria-label', training.fits ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
-      : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }));
+    setAttribute(
+      chipList,
+      'aria-label',
+      training.fits
+        ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
+        : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }),
+    );
     setHidden(chipsMore, !(gpus > shown));
     setText(chipsMore, t('sharding.chips_more', '… {count} GPUs in all, each holding the same amount.', { count: formatInteger(gpus) }));
   };
 
-  const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('sharding', t('sharding.heading', 'Sharding: every GPU keeps only its slice'))),
-    h('div', { className: 'ts-prose' },
-      h('p', null, t('sharding.prose_1', 'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. '),
-        t('sharding.prose_2', 'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.'))),
-    h('div', { className: 'ts-panel' },
-      h('div', { className: 'ts-panel-controls' },
-        context.add(radioControl('parallel.zero_stage', t('controls.zero', 'Sharding (ZeRO stage)'), [
-          { value: 0, label: t('sharding.stage_0', 'Stage 0'), hint: t('sharding.stage_0_hint', 'plain data parallel (DDP): full copies') },
-          { value: 1, label: t('sharding.stage_1', 'Stage 1'), hint: t('sharding.stage_1_hint', 'optimizer states sharded') },
-          { value: 2, label: t('sharding.stage_2', 'Stage 2'), hint: t('sharding.stage_2_hint', '+ gradients (FSDP SHARD_GRAD_OP)') },
-          { value: 3, label: t('sharding.stage_3', 'Stage 3'), hint: t('sharding.stage_3_hint', '+ weights (FSDP FULL_SHARD)') },
-        ], context.onValue)).element,
+  const element = h(
+    'section',
+    { className: 'ts-section', 'aria-labelledby': headingId },
+    h(
+      context.headingTag(1),
+      { className: 'ts-section-title', id: headingId },
+      context.numbered('sharding', t('sharding.heading', 'Sharding: every GPU keeps only its slice')),
+    ),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'sharding.prose_1',
+          'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
+        ),
+        t(
+          'sharding.prose_2',
+          'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
+        ),
+      ),
+    ),
+    h(
+      'div',
+      { className: 'ts-panel' },
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
+        context.add(
+          radioControl(
+            'parallel.zero_stage',
+            t('controls.zero', 'Sharding (ZeRO stage)'),
+            [...context.choices('parallel.zero_stage')],
+            context.onValue,
+          ),
+        ).element,
         gpuControl(context),
-        h('details', { className: 'ts-deeper' },
+        h(
+          'details',
+          { className: 'ts-deeper' },
           h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor and pipeline parallelism')),
-          h('div', { className: 'ts-deeper-body' },
-            h('p', { className: 'ts-hint' }, t('sharding.deeper.hint', 'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.')),
-            context.add(selectControl('parallel.tensor', t('sharding.deeper.tensor', 'Tensor parallel degree'), sliderStops('parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
-            context.add(selectControl('parallel.pipeline', t('sharding.deeper.pipeline', 'Pipeline parallel degree'), sliderStops('parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })), context.onValue)).element,
-            context.add(selectControl('parallel.interleave', t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
-              [1, 2, 3, 4, 8].map((v) => ({ value: v, label: v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v) })), context.onValue,
-              t('sharding.deeper.interleave_hint', 'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.'))).element,
-            context.add(checkboxControl('training.sequence_parallel', t('sharding.deeper.sequence_parallel', 'Sequence parallelism'), context.onValue,
-              t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'))).element))),
-      h('figure', { className: 'ts-figure' }, status, figure,
-        h('figcaption', null, t('sharding.caption', 'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.')))),
-    why(t, t('sharding.why.summary', 'Why does sharding cost so little?'), [
-      t('sharding.why.body', 'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.'),
-    ], t('sharding.why.formula', 'per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; stage 2 2Ψ + 14Ψ/d; stage 3 16Ψ/d (Ψ parameters, mixed-precision Adam)'),
-    t('sharding.why.sources', 'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.')));
+          h(
+            'div',
+            { className: 'ts-deeper-body' },
+            h(
+              'p',
+              { className: 'ts-hint' },
+              t(
+                'sharding.deeper.hint',
+                'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.',
+              ),
+            ),
+            context.add(
+              selectControl(
+                'parallel.tensor',
+                t('sharding.deeper.tensor', 'Tensor parallel degree'),
+                fieldStops(context.units, 'parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.pipeline',
+                t('sharding.deeper.pipeline', 'Pipeline parallel degree'),
+                fieldStops(context.units, 'parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.interleave',
+                t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
+                [1, 2, 3, 4, 8].map((v) => ({
+                  value: v,
+                  label:
+                    v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v),
+                })),
+                context.onValue,
+                t(
+                  'sharding.deeper.interleave_hint',
+                  'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.',
+                ),
+              ),
+            ).element,
+            context.add(
+              checkboxControl(
+                'training.sequence_parallel',
+                t('sharding.deeper.sequence_parallel', 'Sequence parallelism'),
+                context.onValue,
+                t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'),
+              ),
+            ).element,
+          ),
+        ),
+      ),
+      h(
+        'figure',
+        { className: 'ts-figure' },
+        status,
+        figure,
+        h(
+          'figcaption',
+          null,
+          t(
+            'sharding.caption',
+            'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.',
+          ),
+        ),
+      ),
+    ),
+    whyDetails,
+  );
   return { element, update };
 }

@@ -1,10 +1,12 @@
-// Section 4: time: the 6 · N · D equation, then one GPU against the cluster on a log axis.
+// Section 5: time: the 6 · N · D equation, then one GPU against the cluster on a log axis.
 
-import { checkboxControl, selectControl } from '../controls';
-import { h, setText, uniqueId } from '../dom';
-import { setFigure, setHidden, timeAxis, timeCurve, why } from '../figures';
-import type { Engine } from '../engine';
-import type { Translate } from '../i18n';
+import { checkboxControl, selectControl } from '../controls/controls';
+import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { timeAxis } from '../figures/time-axis';
+import { timeCurve } from '../figures/time-curve';
+import { why } from '../figures/why';
+import type { Engine } from '../engine/engine';
+import type { Translate } from '../i18n/i18n';
 import { shortGpu, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
@@ -12,13 +14,29 @@ export const CUSTOM_GPU = 'custom';
 
 /** "a", "a and b", "a, b and c". */
 function listInWords(t: Translate, items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '')
-    : t('time.list', '{first} and {last}', { first: items.slice(0, -1).join(t('time.list_separator', ', ')), last: items[items.length - 1] });
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : t('time.list', '{first} and {last}', {
+        first: items.slice(0, -1).join(t('time.list_separator', ', ')),
+        last: items[items.length - 1],
+      });
 }
 
 export function timeSection(context: SectionContext, engine: Engine): SectionView {
   const { t } = context;
-  const { formatBytes, formatCount, formatDuration, formatEnergy, formatFlopsRate, formatInteger, formatMoney, formatNumber, formatPercent, formatScientific, readField, sliderScale } = context.units;
+  const {
+    formatBytes,
+    formatCount,
+    formatDuration,
+    formatEnergy,
+    formatFlopsRate,
+    formatInteger,
+    formatMoney,
+    formatNumber,
+    formatPercent,
+    formatScientific,
+    readField,
+  } = context.units;
   const headingId = uniqueId('heading');
   const term = (value: HTMLElement, unit: HTMLElement | string, extra = '') =>
     h('span', { className: `ts-eq-term${extra}` }, value, typeof unit === 'string' ? h('span', { className: 'ts-eq-unit' }, unit) : unit);
@@ -38,10 +56,36 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const peak = value();
   const utilisation = value();
   const seconds = value({ 'data-figure': 'seconds' });
-  const equation = h('div', { className: 'ts-equations' },
-    h('p', { className: 'ts-equation' }, openSix, term(params, paramsUnit), attention, op('×'), term(tokens, t('time.eq.tokens', 'tokens')), op('≈'), term(flops, 'FLOPs', ' ts-eq-result')),
-    h('p', { className: 'ts-equation' }, term(hardwareFlops, hardwareUnit), op('÷'), op('('), term(gpuCount, gpuUnit), op('×'), term(peak, t('time.eq.peak', 'peak')),
-      op('×'), term(utilisation, t('time.eq.utilisation', 'utilisation')), op(')'), op('≈'), h('span', { className: 'ts-eq-term ts-eq-result' }, seconds)));
+  const equation = h(
+    'div',
+    { className: 'ts-equations' },
+    h(
+      'p',
+      { className: 'ts-equation' },
+      openSix,
+      term(params, paramsUnit),
+      attention,
+      op('×'),
+      term(tokens, t('time.eq.tokens', 'tokens')),
+      op('≈'),
+      term(flops, 'FLOPs', ' ts-eq-result'),
+    ),
+    h(
+      'p',
+      { className: 'ts-equation' },
+      term(hardwareFlops, hardwareUnit),
+      op('÷'),
+      op('('),
+      term(gpuCount, gpuUnit),
+      op('×'),
+      term(peak, t('time.eq.peak', 'peak')),
+      op('×'),
+      term(utilisation, t('time.eq.utilisation', 'utilisation')),
+      op(')'),
+      op('≈'),
+      h('span', { className: 'ts-eq-term ts-eq-result' }, seconds),
+    ),
+  );
 
   const axis = timeAxis(context.units);
   const fact = (label: string, figure?: string) => {
@@ -54,44 +98,80 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
-  const figure = h('div', { className: 'ts-figure-body' }, axis.element,
-    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, energy.item, cost.item));
+  const figure = h(
+    'div',
+    { className: 'ts-figure-body' },
+    axis.element,
+    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, energy.item, cost.item),
+  );
   const caption = h('figcaption');
   const curve = timeCurve(t, context.units);
   const curveCaption = h('figcaption');
 
   // The curve sits below the time figure: a part of its own (SectionView.parts), so that an input
   // beside the time figure does not wait for the curve while it is below the fold.
-  const updateCurve: SectionView['update'] = (estimate) => {
-    const resolved = context.resolved();
+  const updateCurve: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
     const gpuCountText = formatInteger(gpus);
-    const onGpus = gpus === 1 ? t('time.gpus_one', '{count} GPU', { count: gpuCountText }) : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
+    const onGpus =
+      gpus === 1
+        ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
+        : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
     const lessonGpus = compute.lesson_cluster_gpus;
     const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus);
     const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
-    const lessonSentence = onLesson && gpus !== lessonGpus ? t('time.curve.lesson', ', {time} on {gpus} (Llama 3 405B\'s cluster)', { time: formatDuration(onLesson.seconds), gpus: lessonName }) : '';
+    const lessonSentence =
+      onLesson && gpus !== lessonGpus
+        ? t('time.curve.lesson', ", {time} on {gpus} (Llama 3 405B's cluster)", {
+            time: formatDuration(onLesson.seconds),
+            gpus: lessonName,
+          })
+        : '';
     const oneSentence = gpus !== 1 ? t('time.curve.one', ', {time} on one GPU', { time: formatDuration(compute.seconds_on_one_gpu) }) : '';
-    const referencesDrawn = curve.update(compute.time_over_gpus, compute.time_references, [
-      { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: onGpus }) },
-      { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
-      onLesson ? { ...onLesson, name: lessonName } : null,
-    ], t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', { time: formatDuration(compute.seconds), gpus: onGpus, one: oneSentence, lesson: lessonSentence }));
-    setText(curveCaption, t('time.curve.caption', 'Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson\'s {gpus}, Llama 3 405B\'s cluster.', { gpus: lessonName })
-      + (referencesDrawn.length > 0 ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) }) : ''));
+    const referencesDrawn = curve.update(
+      compute.time_over_gpus,
+      compute.time_references,
+      [
+        { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: onGpus }) },
+        { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
+        onLesson ? { ...onLesson, name: lessonName } : null,
+      ],
+      t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', {
+        time: formatDuration(compute.seconds),
+        gpus: onGpus,
+        one: oneSentence,
+        lesson: lessonSentence,
+      }),
+    );
+    setText(
+      curveCaption,
+      t(
+        'time.curve.caption',
+        "Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson's {gpus}, Llama 3 405B's cluster.",
+        { gpus: lessonName },
+      ) +
+        (referencesDrawn.length > 0
+          ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
+          : ''),
+    );
   };
 
-  const update: SectionView['update'] = (estimate) => {
-    const resolved = context.resolved();
+  const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
     const withAttention = resolved.training.attention_flops;
     const gpuCountText = formatInteger(gpus);
-    const onGpus = gpus === 1 ? t('time.gpus_one', '{count} GPU', { count: gpuCountText }) : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
+    const onGpus =
+      gpus === 1
+        ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
+        : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
     setText(openSix, withAttention ? t('time.eq.six_open', '(6 ×') : t('time.eq.six', '6 ×'));
     setText(params, formatCount(estimate.active_params));
-    setText(paramsUnit, estimate.active_params !== estimate.params ? t('time.eq.active_params', 'active parameters') : t('time.eq.params', 'parameters'));
+    setText(
+      paramsUnit,
+      estimate.active_params !== estimate.params ? t('time.eq.active_params', 'active parameters') : t('time.eq.params', 'parameters'),
+    );
     setHidden(attention, !withAttention);
     setText(tokens, formatCount(resolved.training.tokens));
     setFigure(flops, formatScientific(compute.flops), compute.flops);
@@ -101,18 +181,43 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setText(gpuUnit, gpus === 1 ? t('time.eq.gpu', 'GPU') : t('time.eq.gpus', 'GPUs'));
     setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
     setText(utilisation, formatPercent(resolved.hardware.utilization));
-    setText(gpuSpecs, t('time.gpu_specs', '{memory} of memory, {peak} peak', { memory: formatBytes(estimate.gpu.memory_bytes), peak: formatFlopsRate(estimate.gpu.peak_flops) }));
+    setText(
+      gpuSpecs,
+      t('time.gpu_specs', '{memory} of memory, {peak} peak', {
+        memory: formatBytes(estimate.gpu.memory_bytes),
+        peak: formatFlopsRate(estimate.gpu.peak_flops),
+      }),
+    );
     setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
 
-    const onOne = { seconds: compute.seconds_on_one_gpu, label: t('time.on_one', 'on one {gpu}', { gpu: shortGpu(estimate.gpu.name) }), figure: 'seconds-on-one-gpu' };
+    const onOne = {
+      seconds: compute.seconds_on_one_gpu,
+      label: t('time.on_one', 'on one {gpu}', { gpu: shortGpu(estimate.gpu.name) }),
+      figure: 'seconds-on-one-gpu',
+    };
     // On one GPU the cluster is that GPU: one point, one figure.
-    const gridLabels = gpus === 1
-      ? axis.update([onOne], t('time.axis_label_one', 'Time on a log scale: {one} on one GPU.', { one: formatDuration(compute.seconds_on_one_gpu) }))
-      : axis.update([onOne, { seconds: compute.seconds, label: t('time.on_gpus', 'on {gpus}', { gpus: onGpus }), figure: 'seconds-on-cluster' }],
-        t('time.axis_label', 'Time on a log scale: {one} on one GPU, {cluster} on {gpus}.', { one: formatDuration(compute.seconds_on_one_gpu), cluster: formatDuration(compute.seconds), gpus: onGpus }));
-    setText(caption, gridLabels.length > 0
-      ? t('time.caption_marks', 'Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark {marks}.', { marks: listInWords(t, gridLabels) })
-      : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.'));
+    const gridLabels =
+      gpus === 1
+        ? axis.update(
+            [onOne],
+            t('time.axis_label_one', 'Time on a log scale: {one} on one GPU.', { one: formatDuration(compute.seconds_on_one_gpu) }),
+          )
+        : axis.update(
+            [onOne, { seconds: compute.seconds, label: t('time.on_gpus', 'on {gpus}', { gpus: onGpus }), figure: 'seconds-on-cluster' }],
+            t('time.axis_label', 'Time on a log scale: {one} on one GPU, {cluster} on {gpus}.', {
+              one: formatDuration(compute.seconds_on_one_gpu),
+              cluster: formatDuration(compute.seconds),
+              gpus: onGpus,
+            }),
+          );
+    setText(
+      caption,
+      gridLabels.length > 0
+        ? t('time.caption_marks', 'Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark {marks}.', {
+            marks: listInWords(t, gridLabels),
+          })
+        : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.'),
+    );
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
     setHidden(energy.item, !(compute.energy_joules > 0));
@@ -132,51 +237,110 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
   const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveCaption);
-  const element = h('section', { className: 'ts-section', 'aria-labelledby': headingId },
-    h(context.headingTag(1), { className: 'ts-section-title', id: headingId }, context.numbered('time', t('time.heading', 'Time: staggering amounts of simple arithmetic'))),
-    h('div', { className: 'ts-prose' },
-      h('p', null, t('time.prose_1', 'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. '),
-        t('time.prose_2', 'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.'))),
+  const element = h(
+    'section',
+    { className: 'ts-section', 'aria-labelledby': headingId },
+    h(
+      context.headingTag(1),
+      { className: 'ts-section-title', id: headingId },
+      context.numbered('time', t('time.heading', 'Time: staggering amounts of simple arithmetic')),
+    ),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'time.prose_1',
+          'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
+        ),
+        t(
+          'time.prose_2',
+          'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
+        ),
+      ),
+    ),
     equation,
-    h('div', { className: 'ts-panel' },
-      h('div', { className: 'ts-panel-controls' },
+    h(
+      'div',
+      { className: 'ts-panel' },
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
         context.range({
-          path: 'training.tokens', label: t('time.tokens', 'Training tokens'), scale: sliderScale('training.tokens'),
-          formatField: (v) => formatCount(v, { short: true, significant: 4 }), describe: (v) => t('controls.tokens', '{count} tokens', { count: formatCount(v) }),
+          path: 'training.tokens',
+          label: t('time.tokens', 'Training tokens'),
+          formatField: (v) => formatCount(v, { short: true, significant: 4 }),
+          describe: (v) => t('controls.tokens', '{count} tokens', { count: formatCount(v) }),
           fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
         }).element,
         gpuControl(context),
         gpuSelect.element,
         context.range({
-          path: 'hardware.utilization', label: t('time.utilisation', 'Utilisation (share of peak sustained)'), scale: sliderScale('hardware.utilization'),
-          formatField: (v) => formatPercent(v, 3), describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
+          path: 'hardware.utilization',
+          label: t('time.utilisation', 'Utilisation (share of peak sustained)'),
+          formatField: (v) => formatPercent(v, 3),
+          describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
           fieldLabel: t('time.utilisation_field', 'Utilisation, exact (e.g. 40% or 0.4)'),
         }).element,
-        h('details', { className: 'ts-deeper' },
+        h(
+          'details',
+          { className: 'ts-deeper' },
           h('summary', null, t('time.deeper.summary', 'Go deeper: your own GPU, attention FLOPs, price')),
-          h('div', { className: 'ts-deeper-body' },
+          h(
+            'div',
+            { className: 'ts-deeper-body' },
             context.range({
-              path: 'hardware.memory_bytes', label: t('time.deeper.memory', 'GPU memory'), scale: sliderScale('hardware.memory_bytes'),
-              formatField: (v) => formatBytes(v), describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
+              path: 'hardware.memory_bytes',
+              label: t('time.deeper.memory', 'GPU memory'),
+              formatField: (v) => formatBytes(v),
+              describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
               fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
             }).element,
             context.range({
-              path: 'hardware.peak_flops', label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'), scale: sliderScale('hardware.peak_flops'),
-              formatField: (v) => formatFlopsRate(v), describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
+              path: 'hardware.peak_flops',
+              label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'),
+              formatField: (v) => formatFlopsRate(v),
+              describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
               fieldLabel: t('time.deeper.peak_field', 'GPU peak, exact (e.g. 1,200 TFLOP/s)'),
             }).element,
-            context.add(checkboxControl('training.attention_flops', t('time.deeper.attention', 'Count attention FLOPs'), context.onValue,
-              t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'))).element,
+            context.add(
+              checkboxControl(
+                'training.attention_flops',
+                t('time.deeper.attention', 'Count attention FLOPs'),
+                context.onValue,
+                t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'),
+              ),
+            ).element,
             context.range({
-              path: 'hardware.price_per_gpu_hour', label: t('time.deeper.price', 'Price per GPU-hour (US$)'), scale: sliderScale('hardware.price_per_gpu_hour'),
+              path: 'hardware.price_per_gpu_hour',
+              label: t('time.deeper.price', 'Price per GPU-hour (US$)'),
               parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
-              formatField: (v) => formatNumber(v, 3), describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
-            }).element))),
-      h('figure', { className: 'ts-figure' }, figure, caption)),
+              formatField: (v) => formatNumber(v, 3),
+              describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
+            }).element,
+          ),
+        ),
+      ),
+      h('figure', { className: 'ts-figure' }, figure, caption),
+    ),
     curveFigure,
-    why(t, t('time.why.summary', 'Why 6 × parameters × tokens?'), [
-      t('time.why.body', 'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).'),
-    ], t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
-    t('time.why.sources', 'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).')));
+    why(
+      t,
+      t('time.why.summary', 'Why 6 × parameters × tokens?'),
+      [
+        t(
+          'time.why.body',
+          'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
+        ),
+      ],
+      t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
+      t(
+        'time.why.sources',
+        'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).',
+      ),
+    ),
+  );
   return { element, update, parts: [{ element: curveFigure, update: updateCurve }] };
 }

@@ -1,0 +1,48 @@
+// ESLint for the page's TypeScript and its node tests (npm run lint; formatting is prettier's).
+import './tools/lint/typescript-for-lint.cjs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeGlobals = Object.fromEntries(
+  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'Response', 'DOMException', 'WebAssembly', 'setTimeout', 'clearTimeout', 'structuredClone', 'TextEncoder', 'TextDecoder'].map((name) => [name, 'readonly']),
+);
+
+/** Files with a function still over 80 lines (issue 22, item 4): warned, not failed, until split. */
+const TO_SPLIT = [
+  'web/src/figures/step-chart.ts',
+  'web/src/quiz/bank.ts',
+  'web/src/sections/activations.ts',
+  'web/src/sections/config.ts',
+  'web/src/sections/memory.ts',
+  'web/src/sections/sharding.ts',
+  'web/src/sections/step/section.ts',
+  'web/src/sections/time.ts',
+];
+
+export default tseslint.config(
+  { ignores: ['build/**', 'dist/**', 'node_modules/**', 'test-artifacts/**'] },
+  {
+    files: ['web/src/**/*.ts', 'web/ship/**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    rules: {
+      // STYLE.md: past ~80 lines a function is several.
+      'max-lines-per-function': ['error', { max: 80 }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // DOM and engine answers are read as the engine documents them (types.ts); a cast says so.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Prettier keeps lines within 140; only a sentence's own string may run past it (i18n keys hold one literal each).
+      'max-len': ['error', { code: 140, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true }],
+    },
+  },
+  {
+    // Still over 80 lines once prettier laid them out: each to be split like the quiz and the step section were.
+    files: TO_SPLIT,
+    rules: { 'max-lines-per-function': ['warn', { max: 80 }] },
+  },
+  {
+    files: ['tests/web/**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: nodeGlobals },
+    rules: { 'no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_' }] },
+  },
+);

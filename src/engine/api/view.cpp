@@ -1,0 +1,96 @@
+#include "engine/api/view.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "engine/model/choices.hpp"
+#include "engine/model/estimate.hpp"
+#include "engine/model/scenario.hpp"
+#include "engine/model/timeline.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/messages.hpp"
+
+namespace trainscope {
+
+namespace {
+
+std::string too_large() {
+    return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+}
+
+// Section 1 compares one whole copy of the model: the scenario on one GPU, unsharded. Every
+// parallel check of read_scenario passes for it whenever it passes for the scenario.
+Scenario one_whole_copy(const Scenario& scenario) {
+    Scenario copy = scenario;
+    copy.parallel = ParallelSettings{};
+    return copy;
+}
+
+// FNV-1a, 64 bits, as 16 hex digits: a short name for a scenario, not a security measure.
+std::string short_hash(std::string_view text) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const char c : text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 0x100000001b3ULL;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
+}
+
+// The reference member: its key, and its estimate unless the caller holds it or it is the estimate itself.
+bool write_reference(json::Writer& w, const Scenario& scenario, const ViewRequest& request) {
+    const Scenario copy = one_whole_copy(scenario);
+    const std::string copy_text = write_scenario(copy);
+    const std::string key = short_hash(copy_text);
+    w.key("reference").begin_object().field("key", key);
+    if (key == request.known_reference) {
+        w.field_bool("unchanged", true);
+    } else if (copy_text == write_scenario(scenario)) {
+        w.field_bool("same", true);
+    } else {
+        bool all_finite = true;
+        const std::string text = write_estimate(copy, estimate(copy), &all_finite);
+        if (!all_finite) return false;
+        w.key("estimate").raw(text);
+    }
+    w.end_object();
+    return true;
+}
+
+}  // namespace
+
+std::string view_json(std::string_view scenario_json, const ViewRequest& request, std::vector<double>& step_numbers) {
+    step_numbers.clear();
+    const ScenarioReading reading = read_scenario_text(scenario_json);
+    if (!reading.ok()) return write_errors(reading.errors);
+    // One estimate serves the figures and the step chart: its events are kept only when asked for.
+    const Estimate result = estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak);
+    bool all_finite = true;
+    const std::string estimate_text = write_estimate(reading.scenario, result, &all_finite);
+    if (!all_finite) return too_large();
+    json::Writer w;
+    w.begin_object();
+    w.key("estimate").raw(estimate_text);
+    if (!write_reference(w, reading.scenario, request)) return too_large();
+    // Sentences a section shows that depend on the scenario but are not the estimate's figures.
+    w.key("text").begin_object().field("zero_formula", zero_stage_formula(result.training.bytes_per_param)).end_object();
+    if (request.step) {
+        const std::string step_text = write_step_timeline_columns(result.step, step_numbers, &all_finite);
+        if (!all_finite) {
+            step_numbers.clear();
+            return too_large();
+        }
+        w.key("step").raw(step_text);
+    }
+    w.end_object();
+    return w.take();
+}
+
+std::string reference_scenario_json(std::string_view scenario_json) {
+    const ScenarioReading reading = read_scenario_text(scenario_json);
+    if (!reading.ok()) return write_errors(reading.errors);
+    return write_scenario(one_whole_copy(reading.scenario));
+}
+
+}  // namespace trainscope

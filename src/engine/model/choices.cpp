@@ -1,0 +1,138 @@
+#include "engine/model/choices.hpp"
+
+#include <initializer_list>
+#include <string_view>
+
+#include "engine/model/estimate.hpp"
+#include "engine/model/model.hpp"
+#include "engine/model/precision.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
+namespace trainscope {
+
+namespace {
+
+struct Choice {
+    std::string_view value;
+    std::string label;
+    std::string hint;
+};
+
+void write_choices(json::Writer& w, std::string_view field, std::initializer_list<Choice> choices) {
+    w.key(field).begin_array();
+    for (const Choice& choice : choices) {
+        w.begin_object().field("value", choice.value).field("label", choice.label);
+        if (!choice.hint.empty()) w.field("hint", choice.hint);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+// "BF16 (2 bytes)": a number format with the bytes the engine counts for it.
+std::string format_with_bytes(NumberFormat format) {
+    const double bytes = bytes_per_value(format);
+    const std::string bytes_text = quantity::format_significant(bytes);
+    return bytes == 1 ? message("estimate.number_format.label_one", "{format} ({bytes} byte)", {{"format", format_label(format)}, {"bytes", bytes_text}})
+                      : message("estimate.number_format.label_other", "{format} ({bytes} bytes)", {{"format", format_label(format)}, {"bytes", bytes_text}});
+}
+
+void write_format_choices(json::Writer& w, std::string_view field, std::initializer_list<NumberFormat> formats) {
+    w.key(field).begin_array();
+    for (const NumberFormat format : formats) w.begin_object().field("value", format_name(format)).field("label", format_with_bytes(format)).end_object();
+    w.end_array();
+}
+
+// ZeRO stages (Rajbhandari et al. 2019, §5.1–5.3; PyTorch FSDP's sharding strategies).
+void write_zero_stages(json::Writer& w) {
+    struct Stage {
+        int value;
+        std::string label, hint, short_label;
+    };
+    const Stage stages[] = {
+        {0, message("choices.zero.0", "Stage 0"), message("choices.zero.0_hint", "plain data parallel (DDP): full copies"), message("choices.zero.0_short", "Stage 0: full copies")},
+        {1, message("choices.zero.1", "Stage 1"), message("choices.zero.1_hint", "optimizer states sharded"), message("choices.zero.1_short", "Stage 1: optimizer states sharded")},
+        {2, message("choices.zero.2", "Stage 2"), message("choices.zero.2_hint", "+ gradients (FSDP SHARD_GRAD_OP)"), message("choices.zero.2_short", "Stage 2: + gradients")},
+        {3, message("choices.zero.3", "Stage 3"), message("choices.zero.3_hint", "+ weights (FSDP FULL_SHARD)"), message("choices.zero.3_short", "Stage 3: + weights")},
+    };
+    w.key("parallel.zero_stage").begin_array();
+    for (const Stage& stage : stages) {
+        w.begin_object().field("value", static_cast<double>(stage.value)).field("label", stage.label);
+        w.field("hint", stage.hint).field("short", stage.short_label).end_object();
+    }
+    w.end_array();
+}
+
+// "4Ψ + 12Ψ/d": the bytes kept whole and the bytes sharded over d; a zero part is left out.
+std::string stage_term(double whole, double sharded) {
+    const std::string whole_text = quantity::format_significant(whole) + "Ψ";
+    const std::string sharded_text = quantity::format_significant(sharded) + "Ψ/d";
+    if (sharded == 0) return whole_text;
+    if (whole == 0) return sharded_text;
+    return whole_text + " + " + sharded_text;
+}
+
+}  // namespace
+
+std::string choices_json() {
+    json::Writer w;
+    w.begin_object();
+    write_choices(w, "training.precision",
+                  {{"bf16", message("choices.precision.bf16", "BF16 mixed precision (FP32 master copy)"), ""},
+                   {"fp16", message("choices.precision.fp16", "FP16 mixed precision (FP32 master copy)"), ""},
+                   {"fp32", message("choices.precision.fp32", "FP32 throughout"), ""}});
+    write_choices(w, "training.optimizer",
+                  {{"adamw", message("choices.optimizer.adamw", "AdamW (two states per weight)"), ""},
+                   {"adam", "Adam", ""},
+                   {"sgd_momentum", message("choices.optimizer.sgd_momentum", "SGD with momentum (one state)"), ""},
+                   {"sgd", message("choices.optimizer.sgd", "Plain SGD (no state)"), ""},
+                   {"adam_8bit", message("choices.optimizer.adam_8bit", "8-bit Adam"), ""},
+                   {"adafactor", message("choices.optimizer.adafactor", "Adafactor (factored)"), ""}});
+    write_format_choices(w, "inference.precision", {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8, NumberFormat::int8, NumberFormat::int4});
+    write_format_choices(w, "inference.kv_precision", {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8, NumberFormat::int8});
+    // Korthikanti et al. 2022: selective recomputation redoes attention's softmax and dropout; full keeps each layer's input.
+    write_choices(w, "training.recompute",
+                  {{"none", message("choices.recompute.none", "None"), message("choices.recompute.none_hint", "keep everything")},
+                   {"selective", message("choices.recompute.selective", "Selective"), message("choices.recompute.selective_hint", "recompute attention")},
+                   {"full", message("choices.recompute.full", "Full"), message("choices.recompute.full_hint", "keep layer inputs only")}});
+    write_zero_stages(w);
+    w.end_object();
+    return w.take();
+}
+
+std::string zero_stage_formula(const BytesPerParam& bytes) {
+    // Stage 1 shards the optimizer states and the master copy, stage 2 the gradients too, stage 3 the weights (memory.cpp).
+    const double states = bytes.optimizer_states + bytes.master_weights;
+    return message("choices.zero.formula", "per GPU, d data-parallel GPUs: stage 0 {stage_0}; stage 1 {stage_1}; stage 2 {stage_2}; stage 3 {stage_3} (Ψ parameters)",
+                   {{"stage_0", stage_term(bytes.total(), 0)},
+                    {"stage_1", stage_term(bytes.weights + bytes.gradients, states)},
+                    {"stage_2", stage_term(bytes.weights, bytes.gradients + states)},
+                    {"stage_3", stage_term(0, bytes.total())}});
+}
+
+std::string stories_json() {
+    json::Writer w;
+    w.begin_array();
+    w.begin_object().field("id", "run-vs-train-70b").field("label", message("stories.70b", "70B: run vs train"));
+    w.key("scenario").raw(R"({"model":{"preset":"llama3-70b"}})");
+    w.field("source", message("stories.70b_source", "The lesson’s opening: a 70B model runs on one or two GPUs; training needs over a terabyte."));
+    w.end_object();
+    // The Llama 3 Herd of Models (Meta, 2024), §3.3: the 405B run's layout. Tokens, GPUs and GPU
+    // type are the preset's (model.cpp), so the story does not repeat them.
+    const ModelPreset* llama = find_model_preset("llama3-405b");
+    w.begin_object().field("id", "llama3-405b").field("label", message("stories.405b", "Llama 3 405B as Meta trained it"));
+    w.key("scenario").raw(R"({"model":{"preset":"llama3-405b"},"training":{"sequence":8192,"sequence_parallel":true},)"
+                          R"("parallel":{"tensor":8,"pipeline":16,"zero_stage":3},"hardware":{"utilization":0.4}})");
+    const double gpus = llama ? llama->training_gpus : 0;
+    w.field("source", message("stories.405b_source",
+                              "The Llama 3 Herd of Models (Meta, 2024), §3.3: {tokens} tokens, 8,192-token sequences, up to {gpus} H100s as TP 8 × PP 16 × DP {data_parallel} with sharded states, 38–43% MFU; the lesson assumes 40%.",
+                              {{"tokens", quantity::format(llama ? llama->training_tokens : 0, quantity::Figure::count_short, 0)},
+                               {"gpus", quantity::format_count(gpus)},
+                               {"data_parallel", quantity::format_count(gpus / (8 * 16))}}));
+    w.end_object();
+    w.end_array();
+    return w.take();
+}
+
+}  // namespace trainscope

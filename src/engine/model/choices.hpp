@@ -1,0 +1,25 @@
+// The choices a scenario field offers, with the words a page shows for each (docs/scenario.md,
+// "Choices"), the ZeRO stages' per-GPU formula for the bytes per parameter in use, and the
+// lesson's starting scenarios. Data with a reason per row, in the current language.
+#pragma once
+
+#include <string>
+
+#include "engine/model/memory.hpp"
+
+namespace trainscope {
+
+// {"training.precision": [{value, label, hint?}], "training.optimizer": …, "inference.precision": …,
+//  "inference.kv_precision": …, "training.recompute": …, "parallel.zero_stage": [{value, label,
+//  hint, short}]}: every choice field's values in the order a page lists them.
+std::string choices_json();
+
+// "per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; …" for these bytes per
+// parameter (ZeRO §5.1–5.3, docs/model.md §3: each stage shards one more kind of state over d).
+std::string zero_stage_formula(const BytesPerParam& bytes);
+
+// The lesson's starting scenarios: [{id, label, scenario, source}], their published figures read
+// from the model presets (model.hpp).
+std::string stories_json();
+
+}  // namespace trainscope

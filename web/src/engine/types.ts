@@ -1,0 +1,360 @@
+// The scenario and estimate shapes, as docs/scenario.md defines them. The page only reads
+// estimates and writes scenarios; every figure it shows comes from an Estimate.
+
+export interface Architecture {
+  layers: number;
+  hidden: number;
+  heads: number;
+  kv_heads: number;
+  mlp: number;
+  vocab: number;
+  gated_mlp: boolean;
+  tied_embeddings: boolean;
+  learned_positions: number;
+  biases: boolean;
+  dropout: boolean;
+  experts: number;
+  experts_per_token: number;
+  assumed?: boolean;
+}
+
+export interface ModelSpec {
+  preset?: string;
+  params?: number;
+  architecture?: Partial<Architecture>;
+  /** What the learner called the model (a pasted config's name), kept so a shared link shows it. */
+  name?: string;
+}
+
+export type InferencePrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8' | 'int4';
+export type KvPrecision = 'fp32' | 'bf16' | 'fp16' | 'fp8' | 'int8';
+export type TrainingPrecision = 'bf16' | 'fp16' | 'fp32';
+export type AccountingConvention = 'zero' | 'fp32_gradients';
+/** An accounting convention as the engine explains it (docs/model.md §2). */
+export interface AccountingChoice {
+  id: AccountingConvention;
+  label: string;
+  explanation: string;
+  bytes_per_param?: number;
+}
+export type Optimizer = 'adamw' | 'adam' | 'sgd_momentum' | 'sgd' | 'adam_8bit' | 'adafactor';
+export type Recompute = 'none' | 'selective' | 'full';
+
+export interface Scenario {
+  model: ModelSpec;
+  inference: { precision: InferencePrecision; kv_precision: KvPrecision; batch: number; context: number };
+  training: {
+    precision: TrainingPrecision;
+    optimizer: Optimizer;
+    micro_batch: number;
+    sequence: number;
+    recompute: Recompute;
+    flash_attention: boolean;
+    sequence_parallel: boolean;
+    tokens: number;
+    attention_flops: boolean;
+    /** Sequences per optimizer step over all data-parallel replicas; 0: the fewest the layout needs. */
+    global_batch?: number;
+    /** How model states are tallied: the ZeRO paper's 16 bytes for mixed Adam, or 18 with FP32 gradients. */
+    accounting?: AccountingConvention;
+  };
+  parallel: { gpus: number; tensor: number; pipeline: number; interleave: number; zero_stage: number };
+  hardware: {
+    gpu: string;
+    memory_bytes?: number;
+    peak_flops?: number;
+    watts?: number;
+    utilization: number;
+    price_per_gpu_hour: number;
+  };
+}
+
+/** A scenario as it travels (URL hash, embed attributes): any subset of the fields. */
+export type PartialScenario = { [K in keyof Scenario]?: Partial<Scenario[K]> };
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface Gpu {
+  id: string;
+  name: string;
+  memory_bytes: number;
+  peak_flops: number;
+  watts: number;
+  /** Device memory bandwidth, bytes/s (datasheet; for a custom GPU scaled from the H100 SXM's ratio). */
+  memory_bandwidth: number;
+  source: string;
+}
+
+export interface Preset {
+  id: string;
+  name: string;
+  params: number;
+  active_params?: number;
+  published_params?: number;
+  /** The model's published training run, where the engine knows it (0 / "" otherwise). */
+  training_tokens?: number;
+  training_gpus?: number;
+  training_gpu?: string;
+  source: string;
+  architecture: Architecture;
+}
+
+export interface TrainingComponents {
+  weights: number;
+  gradients: number;
+  master_weights: number;
+  optimizer_states: number;
+  total: number;
+}
+
+export interface PerGpu extends TrainingComponents {
+  /** weights + gradients + master_weights + optimizer_states on this GPU, summed by the engine. */
+  model_states: number;
+  /** Held at the step's peak (docs/model.md §9). */
+  activations: number;
+  logits: number;
+  /** ZeRO-3: other GPUs' slices of the layers gathered at the peak. */
+  gathered_weights: number;
+  /** ZeRO-2/3: a layer's full gradients, before reduce-scatter, at the peak. */
+  temporary: number;
+}
+
+/** Bytes one GPU holds after a step event, by component (docs/scenario.md, "Step timeline"). */
+export interface StepBytes {
+  weights: number;
+  gathered_weights: number;
+  gradients: number;
+  master_weights: number;
+  optimizer_states: number;
+  activations: number;
+  logits: number;
+  temporary: number;
+  total: number;
+}
+
+export type StepPhase = 'gather' | 'forward' | 'loss' | 'recompute' | 'backward' | 'free' | 'reduce_scatter' | 'all_reduce' | 'optimizer';
+export type StepBlock = 'layer' | 'embedding' | 'output' | 'all';
+
+export interface StepEvent {
+  phase: StepPhase;
+  block: StepBlock;
+  /** 1-based layer within the GPU's pipeline stage when block is 'layer'; else 0. */
+  layer: number;
+  /** The last layer a grouped event covers (layer … layer_last); equal to layer for one layer, 0 when not a layer. */
+  layer_last: number;
+  /** 1-based micro-batch of the step; 0 for per-step events (gradient reduction, optimizer). */
+  micro_batch: number;
+  /** The last micro-batch a grouped event covers; equal to micro_batch for one. */
+  micro_batch_last: number;
+  start: number;
+  seconds: number;
+  held: StepBytes;
+}
+
+/** What stepTimeline returns; on bad input only `errors`. */
+export interface StepTimeline {
+  errors: FieldError[];
+  layers?: number;
+  prefetch_layers?: number;
+  /** Micro-batches in the step; those with events of their own; those the stage holds at once (1F1B). */
+  micro_batches?: number;
+  micro_batches_shown?: number;
+  in_flight?: number;
+  micro_batch_seconds?: number;
+  compute_seconds?: number;
+  optimizer_seconds?: number;
+  seconds?: number;
+  memory_bandwidth?: number;
+  memory_bandwidth_assumed?: boolean;
+  peak_event?: number;
+  peak_micro_batch?: number;
+  peak?: StepBytes;
+  events?: StepEvent[];
+}
+
+export interface Estimate {
+  errors: FieldError[];
+  notes: string[];
+  /** The scenario as the engine resolved it: every field, defaults filled in (absent on errors). */
+  scenario?: Scenario;
+  params: number;
+  active_params: number;
+  architecture: Architecture;
+  gpu: Gpu;
+  inference: { bytes_per_param: number; weights: number; kv_cache: number; total: number; min_gpus: number };
+  training: {
+    bytes_per_param: TrainingComponents;
+    /** One entry per value stored per parameter, for this optimizer and precision (docs/scenario.md). */
+    bytes_per_param_parts: BytesPerParamPart[];
+    /** The parts written out: "2 + 2 + 4 + 4 + 4 = 16". */
+    bytes_per_param_sum: string;
+    /** The scenario's accounting convention, named and explained by the engine. */
+    accounting?: AccountingChoice;
+    /** Every convention for this scenario, with its bytes per parameter: the choice's labels. */
+    accounting_choices?: AccountingChoice[];
+    model_states: TrainingComponents;
+    per_gpu: PerGpu;
+    activations_per_layer: number;
+    activations_without_recompute: number;
+    /** activations_without_recompute − per_gpu.activations, as the engine computes it. */
+    activations_saved_by_recompute?: number;
+    data_parallel: number;
+    fits: boolean;
+    /** THE fewest GPUs to train this scenario: full sharding at its tensor × pipeline; -1 when none fits.
+     *  Every figure answering "how few GPUs" quotes this field of this scenario's estimate. */
+    min_gpus: number;
+    /** A floor: GPUs whose memory the model states alone fill. Not the fewest GPUs to train. */
+    min_gpus_for_states?: number;
+  };
+  ratio_training_to_inference: number;
+  compute: {
+    flops: number;
+    hardware_flops: number;
+    recompute_overhead: number;
+    seconds: number;
+    gpu_hours: number;
+    mfu: number;
+    seconds_on_one_gpu: number;
+    cost: number;
+    energy_joules: number;
+    /** The time at each GPU slider stop and at the scenario's own count, fewest GPUs first. */
+    time_over_gpus: Array<{ gpus: number; seconds: number }>;
+    /** A day, a month, a year, a lifetime: the curve's reference lines, labelled by the engine. */
+    time_references: Array<{ seconds: number; label: string }>;
+    /** The lesson's cluster: Llama 3 405B's 16,384 GPUs. */
+    lesson_cluster_gpus: number;
+  };
+  /** One training step on one GPU (docs/model.md §9); the events come from stepTimeline. */
+  step: {
+    seconds: number;
+    compute_seconds: number;
+    optimizer_seconds: number;
+    memory_bandwidth: number;
+    layers: number;
+    prefetch_layers: number;
+    events: number;
+    /** = training.per_gpu.total */
+    peak_bytes: number;
+    peak_event: number;
+    peak_phase: StepPhase;
+    peak_block: StepBlock;
+    peak_layer: number;
+    peak_micro_batch?: number;
+    micro_batches?: number;
+    in_flight?: number;
+    micro_batch_seconds?: number;
+  };
+}
+
+/** What a typed quantity measures (docs/numbers.md); the second name of each pair is an alias. */
+export type QuantityKind =
+  | 'number'
+  | 'count'
+  | 'memory'
+  | 'bytes'
+  | 'compute'
+  | 'flops'
+  | 'rate'
+  | 'flop_rate'
+  | 'time'
+  | 'duration'
+  | 'seconds'
+  | 'gpus'
+  | 'percent'
+  | 'fraction';
+
+/** How the engine writes a figure (docs/numbers.md). The QuantityKind names work too. */
+export type FigureName =
+  | 'count'
+  | 'count_short'
+  | 'integer'
+  | 'plain'
+  | 'scientific'
+  | 'bytes'
+  | 'flops'
+  | 'flop_rate'
+  | 'duration'
+  | 'gpus'
+  | 'percent'
+  | 'ratio'
+  | 'energy'
+  | 'money'
+  | 'number'
+  | 'memory'
+  | 'compute'
+  | 'rate'
+  | 'time'
+  | 'seconds'
+  | 'fraction';
+
+/** One numeric scenario field's range, as the engine validates it. */
+/** One value a choice field offers, with the engine's words for it (docs/scenario.md, "Choices"). */
+export interface Choice {
+  value: string | number;
+  label: string;
+  /** A few words beside the label (radio buttons). */
+  hint?: string;
+  /** The label and hint as one, for a drop-down (ZeRO stages). */
+  short?: string;
+}
+
+/** Every choice field's values, by field path ("training.optimizer"), in the order a page lists them. */
+export type Choices = Readonly<Record<string, readonly Choice[]>>;
+
+/** A lesson's starting scenario: what the "start from the lesson" buttons load. */
+export interface Story {
+  id: string;
+  label: string;
+  scenario: PartialScenario;
+  /** Where its figures come from, in a sentence. */
+  source: string;
+}
+
+/** Sentences the engine writes for the scenario on screen that are not figures of the estimate. */
+export interface ViewText {
+  /** The ZeRO stages' per-GPU bytes for the bytes per parameter in use: "stage 0 16Ψ; …". */
+  zero_formula: string;
+}
+
+/** What the engine says a field's slider spans (its field limits' `slider`). */
+export interface SliderRange {
+  scale: 'log' | 'linear' | 'powers_of_two';
+  min: number;
+  max: number;
+  /** Stops per factor of ten (log) or the step (linear). */
+  stops: number;
+}
+
+export interface FieldLimit {
+  min: number;
+  max: number;
+  /** The kind its typed text is read as and its limits are written in. */
+  kind: 'number' | 'memory' | 'compute' | 'rate' | 'time' | 'gpus' | 'percent';
+  integer: boolean;
+  /** The stretch its slider moves through, for fields with a slider. */
+  slider?: SliderRange;
+}
+
+/** Keyed by dotted field path: "parallel.gpus", "hardware.memory_bytes", … */
+export type FieldLimits = Readonly<Record<string, FieldLimit>>;
+
+/** One value stored per parameter in training ("first moment (m)", FP32, 4 bytes). */
+export interface BytesPerParamPart {
+  /** The bytes_per_param field it belongs to. */
+  part: 'weights' | 'gradients' | 'master_weights' | 'optimizer_states';
+  label: string;
+  /** The number format each value is stored in: 'fp32', 'bf16', 'int8', … */
+  format: string;
+  bytes: number;
+}
+
+/** A number format and what one value costs: {id: 'bf16', name: 'BF16', bytes: 2, label: 'BF16 (2 bytes)'}. */
+export interface NumberFormatInfo {
+  id: string;
+  name: string;
+  bytes: number;
+  label: string;
+}

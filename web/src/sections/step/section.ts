@@ -1,0 +1,156 @@
+// Section 3, the step: one training step on one GPU, played, paused and scrubbed. The engine's
+// stepTimeline gives the events and what is held after each (docs/scenario.md, "Step timeline");
+// this section draws them (figures/step-chart.ts), names the phase under the playhead in words
+// (words.ts), moves the playhead (player.ts) and lists the phases (phase-table.ts). Built once,
+// updated in place: a slider step rewrites one path per component and a few texts.
+
+import { radioControl, selectControl } from '../../controls/controls';
+import { h, setClass, setHidden, setText, uniqueId } from '../../dom/dom';
+import type { Estimate } from '../../engine/types';
+import { stepChart } from '../../figures/step-chart';
+import { why } from '../../figures/why';
+import { recomputeChoices } from '../activations';
+import { shortGpu, type SectionContext, type SectionView } from '../context';
+import { gpuControl } from '../gpus';
+import { phaseTable } from './phase-table';
+import { StepPlayer } from './player';
+import { peakInWords, phaseGroups, readTimeline, type GoodTimeline, type Recompute } from './words';
+
+/** The chart's data and labels for a timeline on the estimate's GPU. */
+function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Estimate, narrow: boolean) {
+  const { t } = context;
+  const { formatBytes, formatDuration } = context.units;
+  const gpu = shortGpu(estimate.gpu.name);
+  const memory = formatBytes(estimate.gpu.memory_bytes);
+  return {
+    events: timeline.events,
+    seconds: timeline.seconds,
+    peakEvent: timeline.peakEvent,
+    peak: timeline.peak,
+    memory: estimate.gpu.memory_bytes,
+    memoryLabel: t('step.chart.memory', '{gpu} memory: {memory}', { gpu, memory }),
+    narrow,
+    label: t(
+      'step.chart.label',
+      'Memory held by one GPU through one training step of {step}: the peak is {peak}, the {gpu} has {memory}.',
+      { step: formatDuration(timeline.seconds), peak: formatBytes(timeline.peak.total), gpu, memory },
+    ),
+  };
+}
+
+export function stepSection(context: SectionContext): SectionView {
+  const { t } = context;
+  const headingId = uniqueId('heading');
+  const chart = stepChart(t, context.units);
+  const player = new StepPlayer(context, chart, () => element.isConnected);
+  const table = phaseTable(context);
+  const peakText = h('p', { className: 'ts-step-peak-text', 'data-figure': 'step-peak-text' });
+  const errors = h('p', { className: 'ts-errors ts-step-errors', role: 'alert' });
+  errors.hidden = true;
+  let drawn = false;
+
+  // Redrawn in the input's own task, with every other figure: one style and layout pass for all
+  // (redrawn in the next animation frame instead, it cost a second pass, ~1 ms more per step).
+  // Off screen, the widget holds the update back until the input rests or the section comes near
+  // (widget.ts, updateViews), as it does for every section.
+  const update: SectionView['update'] = ({ estimate, scenario, step, narrow }) => {
+    const read = readTimeline(step ?? { errors: [] }, context);
+    if ('errors' in read) {
+      // The last good chart stays, faded; the message names the field the engine refused.
+      setText(
+        errors,
+        t('step.error', 'The step could not be drawn: {errors}. The chart still shows the last valid step.', {
+          errors: read.errors.map((error) => `${error.field}: ${error.message}`).join('; '),
+        }),
+      );
+      setHidden(errors, false);
+      setClass(element, 'ts-step-stale', drawn);
+      return;
+    }
+    setHidden(errors, true);
+    setClass(element, 'ts-step-stale', false);
+    drawn = true;
+    chart.update(chartData(context, read.good, estimate, narrow));
+    player.setTimeline(read.good, (scenario.training.recompute ?? 'none') as Recompute);
+    setText(peakText, peakInWords(read.good, estimate, context));
+    table.update(phaseGroups(read.good, context));
+  };
+
+  const element = h(
+    'section',
+    { className: 'ts-section ts-step', 'aria-labelledby': headingId },
+    h(
+      context.headingTag(1),
+      { className: 'ts-section-title', id: headingId },
+      context.numbered('step', t('step.heading', 'One training step: where the memory goes, layer by layer')),
+    ),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'step.prose_1',
+          'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
+        ),
+        t(
+          'step.prose_2',
+          'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
+        ),
+      ),
+    ),
+    h(
+      'div',
+      { className: 'ts-panel' },
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
+        context.add(
+          radioControl(
+            'training.recompute',
+            t('controls.recompute', 'Activation checkpointing'),
+            recomputeChoices(context),
+            context.onValue,
+          ),
+        ).element,
+        context.add(
+          selectControl(
+            'parallel.zero_stage',
+            t('controls.zero', 'Sharding (ZeRO stage)'),
+            context.choices('parallel.zero_stage').map((stage) => ({ value: stage.value, label: stage.short ?? stage.label })),
+            context.onValue,
+          ),
+        ).element,
+        // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
+        gpuControl(context),
+      ),
+      h(
+        'div',
+        { className: 'ts-step-main' },
+        h('figure', { className: 'ts-figure ts-step-figure' }, errors, chart.element, player.elements, h('figcaption', null, peakText)),
+        // Outside the figure: the table repeats the chart's figures on purpose, for those who cannot see it.
+        table.element,
+      ),
+    ),
+    why(
+      t,
+      t('step.why.summary', 'Why is the peak where the backward pass begins?'),
+      [
+        t(
+          'step.why.body',
+          'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
+        ),
+      ],
+      t(
+        'step.why.formula',
+        'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
+      ),
+      t(
+        'step.why.sources',
+        'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.',
+      ),
+    ),
+  );
+  return { element, update, needsStep: true };
+}

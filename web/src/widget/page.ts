@@ -1,0 +1,86 @@
+// The widget's own words around the sections: the header (kicker, title, lede, units) and the
+// footer's caveat. Which ones show depends on the sections the host asked for.
+
+import { h } from '../dom/dom';
+import type { Translate } from '../i18n/i18n';
+import type { HeadingTag } from '../sections/context';
+
+export interface PageParts {
+  memory: boolean;
+  time: boolean;
+  /** The widget's own title and introduction (the embeds leave them to their course page). */
+  header: boolean;
+  /** The scenario is kept in the address. */
+  syncHash: boolean;
+  titleTag: HeadingTag;
+}
+
+function unitsNote(t: Translate): HTMLElement {
+  return h(
+    'p',
+    { className: 'ts-units' },
+    t(
+      'page.units',
+      'Units: memory in decimal gigabytes and terabytes (1 GB = 10⁹ bytes, 1 TB = 10¹² bytes); compute in FLOPs (floating-point operations).',
+    ),
+  );
+}
+
+function lede(t: Translate, { memory, time }: PageParts): string {
+  if (memory && time)
+    return t(
+      'page.lede.both',
+      'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+    );
+  if (memory)
+    return t(
+      'page.lede.memory',
+      'Move the real inputs below and watch where the memory goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+    );
+  if (time)
+    return t(
+      'page.lede.time',
+      'Move the real inputs below and watch where the time goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+    );
+  return t(
+    'page.lede.quiz',
+    'Check what you know below: the trainscope engine, running in this page as WebAssembly, works out every answer.',
+  );
+}
+
+export function pageHeader(t: Translate, parts: PageParts): HTMLElement | null {
+  if (!parts.header) return null;
+  return h(
+    'header',
+    { className: 'ts-header' },
+    h('p', { className: 'ts-kicker' }, t('page.kicker', 'Interactive · trainscope')),
+    h(parts.titleTag, { className: 'ts-title' }, t('page.title', 'Why training needs far more hardware than running a model')),
+    h(
+      'p',
+      { className: 'ts-lede' },
+      t('page.lede', 'A model that answers questions fits on a GPU or two; training the same model took thousands. '),
+      lede(t, parts),
+    ),
+    parts.memory || parts.time ? unitsNote(t) : null,
+  );
+}
+
+/** The caveat belongs to the figures; without a header, the units note joins it, below them. */
+export function pageFooter(t: Translate, parts: PageParts): HTMLElement | null {
+  if (!parts.memory && !parts.time) return null;
+  return h(
+    'footer',
+    { className: 'ts-footer' },
+    parts.header ? null : unitsNote(t),
+    h(
+      'p',
+      null,
+      t(
+        'page.footer.estimates',
+        'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. ',
+      ),
+      parts.memory ? t('page.footer.illustrative', 'Activation figures are illustrative. ') : '',
+      parts.syncHash ? t('page.footer.link', 'The scenario is in this page’s address, so a link shares exactly what you see.') : '',
+    ),
+  );
+}

@@ -1,0 +1,530 @@
+// The widget: builds the page inside a given root, keeps one Scenario, asks the engine once per
+// input for everything the page draws (engine/view.ts: the estimate, the one-copy reference and,
+// when the step section is drawn, the step timeline) and pushes that view to every section.
+// Nothing here computes a figure: numbers on screen are engine values. The widget owns the state
+// (the learner's overrides, the view on screen, the URL hash); each section (web/src/sections/) is
+// built once and updated in place from the view it is given, and calls nothing back.
+//
+//   controls ──▶ Scenario ──▶ engine.view ──▶ view (estimate, reference, step) ──▶ sections
+//      ▲             │ URL hash
+//      └─────────────┘
+
+import { rangeControl, type Control } from '../controls/controls';
+import { fieldScale } from '../controls/sliders';
+import { replace } from '../dom/dom';
+import type { Engine } from '../engine/engine';
+import { clone, getField, mergeScenario } from '../engine/scenario';
+import { unitsFor, type Units } from '../engine/units';
+import type { EngineView } from '../engine/view';
+import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
+import { partLabels } from '../figures/parts';
+import type { Translate, WidgetLanguage } from '../i18n/i18n';
+import type { ShowMeTarget } from '../quiz/quiz';
+import { activationSection } from '../sections/activations';
+import { configSection } from '../sections/config';
+import type { HeadingTag, NumberedSection, PageView, SectionContext, SectionView } from '../sections/context';
+import { memorySection } from '../sections/memory';
+import { FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from '../sections/model';
+import { shardingSection } from '../sections/sharding';
+import { stepSection } from '../sections/step/section';
+import { timeSection } from '../sections/time';
+import { AddressWriter } from './address';
+import { Announcer } from './announcer';
+import { decodeHash, encodeHash } from './hash';
+import { capitalise, describeErrors, Notices } from './notices';
+import { ALL_SECTIONS, type MountOptions, type Section, type TrainscopeHandle } from './options';
+import { pageFooter, pageHeader } from './page';
+import { quizSection, type QuizSection } from './quiz-section';
+import { RecentResults } from './recent';
+import { modelChoice, withModel, withValue } from './scenario-rules';
+import { SectionViews } from './section-views';
+import { landOnFigure } from './showme';
+
+/** Narrower than a phone in landscape: fewer axis ticks and GPU chips. */
+const NARROW_BELOW_PX = 560;
+
+/** What is on screen: the engine's last good view, and the overrides it is for. */
+interface Shown {
+  overrides: PartialScenario;
+  estimate: Estimate;
+  reference: Estimate;
+  referenceKey: string;
+  text: ViewText;
+  step: StepTimeline | null;
+}
+
+export class Widget {
+  private readonly t: Translate;
+  /** The widget's writers of quantities, in its language. */
+  private readonly units: Units;
+  private readonly syncHash: boolean;
+  private readonly sections: ReadonlySet<Section>;
+  private quiz: QuizSection | null = null;
+  private readonly defaults: Scenario;
+  /** What the learner (or the link) set: the engine fills in everything else. This is the state. */
+  private overrides: PartialScenario;
+  /** The whole scenario as the engine resolved it for the figures on screen. */
+  private resolved: Scenario;
+  private shown: Shown | null = null;
+  private readonly controls: Control[] = [];
+  private readonly sectionViews: SectionViews;
+  private readonly notices: Notices;
+  private readonly announcer = new Announcer();
+  private readonly address: AddressWriter;
+  private presetSelect: HTMLSelectElement | null = null;
+  private readonly onHashChange = () => this.loadFromHash();
+  /** Leaving or reloading the page writes a pending hash first, so the address carries the last change. */
+  private readonly onPageHide = () => {
+    if (!this.address.pending) return;
+    this.address.cancel();
+    this.address.write();
+  };
+  /** The step section's playhead (an event index) while the learner or a link placed it; in the hash. */
+  private stepPlayhead: number | null = null;
+  private playheadListener: ((index: number | null) => void) | null = null;
+  /**
+   * The engine's recent views: starting up asks for the same scenario more than once, and a
+   * learner comparing settings asks the same ones again.
+   */
+  private readonly recentViews = new RecentResults<EngineView>(8);
+  private readonly resizeObserver: ResizeObserver | null;
+  private narrow = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly root: HTMLElement,
+    private readonly options: MountOptions,
+    private readonly words: WidgetLanguage,
+  ) {
+    this.t = words.t;
+    this.units = unitsFor(engine);
+    this.syncHash = options.syncHash !== false;
+    this.sections = new Set(options.sections && options.sections.length > 0 ? options.sections : ALL_SECTIONS);
+    this.defaults = clone(engine.defaultScenario);
+    this.overrides = clone(options.scenario ?? {});
+    this.resolved = clone(this.defaults);
+    this.notices = new Notices(this.t);
+    this.address = new AddressWriter(() => encodeHash(this.overrides, this.stepPlayhead));
+    this.sectionViews = new SectionViews(
+      (step) => this.latest(step),
+      () => this.syncControls(),
+    );
+    this.build();
+    // The width arrives with the observer's first report, after the first layout: reading it here
+    // would force a layout of the whole page before anything is drawn. Until then the page is
+    // drawn for a wide screen; a narrow one is redrawn before the first paint.
+    this.resizeObserver =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver((entries) => this.onResize(entries[entries.length - 1]?.contentRect.width ?? 0))
+        : null;
+    this.resizeObserver?.observe(this.root);
+    this.start();
+  }
+
+  /** The first scenario: the link's, else the host's, else the engine's defaults; each refused one says why. */
+  private start(): void {
+    const { t } = this;
+    let start = this.overrides;
+    if (this.syncHash) {
+      window.addEventListener('hashchange', this.onHashChange);
+      window.addEventListener('pagehide', this.onPageHide);
+      start = this.scenarioFromHash() ?? start;
+    }
+    const first = this.viewOf(start, false);
+    if (!first.ok && start !== this.overrides) {
+      this.notices.show(
+        t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', {
+          problems: describeErrors(t, first.errors),
+        }),
+      );
+      start = this.overrides;
+    }
+    this.overrides = start;
+    this.commit({ announce: false, writeHash: false });
+    if (!this.shown) {
+      // Even the starting scenario was refused (e.g. embed options with a typo): use the engine's defaults.
+      const refused = this.viewOf(this.overrides, false);
+      this.notices.show(
+        t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', {
+          problems: describeErrors(t, refused.ok ? [] : refused.errors),
+        }),
+      );
+      this.overrides = {};
+      this.commit({ announce: false, writeHash: false });
+    }
+    // A refused starting scenario's notice (above) says more than the settings' problems: keep it.
+    if (this.notices.noticeHidden) this.notices.setProblems(this.options.problems ?? []);
+  }
+
+  /** The engine's view of a scenario, remembered for the last few asked. */
+  private viewOf(overrides: PartialScenario, step: boolean): EngineView {
+    const knownReference = this.shown?.referenceKey ?? '';
+    const key = `${knownReference}|${step ? 1 : 0}|${JSON.stringify(overrides)}`;
+    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, step }, this.t));
+  }
+
+  /** What the sections draw, from what is on screen; with the step timeline when `step` (asked now if it was not before). */
+  private latest(step: boolean): PageView | null {
+    const { shown } = this;
+    if (!shown) return null;
+    if (step && !shown.step) {
+      const answer = this.viewOf(shown.overrides, true);
+      if (answer.ok) shown.step = answer.step;
+    }
+    return {
+      estimate: shown.estimate,
+      reference: shown.reference,
+      scenario: this.resolved,
+      text: shown.text,
+      step: shown.step,
+      narrow: this.narrow,
+    };
+  }
+
+  handle(): TrainscopeHandle {
+    return {
+      engine: this.engine,
+      element: this.root,
+      language: this.words.language,
+      t: this.t,
+      scenario: () => clone(this.resolved),
+      overrides: () => clone(this.overrides),
+      estimate: () => clone(this.shown!.estimate),
+      setScenario: (partial) => {
+        this.overrides = clone(partial);
+        this.commit({ announce: true, writeHash: true });
+      },
+      setProblems: (problems) => this.notices.setProblems(problems),
+      destroy: () => {
+        this.quiz?.destroy();
+        this.sectionViews.destroy();
+        window.removeEventListener('hashchange', this.onHashChange);
+        window.removeEventListener('pagehide', this.onPageHide);
+        this.resizeObserver?.disconnect();
+        this.announcer.cancel();
+        this.address.cancel();
+        this.root.remove();
+      },
+    };
+  }
+
+  // The address.
+
+  private scenarioFromHash(): PartialScenario | null {
+    const decoded = decodeHash(window.location.hash, this.engine, this.t);
+    if (decoded.kind === 'empty') this.stepPlayhead = decoded.playhead ?? null;
+    if (decoded.kind === 'empty' || decoded.kind === 'anchor') return null;
+    if (decoded.kind === 'invalid') {
+      this.notices.show(
+        this.t('page.link_invalid', '{problem}, so the page shows the default scenario instead.', { problem: capitalise(decoded.message) }),
+      );
+      return null;
+    }
+    this.notices.hide();
+    this.stepPlayhead = decoded.playhead ?? null;
+    return decoded.scenario;
+  }
+
+  private loadFromHash(): void {
+    // The address changed under us (back, forward, an edited link): it wins over a pending write.
+    this.address.cancel();
+    if (window.location.hash === encodeHash(this.overrides, this.stepPlayhead)) return;
+    if (decodeHash(window.location.hash).kind === 'anchor') return;
+    const playheadBefore = this.stepPlayhead;
+    const fromHash = this.scenarioFromHash() ?? {};
+    const check = this.viewOf(fromHash, false);
+    if (!check.ok) {
+      this.notices.show(
+        this.t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', {
+          problems: describeErrors(this.t, check.errors),
+        }),
+      );
+      this.overrides = {};
+    } else {
+      this.overrides = fromHash;
+    }
+    this.commit({ announce: true, writeHash: false });
+    // After the redraw: the link's event index counts the events of the link's scenario.
+    if (this.stepPlayhead !== playheadBefore) this.playheadListener?.(this.stepPlayhead);
+  }
+
+  // An input.
+
+  /** A learner changed one field. */
+  private readonly onValue = (path: string, value: unknown): void => {
+    if (!this.shown) return;
+    const next = withValue(this.overrides, this.resolved, this.shown.estimate, path, value);
+    if (next === null) return;
+    this.overrides = next;
+    this.commit({ announce: true, writeHash: true, fromInput: true });
+  };
+
+  /**
+   * Asks the engine once and pushes its view. `fromInput`: a learner moving a control, where the
+   * step's cost is what they feel, so sections far off screen may catch up when idle. Everything
+   * else (a link, a preset, "show me") updates every section at once.
+   */
+  private commit(options: { announce: boolean; writeHash: boolean; fromInput?: boolean }): void {
+    const offscreenMayWait = options.fromInput === true;
+    const answer = this.viewOf(this.overrides, this.sectionViews.wantsStep(offscreenMayWait));
+    for (const control of this.controls) control.setError(null);
+    if (!answer.ok) {
+      this.showFieldErrors(answer.errors);
+      this.root.classList.add('ts-stale');
+    } else {
+      this.notices.clearGeneralErrors();
+      this.root.classList.remove('ts-stale');
+      if (answer.estimate.scenario) this.resolved = answer.estimate.scenario;
+      // Dragging a parallelism control leaves one whole copy as it was: the engine says so, and its figures are skipped.
+      const referenceUnchanged = answer.reference === null && this.shown !== null;
+      const reference = answer.reference ?? this.shown?.reference ?? answer.estimate;
+      this.shown = {
+        overrides: this.overrides,
+        estimate: answer.estimate,
+        reference,
+        referenceKey: answer.referenceKey,
+        text: answer.text,
+        step: answer.step,
+      };
+      this.sectionViews.update(this.latest(false)!, referenceUnchanged, offscreenMayWait);
+      this.updatePresetChoice();
+      this.notices.renderNotes(answer.estimate.notes);
+      if (options.writeHash && this.syncHash) this.address.schedule();
+      if (options.announce) this.announcer.schedule(() => this.statusSentence());
+    }
+    this.syncControls();
+  }
+
+  private syncControls(): void {
+    // While the engine refuses the scenario, controls show what the learner set over the last good one.
+    const shown = mergeScenario(this.resolved, this.overrides);
+    const estimate = this.shown?.estimate;
+    for (const control of this.controls) {
+      if (control.path === MODEL_PRESET) control.sync(modelChoice(this.overrides, this.defaults));
+      else if (control.path === MODEL_PARAMS) control.sync(shown.model.params ?? estimate?.params);
+      // A catalogue GPU's memory and peak are not scenario fields: show the datasheet values.
+      else if (control.path === 'hardware.memory_bytes') control.sync(getField(shown, control.path) ?? estimate?.gpu.memory_bytes);
+      else if (control.path === 'hardware.peak_flops') control.sync(getField(shown, control.path) ?? estimate?.gpu.peak_flops);
+      else control.sync(getField(shown, control.path));
+    }
+  }
+
+  private showFieldErrors(errors: readonly FieldError[]): void {
+    const unplaced: FieldError[] = [];
+    for (const error of errors) {
+      const control =
+        this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS) ??
+        (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
+      if (control)
+        control.setError(
+          this.t('page.field_error', '{message}. The figures still show the last valid scenario.', { message: error.message }),
+        );
+      else unplaced.push(error);
+    }
+    this.notices.showGeneralErrors(unplaced);
+  }
+
+  /** The preset list's "your config" entry names the model read from a config while it is on screen. */
+  private updatePresetChoice(): void {
+    const option = this.presetSelect && [...this.presetSelect.options].find((o) => o.value === FROM_CONFIG);
+    if (!option) return;
+    const fromConfig = modelChoice(this.overrides, this.defaults) === FROM_CONFIG;
+    option.disabled = !fromConfig;
+    // The name is part of the scenario (model.name), so a shared link names the model too.
+    const text = fromConfig
+      ? this.t('page.your_model', 'Your model: {name}', {
+          name: this.overrides.model?.name ?? this.t('page.your_model_unnamed', 'your model'),
+        })
+      : this.t('model.from_config', 'Your config.json (paste below)');
+    if (option.textContent !== text) option.textContent = text;
+  }
+
+  /** The status line's summary of what is on screen. */
+  private statusSentence(): string {
+    const { estimate } = this.shown!;
+    const training = estimate.training;
+    const { formatBytes, formatDuration, formatInteger } = this.units;
+    const values = {
+      per_gpu: formatBytes(training.per_gpu.total),
+      memory: formatBytes(estimate.gpu.memory_bytes),
+      time: formatDuration(estimate.compute.seconds),
+      gpus: formatInteger(this.resolved.parallel.gpus),
+    };
+    return training.fits
+      ? this.t('page.status.fits', 'Training fits: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values)
+      : this.t('page.status.no_fit', 'Training does not fit: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values);
+  }
+
+  private onResize(width: number): void {
+    const narrow = width > 0 && width < NARROW_BELOW_PX;
+    if (narrow === this.narrow || !this.shown) return;
+    this.narrow = narrow;
+    this.sectionViews.updateAll();
+  }
+
+  // The page.
+
+  private add<T extends Control>(control: T): T {
+    this.controls.push(control);
+    return control;
+  }
+
+  /** What every section is given when it is built: words, writers, controls, and the playhead's link. */
+  private sectionContext(numberedSections: readonly NumberedSection[]): SectionContext {
+    const { t, units } = this;
+    return {
+      language: this.words.language,
+      t,
+      units,
+      parts: partLabels(t),
+      range: (options) =>
+        this.add(
+          rangeControl(
+            {
+              parse: (text) => units.readField(options.path, text),
+              scale: fieldScale(units, options.path),
+              fieldLabel: t('controls.exact_value', '{label}, exact value', { label: options.label }),
+              ...options,
+            },
+            this.onValue,
+          ),
+        ),
+      headingTag: (depth) => this.headingTag(depth),
+      numbered: (section, title) =>
+        t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title }),
+      add: (control) => this.add(control),
+      choices: (path) => this.engine.choices[path] ?? [],
+      onValue: this.onValue,
+      // A button's jump (a story, "try ZeRO-3"): every section shows it at once, as a link does.
+      change: (next) => {
+        this.overrides = next(this.overrides);
+        this.commit({ announce: true, writeHash: true });
+      },
+      playhead: () => this.stepPlayhead,
+      setPlayhead: (index) => {
+        if (index === this.stepPlayhead) return;
+        this.stepPlayhead = index;
+        if (this.syncHash) this.address.schedule();
+      },
+      onPlayheadFromLink: (listener) => {
+        this.playheadListener = listener;
+      },
+    };
+  }
+
+  /**
+   * The sections: the model picker and the first figure now; the others when they near the
+   * viewport (or the browser is idle), so the first paint waits for nothing off screen.
+   */
+  private buildSections(context: SectionContext): { model: SectionView | null; first: SectionView | null; later: HTMLElement[] } {
+    const memory = this.sections.has('memory');
+    const time = this.sections.has('time');
+    // The model picker serves the figures; a quiz alone has none to drive.
+    const model = memory || time ? modelSection(context, this.engine, [this.notices.notes, this.notices.generalErrors]) : null;
+    if (model) this.presetSelect = model.presetSelect;
+    const accounting = () => {
+      const defaults = this.viewOf({}, false);
+      return defaults.ok ? (defaults.estimate.training.accounting_choices ?? []) : [];
+    };
+    const first = memory ? memorySection(context, accounting()) : time ? timeSection(context, this.engine) : null;
+    first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
+    const later: Array<[string, () => SectionView | HTMLElement]> = [];
+    if (memory)
+      later.push(
+        ['activations', () => activationSection(context)],
+        ['step', () => stepSection(context)],
+        ['sharding', () => shardingSection(context)],
+      );
+    if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
+    if (memory)
+      later.push([
+        'config',
+        () =>
+          configSection(
+            context,
+            (text) => this.engine.parseHfConfig(text),
+            (architecture, name) => this.useArchitecture(architecture, name),
+          ),
+      ]);
+    for (const view of [model, first]) if (view) this.sectionViews.add(view);
+    return { model, first, later: later.map(([name, build]) => this.sectionViews.placeholder(name, build)) };
+  }
+
+  private build(): void {
+    const memory = this.sections.has('memory');
+    const time = this.sections.has('time');
+    const numberedSections: NumberedSection[] = [
+      ...(memory ? (['memory', 'activations', 'step', 'sharding'] as const) : []),
+      ...(time ? (['time'] as const) : []),
+      ...(memory ? (['config'] as const) : []),
+    ];
+    const { model, first, later } = this.buildSections(this.sectionContext(numberedSections));
+    const parts = { memory, time, header: this.options.header !== false, syncHash: this.syncHash, titleTag: this.headingTag(0) };
+    if (this.sections.has('quiz')) {
+      const showMe =
+        memory || time ? (scenario: object, target: ShowMeTarget) => this.showInSimulation(scenario as PartialScenario, target) : null;
+      this.quiz = quizSection(this.engine, this.words, this.options, Number(this.headingTag(1).slice(1)), showMe);
+    }
+    this.root.classList.toggle('ts-headerless', !parts.header);
+    replace(
+      this.root,
+      pageHeader(this.t, parts),
+      this.notices.notice,
+      model?.element,
+      first?.element,
+      later,
+      this.quiz?.element,
+      pageFooter(this.t, parts),
+      this.announcer.element,
+    );
+  }
+
+  /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */
+  private useArchitecture(
+    architecture: NonNullable<PartialScenario['model']>['architecture'],
+    name: string,
+  ): { errors: FieldError[]; params: number } {
+    let candidate = withModel(this.overrides, this.resolved, { architecture, name }, false);
+    let check = this.viewOf(candidate, false);
+    if (!check.ok && check.errors.every((error) => error.field === 'model.name')) {
+      // A name the engine will not carry in a link (a control character) costs only the name.
+      candidate = withModel(this.overrides, this.resolved, { architecture }, false);
+      check = this.viewOf(candidate, false);
+    }
+    if (!check.ok) return { errors: check.errors, params: 0 };
+    this.overrides = candidate;
+    this.commit({ announce: true, writeHash: true });
+    return { errors: [], params: check.estimate.params };
+  }
+
+  /** h1…h6 for a heading `depth` levels below the widget's title; without the title, the sections take its level. */
+  private headingTag(depth: number): HeadingTag {
+    const top = Math.min(4, Math.max(1, Math.round(this.options.headingLevel ?? 1)));
+    const below = this.options.header === false ? Math.max(0, depth - 1) : depth;
+    return `h${Math.min(6, top + below)}` as HeadingTag;
+  }
+
+  /** Loads a question's scenario and lands on the figure that answers it (web/src/widget/showme.ts). */
+  private showInSimulation(scenario: PartialScenario, target: ShowMeTarget): void {
+    this.overrides = clone(scenario);
+    this.commit({ announce: true, writeHash: true });
+    this.sectionViews.buildAll();
+    const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
+    if (target.moment) this.openStepAt(target.moment);
+    landOnFigure(this.t, this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
+  }
+
+  /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase on a layer. */
+  private openStepAt(moment: string): void {
+    const timeline = this.latest(true)?.step;
+    if (!timeline?.events) return;
+    const events = timeline.events;
+    // A phase's first event on a transformer layer (the embedding's gather comes first, but a
+    // question about layers means a layer), else its first event at all.
+    const first = (onLayer: boolean) => events.findIndex((event) => event.phase === moment && (!onLayer || event.block === 'layer'));
+    const index = moment === 'peak' ? (timeline.peak_event ?? -1) : first(true) >= 0 ? first(true) : first(false);
+    if (index < 0) return;
+    this.stepPlayhead = index;
+    this.playheadListener?.(index);
+  }
+}
