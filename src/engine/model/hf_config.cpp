@@ -144,223 +144,258 @@ struct Reading {
     std::vector<std::string> notes;
 };
 
-void read_config(const Value& config, const Value& outer, Reading& r) {
-    std::vector<Problem>& errors = r.errors;
-    ConfigReader reader(config, errors);
-    const Value* type_value = config.find("model_type");
-    const std::string model_type = type_value && type_value->kind == Kind::string ? lower(type_value->text) : "";
-    const bool gpt2_style = config.find("n_layer") || config.find("n_embd");
-    r.name = model_name(outer, model_type);
+// One config.json read into an architecture, part by part; remembers which config key gave each
+// architecture field, so that the engine's own checks can name the key the author wrote.
+class ConfigRead {
+public:
+    ConfigRead(const Value& config, const Value& outer, Reading& r)
+        : config_(config), r_(r), a_(r.architecture), reader_(config, r.errors) {
+        const Value* type_value = config.find("model_type");
+        model_type_ = type_value && type_value->kind == Kind::string ? lower(type_value->text) : "";
+        gpt2_style_ = config.find("n_layer") || config.find("n_embd");
+        r.name = model_name(outer, model_type_);
+    }
 
-    Architecture& a = r.architecture;
-    // Which config key gave each architecture field, so the engine's own checks can name it.
-    std::vector<std::pair<std::string, std::string>> key_of = {
-        {"layers", "num_hidden_layers"}, {"hidden", "hidden_size"}, {"heads", "num_attention_heads"},
-        {"kv_heads", "num_key_value_heads"}, {"mlp", "intermediate_size"}, {"vocab", "vocab_size"},
-        {"learned_positions", "n_positions"}, {"experts", "num_local_experts"},
-        {"experts_per_token", "num_experts_per_tok"}};
-    auto remember = [&](const char* field, const std::string& key) {
+    void read() {
+        read_shape();
+        read_kv_heads();
+        read_mlp();
+        read_activation();
+        read_embeddings();
+        read_biases_and_dropout();
+        read_experts();
+        read_head_dim_and_latent_attention();
+        read_sliding_window();
+        if (r_.errors.empty()) check_with_engine();
+    }
+
+private:
+    // Reads `field` from the first of `keys` present, remembering which key it was.
+    bool integer(const char* field, std::initializer_list<const char*> keys, bool required, double& out) {
+        std::string key;
+        const bool found = reader_.integer(keys, required, out, &key);
+        remember(field, key);
+        return found;
+    }
+
+    void remember(const char* field, const std::string& key) {
         if (key.empty()) return;
-        for (auto& entry : key_of)
+        for (auto& entry : key_of_)
             if (entry.first == field) {
                 entry.second = key;
                 return;
             }
-        key_of.emplace_back(field, key);
-    };
-    std::string key;
-    const bool has_layers = reader.integer({"num_hidden_layers", "n_layer", "num_layers"}, true, a.layers, &key);
-    remember("layers", key);
-    key.clear();
-    const bool has_hidden = reader.integer({"hidden_size", "n_embd", "d_model"}, true, a.hidden, &key);
-    remember("hidden", key);
-    key.clear();
-    const bool has_heads = reader.integer({"num_attention_heads", "n_head", "num_heads"}, true, a.heads, &key);
-    remember("heads", key);
-    reader.integer({"vocab_size"}, true, a.vocab);
-    key.clear();
-    bool has_kv_heads = reader.integer({"num_key_value_heads", "num_kv_heads"}, false, a.kv_heads, &key);
-    remember("kv_heads", key);
-    const Value* multi_query = config.find("multi_query");
-    if (!has_kv_heads && key.empty() && multi_query && multi_query->kind == Kind::boolean && multi_query->boolean) {
-        a.kv_heads = 1;
-        has_kv_heads = true;
-        r.notes.push_back(message("hf_config.note.multi_query", "multi_query: one key/value head"));
-    }
-    if (!has_kv_heads && key.empty() && has_heads) {
-        a.kv_heads = a.heads;
-        if (!gpt2_style) r.notes.push_back(message("hf_config.note.kv_heads_absent",
-                                                  "num_key_value_heads absent: one key/value head per attention head"));
+        key_of_.emplace_back(field, key);
     }
 
-    key.clear();
-    const bool has_mlp = reader.integer({"intermediate_size", "n_inner", "ffn_dim"}, false, a.mlp, &key);
-    remember("mlp", key);
-    if (!has_mlp && key.empty()) {
-        if (gpt2_style && has_hidden) {
+    bool is_true(const char* k) const {
+        const Value* v = config_.find(k);
+        return v && v->kind == Kind::boolean && v->boolean;
+    }
+
+    void read_shape() {
+        has_layers_ = integer("layers", {"num_hidden_layers", "n_layer", "num_layers"}, true, a_.layers);
+        has_hidden_ = integer("hidden", {"hidden_size", "n_embd", "d_model"}, true, a_.hidden);
+        has_heads_ = integer("heads", {"num_attention_heads", "n_head", "num_heads"}, true, a_.heads);
+        reader_.integer({"vocab_size"}, true, a_.vocab);
+    }
+
+    void read_kv_heads() {
+        std::string key;
+        bool has_kv_heads = reader_.integer({"num_key_value_heads", "num_kv_heads"}, false, a_.kv_heads, &key);
+        remember("kv_heads", key);
+        const Value* multi_query = config_.find("multi_query");
+        if (!has_kv_heads && key.empty() && multi_query && multi_query->kind == Kind::boolean && multi_query->boolean) {
+            a_.kv_heads = 1;
+            has_kv_heads = true;
+            r_.notes.push_back(message("hf_config.note.multi_query", "multi_query: one key/value head"));
+        }
+        if (!has_kv_heads && key.empty() && has_heads_) {
+            a_.kv_heads = a_.heads;
+            if (!gpt2_style_) r_.notes.push_back(message("hf_config.note.kv_heads_absent",
+                                                         "num_key_value_heads absent: one key/value head per attention head"));
+        }
+    }
+
+    void read_mlp() {
+        std::string key;
+        const bool has_mlp = reader_.integer({"intermediate_size", "n_inner", "ffn_dim"}, false, a_.mlp, &key);
+        remember("mlp", key);
+        if (has_mlp || !key.empty()) return;
+        if (gpt2_style_ && has_hidden_) {
             // GPT-2's config leaves n_inner null, which its modelling code reads as the plain MLP's
             // width: the engine's own multiple (docs/model.md §1).
-            a.mlp = plain_mlp_multiple * a.hidden;
-            r.notes.push_back(message("hf_config.note.n_inner_null", "n_inner is null: GPT-2\u2019s MLP is 4 \u00D7 n_embd"));
-        } else if (!gpt2_style) {
-            errors.push_back({"intermediate_size", message("hf_config.missing_mlp", "missing: the engine needs the MLP size "
-                                                                                  "(also looked for n_inner, ffn_dim)")});
+            a_.mlp = plain_mlp_multiple * a_.hidden;
+            r_.notes.push_back(message("hf_config.note.n_inner_null", "n_inner is null: GPT-2\u2019s MLP is 4 \u00D7 n_embd"));
+        } else if (!gpt2_style_) {
+            r_.errors.push_back({"intermediate_size", message("hf_config.missing_mlp", "missing: the engine needs the MLP size "
+                                                                                      "(also looked for n_inner, ffn_dim)")});
         }
     }
 
     // Gated (SwiGLU) or plain MLP, from the activation name and the model family.
-    std::string activation_key, activation;
-    for (const char* k : {"hidden_act", "hidden_activation", "activation_function"}) {
-        const Value* v = config.find(k);
-        if (v && v->kind == Kind::string) {
-            activation_key = k;
-            activation = lower(v->text);
-            break;
+    void read_activation() {
+        std::string activation_key, activation;
+        for (const char* k : {"hidden_act", "hidden_activation", "activation_function"}) {
+            const Value* v = config_.find(k);
+            if (v && v->kind == Kind::string) {
+                activation_key = k;
+                activation = lower(v->text);
+                break;
+            }
+        }
+        if (!activation_key.empty() && !is_one_of(activation, gated_activations) && !is_one_of(activation, plain_activations)) {
+            r_.errors.push_back({activation_key, message("hf_config.unknown_activation",
+                                                         "\u201C{activation}\u201D is not an activation this page knows (silu "
+                                                         "means a gated SwiGLU MLP; gelu a plain one)",
+                                                         {{"activation", utf8::truncate(activation, max_echoed_bytes)}})});
+        } else if (is_one_of(model_type_, gated_model_types)) {
+            a_.gated_mlp = true;
+        } else if (!activation_key.empty()) {
+            a_.gated_mlp = is_one_of(activation, gated_activations);
+        } else if (gpt2_style_) {
+            a_.gated_mlp = false;
+        } else {
+            r_.errors.push_back({"hidden_act", message("hf_config.missing_activation",
+                                                       "missing: cannot tell a gated (silu) MLP from a plain (gelu) one")});
         }
     }
-    if (!activation_key.empty() && !is_one_of(activation, gated_activations) && !is_one_of(activation, plain_activations)) {
-        errors.push_back({activation_key, message("hf_config.unknown_activation",
-                                                  "\u201C{activation}\u201D is not an activation this page knows (silu "
-                                                  "means a gated SwiGLU MLP; gelu a plain one)",
-                                                  {{"activation", utf8::truncate(activation, max_echoed_bytes)}})});
-    } else if (is_one_of(model_type, gated_model_types)) {
-        a.gated_mlp = true;
-    } else if (!activation_key.empty()) {
-        a.gated_mlp = is_one_of(activation, gated_activations);
-    } else if (gpt2_style) {
-        a.gated_mlp = false;
-    } else {
-        errors.push_back({"hidden_act", message("hf_config.missing_activation",
-                                                "missing: cannot tell a gated (silu) MLP from a plain (gelu) one")});
+
+    void read_embeddings() {
+        // Hugging Face's PretrainedConfig ties embeddings unless told otherwise.
+        a_.tied_embeddings = true;
+        if (const Value* tie = config_.find("tie_word_embeddings")) {
+            if (tie->kind != Kind::boolean) r_.errors.push_back({"tie_word_embeddings", message("hf_config.must_be_boolean", "must be true or false, got {value}",
+                                                                                              {{"value", echo(*tie)}})});
+            else a_.tied_embeddings = tie->boolean;
+        } else if (!gpt2_style_) {
+            r_.notes.push_back(message("hf_config.note.tie_absent", "tie_word_embeddings absent: tied, as Hugging Face assumes"));
+        }
+        // Learned absolute positions: GPT-2's n_positions. RoPE models (max_position_embeddings) learn none.
+        a_.learned_positions = 0;
+        if (gpt2_style_) integer("learned_positions", {"n_positions", "n_ctx"}, true, a_.learned_positions);
     }
 
-    // Hugging Face's PretrainedConfig ties embeddings unless told otherwise.
-    a.tied_embeddings = true;
-    if (const Value* tie = config.find("tie_word_embeddings")) {
-        if (tie->kind != Kind::boolean) errors.push_back({"tie_word_embeddings", message("hf_config.must_be_boolean", "must be true or false, got {value}",
-                                                                                   {{"value", echo(*tie)}})});
-        else a.tied_embeddings = tie->boolean;
-    } else if (!gpt2_style) {
-        r.notes.push_back(message("hf_config.note.tie_absent", "tie_word_embeddings absent: tied, as Hugging Face assumes"));
+    void read_biases_and_dropout() {
+        a_.biases = gpt2_style_ || is_true("attention_bias") || is_true("mlp_bias") || is_true("bias");
+        a_.dropout = false;
+        for (const char* k : {"resid_pdrop", "embd_pdrop", "attn_pdrop", "attention_dropout", "hidden_dropout", "dropout"}) {
+            const Value* v = config_.find(k);
+            if (v && v->kind == Kind::number && v->number > 0) a_.dropout = true;
+        }
     }
 
-    // Learned absolute positions: GPT-2's n_positions. RoPE models (max_position_embeddings) learn none.
-    a.learned_positions = 0;
-    if (gpt2_style) {
-        key.clear();
-        reader.integer({"n_positions", "n_ctx"}, true, a.learned_positions, &key);
-        remember("learned_positions", key);
+    void read_experts() {
+        a_.experts = 1;
+        a_.experts_per_token = 1;
+        integer("experts", {"num_local_experts", "num_experts", "n_routed_experts"}, false, a_.experts);
+        integer("experts_per_token", {"num_experts_per_tok", "moe_top_k"}, false, a_.experts_per_token);
+        if (a_.experts > 1) read_expert_shape();
     }
 
-    auto is_true = [&](const char* k) {
-        const Value* v = config.find(k);
-        return v && v->kind == Kind::boolean && v->boolean;
-    };
-    a.biases = gpt2_style || is_true("attention_bias") || is_true("mlp_bias") || is_true("bias");
-    a.dropout = false;
-    for (const char* k : {"resid_pdrop", "embd_pdrop", "attn_pdrop", "attention_dropout", "hidden_dropout", "dropout"}) {
-        const Value* v = config.find(k);
-        if (v && v->kind == Kind::number && v->number > 0) a.dropout = true;
-    }
-
-    a.experts = 1;
-    a.experts_per_token = 1;
-    key.clear();
-    reader.integer({"num_local_experts", "num_experts", "n_routed_experts"}, false, a.experts, &key);
-    remember("experts", key);
-    key.clear();
-    reader.integer({"num_experts_per_tok", "moe_top_k"}, false, a.experts_per_token, &key);
-    remember("experts_per_token", key);
     // DeepSeek-V2/V3 and Qwen-MoE (docs/model.md §11): the experts' own width, shared experts (a
     // Qwen shared expert of width w counts as w / moe_intermediate_size experts: the same weights and
     // activations), dense layers before the first mixture-of-experts layer, node-limited routing.
-    if (a.experts > 1) {
-        key.clear();
-        reader.integer({"moe_intermediate_size"}, false, a.expert_mlp, &key);
-        remember("expert_mlp", key);
-        key.clear();
-        reader.integer({"n_shared_experts"}, false, a.shared_experts, &key);
+    void read_expert_shape() {
+        integer("expert_mlp", {"moe_intermediate_size"}, false, a_.expert_mlp);
+        std::string key;
+        reader_.integer({"n_shared_experts"}, false, a_.shared_experts, &key);
         remember("shared_experts", key);
         double shared_width = 0;
-        if (key.empty() && a.expert_mlp > 0 && reader.integer({"shared_expert_intermediate_size"}, false, shared_width)) {
-            a.shared_experts = shared_width / a.expert_mlp;
+        if (key.empty() && a_.expert_mlp > 0 && reader_.integer({"shared_expert_intermediate_size"}, false, shared_width)) {
+            a_.shared_experts = shared_width / a_.expert_mlp;
             remember("shared_experts", "shared_expert_intermediate_size");
         }
-        key.clear();
-        const Value* first_dense = config.find("first_k_dense_replace");
+        const Value* first_dense = config_.find("first_k_dense_replace");
         if (present(first_dense) && !(first_dense->kind == Kind::number && first_dense->number == 0))
-            reader.integer({"first_k_dense_replace"}, false, a.dense_layers, &key);
-        remember("dense_layers", key);
-        key.clear();
-        const Value* node_limit = config.find("topk_group");
-        if (present(node_limit) && config.find("n_group")) reader.integer({"topk_group"}, false, a.expert_node_limit, &key);
-        remember("expert_node_limit", key);
+            integer("dense_layers", {"first_k_dense_replace"}, false, a_.dense_layers);
+        const Value* node_limit = config_.find("topk_group");
+        if (present(node_limit) && config_.find("n_group")) integer("expert_node_limit", {"topk_group"}, false, a_.expert_node_limit);
     }
-    // Heads of their own size (Gemma 2: 128 in 4608 / 32 = 144), when it differs from hidden / heads.
-    if (const Value* head_dim = config.find("head_dim"); present(head_dim) && has_hidden && has_heads) {
-        double d = 0;
-        key.clear();
-        if (reader.integer({"head_dim"}, false, d, &key) && d * a.heads != a.hidden) {
-            a.head_dim = d;
-            remember("head_dim", key);
+
+    void read_head_dim_and_latent_attention() {
+        // Heads of their own size (Gemma 2: 128 in 4608 / 32 = 144), when it differs from hidden / heads.
+        if (const Value* head_dim = config_.find("head_dim"); present(head_dim) && has_hidden_ && has_heads_) {
+            double d = 0;
+            std::string key;
+            if (reader_.integer({"head_dim"}, false, d, &key) && d * a_.heads != a_.hidden) {
+                a_.head_dim = d;
+                remember("head_dim", key);
+            }
+        }
+        // Multi-head latent attention (DeepSeek-V2 §2.1).
+        if (const Value* latent = config_.find("kv_lora_rank"); present(latent)) {
+            for (const auto& [config_key, field, target] :
+                 {std::tuple<const char*, const char*, double*>{"kv_lora_rank", "kv_lora_rank", &a_.kv_lora_rank},
+                  {"qk_nope_head_dim", "nope_head_dim", &a_.nope_head_dim},
+                  {"qk_rope_head_dim", "rope_head_dim", &a_.rope_head_dim},
+                  {"v_head_dim", "v_head_dim", &a_.v_head_dim}}) {
+                reader_.integer({config_key}, true, *target);
+                remember(field, config_key);
+            }
+            if (present(config_.find("q_lora_rank"))) reader_.integer({"q_lora_rank"}, false, a_.q_lora_rank);
+            remember("q_lora_rank", "q_lora_rank");
         }
     }
-    // Multi-head latent attention (DeepSeek-V2 §2.1).
-    if (const Value* latent = config.find("kv_lora_rank"); present(latent)) {
-        for (const auto& [config_key, field, target] :
-             {std::tuple<const char*, const char*, double*>{"kv_lora_rank", "kv_lora_rank", &a.kv_lora_rank},
-              {"qk_nope_head_dim", "nope_head_dim", &a.nope_head_dim},
-              {"qk_rope_head_dim", "rope_head_dim", &a.rope_head_dim},
-              {"v_head_dim", "v_head_dim", &a.v_head_dim}}) {
-            reader.integer({config_key}, true, *target);
-            remember(field, config_key);
-        }
-        if (present(config.find("q_lora_rank"))) reader.integer({"q_lora_rank"}, false, a.q_lora_rank);
-        remember("q_lora_rank", "q_lora_rank");
-    }
+
     // Sliding-window layers (docs/model.md §12): Gemma 2 alternates local and global layers; Gemma 3
     // has sliding_window_pattern − 1 local layers to each global one; Mistral 7B slides in every layer.
-    if (const Value* window = config.find("sliding_window");
-        present(window) && window->kind == Kind::number && has_layers && !is_true_or_absent_false(config, "use_sliding_window")) {
+    void read_sliding_window() {
+        const Value* window = config_.find("sliding_window");
+        if (!present(window) || window->kind != Kind::number || !has_layers_ || is_true_or_absent_false(config_, "use_sliding_window")) return;
         double w = 0;
-        if (reader.integer({"sliding_window"}, false, w)) {
-            double local = 0;
-            if (model_type == "gemma2") local = std::floor(a.layers / 2);
-            else if (model_type == "gemma3_text" || model_type == "gemma3") {
-                double pattern = 6;
-                if (present(config.find("sliding_window_pattern"))) reader.integer({"sliding_window_pattern"}, false, pattern);
-                local = a.layers - std::floor(a.layers / pattern);
-            } else if (model_type == "mistral" || model_type == "mixtral") {
-                local = a.layers;
-            }
-            if (local > 0) {
-                a.sliding_window = w;
-                a.sliding_window_layers = local;
-                remember("sliding_window", "sliding_window");
-            }
+        if (!reader_.integer({"sliding_window"}, false, w)) return;
+        double local = 0;
+        if (model_type_ == "gemma2") local = std::floor(a_.layers / 2);
+        else if (model_type_ == "gemma3_text" || model_type_ == "gemma3") {
+            double pattern = 6;
+            if (present(config_.find("sliding_window_pattern"))) reader_.integer({"sliding_window_pattern"}, false, pattern);
+            local = a_.layers - std::floor(a_.layers / pattern);
+        } else if (model_type_ == "mistral" || model_type_ == "mixtral") {
+            local = a_.layers;
+        }
+        if (local > 0) {
+            a_.sliding_window = w;
+            a_.sliding_window_layers = local;
+            remember("sliding_window", "sliding_window");
         }
     }
-    (void)has_layers;
-    if (!errors.empty()) return;
 
     // The engine's own checks (limits, heads dividing the hidden size, …), named by config key.
-    json::Writer scenario;
-    scenario.begin_object().key("model").begin_object().key("architecture").begin_object();
-    write_architecture_fields(scenario, a);
-    scenario.end_object().end_object().end_object();
-    const ScenarioReading reading = read_scenario_text(scenario.text());
-    const std::string prefix = "model.architecture.";
-    for (const auto& e : reading.errors) {
-        std::string field = "config.json";
-        if (e.field.compare(0, prefix.size(), prefix) == 0) {
-            const std::string name = e.field.substr(prefix.size());
-            for (const auto& entry : key_of)
-                if (entry.first == name) field = entry.second;
+    void check_with_engine() {
+        json::Writer scenario;
+        scenario.begin_object().key("model").begin_object().key("architecture").begin_object();
+        write_architecture_fields(scenario, a_);
+        scenario.end_object().end_object().end_object();
+        const ScenarioReading reading = read_scenario_text(scenario.text());
+        const std::string prefix = "model.architecture.";
+        for (const auto& e : reading.errors) {
+            std::string field = "config.json";
+            if (e.field.compare(0, prefix.size(), prefix) == 0) {
+                const std::string name = e.field.substr(prefix.size());
+                for (const auto& entry : key_of_)
+                    if (entry.first == name) field = entry.second;
+            }
+            r_.errors.push_back({field, e.message});
         }
-        errors.push_back({field, e.message});
+        r_.usable = r_.errors.empty();
     }
-    r.usable = errors.empty();
-}
+
+    const Value& config_;
+    Reading& r_;
+    Architecture& a_;
+    ConfigReader reader_;
+    std::string model_type_;
+    bool gpt2_style_ = false;
+    bool has_layers_ = false, has_hidden_ = false, has_heads_ = false;
+    std::vector<std::pair<std::string, std::string>> key_of_ = {
+        {"layers", "num_hidden_layers"}, {"hidden", "hidden_size"}, {"heads", "num_attention_heads"},
+        {"kv_heads", "num_key_value_heads"}, {"mlp", "intermediate_size"}, {"vocab", "vocab_size"},
+        {"learned_positions", "n_positions"}, {"experts", "num_local_experts"},
+        {"experts_per_token", "num_experts_per_tok"}};
+};
+
+void read_config(const Value& config, const Value& outer, Reading& r) { ConfigRead(config, outer, r).read(); }
 
 }  // namespace
 

@@ -430,26 +430,20 @@ void walk_step(Sink& sink, const Plan& plan, std::int64_t micro_batches, std::in
 
 }  // namespace
 
-StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
-                           const ModelStateBytes& per_gpu_states, const ActivationBytes& activations,
-                           const TrainingCompute& compute, StepDetail detail, ShardingLimit* sharding_limit,
-                           std::size_t event_limit) {
+namespace {
+
+// docs/model.md §9: the GPU simulated is the pipeline stage the estimate reports (§4): the last
+// stage when it holds the logits, else the first; its layers and micro-batches.
+Plan plan_stage(const Scenario& scenario, const ActivationBytes& activations, StepTimeline& timeline) {
     const Architecture& a = scenario.model.architecture;
-    const TrainingSettings& training = scenario.training;
     const ParallelSettings& parallel = scenario.parallel;
-    const double t = parallel.tensor, p = parallel.pipeline;
+    const double p = parallel.pipeline;
     // ZeRO shards over the d·c ranks that hold the same weights (docs/model.md §11).
     const double d = parallel.data_parallel() * parallel.context;
-    const double c = parallel.context, e = parallel.expert;
-    const int zero = parallel.zero_stage;
-
-    StepTimeline timeline;
     Plan plan;
-    plan.zero = zero;
-    plan.gathers = zero >= 3 && d > 1;
-    plan.recompute = training.recompute != Recompute::none;
-    // docs/model.md §9: the GPU simulated is the pipeline stage the estimate reports (§4): the last
-    // stage when it holds the logits, else the first.
+    plan.zero = parallel.zero_stage;
+    plan.gathers = plan.zero >= 3 && d > 1;
+    plan.recompute = scenario.training.recompute != Recompute::none;
     plan.holds_logits = activations.logits > 0;
     plan.first_stage = p <= 1 || !plan.holds_logits;
     double stage_layers = p <= 1 ? a.layers : std::ceil(a.layers / p - 1e-9);
@@ -457,22 +451,30 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     if (p > 1 && plan.first_stage && parallel.first_stage_layers > 0) stage_layers = parallel.first_stage_layers;
     if (p > 1 && !plan.first_stage && parallel.last_stage_layers > 0) stage_layers = parallel.last_stage_layers;
     timeline.layers = plan.layers = static_cast<std::int32_t>(std::fmax(1.0, stage_layers));
-    const std::int32_t n = timeline.layers;
     timeline.prefetch_layers = plan.gathers ? 1 : 0;
     // §4: micro-batches per step, and how many the reported stage holds at once (1F1B).
     timeline.micro_batches = static_cast<std::int64_t>(std::fmax(1.0, activations.micro_batches));
     timeline.in_flight = static_cast<std::int64_t>(std::fmax(1.0, std::fmin(activations.in_flight, activations.micro_batches)));
+    return plan;
+}
 
+// The bytes each kind of event adds or frees (docs/model.md §9), and the share of a layer a ZeRO-3
+// gather brings in (0 without gathers).
+Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+                  const ActivationBytes& activations, const Plan& plan, const StepTimeline& timeline, double& gathered_share) {
+    const Architecture& a = scenario.model.architecture;
+    const ParallelSettings& parallel = scenario.parallel;
+    const double t = parallel.tensor, e = parallel.expert;
+    const double d = parallel.data_parallel() * parallel.context;
     const ParameterCount layer_params = parameters_per_layer(a, params);
     const double head_params = a.vocab * a.hidden * (params.total / std::fmax(1.0, count_parameters(a).total));
-
     Sizes size;
     // §9: the estimate's pile (§4) spread evenly over the stage's layers and its in-flight
     // micro-batches, so the stage holds exactly the estimate's figure when the most are in flight.
-    size.kept_activations_per_layer = activations.layers / (static_cast<double>(n) * static_cast<double>(timeline.in_flight));
+    size.kept_activations_per_layer = activations.layers / (static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight));
     if (plan.recompute) {
         // Korthikanti §5: a recomputed layer rebuilds what it would have kept without recompute.
-        TrainingSettings without = training;
+        TrainingSettings without = scenario.training;
         without.recompute = Recompute::none;
         const double full_layer = training_activations(a, without, parallel).per_layer;
         size.rebuilt_activations = std::fmax(0.0, full_layer - activations.per_layer);
@@ -480,7 +482,7 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     size.logits = activations.logits;
     // ZeRO §5.3 (P_os+g+p): a layer's parameters are all-gathered before use; the GPU's own
     // 1/d slice is already held, so the gather adds the other (d−1)/d.
-    const double gathered_share = plan.gathers ? (d - 1) / d : 0.0;
+    gathered_share = plan.gathers ? (d - 1) / d : 0.0;
     // With expert parallelism a layer's routed experts are split e ways more (docs/model.md §11).
     const double layer_on_gpu = e > 1 && params.routed_experts > 0
                                     ? (layer_params.total - layer_params.routed_experts) / t + layer_params.routed_experts / (t * e)
@@ -488,13 +490,21 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     size.gathered_layer = layer_on_gpu * bytes_per_param.weights * gathered_share;
     size.gathered_head = head_params / t * bytes_per_param.weights * gathered_share;
     // ZeRO §5.2 (P_os+g): a layer's full gradients exist until they are reduce-scattered to their owners.
-    if (zero >= 2) {
+    if (plan.zero >= 2) {
         size.layer_gradients = layer_on_gpu * bytes_per_param.gradients;
         size.head_gradients = head_params / t * bytes_per_param.gradients;
     }
+    return size;
+}
 
-    // §9 durations: FLOPs per token, model-wide, as §6 counts them; each event gets its share of this
-    // GPU's compute time for the step.
+// §9 durations: FLOPs per token, model-wide, as §6 counts them; each event gets its share of this
+// GPU's compute time for the step.
+void time_compute(const Scenario& scenario, const ParameterCount& params, const TrainingCompute& compute, Plan& plan,
+                  StepTimeline& timeline) {
+    const Architecture& a = scenario.model.architecture;
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    const ParameterCount layer_params = parameters_per_layer(a, params);
     const double attention_forward = training.attention_flops ? attention_forward_flops_per_layer(a, training.sequence) : 0.0;  // PaLM App. B: 12·h·s per layer, 1/3 forward
     plan.layer_forward = 2 * layer_params.active + attention_forward;  // Kaplan §2.1: 2 per parameter forward
     plan.layer_backward = 2 * plan.layer_forward;                      // 4 per parameter backward
@@ -506,9 +516,19 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     const double sustained = scenario.hardware.gpu.peak_flops * scenario.hardware.utilization;
     // §6: this GPU's share of one micro-batch's hardware FLOPs (÷ t·p), at the sustained rate.
     timeline.micro_batch_seconds = model_flops_per_token * hardware_ratio * training.sequence * training.micro_batch /
-                                   (t * p * c) / sustained;
+                                   (parallel.tensor * parallel.pipeline * parallel.context) / sustained;
     timeline.compute_seconds = timeline.micro_batch_seconds * static_cast<double>(timeline.micro_batches);
+}
 
+// §9: the optimizer reads the gradients and master weights and moments, writes the master and
+// moments back, and writes the 16-bit weights (reads and writes them in FP32 training),
+// for the parameters this GPU updates (its 1/d slice from ZeRO-1 on, ZeRO §5.1).
+void time_optimizer(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+                    StepTimeline& timeline) {
+    const ParallelSettings& parallel = scenario.parallel;
+    const double t = parallel.tensor, p = parallel.pipeline, e = parallel.expert;
+    const double d = parallel.data_parallel() * parallel.context;
+    const int zero = parallel.zero_stage;
     const Gpu& gpu = scenario.hardware.gpu;
     timeline.memory_bandwidth = gpu.memory_bandwidth;
     if (!(timeline.memory_bandwidth > 0)) {
@@ -517,9 +537,6 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
         timeline.memory_bandwidth = gpu.peak_flops * reference->memory_bandwidth / reference->peak_flops;
         timeline.memory_bandwidth_assumed = true;
     }
-    // §9: the optimizer reads the gradients and master weights and moments, writes the master and
-    // moments back, and writes the 16-bit weights (reads and writes them in FP32 training),
-    // for the parameters this GPU updates (its 1/d slice from ZeRO-1 on, ZeRO §5.1).
     double updated_params = params.total / (t * p) / (zero >= 1 ? d : 1.0);
     // Expert parallelism (docs/model.md §11): without ZeRO a GPU updates its own e-th of the routed
     // experts; with it, its 1/(d·c) share either way.
@@ -529,42 +546,63 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
         bytes_per_param.gradients + 2 * (bytes_per_param.master_weights + bytes_per_param.optimizer_states) +
         (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;
     timeline.optimizer_seconds = updated_params * bytes_touched_per_param / timeline.memory_bandwidth;
+}
 
-    // Bounded events: passes shown (each micro-batch run's forward and backward), and per layer
-    // cycle up to 3 forward events and 5 backward ones; layer groups share what is left.
+// Bounded events: passes shown (each micro-batch run's forward and backward), and per layer
+// cycle up to 3 forward events and 5 backward ones; layer groups share what is left. Returns the
+// events to reserve room for.
+std::int64_t budget_events(Plan& plan, const StepTimeline& timeline, std::size_t event_limit) {
     const std::int64_t m = timeline.micro_batches, w = timeline.in_flight - 1;
     const auto runs = [](std::int64_t count) { return std::min<std::int64_t>(std::max<std::int64_t>(count, 0), 3); };
     const std::int64_t forward_passes = timeline.in_flight <= 1 ? runs(m) : runs(w) + runs(m - w);
     const std::int64_t backward_passes = timeline.in_flight <= 1 ? runs(m) : runs(m - w) + runs(w);
     const std::int64_t forward_cycle = 1 + (plan.gathers ? 2 : 0);
-    const std::int64_t backward_cycle = 1 + (plan.recompute ? 1 : 0) + (zero >= 2 ? 1 : 0) + (plan.gathers ? 2 : 0);
+    const std::int64_t backward_cycle = 1 + (plan.recompute ? 1 : 0) + (plan.zero >= 2 ? 1 : 0) + (plan.gathers ? 2 : 0);
     const std::int64_t per_group = forward_passes * forward_cycle + backward_passes * backward_cycle;
     const std::int64_t fixed = (forward_passes + backward_passes) * 2 * (forward_cycle + backward_cycle) + 16;
     const std::int64_t budget = static_cast<std::int64_t>(std::min<std::size_t>(event_limit, 1u << 30)) - fixed;
     plan.groups = static_cast<std::int32_t>(std::max<std::int64_t>(1, budget / std::max<std::int64_t>(1, per_group)));
+    return per_group * (std::min<std::int64_t>(timeline.layers, plan.groups) + 2) + fixed;
+}
+
+// Until the walk ends each event's `seconds` holds its FLOPs per token, times the micro-batches it
+// stands for: each gets its share of the step's compute time; the optimizer its own.
+void finish_events(const Sink& sink, StepTimeline& timeline) {
+    const double step_flops = sink.total_flops();
+    for (StepEvent& event : timeline.events) {
+        event.seconds = step_flops > 0 ? timeline.compute_seconds * event.seconds / step_flops : 0.0;
+        if (event.phase == StepPhase::optimizer) event.seconds = timeline.optimizer_seconds;
+    }
+    timeline.grouping_consistent = sink.consistent();
+    std::vector<std::int64_t> alone;
+    for (const StepEvent& event : timeline.events)
+        if (event.micro_batch > 0 && event.micro_batch == event.micro_batch_last) alone.push_back(event.micro_batch);
+    std::sort(alone.begin(), alone.end());
+    timeline.micro_batches_shown = std::unique(alone.begin(), alone.end()) - alone.begin();
+}
+
+}  // namespace
+
+StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+                           const ModelStateBytes& per_gpu_states, const ActivationBytes& activations,
+                           const TrainingCompute& compute, StepDetail detail, ShardingLimit* sharding_limit,
+                           std::size_t event_limit) {
+    StepTimeline timeline;
+    Plan plan = plan_stage(scenario, activations, timeline);
+    double gathered_share = 0;
+    const Sizes size = event_sizes(scenario, params, bytes_per_param, activations, plan, timeline, gathered_share);
+    time_compute(scenario, params, compute, plan, timeline);
+    time_optimizer(scenario, params, bytes_per_param, timeline);
+    const std::int64_t events_expected = budget_events(plan, timeline, event_limit);
 
     const bool keep_events = detail == StepDetail::events;
-    if (keep_events)
-        timeline.events.reserve(static_cast<std::size_t>(per_group * (std::min<std::int64_t>(n, plan.groups) + 2) + fixed));
+    if (keep_events) timeline.events.reserve(static_cast<std::size_t>(events_expected));
     if (sharding_limit) sharding_limit->gathered_share = gathered_share > 0 ? gathered_share : 1.0;
     Sink sink(timeline, size, per_gpu_states, keep_events, sharding_limit);
-    walk_step(sink, plan, m, timeline.in_flight, d);
+    const double d = scenario.parallel.data_parallel() * scenario.parallel.context;
+    walk_step(sink, plan, timeline.micro_batches, timeline.in_flight, d);
     timeline.event_count = sink.count();
-
-    if (keep_events) {
-        // Until here each event's `seconds` held its FLOPs per token, times the micro-batches it stands for.
-        const double step_flops = sink.total_flops();
-        for (StepEvent& event : timeline.events) {
-            event.seconds = step_flops > 0 ? timeline.compute_seconds * event.seconds / step_flops : 0.0;
-            if (event.phase == StepPhase::optimizer) event.seconds = timeline.optimizer_seconds;
-        }
-        timeline.grouping_consistent = sink.consistent();
-        std::vector<std::int64_t> alone;
-        for (const StepEvent& event : timeline.events)
-            if (event.micro_batch > 0 && event.micro_batch == event.micro_batch_last) alone.push_back(event.micro_batch);
-        std::sort(alone.begin(), alone.end());
-        timeline.micro_batches_shown = std::unique(alone.begin(), alone.end()) - alone.begin();
-    }
+    if (keep_events) finish_events(sink, timeline);
     return timeline;
 }
 
