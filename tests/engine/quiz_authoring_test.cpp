@@ -414,6 +414,20 @@ TEST_CASE("Spanish puts de between millones and the noun it counts", "[quiz][i18
     CHECK(prompt.find("billones de tokens") != std::string::npos);
 }
 
+TEST_CASE("Spanish puts no de between millones and a sign of arithmetic", "[quiz][i18n]") {
+    // "6 × 406.000 millones de × 15,6 billones de ≈ …" read the signs × and ≈ as nouns.
+    const std::string sums = with(days_item, R"("{compute.flops} over {parallel.gpus} GPUs: {answer}.")",
+                                  R"("6 × {params} × {training.tokens} ≈ {compute.flops}; ÷ {parallel.gpus} GPUs: {answer}.")");
+    const std::string item = with(sums.c_str(), R"("show")",
+                                  R"("translations": {"es": {"prompt": "{params} parámetros, {training.tokens} tokens, {parallel.gpus} GPU: ¿días?", "explanation": "6 × {params} × {training.tokens} ≈ {compute.flops}; ÷ {parallel.gpus} GPU: {answer}."}}, "show")");
+    LanguageScope spanish(Language::es);
+    const std::string explanation = text_at(grade(item, 0, "1 day"), "explanation");
+    INFO(explanation);
+    CHECK(explanation.find("millones \u00D7") != std::string::npos);
+    CHECK(explanation.find("billones \u2248") != std::string::npos);
+    CHECK(explanation.find(" de \u00D7") == std::string::npos);
+}
+
 // ---- Item 13's engine part: whether a bank draws new numbers -------------------------------------
 
 TEST_CASE("the bank's report says whether any usable item draws new numbers for a retry", "[quiz][bank]") {

@@ -89,11 +89,22 @@ bool ends_in_article_a(const std::string& out) {
     return n == 2 || !is_ascii_letter(out[n - 3]);
 }
 
+// Whether `text` starts with a letter a Spanish noun may start with: ASCII, or a Latin-1 letter
+// in UTF-8 (á, é, ñ, …: 0xC3 then 0x80–0xBF), but not the signs that share that range, × and ÷,
+// nor any other symbol ("≈", "→"), after which "6 × 406.000 millones × …" needs no "de".
+bool starts_with_letter(const std::string& text) {
+    if (text.empty()) return false;
+    if (is_ascii_letter(text[0])) return true;
+    if (text.size() < 2 || static_cast<unsigned char>(text[0]) != 0xC3) return false;
+    const unsigned char second = static_cast<unsigned char>(text[1]);
+    return second >= 0x80 && second <= 0xBF && second != 0x97 && second != 0xB7;
+}
+
 // Spanish puts "de" between a number that ends in a word and the noun it counts: "406.000
 // millones de parámetros" (RAE, Nueva gramática §21.3). `rest` is the text after the placeholder.
 bool needs_of(const std::string& written, const std::string& rest) {
     if (current_language() != Language::es || !quantity::ends_in_count_word(written)) return false;
-    if (rest.size() < 2 || rest[0] != ' ' || !(is_ascii_letter(rest[1]) || static_cast<unsigned char>(rest[1]) >= 0x80)) return false;
+    if (rest.size() < 2 || rest[0] != ' ' || !starts_with_letter(rest.substr(1, 2))) return false;
     return rest.compare(0, 4, " de ") != 0 && rest.compare(0, 4, " del") != 0;
 }
 
