@@ -235,6 +235,38 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
     return model;
 }
 
+namespace {
+
+// Where adding GPUs stops paying: the first point from which no doubling of the GPUs saves a tenth
+// of the time any more. A dip that pays again later (leaving one node's fast links, then scaling
+// on over the network) is not the end of scaling.
+void mark_where_it_stops_paying(CommunicationCurve& curve) {
+    const std::size_t count = curve.points.size();
+    // For each point, the index of the first point with at least twice its GPUs (count: none).
+    std::vector<std::size_t> doubled(count, count);
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = i + 1; j < count; ++j)
+            if (curve.points[j].gpus >= 2 * curve.points[i].gpus) {
+                doubled[i] = j;
+                break;
+            }
+    const auto pays = [&](std::size_t i) { return curve.points[doubled[i]].seconds <= 0.9 * curve.points[i].seconds; };
+    std::size_t stop = count;
+    for (std::size_t i = count; i-- > 0;) {
+        if (doubled[i] == count) continue;
+        if (pays(i)) break;
+        stop = i;
+    }
+    if (stop == count) return;
+    const CommunicatedTimeOnGpus& next = curve.points[doubled[stop]];
+    curve.stops_paying_gpus = curve.points[stop].gpus;
+    curve.has_dominant = next.has_dominant;
+    curve.dominant = next.dominant;
+    curve.idle = next.idle;
+}
+
+}  // namespace
+
 CommunicationCurve communication_curve(const Scenario& scenario, const ParameterCount& params,
                                        const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
                                        const std::vector<TimeOnGpus>& stops) {
@@ -263,19 +295,7 @@ CommunicationCurve communication_curve(const Scenario& scenario, const Parameter
         point.idle = curve.global_batch < training.micro_batch * d - 1e-9;
         curve.points.push_back(point);
     }
-    // Where adding GPUs stops paying: the first point from which twice the GPUs save less than a tenth.
-    for (std::size_t i = 0; i < curve.points.size() && curve.stops_paying_gpus == 0; ++i) {
-        for (std::size_t j = i + 1; j < curve.points.size(); ++j) {
-            if (curve.points[j].gpus < 2 * curve.points[i].gpus) continue;
-            if (curve.points[j].seconds > 0.9 * curve.points[i].seconds) {
-                curve.stops_paying_gpus = curve.points[i].gpus;
-                curve.has_dominant = curve.points[j].has_dominant;
-                curve.dominant = curve.points[j].dominant;
-                curve.idle = curve.points[j].idle;
-            }
-            break;
-        }
-    }
+    mark_where_it_stops_paying(curve);
     return curve;
 }
 
