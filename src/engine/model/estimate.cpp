@@ -116,7 +116,10 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
     TrainingMemory& training = result.training;
     const ParallelSettings& parallel = scenario.parallel;
     training.data_parallel = parallel.data_parallel();
-    training.bytes_per_param = training_bytes_per_param(scenario.training, model.architecture, parameters);
+    // docs/model.md §15: frozen base weights keep no gradients or optimizer states; full
+    // fine-tuning's bytes are training_bytes_per_param's, unchanged.
+    result.fine_tuning = fine_tuning_figures(scenario.training, model.architecture, parameters);
+    training.bytes_per_param = fine_tuned_bytes_per_param(result.fine_tuning, parameters);
     training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
     training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, result.params, parallel);
     training.activations = training_activations(model.architecture, scenario.training, parallel);
@@ -161,6 +164,20 @@ void write_error_list(json::Writer& w, const std::vector<FieldError>& errors) {
         w.begin_object().field("field", error.field).field("message", error.message).end_object();
     }
     w.end_array();
+}
+
+// docs/model.md §15: the method's own figures (docs/scenario.md, training.fine_tuning).
+void write_fine_tuning(json::Writer& w, const TrainingSettings& training, const FineTuningFigures& f) {
+    w.key("fine_tuning").begin_object();
+    w.field("method", fine_tuning_method_name(training.method));
+    w.field("trainable_params", f.trainable_params).field("frozen_params", f.frozen_params);
+    w.field("adapter_params", f.adapter_params).field("quantized_params", f.quantized_params);
+    w.field("base_storage", training.method == FineTuningMethod::full ? std::string_view(format_name(training.precision))
+                                                                       : base_storage_name(training.base_storage));
+    w.field("base_bytes_per_param", f.base_bytes_per_param).field("base_bits_per_param", 8 * f.base_bytes_per_param);
+    w.field("base_weights", f.base_weights_bytes).field("checkpoint_bytes", f.checkpoint_bytes);
+    w.field("trainable_bytes_per_param", f.trainable_bytes.total());
+    w.end_object();
 }
 
 }  // namespace
@@ -304,7 +321,8 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.end_object();
     // The same bytes, one entry per stored value, so prose can say "2 + 2 + 4 + 4 + 4 = 16" for
     // whatever optimizer and precision are on screen.
-    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, t.bytes_per_param);
+    // With LoRA they are the adapters' bytes, each trainable parameter's (docs/model.md §15).
+    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, e.fine_tuning.trainable_bytes);
     w.key("bytes_per_param_parts").begin_array();
     for (const auto& part : parts) {
         w.begin_object();
@@ -314,6 +332,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     }
     w.end_array();
     w.field("bytes_per_param_sum", bytes_per_param_sum(parts));
+    write_fine_tuning(w, scenario.training, e.fine_tuning);
     // The accounting conventions, each explained with its sum for this optimizer and precision,
     // so the page can offer the choice and say why another tool says 18 (docs/model.md §2).
     const double parameters = e.params.total;
