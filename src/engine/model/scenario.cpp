@@ -59,6 +59,15 @@ std::string_view base_storage_name(BaseStorage storage) {
     return "bf16";
 }
 
+std::string_view offload_name(Offload offload) {
+    switch (offload) {
+        case Offload::none: return "none";
+        case Offload::optimizer: return "optimizer";
+        case Offload::parameters: return "parameters";
+    }
+    return "none";
+}
+
 std::string_view lora_target_name(int index) {
     static constexpr std::string_view names[lora_target_count] = {"q", "k", "v", "o", "gate", "up", "down"};
     return index >= 0 && index < lora_target_count ? names[index] : std::string_view();
@@ -407,6 +416,7 @@ ScenarioReading read_scenario(const json::Value& document) {
     training_reader.choice("method", training.method,
                            {FineTuningMethod::full, FineTuningMethod::lora, FineTuningMethod::qlora}, fine_tuning_method_name);
     read_lora(training_reader.get("lora"), training, errors);
+    training_reader.choice("offload", training.offload, {Offload::none, Offload::optimizer, Offload::parameters}, offload_name);
     training_reader.finish();
 
     ParallelSettings& parallel = scenario.parallel;
@@ -511,6 +521,12 @@ ScenarioReading read_scenario(const json::Value& document) {
                                                             {{"expert", format_limit(parallel.expert)},
                                                              {"data_context", format_limit(data_context)}})});
     }
+    // DeepSpeed's offload_optimizer is a ZeRO option (stages 1–3), offload_param one of stage 3
+    // (DeepSpeed configuration docs, "zero_optimization"; docs/model.md §16).
+    if (training.offload == Offload::optimizer && parallel.zero_stage < 1)
+        errors.push_back({"training.offload", message("scenario.offload.needs_zero", "moves ZeRO's optimizer shard to the CPU: set parallel.zero_stage to 1, 2 or 3")});
+    if (training.offload == Offload::parameters && parallel.zero_stage < 3)
+        errors.push_back({"training.offload", message("scenario.offload.needs_zero3", "moves the weights to the CPU, which ZeRO-3 alone gathers back: set parallel.zero_stage to 3")});
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
                                                           {{"layers", format_limit(a.layers)}})});
@@ -658,6 +674,7 @@ std::string write_scenario(const Scenario& scenario) {
     w.field_bool("sequence_parallel", training.sequence_parallel);
     w.field("tokens", training.tokens).field_bool("attention_flops", training.attention_flops);
     w.field("global_batch", training.global_batch).field("accounting", accounting_name(training.accounting));
+    w.field("offload", offload_name(training.offload));
     w.field("method", fine_tuning_method_name(training.method));
     if (training.method != FineTuningMethod::full) {
         w.key("lora").begin_object().field("rank", training.lora_rank).key("targets").begin_array();

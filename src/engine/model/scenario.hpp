@@ -26,12 +26,15 @@ enum class BaseStorage { bf16, int8, nf4, nf4_double_quant };
 // The matrices LoRA adapts, as bits: attention's query, key, value and output, the MLP's gate, up and down.
 enum LoraTarget : unsigned { lora_q = 1, lora_k = 2, lora_v = 4, lora_o = 8, lora_gate = 16, lora_up = 32, lora_down = 64 };
 constexpr int lora_target_count = 7;
+// docs/model.md §16: what moves to CPU memory (ZeRO-Offload, ZeRO-Infinity).
+enum class Offload { none, optimizer, parameters };
 
 std::string_view optimizer_name(Optimizer optimizer);
 std::string_view recompute_name(Recompute recompute);
 std::string_view accounting_name(AccountingConvention accounting);
 std::string_view fine_tuning_method_name(FineTuningMethod method);
 std::string_view base_storage_name(BaseStorage storage);
+std::string_view offload_name(Offload offload);
 // "q", "k", "v", "o", "gate", "up", "down" for the bit `index` (0 … 6) of LoraTarget.
 std::string_view lora_target_name(int index);
 
@@ -72,6 +75,9 @@ struct TrainingSettings {
     unsigned lora_targets = lora_q | lora_v;
     // 16-bit for LoRA; QLoRA's NF4 with double quantisation (Dettmers et al. 2023 §3) for qlora.
     BaseStorage base_storage = BaseStorage::bf16;
+    // optimizer: the master copy, optimizer states and gradients' shard live in CPU memory
+    // (ZeRO-Offload, needs ZeRO ≥ 1); parameters: the 16-bit weights too (ZeRO-Infinity, needs ZeRO-3).
+    Offload offload = Offload::none;
 };
 
 struct ParallelSettings {

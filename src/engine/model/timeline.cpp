@@ -446,7 +446,9 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     StepTimeline timeline;
     Plan plan;
     plan.zero = zero;
-    plan.gathers = zero >= 3 && d > 1;
+    // docs/model.md §16: weights offloaded to the CPU come back layer by layer whatever d.
+    const bool weights_offloaded = training.offload == Offload::parameters;
+    plan.gathers = zero >= 3 && (d > 1 || weights_offloaded);
     plan.recompute = training.recompute != Recompute::none;
     // docs/model.md §9: the GPU simulated is the pipeline stage the estimate reports (§4): the last
     // stage when it holds the logits, else the first.
@@ -480,7 +482,8 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     size.logits = activations.logits;
     // ZeRO §5.3 (P_os+g+p): a layer's parameters are all-gathered before use; the GPU's own
     // 1/d slice is already held, so the gather adds the other (d−1)/d.
-    const double gathered_share = plan.gathers ? (d - 1) / d : 0.0;
+    // Offloaded weights: the GPU keeps no slice, so the whole layer arrives (docs/model.md §16).
+    const double gathered_share = weights_offloaded ? 1.0 : plan.gathers ? (d - 1) / d : 0.0;
     // With expert parallelism a layer's routed experts are split e ways more (docs/model.md §11).
     const double layer_on_gpu = e > 1 && params.routed_experts > 0
                                     ? (layer_params.total - layer_params.routed_experts) / t + layer_params.routed_experts / (t * e)
