@@ -49,7 +49,7 @@ double states_on_gpu(const Scenario& s, const ParameterCount& params) {
 
 }  // namespace
 
-LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, bool with_time) {
+LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
     const Architecture& a = s.model.architecture;
     // The estimate's own chain (estimate.cpp), without what the peak and the step time do not need.
     const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, a, params.total);
@@ -64,7 +64,7 @@ LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, bool w
     check.peak_bytes = timeline.peak().total();
     check.fits = check.peak_bytes <= s.hardware.gpu.memory_bytes;
     check.micro_batches = activations.micro_batches;
-    if (with_time) {
+    if (timing == Timing::always || (timing == Timing::if_fits && check.fits)) {
         const CommunicationModel communication = communication_model(s, params, bytes, compute);
         check.step_seconds = communication.step_seconds;
         // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
@@ -176,8 +176,17 @@ double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
     return step > 0 ? shortest * std::exp2(step - 1) : 0;
 }
 
+// A fitting layout while the search runs: its settings alone, cheap to keep and sort (a
+// Scenario carries strings); the listed ones become scenarios again.
+struct Candidate {
+    ParallelSettings parallel;
+    Recompute recompute = Recompute::none;
+    LayoutCheck check;
+};
+
 // Shorter run first; at equal time, less memory.
-bool faster(const FitLayout& x, const FitLayout& y) {
+template <typename T>
+bool faster(const T& x, const T& y) {
     return x.check.run_seconds != y.check.run_seconds ? x.check.run_seconds < y.check.run_seconds
                                                       : x.check.peak_bytes < y.check.peak_bytes;
 }
@@ -186,7 +195,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     const double memory = scenario.hardware.gpu.memory_bytes;
     double checks = 0;
     search.least_states = -1;
-    std::vector<FitLayout> fitting;
+    std::vector<Candidate> fitting;
     for_each_layout(scenario, [&](const Scenario& s) {
         ++search.layouts_examined;
         const double states = states_on_gpu(s, params);
@@ -195,23 +204,26 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
         if (states > memory) return true;
         // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
         // a layout fits at some micro-batch exactly when it fits at 1.
-        const LayoutCheck check = check_layout(s, params, false);
-        if (check.fits) fitting.push_back({s, check});
+        const LayoutCheck check = check_layout(s, params, Timing::if_fits);
+        if (check.fits) fitting.push_back({s.parallel, s.training.recompute, check});
         if (++checks >= fit_check_budget) search.complete = false;
         return search.complete;
     });
     if (search.least_states < 0) search.least_states = 0;
     search.layouts_total = static_cast<double>(fitting.size());
-    for (FitLayout& layout : fitting) layout.check = check_layout(layout.scenario, params);
-    std::sort(fitting.begin(), fitting.end(), faster);
-    if (static_cast<double>(fitting.size()) > max_layouts) fitting.resize(static_cast<std::size_t>(max_layouts));
+    const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
+    std::partial_sort(fitting.begin(), fitting.begin() + static_cast<std::ptrdiff_t>(shown), fitting.end(), faster<Candidate>);
     // The listed layouts at their largest micro-batch, ranked again at it.
-    for (FitLayout& layout : fitting) {
+    for (std::size_t k = 0; k < shown; ++k) {
+        FitLayout layout{scenario, {}};
+        layout.scenario.parallel = fitting[k].parallel;
+        layout.scenario.training.recompute = fitting[k].recompute;
+        layout.scenario.training.micro_batch = 1;
         layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params);
         layout.check = check_layout(layout.scenario, params);
+        search.layouts.push_back(std::move(layout));
     }
-    std::sort(fitting.begin(), fitting.end(), faster);
-    search.layouts = std::move(fitting);
+    std::sort(search.layouts.begin(), search.layouts.end(), faster<FitLayout>);
 }
 
 }  // namespace

@@ -24,8 +24,14 @@ struct LayoutCheck {
 // The model's parameters as the estimate counts them (a bare count, or the architecture's).
 ParameterCount scenario_parameters(const Scenario& scenario);
 
-// Memory (and, when `with_time`, time) of one scenario that read_scenario accepted.
-LayoutCheck check_layout(const Scenario& scenario, const ParameterCount& params, bool with_time = true);
+// When check_layout times the step: always, never (memory alone), or only when the scenario fits.
+enum class Timing { always, never, if_fits };
+
+// Memory (and time, as `timing` asks) of one scenario that read_scenario accepted.
+LayoutCheck check_layout(const Scenario& scenario, const ParameterCount& params, Timing timing);
+inline LayoutCheck check_layout(const Scenario& scenario, const ParameterCount& params, bool with_time = true) {
+    return check_layout(scenario, params, with_time ? Timing::always : Timing::never);
+}
 
 // True when the scenario's layout obeys the reader's layout rules (docs/scenario.md, "Layout rules").
 bool layout_is_valid(const Scenario& scenario);
