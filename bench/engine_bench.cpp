@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/model/fit.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/scenario.hpp"
 
@@ -73,9 +74,23 @@ int main() {
         },
         50000);
 
+    // The inverse search (docs/model.md §17) on the lesson's cluster: Llama 3 405B and the largest
+    // preset, DeepSeek-V3 (671B), on 16,384 H100s; its target is 1 ms in wasm.
+    double fit_ms[2] = {0, 0};
+    const char* fit_models[2] = {"llama3-405b", "deepseek-v3"};
+    for (int m = 0; m < 2; ++m) {
+        const trainscope::Scenario cluster = trainscope::read_scenario_text(
+            std::string(R"({"model":{"preset":")") + fit_models[m] + R"("},"parallel":{"gpus":16384},"hardware":{"gpu":"h100-sxm"}})").scenario;
+        const double rate = calls_per_second(
+            [&](int) { sink = sink + trainscope::search_fits(cluster, 20).layouts_total; }, 1000, 5.0);
+        fit_ms[m] = 1e3 / rate;
+    }
+
     std::printf("estimate (structs):        %12.0f per second  (%.3f us each)\n", struct_rate, 1e6 / struct_rate);
     std::printf("estimate_json (JSON in/out): %10.0f per second  (%.3f us each)\n", json_rate, 1e6 / json_rate);
     std::printf("step_timeline_json:          %10.0f per second  (%.3f us each)\n", timeline_rate, 1e6 / timeline_rate);
     std::printf("step_timeline_columns:       %10.0f per second  (%.3f us each)\n", columns_rate, 1e6 / columns_rate);
+    std::printf("search_fits, 405B on 16,384 GPUs:  %10.3f ms each\n", fit_ms[0]);
+    std::printf("search_fits, DeepSeek-V3 on 16,384: %10.3f ms each\n", fit_ms[1]);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "engine/api/api.hpp"
+#include "engine/api/fit.hpp"
 #include "engine/model/hf_config.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/quantity.hpp"
@@ -51,6 +52,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     switch (selector) {
         case 'e': require_sound_answer(estimate_json(text)); break;
+        case 'f': {
+            // The inverse search: sound JSON, and every layout it lists fits its GPU.
+            const json::Value search = require_sound_answer(fit_json(text));
+            if (const json::Value* layouts = search.find("layouts"))
+                for (const auto& layout : layouts->items)
+                    require(layout.find("peak_bytes")->number <= search.find_path("current.memory_bytes")->number);
+            break;
+        }
         case 's': {
             // The step timeline: sound JSON, and every byte count it holds never negative.
             const json::Value timeline = require_sound_answer(step_timeline_json(text));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/api/fit.hpp"
 #include "engine/api/view.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
@@ -148,6 +149,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
 
     emscripten::function("estimate", &estimate);
     emscripten::function("stepTimeline", &step_timeline);
+    emscripten::function("fit", +[](const std::string& input) { return trainscope::fit_json(input); });
     emscripten::function("stepTimelineColumns", &step_timeline_columns);
     emscripten::function("stepTimelineNumbers", &step_timeline_numbers);
     emscripten::function("view", &view);

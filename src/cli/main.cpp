@@ -10,6 +10,7 @@
 
 #include "cli/table.hpp"
 #include "engine/api/api.hpp"
+#include "engine/api/fit.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
@@ -26,6 +27,9 @@ void print_usage(std::FILE* to) {
     std::fputs(
         "usage:\n"
         "  trainscope estimate FILE|- [--table]   scenario JSON in, estimate JSON (or a table) out\n"
+        "  trainscope fit FILE|- [--table]        what fits on the scenario's GPUs: the largest micro-batch and\n"
+        "                                         sequence, every layout ranked by time, and for a setup that\n"
+        "                                         does not fit the changes that make it fit (JSON or a table)\n"
         "  trainscope presets                     the model presets, as JSON\n"
         "  trainscope gpus                        the GPU catalogue, as JSON\n"
         "  trainscope default-scenario            every field of the default scenario, as JSON\n"
@@ -53,7 +57,9 @@ bool read_all(const char* path, std::string& out) {
     return ok;
 }
 
-int run_estimate(int argc, char** argv) {
+// `estimate` and `fit`: JSON in from FILE or stdin, JSON (or with --table a table) out.
+int run_json_command(int argc, char** argv, std::string (*compute)(std::string_view),
+                     std::string (*table)(const trainscope::json::Value&)) {
     const char* path = nullptr;
     bool as_table = false;
     for (int i = 2; i < argc; ++i) {
@@ -68,13 +74,13 @@ int run_estimate(int argc, char** argv) {
         std::fprintf(stderr, "trainscope: cannot read %s\n", path);
         return exit_invalid_input;
     }
-    const std::string estimate = trainscope::estimate_json(scenario);
+    const std::string estimate = compute(scenario);
     const trainscope::json::ParseResult parsed = trainscope::json::parse(estimate);
     const trainscope::json::Value* errors = parsed.value.find("errors");
     const bool has_errors = errors && !errors->items.empty();
 
     if (as_table && !has_errors) {
-        std::fputs(trainscope::cli::format_table(parsed.value).c_str(), stdout);
+        std::fputs(table(parsed.value).c_str(), stdout);
     } else {
         std::puts(estimate.c_str());
     }
@@ -308,7 +314,8 @@ namespace {
 int run(int argc, char** argv) {
     if (argc < 2) { print_usage(stderr); return exit_usage; }
     const std::string command = argv[1];
-    if (command == "estimate") return run_estimate(argc, argv);
+    if (command == "estimate") return run_json_command(argc, argv, trainscope::estimate_json, trainscope::cli::format_table);
+    if (command == "fit") return run_json_command(argc, argv, trainscope::fit_json, trainscope::cli::format_fit_table);
     if (command == "quiz-check") return run_quiz_check(argc, argv);
     if (command == "presets") { std::puts(trainscope::presets_json().c_str()); return exit_ok; }
     if (command == "gpus") { std::puts(trainscope::gpus_json().c_str()); return exit_ok; }

@@ -108,4 +108,58 @@ std::string format_table(const json::Value& e) {
     return out;
 }
 
+namespace {
+
+// "t 8 · p 16 × 4 · c 1 · e 1 · d 128 · ZeRO 1 · recompute none · micro-batch 2"
+std::string layout_text(const json::Value& l) {
+    const auto count = [&](const char* path) { return figure(number_at(l, path), quantity::Figure::count); };
+    return message("cli.fit.layout", "t {t} · p {p} × {m} · c {c} · e {e} · d {d} · ZeRO {zero} · recompute {recompute} · micro-batch {b}",
+                   {{"t", count("tensor")}, {"p", count("pipeline")}, {"m", count("interleave")}, {"c", count("context")},
+                    {"e", count("expert")}, {"d", count("data")}, {"zero", count("zero_stage")},
+                    {"recompute", text_at(l, "recompute")}, {"b", count("micro_batch")}});
+}
+
+void fit_answers(std::string& out, const json::Value& r) {
+    using quantity::Figure;
+    line(out, message("cli.fit.current", "this setup"),
+         message("cli.fit.peak_of", "{peak} of {memory} per GPU, {time}",
+                 {{"peak", figure(number_at(r, "current.peak_bytes"), Figure::bytes)},
+                  {"memory", figure(number_at(r, "current.memory_bytes"), Figure::bytes)},
+                  {"time", figure(number_at(r, "current.run_seconds"), Figure::duration)}}));
+    line(out, message("cli.fit.largest_micro_batch", "largest micro-batch"),
+         figure(number_at(r, "largest_micro_batch.value"), Figure::count));
+    line(out, message("cli.fit.largest_sequence", "longest sequence"),
+         figure(number_at(r, "largest_sequence.value"), Figure::count));
+}
+
+}  // namespace
+
+std::string format_fit_table(const json::Value& r) {
+    using quantity::Figure;
+    std::string out = message("cli.fit.heading", "What fits on {gpus} × {gpu}",
+                              {{"gpus", figure(number_at(r, "scenario.parallel.gpus"), Figure::count)},
+                               {"gpu", text_at(r, "scenario.hardware.gpu")}}) + "\n";
+    fit_answers(out, r);
+    out += "\n" + message("cli.fit.layouts", "Layouts that fit, fastest first ({shown} of {total})",
+                          {{"shown", figure(static_cast<double>(r.find("layouts")->items.size()), Figure::count)},
+                           {"total", figure(number_at(r, "layouts_total"), Figure::count)}}) + "\n";
+    for (const json::Value& layout : r.find("layouts")->items)
+        out += "  " + figure(number_at(layout, "run_seconds"), Figure::duration) + "  " +
+               figure(number_at(layout, "peak_bytes"), Figure::bytes) + "  " + layout_text(layout) + "\n";
+    const json::Value* changes = r.find("changes");
+    if (changes && !changes->items.empty()) {
+        out += "\n" + message("cli.fit.changes", "Changes that make it fit") + "\n";
+        for (const json::Value& change : changes->items)
+            line(out, text_at(change, "label"),
+                 message("cli.fit.change_cost", "{peak} per GPU, {time} (× {ratio} the time)",
+                         {{"peak", figure(number_at(change, "peak_bytes"), Figure::bytes)},
+                          {"time", figure(number_at(change, "run_seconds"), Figure::duration)},
+                          {"ratio", figure(number_at(change, "time_ratio"), Figure::plain)}}));
+    }
+    for (const json::Value& reason : r.find("reasons")->items)
+        out += "  - " + text_at(reason, "field") + ": " + text_at(reason, "message") + "\n";
+    for (const json::Value& note : r.find("notes")->items) out += "  - " + note.text + "\n";
+    return out;
+}
+
 }  // namespace trainscope::cli

@@ -139,6 +139,20 @@ check "--lang en keeps the English table" $?
 "$cli" presets --lang fr >/dev/null 2>&1; [ $? -eq 64 ]; check "an unknown --lang is a usage error" $?
 "$cli" presets --lang >/dev/null 2>&1; [ $? -eq 64 ]; check "--lang without a tag is a usage error" $?
 
+# trainscope fit (docs/scenario.md, "What fits"): JSON with ranked layouts, a table, field-named errors.
+fit_output="$(printf '%s' '{"model":{"preset":"llama3-8b"},"parallel":{"gpus":8}}' | "$cli" fit -)"; check "fit exit code" $?
+node -e '
+  const r = JSON.parse(process.argv[1]);
+  const ranked = r.layouts.every((l, i) => i === 0 || r.layouts[i - 1].run_seconds <= l.run_seconds);
+  const fit = r.layouts.every((l) => l.fits && l.peak_bytes <= r.current.memory_bytes);
+  process.exit(r.layouts.length > 0 && ranked && fit && r.changes.length > 0 ? 0 : 1);' "$fit_output"
+check "fit lists layouts that fit, fastest first, and changes for a setup that does not fit" $?
+fit_table="$(printf '%s' '{"model":{"preset":"llama3-8b"},"parallel":{"gpus":8}}' | "$cli" fit - --table)"; check "fit table exit code" $?
+grep -q '^Layouts that fit, fastest first' <<<"$fit_table" && grep -q '^Changes that make it fit$' <<<"$fit_table"
+check "fit table for people" $?
+fit_error="$(printf '%s' '{"scenario":{},"max_layouts":0}' | "$cli" fit - 2>&1 >/dev/null)"; status=$?
+[ "$status" -eq 2 ] && grep -q 'max_layouts' <<<"$fit_error"; check "fit names a bad field and exits 2" $?
+
 # No test names a development machine's folders: tests run from any checkout (issue 24).
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 ! grep -rnE '(/work/|/home/[a-z]|/Users/)' "$repo/tests" --include='*.mjs' --include='*.cpp' --include='*.hpp' --include='*.inc' --include='*.sh' \

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/model/field_limits.hpp"
+#include "engine/model/finetune.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
 
@@ -64,6 +65,11 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
     TrainingCompute compute;
     // Kaplan et al. 2020 §2.1; Hoffmann et al. 2022: 2 FLOPs per parameter per token forward, 4 backward.
     compute.model_flops = 6 * active_parameters * tokens;
+    // docs/model.md §15: LoRA's frozen weights need the backward pass's input gradients (2 FLOPs)
+    // but not its weight gradients (2 more); the adapters take all 6 (Hu et al. 2021 §4.2).
+    const bool adapters = training.method != FineTuningMethod::full;
+    const double adapter_params = adapters ? lora_adapter_params(a, training.lora_rank, training.lora_targets) : 0.0;
+    if (adapters) compute.model_flops = (4 * active_parameters + 6 * adapter_params) * tokens;
     // PaLM (Chowdhery et al. 2022, App. B): attention adds 12·L·h·s FLOPs per token.
     const bool plain_attention = !a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0;
     const double attention_flops = plain_attention ? 12 * a.layers * a.hidden * training.sequence * tokens
@@ -82,7 +88,9 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
             break;
         case Recompute::full:
             // Narayanan et al. 2021 Eq. 4: one extra forward pass, 8·N·D instead of 6·N·D.
-            compute.hardware_flops = compute.model_flops * 8.0 / 6.0;
+            compute.hardware_flops = adapters ? compute.model_flops + 2 * (active_parameters + adapter_params) * tokens +
+                                                    (training.attention_flops ? attention_flops / 3 : 0.0)
+                                              : compute.model_flops * 8.0 / 6.0;
             break;
     }
 

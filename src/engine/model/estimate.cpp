@@ -70,7 +70,7 @@ std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
 // S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g). One timeline with d near infinity
 // gives each event's `other` and g. −1 when even then some event overflows a GPU.
 double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& result, double memory_per_gpu,
-                                 StepBytes& fullest) {
+                                 double kept_on_gpu, StepBytes& fullest) {
     const TrainingMemory& training = result.training;
     const double model_parallel = scenario.parallel.tensor * scenario.parallel.pipeline;
     constexpr double huge_data_parallel = 1099511627776.0;  // 2^40: (d−1)/d is 1 to 12 digits
@@ -79,7 +79,8 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
     sharded.parallel.gpus = model_parallel * scenario.parallel.context * huge_data_parallel;
     ShardingLimit limit;
     limit.memory = memory_per_gpu;
-    limit.states = training.model_states.total() / model_parallel;
+    // Offloaded states (docs/model.md §16) stay in CPU memory whatever d: the GPU keeps its share.
+    limit.states = training.model_states.total() / model_parallel * kept_on_gpu;
     // The activations (and their micro-batches in flight) are the scenario's own, not d → ∞'s.
     step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{}, training.activations,
                   result.compute, StepDetail::peak, &limit);
@@ -116,10 +117,18 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
     TrainingMemory& training = result.training;
     const ParallelSettings& parallel = scenario.parallel;
     training.data_parallel = parallel.data_parallel();
-    training.bytes_per_param = training_bytes_per_param(scenario.training, model.architecture, parameters);
+    // docs/model.md §15: frozen base weights keep no gradients or optimizer states; full
+    // fine-tuning's bytes are training_bytes_per_param's, unchanged.
+    result.fine_tuning = fine_tuning_figures(scenario.training, model.architecture, parameters);
+    training.bytes_per_param = fine_tuned_bytes_per_param(result.fine_tuning, parameters);
     training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
     training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, result.params, parallel);
     training.activations = training_activations(model.architecture, scenario.training, parallel);
+    // docs/model.md §16: what moves to CPU memory no longer counts against the GPU's.
+    const double states_before_offload = training.per_gpu_states.total();
+    result.offload = offload_states(scenario, training.bytes_per_param, result.fine_tuning.trainable_bytes, result.params,
+                                    training.activations.micro_batches, training.per_gpu_states);
+    const double kept_on_gpu = states_before_offload > 0 ? training.per_gpu_states.total() / states_before_offload : 1.0;
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;
     training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
@@ -136,7 +145,7 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
     result.communication_curve = communication_curve(scenario, result.params, training.bytes_per_param, result.compute,
                                                      result.compute.time_over_gpus);
     StepBytes fullest;
-    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, fullest);
+    training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, kept_on_gpu, fullest);
     if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
     return result;
 }
@@ -161,6 +170,35 @@ void write_error_list(json::Writer& w, const std::vector<FieldError>& errors) {
         w.begin_object().field("field", error.field).field("message", error.message).end_object();
     }
     w.end_array();
+}
+
+// docs/model.md §15: the method's own figures (docs/scenario.md, training.fine_tuning).
+void write_fine_tuning(json::Writer& w, const TrainingSettings& training, const FineTuningFigures& f) {
+    w.key("fine_tuning").begin_object();
+    w.field("method", fine_tuning_method_name(training.method));
+    w.field("trainable_params", f.trainable_params).field("frozen_params", f.frozen_params);
+    w.field("adapter_params", f.adapter_params).field("quantized_params", f.quantized_params);
+    w.field("base_storage", training.method == FineTuningMethod::full ? std::string_view(format_name(training.precision))
+                                                                       : base_storage_name(training.base_storage));
+    w.field("base_bytes_per_param", f.base_bytes_per_param).field("base_bits_per_param", 8 * f.base_bytes_per_param);
+    w.field("base_weights", f.base_weights_bytes).field("checkpoint_bytes", f.checkpoint_bytes);
+    w.field("trainable_bytes_per_param", f.trainable_bytes.total());
+    w.end_object();
+}
+
+// docs/model.md §16 (docs/scenario.md, training.offload).
+void write_offload(json::Writer& w, const TrainingSettings& training, const OffloadFigures& o) {
+    w.key("offload").begin_object();
+    w.field("mode", offload_name(training.offload));
+    w.key("cpu_per_gpu").begin_object();
+    write_states(w, o.moved);
+    w.field("total", o.moved.total());
+    w.end_object();
+    w.field("gpus_per_node", o.gpus_per_node).field("cpu_bytes_per_node", o.cpu_bytes_per_node);
+    w.field("to_cpu_bytes", o.to_cpu_bytes).field("to_gpu_bytes", o.to_gpu_bytes);
+    w.field("pcie_bandwidth", o.pcie_bandwidth).field_bool("pcie_assumed", o.pcie_assumed);
+    w.field("pcie_seconds", o.pcie_seconds);
+    w.end_object();
 }
 
 }  // namespace
@@ -304,7 +342,8 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.end_object();
     // The same bytes, one entry per stored value, so prose can say "2 + 2 + 4 + 4 + 4 = 16" for
     // whatever optimizer and precision are on screen.
-    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, t.bytes_per_param);
+    // With LoRA they are the adapters' bytes, each trainable parameter's (docs/model.md §15).
+    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, e.fine_tuning.trainable_bytes);
     w.key("bytes_per_param_parts").begin_array();
     for (const auto& part : parts) {
         w.begin_object();
@@ -314,6 +353,8 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     }
     w.end_array();
     w.field("bytes_per_param_sum", bytes_per_param_sum(parts));
+    write_fine_tuning(w, scenario.training, e.fine_tuning);
+    write_offload(w, scenario.training, e.offload);
     // The accounting conventions, each explained with its sum for this optimizer and precision,
     // so the page can offer the choice and say why another tool says 18 (docs/model.md §2).
     const double parameters = e.params.total;

@@ -6,6 +6,8 @@
 
 #include "engine/model/communication.hpp"
 #include "engine/model/compute.hpp"
+#include "engine/model/finetune.hpp"
+#include "engine/model/offload.hpp"
 #include "engine/model/memory.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/model/timeline.hpp"
@@ -34,6 +36,8 @@ struct Estimate {
     InferenceBytes inference;
     double inference_min_gpus = 0;
     TrainingMemory training;
+    FineTuningFigures fine_tuning;
+    OffloadFigures offload;  // docs/model.md §16: what CPU memory holds, and the PCIe traffic per step  // docs/model.md §15: what is trained, what is frozen and how the base is stored
     TrainingCompute compute;
     StepTimeline step;  // one training step on one GPU; its peak is training.per_gpu_peak
     // docs/model.md §13: what a step spends besides arithmetic, and the curve it bends.

@@ -42,6 +42,7 @@ const FieldLimit limits[] = {
     {"training.sequence", 1, 1e7, UnitKind::number, true},
     {"training.tokens", 1, 1e17, UnitKind::number, false},
     {"training.global_batch", 0, 1e9, UnitKind::number, true},  // 0: the fewest micro-batches the layout needs
+    {"training.lora.rank", 1, 1e5, UnitKind::number, true},
     {"parallel.gpus", 1, 1e7, UnitKind::gpus, true},
     {"parallel.tensor", 1, 1e5, UnitKind::number, true},
     {"parallel.pipeline", 1, 1e5, UnitKind::number, true},

@@ -40,6 +40,39 @@ std::string_view accounting_name(AccountingConvention accounting) {
     return "zero";
 }
 
+std::string_view fine_tuning_method_name(FineTuningMethod method) {
+    switch (method) {
+        case FineTuningMethod::full: return "full";
+        case FineTuningMethod::lora: return "lora";
+        case FineTuningMethod::qlora: return "qlora";
+    }
+    return "full";
+}
+
+std::string_view base_storage_name(BaseStorage storage) {
+    switch (storage) {
+        case BaseStorage::bf16: return "bf16";
+        case BaseStorage::int8: return "int8";
+        case BaseStorage::nf4: return "nf4";
+        case BaseStorage::nf4_double_quant: return "nf4_double_quant";
+    }
+    return "bf16";
+}
+
+std::string_view offload_name(Offload offload) {
+    switch (offload) {
+        case Offload::none: return "none";
+        case Offload::optimizer: return "optimizer";
+        case Offload::parameters: return "parameters";
+    }
+    return "none";
+}
+
+std::string_view lora_target_name(int index) {
+    static constexpr std::string_view names[lora_target_count] = {"q", "k", "v", "o", "gate", "up", "down"};
+    return index >= 0 && index < lora_target_count ? names[index] : std::string_view();
+}
+
 namespace {
 
 // Sizes in messages, written for people: "8,192", "10 million".
@@ -149,6 +182,38 @@ private:
     std::vector<FieldError>& errors_;
     std::vector<std::string> known_;
 };
+
+// training.lora (docs/scenario.md): the adapters' rank, the matrices they adapt and the base's storage.
+void read_lora(const json::Value* object, TrainingSettings& training, std::vector<FieldError>& errors) {
+    // QLoRA's base is 4-bit NF4 with double quantisation (Dettmers et al. 2023 §3) unless told otherwise.
+    if (training.method == FineTuningMethod::qlora) training.base_storage = BaseStorage::nf4_double_quant;
+    ObjectReader reader(object, "training.lora.", errors);
+    reader.number("rank", training.lora_rank);
+    reader.choice("base", training.base_storage,
+                  {BaseStorage::bf16, BaseStorage::int8, BaseStorage::nf4, BaseStorage::nf4_double_quant}, base_storage_name);
+    if (const json::Value* targets = reader.get("targets")) {
+        unsigned chosen = 0;
+        bool valid = targets->kind == json::Kind::array;
+        for (const json::Value& item : targets->items) {
+            int found = -1;
+            for (int index = 0; index < lora_target_count; ++index)
+                if (item.kind == json::Kind::string && item.text == lora_target_name(index)) found = index;
+            if (found < 0) valid = false;
+            else chosen |= 1u << found;
+        }
+        if (!valid)
+            reader.error("targets", message("scenario.lora.targets", "must be a list of matrices among q, k, v, o, gate, up, down"));
+        else if (chosen == 0)
+            reader.error("targets", message("scenario.lora.no_targets", "must name at least one matrix to adapt"));
+        else
+            training.lora_targets = chosen;
+    }
+    reader.finish();
+    const bool four_bit = training.base_storage == BaseStorage::nf4 || training.base_storage == BaseStorage::nf4_double_quant;
+    if (training.method == FineTuningMethod::qlora && !four_bit)
+        errors.push_back({"training.lora.base", message("scenario.lora.qlora_base",
+                                                        "QLoRA stores the base in 4-bit NF4: nf4 or nf4_double_quant")});
+}
 
 void read_architecture_fields(ObjectReader& reader, Architecture& a) {
     reader.number("layers", a.layers);
@@ -348,6 +413,10 @@ ScenarioReading read_scenario(const json::Value& document) {
     training_reader.number("global_batch", training.global_batch);
     training_reader.choice("accounting", training.accounting,
                            {AccountingConvention::zero, AccountingConvention::fp32_gradients}, accounting_name);
+    training_reader.choice("method", training.method,
+                           {FineTuningMethod::full, FineTuningMethod::lora, FineTuningMethod::qlora}, fine_tuning_method_name);
+    read_lora(training_reader.get("lora"), training, errors);
+    training_reader.choice("offload", training.offload, {Offload::none, Offload::optimizer, Offload::parameters}, offload_name);
     training_reader.finish();
 
     ParallelSettings& parallel = scenario.parallel;
@@ -452,6 +521,12 @@ ScenarioReading read_scenario(const json::Value& document) {
                                                             {{"expert", format_limit(parallel.expert)},
                                                              {"data_context", format_limit(data_context)}})});
     }
+    // DeepSpeed's offload_optimizer is a ZeRO option (stages 1–3), offload_param one of stage 3
+    // (DeepSpeed configuration docs, "zero_optimization"; docs/model.md §16).
+    if (training.offload == Offload::optimizer && parallel.zero_stage < 1)
+        errors.push_back({"training.offload", message("scenario.offload.needs_zero", "moves ZeRO's optimizer shard to the CPU: set parallel.zero_stage to 1, 2 or 3")});
+    if (training.offload == Offload::parameters && parallel.zero_stage < 3)
+        errors.push_back({"training.offload", message("scenario.offload.needs_zero3", "moves the weights to the CPU, which ZeRO-3 alone gathers back: set parallel.zero_stage to 3")});
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
                                                           {{"layers", format_limit(a.layers)}})});
@@ -599,6 +674,14 @@ std::string write_scenario(const Scenario& scenario) {
     w.field_bool("sequence_parallel", training.sequence_parallel);
     w.field("tokens", training.tokens).field_bool("attention_flops", training.attention_flops);
     w.field("global_batch", training.global_batch).field("accounting", accounting_name(training.accounting));
+    w.field("offload", offload_name(training.offload));
+    w.field("method", fine_tuning_method_name(training.method));
+    if (training.method != FineTuningMethod::full) {
+        w.key("lora").begin_object().field("rank", training.lora_rank).key("targets").begin_array();
+        for (int index = 0; index < lora_target_count; ++index)
+            if (training.lora_targets & (1u << index)) w.string(lora_target_name(index));
+        w.end_array().field("base", base_storage_name(training.base_storage)).end_object();
+    }
     w.end_object();
 
     const ParallelSettings& parallel = scenario.parallel;

@@ -18,10 +18,25 @@ enum class Recompute { none, selective, full };
 // How the model states are tallied (docs/model.md §2): the ZeRO paper's 16 bytes for mixed Adam,
 // or with an FP32 gradient copy as well, 18 (Hugging Face's guide, DeepSpeed's ZeRO-3 estimator).
 enum class AccountingConvention { zero, fp32_gradients };
+// docs/model.md §15: train every weight, or freeze the base and train LoRA adapters (QLoRA: on a 4-bit base).
+enum class FineTuningMethod { full, lora, qlora };
+// How the frozen base is stored: 16-bit, 8-bit (LLM.int8), 4-bit NormalFloat, or NF4 with its
+// quantisation constants quantised again (QLoRA §3, "double quantization").
+enum class BaseStorage { bf16, int8, nf4, nf4_double_quant };
+// The matrices LoRA adapts, as bits: attention's query, key, value and output, the MLP's gate, up and down.
+enum LoraTarget : unsigned { lora_q = 1, lora_k = 2, lora_v = 4, lora_o = 8, lora_gate = 16, lora_up = 32, lora_down = 64 };
+constexpr int lora_target_count = 7;
+// docs/model.md §16: what moves to CPU memory (ZeRO-Offload, ZeRO-Infinity).
+enum class Offload { none, optimizer, parameters };
 
 std::string_view optimizer_name(Optimizer optimizer);
 std::string_view recompute_name(Recompute recompute);
 std::string_view accounting_name(AccountingConvention accounting);
+std::string_view fine_tuning_method_name(FineTuningMethod method);
+std::string_view base_storage_name(BaseStorage storage);
+std::string_view offload_name(Offload offload);
+// "q", "k", "v", "o", "gate", "up", "down" for the bit `index` (0 … 6) of LoraTarget.
+std::string_view lora_target_name(int index);
 
 struct ModelChoice {
     std::string preset_id;            // empty for a bare count or a custom architecture
@@ -53,6 +68,16 @@ struct TrainingSettings {
     // the layout needs (micro_batches_per_step, memory.hpp).
     double global_batch = 0;
     AccountingConvention accounting = AccountingConvention::zero;
+    FineTuningMethod method = FineTuningMethod::full;
+    // LoRA's rank and targets: PEFT's default rank 8 on the query and value projections, the
+    // matrices Hu et al. 2021 adapt (§4.2, §7.1). Read only for lora and qlora.
+    double lora_rank = 8;
+    unsigned lora_targets = lora_q | lora_v;
+    // 16-bit for LoRA; QLoRA's NF4 with double quantisation (Dettmers et al. 2023 §3) for qlora.
+    BaseStorage base_storage = BaseStorage::bf16;
+    // optimizer: the master copy, optimizer states and gradients' shard live in CPU memory
+    // (ZeRO-Offload, needs ZeRO ≥ 1); parameters: the 16-bit weights too (ZeRO-Infinity, needs ZeRO-3).
+    Offload offload = Offload::none;
 };
 
 struct ParallelSettings {

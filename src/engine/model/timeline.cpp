@@ -442,7 +442,9 @@ Plan plan_stage(const Scenario& scenario, const ActivationBytes& activations, St
     const double d = parallel.data_parallel() * parallel.context;
     Plan plan;
     plan.zero = parallel.zero_stage;
-    plan.gathers = plan.zero >= 3 && d > 1;
+    // docs/model.md §16: weights offloaded to the CPU come back layer by layer whatever d.
+    const bool weights_offloaded = scenario.training.offload == Offload::parameters;
+    plan.gathers = plan.zero >= 3 && (d > 1 || weights_offloaded);
     plan.recompute = scenario.training.recompute != Recompute::none;
     plan.holds_logits = activations.logits > 0;
     plan.first_stage = p <= 1 || !plan.holds_logits;
@@ -482,7 +484,9 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
     size.logits = activations.logits;
     // ZeRO §5.3 (P_os+g+p): a layer's parameters are all-gathered before use; the GPU's own
     // 1/d slice is already held, so the gather adds the other (d−1)/d.
-    gathered_share = plan.gathers ? (d - 1) / d : 0.0;
+    // Offloaded weights: the GPU keeps no slice, so the whole layer arrives (docs/model.md §16).
+    const bool weights_offloaded = scenario.training.offload == Offload::parameters;
+    gathered_share = weights_offloaded ? 1.0 : plan.gathers ? (d - 1) / d : 0.0;
     // With expert parallelism a layer's routed experts are split e ways more (docs/model.md §11).
     const double layer_on_gpu = e > 1 && params.routed_experts > 0
                                     ? (layer_params.total - layer_params.routed_experts) / t + layer_params.routed_experts / (t * e)

@@ -1,0 +1,115 @@
+#include "engine/model/finetune.hpp"
+
+#include <cmath>
+
+namespace trainscope {
+
+namespace {
+
+// Adapters beside one MLP of width f: gate and up are h×f, down f×h (a plain MLP has no gate).
+double mlp_adapter_params(const Architecture& a, double rank, unsigned targets, double f) {
+    const double one = rank * (a.hidden + f);  // A is d_in × r, B is r × d_out (Hu et al. 2021 §4.1)
+    double params = 0;
+    if ((targets & lora_gate) && a.gated_mlp) params += one;
+    if (targets & lora_up) params += one;
+    if (targets & lora_down) params += one;
+    return params;
+}
+
+// Adapters beside one layer's attention projections, with their own input and output widths.
+double attention_adapter_params(const Architecture& a, double rank, unsigned targets) {
+    const double h = a.hidden;
+    double q_in = h, kv_in = h, q_out = 0, k_out = 0, v_out = 0;
+    if (a.latent_attention()) {
+        // docs/model.md §12 (DeepSeek-V2 §2.1): queries come from h or their own latent, keys and
+        // values are up-projected from the shared KV latent.
+        q_in = a.q_lora_rank > 0 ? a.q_lora_rank : h;
+        kv_in = a.kv_lora_rank;
+        q_out = a.heads * (a.nope_head_dim + a.rope_head_dim);
+        k_out = a.heads * a.nope_head_dim;
+        v_out = a.heads * a.v_head_dim;
+    } else {
+        const double head = a.head_dim > 0 ? a.head_dim : h / a.heads;
+        q_out = a.heads * head;
+        k_out = v_out = a.kv_heads * head;
+    }
+    double params = 0;
+    if (targets & lora_q) params += rank * (q_in + q_out);
+    if (targets & lora_k) params += rank * (kv_in + k_out);
+    if (targets & lora_v) params += rank * (kv_in + v_out);
+    if (targets & lora_o) params += rank * ((a.latent_attention() ? v_out : q_out) + h);  // heads' outputs back to h
+    return params;
+}
+
+// Parameters outside the linear layers: embeddings and norms, which QLoRA leaves in 16 bits
+// (Dettmers et al. 2023 §3: NF4 for the linear layers' weights; docs/model.md §1 for the counts).
+double unquantized_params(const Architecture& a) {
+    const double embeddings = a.vocab * a.hidden * (a.tied_embeddings ? 1.0 : 2.0) + a.learned_positions * a.hidden;
+    const double norms = (2 * a.layers + 1) * a.hidden * (a.biases ? 2.0 : 1.0);
+    return embeddings + norms;
+}
+
+}  // namespace
+
+double lora_adapter_params(const Architecture& a, double rank, unsigned targets) {
+    const double attention = a.layers * attention_adapter_params(a, rank, targets);
+    // Every expert's MLP has adapters of its own (PEFT on Mixtral's w1, w2, w3): E routed experts
+    // and S shared ones of width expert_mlp, or one dense MLP of width mlp (docs/model.md §11).
+    if (!a.extended_moe()) return attention + a.layers * a.experts * mlp_adapter_params(a, rank, targets, a.mlp);
+    const double moe_layers = a.layers - a.dense_layers;
+    return attention + moe_layers * (a.experts + a.shared_experts) * mlp_adapter_params(a, rank, targets, a.routed_mlp()) +
+           a.dense_layers * mlp_adapter_params(a, rank, targets, a.mlp);
+}
+
+double base_storage_bytes_per_param(BaseStorage storage) {
+    switch (storage) {
+        case BaseStorage::bf16: return 2.0;
+        // LLM.int8 (Dettmers et al. 2022 §3): one byte per weight; its one FP32 constant per row
+        // (4/h bytes a weight) is left out.
+        case BaseStorage::int8: return 1.0;
+        // QLoRA §3: 4-bit NF4 values and one FP32 absmax per block of 64: 4 + 32/64 = 4.5 bits.
+        case BaseStorage::nf4: return (4.0 + 32.0 / 64.0) / 8.0;
+        // QLoRA §3, double quantization: the absmax values in 8 bits, with one FP32 constant per
+        // 256 of them: 4 + 8/64 + 32/(64·256) = 4.127 bits.
+        case BaseStorage::nf4_double_quant: return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
+    }
+    return 2.0;
+}
+
+FineTuningFigures fine_tuning_figures(const TrainingSettings& training, const Architecture& architecture,
+                                      double parameters) {
+    FineTuningFigures figures;
+    figures.trainable_bytes = training_bytes_per_param(training, architecture, parameters);
+    if (training.method == FineTuningMethod::full) {
+        figures.trainable_params = parameters;
+        figures.base_bytes_per_param = figures.trainable_bytes.weights;
+        figures.base_weights_bytes = parameters * figures.trainable_bytes.weights;
+        figures.checkpoint_bytes = figures.base_weights_bytes;
+        return figures;
+    }
+    figures.adapter_params = lora_adapter_params(architecture, training.lora_rank, training.lora_targets);
+    figures.trainable_params = figures.adapter_params;
+    figures.frozen_params = parameters;
+    figures.quantized_params = std::fmax(0.0, parameters - unquantized_params(architecture));
+    figures.base_bytes_per_param = base_storage_bytes_per_param(training.base_storage);
+    // The embeddings and norms stay 16-bit whatever the linear layers' storage.
+    figures.base_weights_bytes = figures.quantized_params * figures.base_bytes_per_param +
+                                 (parameters - figures.quantized_params) * 2.0;
+    // A LoRA checkpoint holds only the adapters, in the training precision (Hu et al. 2021 §4.2).
+    figures.checkpoint_bytes = figures.adapter_params * figures.trainable_bytes.weights;
+    return figures;
+}
+
+BytesPerParam fine_tuned_bytes_per_param(const FineTuningFigures& figures, double parameters) {
+    if (figures.adapter_params <= 0 && figures.frozen_params <= 0) return figures.trainable_bytes;
+    const BytesPerParam& adapter = figures.trainable_bytes;
+    const double share = parameters > 0 ? figures.adapter_params / parameters : 0.0;
+    BytesPerParam bytes;
+    bytes.weights = (parameters > 0 ? figures.base_weights_bytes / parameters : 0.0) + share * adapter.weights;
+    bytes.gradients = share * adapter.gradients;
+    bytes.master_weights = share * adapter.master_weights;
+    bytes.optimizer_states = share * adapter.optimizer_states;
+    return bytes;
+}
+
+}  // namespace trainscope

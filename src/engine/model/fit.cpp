@@ -1,0 +1,378 @@
+#include "engine/model/fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/model/communication.hpp"
+#include "engine/model/compute.hpp"
+#include "engine/model/field_limits.hpp"
+#include "engine/model/finetune.hpp"
+#include "engine/model/hardware.hpp"
+#include "engine/model/memory.hpp"
+#include "engine/model/offload.hpp"
+#include "engine/model/timeline.hpp"
+
+namespace trainscope {
+
+const char* fit_change_name(FitChangeKind kind) {
+    switch (kind) {
+        case FitChangeKind::more_gpus: return "more_gpus";
+        case FitChangeKind::larger_gpu: return "larger_gpu";
+        case FitChangeKind::zero_stage: return "zero_stage";
+        case FitChangeKind::recompute: return "recompute";
+        case FitChangeKind::micro_batch: return "micro_batch";
+        case FitChangeKind::sequence: return "sequence";
+        case FitChangeKind::offload: return "offload";
+        case FitChangeKind::method: return "method";
+    }
+    return "more_gpus";
+}
+
+ParameterCount scenario_parameters(const Scenario& scenario) {
+    if (!scenario.model.architecture_assumed) return count_parameters(scenario.model.architecture);
+    ParameterCount params;
+    params.total = params.active = scenario.model.given_params;  // as estimate() counts a bare count
+    return params;
+}
+
+namespace {
+
+// The model states one GPU keeps after offload: a floor under the step's peak, which holds them
+// at every event (docs/model.md §9), so a layout whose states overflow needs no timeline.
+double states_on_gpu(const Scenario& s, const ParameterCount& params) {
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
+    offload_states(s, bytes, fine_tuning.trainable_bytes, params, micro_batches_per_step(s.training, s.parallel), states);
+    return states.total();
+}
+
+}  // namespace
+
+LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
+    const Architecture& a = s.model.architecture;
+    // The estimate's own chain (estimate.cpp), without what the peak and the step time do not need.
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, a, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
+    const ActivationBytes activations = training_activations(a, s.training, s.parallel);
+    offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
+    const TrainingCompute compute = training_compute(a, params.active, s);
+    // Grouping a timeline's events changes no peak (docs/scenario.md, "Step timeline"): the fewest will do.
+    const StepTimeline timeline = step_timeline(s, params, bytes, states, activations, compute, StepDetail::peak, nullptr, 0);
+    LayoutCheck check;
+    check.peak_bytes = timeline.peak().total();
+    check.fits = check.peak_bytes <= s.hardware.gpu.memory_bytes;
+    check.micro_batches = activations.micro_batches;
+    if (timing == Timing::always || (timing == Timing::if_fits && check.fits)) {
+        const CommunicationModel communication = communication_model(s, params, bytes, compute);
+        check.step_seconds = communication.step_seconds;
+        // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
+        const double sequences = activations.micro_batches * s.training.micro_batch * s.parallel.data_parallel();
+        check.run_seconds = s.training.tokens / (sequences * s.training.sequence) * communication.step_seconds;
+    }
+    return check;
+}
+
+bool layout_is_valid(const Scenario& s) {
+    const ParallelSettings& l = s.parallel;
+    const Architecture& a = s.model.architecture;
+    const double product = l.tensor * l.pipeline * l.context;
+    if (std::fmod(l.gpus, product) != 0 || std::fmod(a.heads, l.tensor) != 0) return false;
+    if (l.pipeline > a.layers || l.pipeline * l.interleave > a.layers) return false;
+    if (l.context > 1 && std::fmod(s.training.sequence, 2 * l.context) != 0) return false;
+    if (l.expert > 1 && (a.experts <= 1 || std::fmod(a.experts, l.expert) != 0 ||
+                         std::fmod(l.gpus / product * l.context, l.expert) != 0))
+        return false;
+    if (s.training.offload == Offload::optimizer && l.zero_stage < 1) return false;
+    if (s.training.offload == Offload::parameters && l.zero_stage < 3) return false;
+    return true;
+}
+
+namespace {
+
+// Divisors of a whole number up to 10^7 (parallel.gpus' limit), ascending.
+std::vector<double> divisors(double n) {
+    std::vector<double> low, high;
+    for (double k = 1; k * k <= n; ++k) {
+        if (std::fmod(n, k) != 0) continue;
+        low.push_back(k);
+        if (k * k != n) high.push_back(n / k);
+    }
+    low.insert(low.end(), high.rbegin(), high.rend());
+    return low;
+}
+
+// Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
+// evenly, every divisor of the layers per stage (Megatron's rule for the interleaved schedule).
+std::vector<double> interleave_choices(const Architecture& a, double pipeline) {
+    if (pipeline <= 1 || std::fmod(a.layers, pipeline) != 0) return {1};
+    return divisors(a.layers / pipeline);
+}
+
+// Calls visit(scenario) for every layout of the scenario's GPUs that the rules allow: tensor,
+// pipeline and interleave, context, expert, ZeRO stage and recompute; even stages, micro-batch 1.
+// Stops early when visit returns false.
+template <typename Visit>
+void for_each_layout(const Scenario& base, Visit visit) {
+    const Architecture& a = base.model.architecture;
+    Scenario s = base;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    s.training.micro_batch = 1;
+    const double gpus = base.parallel.gpus;
+    for (const double t : divisors(gpus)) {
+        if (std::fmod(a.heads, t) != 0) continue;
+        for (const double p : divisors(gpus / t)) {
+            if (p > a.layers) break;
+            for (const double c : divisors(gpus / (t * p))) {
+                if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
+                const double data_context = gpus / (t * p);
+                for (const double e : a.experts > 1 ? divisors(a.experts) : std::vector<double>{1}) {
+                    if (std::fmod(data_context, e) != 0) continue;
+                    for (const double m : interleave_choices(a, p)) {
+                        s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
+                        s.parallel.expert = e, s.parallel.interleave = m;
+                        for (int zero = 0; zero <= 3; ++zero) {
+                            s.parallel.zero_stage = zero;
+                            if (!layout_is_valid(s)) continue;
+                            for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+                                s.training.recompute = r;
+                                if (!visit(s)) return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// The largest micro-batch worth trying: the field's limit, or with a global batch the most
+// sequences one data-parallel replica takes per step (beyond it the step only grows).
+double micro_batch_cap(const Scenario& s) {
+    const double limit = find_field_limit("training.micro_batch")->max;
+    if (s.training.global_batch <= 0) return limit;
+    return std::fmin(limit, std::fmax(1.0, std::ceil(s.training.global_batch / s.parallel.data_parallel() - 1e-9)));
+}
+
+double largest_micro_batch_of(const Scenario& s, const ParameterCount& params) {
+    Scenario trial = s;
+    return largest_fitting(micro_batch_cap(s), [&](double b) {
+        trial.training.micro_batch = b;
+        return check_layout(trial, params, false).fits;
+    });
+}
+
+// Sequences on powers of two from the shortest the context split allows (2c tokens) to the field's limit.
+double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
+    const double shortest = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
+    const double longest = find_field_limit("training.sequence")->max;
+    const double steps = std::floor(std::log2(longest / shortest)) + 1;
+    Scenario trial = s;
+    const double step = largest_fitting(steps, [&](double k) {
+        trial.training.sequence = shortest * std::exp2(k - 1);
+        return check_layout(trial, params, false).fits;
+    });
+    return step > 0 ? shortest * std::exp2(step - 1) : 0;
+}
+
+// A fitting layout while the search runs: its settings alone, cheap to keep and sort (a
+// Scenario carries strings); the listed ones become scenarios again.
+struct Candidate {
+    ParallelSettings parallel;
+    Recompute recompute = Recompute::none;
+    LayoutCheck check;
+};
+
+// Shorter run first; at equal time, less memory.
+template <typename T>
+bool faster(const T& x, const T& y) {
+    return x.check.run_seconds != y.check.run_seconds ? x.check.run_seconds < y.check.run_seconds
+                                                      : x.check.peak_bytes < y.check.peak_bytes;
+}
+
+void rank_layouts(const Scenario& scenario, const ParameterCount& params, double max_layouts, FitSearch& search) {
+    const double memory = scenario.hardware.gpu.memory_bytes;
+    double checks = 0;
+    search.least_states = -1;
+    std::vector<Candidate> fitting;
+    for_each_layout(scenario, [&](const Scenario& s) {
+        ++search.layouts_examined;
+        const double states = states_on_gpu(s, params);
+        if (search.least_states < 0 || states < search.least_states) search.least_states = states;
+        // The states are held at every event: a layout they overflow fits at no micro-batch.
+        if (states > memory) return true;
+        // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
+        // a layout fits at some micro-batch exactly when it fits at 1.
+        const LayoutCheck check = check_layout(s, params, Timing::if_fits);
+        if (check.fits) fitting.push_back({s.parallel, s.training.recompute, check});
+        if (++checks >= fit_check_budget) search.complete = false;
+        return search.complete;
+    });
+    if (search.least_states < 0) search.least_states = 0;
+    search.layouts_total = static_cast<double>(fitting.size());
+    const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
+    std::partial_sort(fitting.begin(), fitting.begin() + static_cast<std::ptrdiff_t>(shown), fitting.end(), faster<Candidate>);
+    // The listed layouts at their largest micro-batch, ranked again at it.
+    for (std::size_t k = 0; k < shown; ++k) {
+        FitLayout layout{scenario, {}};
+        layout.scenario.parallel = fitting[k].parallel;
+        layout.scenario.training.recompute = fitting[k].recompute;
+        layout.scenario.training.micro_batch = 1;
+        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params);
+        layout.check = check_layout(layout.scenario, params);
+        search.layouts.push_back(std::move(layout));
+    }
+    std::sort(search.layouts.begin(), search.layouts.end(), faster<FitLayout>);
+}
+
+}  // namespace
+
+namespace {
+
+// Adds the change when the changed scenario obeys the rules and fits.
+bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed, const ParameterCount& params) {
+    if (!layout_is_valid(changed)) return false;
+    const LayoutCheck check = check_layout(changed, params);
+    if (!check.fits) return false;
+    changes.push_back({kind, changed, check});
+    return true;
+}
+
+// The fewest GPUs of this type that fit at this layout: whole data-parallel groups (t·p·c GPUs,
+// as many of them as expert groups need), doubling then halving. Only ZeRO-3 shrinks every state
+// with more GPUs (ZeRO-0 to 2 keep the 16-bit weights whole), so the change brings it along, as
+// the estimate's fewest GPUs do (docs/model.md §3).
+void more_gpus(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
+    const ParallelSettings& l = s.parallel;
+    double groups_per_unit = 1;
+    while (std::fmod(groups_per_unit * l.context, l.expert) != 0) ++groups_per_unit;  // e ≤ 10^4
+    const double unit = l.tensor * l.pipeline * l.context * groups_per_unit;
+    const double limit = find_field_limit("parallel.gpus")->max;
+    Scenario trial = s;
+    trial.parallel.zero_stage = 3;
+    const double first = std::floor(l.gpus / unit) + 1, cap = std::floor(limit / unit);
+    if (first > cap) return;
+    // Units of GPUs above the scenario's: fits(k) is true when first + k − 1 units fit.
+    const double k = largest_fitting(cap - first + 1, [&](double units) {
+        trial.parallel.gpus = (cap - units + 1) * unit;  // counted from the top: more GPUs, less memory
+        return check_layout(trial, params, false).fits;
+    });
+    if (k <= 0) return;
+    trial.parallel.gpus = (cap - k + 1) * unit;
+    try_change(changes, FitChangeKind::more_gpus, trial, params);
+}
+
+void larger_gpu(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
+    std::vector<const Gpu*> larger;
+    for (const Gpu& gpu : gpu_catalogue())
+        if (gpu.memory_bytes > s.hardware.gpu.memory_bytes) larger.push_back(&gpu);
+    std::sort(larger.begin(), larger.end(), [](const Gpu* x, const Gpu* y) { return x->memory_bytes < y->memory_bytes; });
+    Scenario trial = s;
+    for (const Gpu* gpu : larger) {
+        trial.hardware.gpu = *gpu;
+        if (try_change(changes, FitChangeKind::larger_gpu, trial, params)) return;
+    }
+}
+
+void settings_changes(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
+    Scenario trial = s;
+    for (int zero = s.parallel.zero_stage + 1; zero <= 3; ++zero) {
+        trial.parallel.zero_stage = zero;
+        if (try_change(changes, FitChangeKind::zero_stage, trial, params)) break;
+    }
+    trial = s;
+    for (const Recompute r : {Recompute::selective, Recompute::full}) {
+        if (r <= s.training.recompute) continue;
+        trial.training.recompute = r;
+        if (try_change(changes, FitChangeKind::recompute, trial, params)) break;
+    }
+    trial = s;
+    if (s.training.micro_batch > 1) {
+        const double b = largest_fitting(s.training.micro_batch - 1, [&](double value) {
+            trial.training.micro_batch = value;
+            return check_layout(trial, params, false).fits;
+        });
+        trial.training.micro_batch = b;
+        if (b >= 1) try_change(changes, FitChangeKind::micro_batch, trial, params);
+    }
+    trial = s;
+    for (double sequence = std::floor(s.training.sequence / 2); sequence >= 1; sequence = std::floor(sequence / 2)) {
+        trial.training.sequence = sequence;
+        if (try_change(changes, FitChangeKind::sequence, trial, params)) break;
+    }
+}
+
+void memory_saving_changes(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
+    Scenario trial = s;
+    if (s.training.offload == Offload::none) {
+        trial.training.offload = Offload::optimizer;
+        trial.parallel.zero_stage = std::max(1, s.parallel.zero_stage);
+        if (!try_change(changes, FitChangeKind::offload, trial, params)) {
+            trial.training.offload = Offload::parameters;
+            trial.parallel.zero_stage = 3;
+            try_change(changes, FitChangeKind::offload, trial, params);
+        }
+    }
+    trial = s;
+    // LoRA on a 16-bit base, then QLoRA's 4-bit one (docs/model.md §15), with their defaults.
+    if (s.training.method == FineTuningMethod::full) {
+        trial.training.method = FineTuningMethod::lora;
+        trial.training.base_storage = BaseStorage::bf16;
+        if (try_change(changes, FitChangeKind::method, trial, params)) return;
+    }
+    if (s.training.method != FineTuningMethod::qlora) {
+        trial.training.method = FineTuningMethod::qlora;
+        trial.training.base_storage = BaseStorage::nf4_double_quant;
+        try_change(changes, FitChangeKind::method, trial, params);
+    }
+}
+
+}  // namespace
+
+FitSearch search_fits(const Scenario& scenario, double max_layouts) {
+    FitSearch search;
+    const ParameterCount params = scenario_parameters(scenario);
+    search.current = check_layout(scenario, params);
+    search.largest_micro_batch = largest_micro_batch_of(scenario, params);
+    if (search.largest_micro_batch > 0) {
+        Scenario at = scenario;
+        at.training.micro_batch = search.largest_micro_batch;
+        search.largest_micro_batch_check = check_layout(at, params);
+    }
+    search.largest_sequence = largest_sequence_of(scenario, params);
+    if (search.largest_sequence > 0) {
+        Scenario at = scenario;
+        at.training.sequence = search.largest_sequence;
+        search.largest_sequence_check = check_layout(at, params);
+    }
+    rank_layouts(scenario, params, max_layouts, search);
+    if (!search.current.fits) {
+        more_gpus(scenario, params, search.changes);
+        larger_gpu(scenario, params, search.changes);
+        settings_changes(scenario, params, search.changes);
+        memory_saving_changes(scenario, params, search.changes);
+        std::sort(search.changes.begin(), search.changes.end(), [](const FitChange& x, const FitChange& y) {
+            return x.check.run_seconds < y.check.run_seconds;
+        });
+    }
+    return search;
+}
+
+std::vector<FitLayout> brute_force_fits(const Scenario& scenario, double max_micro_batch) {
+    const ParameterCount params = scenario_parameters(scenario);
+    std::vector<FitLayout> fitting;
+    // Every layout at every micro-batch, none skipped: no floor, no monotonicity.
+    for_each_layout(scenario, [&](const Scenario& layout) {
+        Scenario s = layout;
+        for (double b = 1; b <= max_micro_batch; ++b) {
+            s.training.micro_batch = b;
+            const LayoutCheck check = check_layout(s, params, false);
+            if (check.fits) fitting.push_back({s, check});
+        }
+        return true;
+    });
+    return fitting;
+}
+
+}  // namespace trainscope
