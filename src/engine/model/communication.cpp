@@ -68,131 +68,123 @@ void place(CommTermSeconds& term, const Links& links, double span) {
 
 }  // namespace
 
-CommunicationModel communication_model(const Scenario& scenario_in, const ParameterCount& params,
-                                       const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
-                                       double gpus, double global_batch) {
-    Scenario scenario = scenario_in;
-    if (gpus > 0) scenario.parallel.gpus = gpus;
-    if (global_batch > 0) scenario.training.global_batch = global_batch;
-    const Architecture& a = scenario.model.architecture;
-    const TrainingSettings& training = scenario.training;
-    const ParallelSettings& parallel = scenario.parallel;
-    const double t = parallel.tensor, p = parallel.pipeline, c = parallel.context, e = parallel.expert;
-    const double v = parallel.interleave, d = parallel.data_parallel(), sharding = d * c;
-    const Links links = links_of(scenario.hardware.gpu);
+namespace {
 
-    CommunicationModel model;
-    model.arithmetic_efficiency = arithmetic_efficiency;
-    model.interconnect_assumed = links.assumed;
-    const double micro_batches = micro_batches_per_step(training, parallel);
-    model.micro_batches = micro_batches;
-    const double tokens = training.tokens > 0 ? training.tokens : 1;
-    const double sustained = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
-    // §6's FLOPs per token, this GPU's 1/(t·p·c) share of one micro-batch, at the arithmetic's rate.
-    const double micro_batch_tokens = training.micro_batch * training.sequence;
-    const double micro_batch_seconds = compute.hardware_flops / tokens * micro_batch_tokens / (t * p * c) / sustained;
-    model.compute_seconds = micro_batches * micro_batch_seconds;
+// What every term of one step needs: the layout, this GPU's share of a micro-batch and its time.
+struct StepShape {
+    const Scenario& scenario;
+    const ParameterCount& params;
+    const BytesPerParam& bytes_per_param;
+    Links links;
+    double t, p, c, e, v, d, sharding;
+    double micro_batches, micro_batch_seconds, stage_layers, value_bytes, local_tokens;
+    bool full_recompute;
+};
 
-    const double stage_layers = a.layers / p;
-    const double value_bytes = training.precision == NumberFormat::fp32 ? 4.0 : 2.0;
-    const double local_tokens = micro_batch_tokens / c;  // one micro-batch's tokens on one context rank
-    const bool full_recompute = training.recompute == Recompute::full;
+CommTermSeconds& term_of(CommunicationModel& model, CommTerm id) { return model.terms[static_cast<int>(id)]; }
 
-    for (int i = 0; i < comm_term_count; ++i) model.terms.push_back(CommTermSeconds{static_cast<CommTerm>(i)});
-    auto term = [&](CommTerm id) -> CommTermSeconds& { return model.terms[static_cast<int>(id)]; };
+void add_pipeline_terms(const StepShape& s, CommunicationModel& model) {
+    const Architecture& a = s.scenario.model.architecture;
+    // Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
+    // time, that is (p − 1)/v micro-batches' worth; nothing fills it.
+    CommTermSeconds& bubble = term_of(model, CommTerm::pipeline_bubble);
+    bubble.group = s.p;
+    bubble.seconds = bubble.exposed_seconds = (s.p - 1) / s.v * s.micro_batch_seconds;
+    // Each micro-batch sends its activations forward and their gradients back at every stage
+    // boundary, split over t (Narayanan et al. 2021 §4.1, scatter/gather), v times interleaved.
+    CommTermSeconds& transfers = term_of(model, CommTerm::pipeline_transfers);
+    transfers.group = s.p;
+    place(transfers, s.links, s.t * s.c * s.d * s.p);
+    const double bytes = s.local_tokens * a.hidden * s.value_bytes / s.t;
+    transfers.seconds = transfers.exposed_seconds = s.micro_batches * 2 * s.v * bytes / transfers.bandwidth;
+}
 
-    if (p > 1) {
-        // Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
-        // time, that is (p − 1)/v micro-batches' worth; nothing fills it.
-        CommTermSeconds& bubble = term(CommTerm::pipeline_bubble);
-        bubble.group = p;
-        bubble.seconds = bubble.exposed_seconds = (p - 1) / v * micro_batch_seconds;
-        // Each micro-batch sends its activations forward and their gradients back at every stage
-        // boundary, split over t (Narayanan et al. 2021 §4.1, scatter/gather), v times interleaved.
-        CommTermSeconds& transfers = term(CommTerm::pipeline_transfers);
-        transfers.group = p;
-        place(transfers, links, t * c * d * p);
-        const double bytes = local_tokens * a.hidden * value_bytes / t;
-        transfers.seconds = transfers.exposed_seconds = micro_batches * 2 * v * bytes / transfers.bandwidth;
-    }
-    if (t > 1) {
-        // Megatron-LM (Shoeybi et al. 2019 §3): two all-reduces of the layer's activations forward,
-        // two backward (with sequence parallelism a reduce-scatter and an all-gather each, the same
-        // bytes; Korthikanti et al. 2022 §4.2.2), two more when full recompute repeats the forward.
-        // Ring all-reduce moves 2(n − 1)/n of the data per GPU (Patarasuk & Yuan 2009).
-        CommTermSeconds& tensor = term(CommTerm::tensor_parallel);
-        tensor.group = t;
-        place(tensor, links, t);
-        const double per_layer = (full_recompute ? 6.0 : 4.0) * 2 * (t - 1) / t * local_tokens * a.hidden * value_bytes;
-        tensor.seconds = tensor.exposed_seconds = micro_batches * stage_layers * per_layer / tensor.bandwidth;
-    }
-    if (c > 1) {
-        // Ring attention (Liu et al. 2023; Megatron-Core's context parallelism): each rank passes its
-        // K and V chunk around the c ranks, c − 1 hops forward and, with their gradients, twice that
-        // backward; each hop overlaps the attention on the chunk already there.
-        CommTermSeconds& context = term(CommTerm::context_parallel);
-        context.group = c;
-        place(context, links, t * c);
-        const double head = a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
-        const double kv_values = a.latent_attention() ? a.heads * (a.nope_head_dim + a.rope_head_dim + a.v_head_dim) / t
-                                                      : 2 * std::fmax(1.0, a.kv_heads / t) * head;
-        const double per_layer = 3 * (c - 1) * local_tokens * kv_values * value_bytes / context.bandwidth;
-        const double attention = 3 * attention_forward_flops_per_layer(a, training.sequence) * local_tokens / t / sustained;
-        context.seconds = micro_batches * stage_layers * per_layer;
-        context.exposed_seconds = micro_batches * stage_layers * std::fmax(0.0, per_layer - attention);
-    }
-    if (e > 1 && params.routed_experts > 0) {
-        // GShard (Lepikhin et al. 2020) / Megatron-Core's token dispatcher: an all-to-all sends each
-        // token's hidden state to its k experts and one brings them back, forward and backward;
-        // (e − 1)/e of it leaves the GPU. Overlapped with the computation of the layer it serves
-        // (DeepSeek-V3 §3.2.1 overlaps it with another micro-batch's), so only the excess shows.
-        CommTermSeconds& expert = term(CommTerm::expert_parallel);
-        expert.group = e;
-        place(expert, links, t * e);
-        const double moe_layers = (a.layers - a.dense_layers) / p;
-        // Across nodes, node-limited routing sends a token to at most M nodes, once each, and NVLink
-        // forwards it to its experts there (DeepSeek-V3 §2.1.2, §3.2.2): min(k, M) copies cross the network.
-        const double copies = !expert.within_node && a.expert_node_limit > 0 ? std::fmin(a.experts_per_token, a.expert_node_limit)
-                                                                             : a.experts_per_token;
-        const double bytes = local_tokens / t * copies * a.hidden * value_bytes * (e - 1) / e;
-        const double per_layer = (full_recompute ? 6.0 : 4.0) * bytes / expert.bandwidth;
-        const double layer_compute = micro_batch_seconds / stage_layers;
-        expert.seconds = micro_batches * moe_layers * per_layer;
-        expert.exposed_seconds = micro_batches * moe_layers * std::fmax(0.0, per_layer - layer_compute);
-    }
-    if (sharding > 1) {
-        // The gradients of this GPU's parameters: (N − N_r)/(t·p) reduced over the d·c ranks, the
-        // routed experts' N_r/(t·p·e) over d·c/e (§11).
-        const double routed = e > 1 ? params.routed_experts : 0.0;
-        const double dense_params = (params.total - routed) / (t * p), expert_params = routed / (t * p * e);
-        const double expert_sharding = sharding / e;
-        auto ring = [](double n) { return n > 1 ? (n - 1) / n : 0.0; };
-        if (parallel.zero_stage < 3) {
-            // Data parallelism all-reduces the gradients, 2(n − 1)/n of them per GPU (ring all-reduce);
-            // ZeRO-1/2 reduce-scatter them and all-gather the updated weights: the same bytes (ZeRO §7.1).
-            // Bucketed, overlapped with the last micro-batch's backward pass (PyTorch DDP, Li et al.
-            // 2020; Megatron's overlap_grad_reduce): only what outlasts it shows.
-            CommTermSeconds& data = term(CommTerm::data_parallel);
-            data.group = sharding;
-            place(data, links, t * c * d);
-            const double bytes = 2 * (ring(sharding) * dense_params + ring(expert_sharding) * expert_params) *
-                                 bytes_per_param.gradients;
-            data.seconds = bytes / data.bandwidth;
-            data.exposed_seconds = std::fmax(0.0, data.seconds - micro_batch_seconds * 2.0 / 3.0);
-        } else {
-            // ZeRO-3 (ZeRO §7.2.2): each micro-batch gathers the weights for the forward and again for
-            // the backward and reduce-scatters the gradients, 1.5 times data parallelism's volume;
-            // prefetched and overlapped with that micro-batch's compute.
-            CommTermSeconds& gathers = term(CommTerm::zero3_gathers);
-            gathers.group = sharding;
-            place(gathers, links, t * c * d);
-            const double per_micro_batch = (ring(sharding) * dense_params + ring(expert_sharding) * expert_params) *
-                                           (2 * bytes_per_param.weights + bytes_per_param.gradients) / gathers.bandwidth;
-            gathers.seconds = micro_batches * per_micro_batch;
-            gathers.exposed_seconds = micro_batches * std::fmax(0.0, per_micro_batch - micro_batch_seconds);
-        }
-    }
+// Megatron-LM (Shoeybi et al. 2019 §3): two all-reduces of the layer's activations forward,
+// two backward (with sequence parallelism a reduce-scatter and an all-gather each, the same
+// bytes; Korthikanti et al. 2022 §4.2.2), two more when full recompute repeats the forward.
+// Ring all-reduce moves 2(n − 1)/n of the data per GPU (Patarasuk & Yuan 2009).
+void add_tensor_term(const StepShape& s, CommunicationModel& model) {
+    const Architecture& a = s.scenario.model.architecture;
+    CommTermSeconds& tensor = term_of(model, CommTerm::tensor_parallel);
+    tensor.group = s.t;
+    place(tensor, s.links, s.t);
+    const double per_layer = (s.full_recompute ? 6.0 : 4.0) * 2 * (s.t - 1) / s.t * s.local_tokens * a.hidden * s.value_bytes;
+    tensor.seconds = tensor.exposed_seconds = s.micro_batches * s.stage_layers * per_layer / tensor.bandwidth;
+}
 
+// Ring attention (Liu et al. 2023; Megatron-Core's context parallelism): each rank passes its
+// K and V chunk around the c ranks, c − 1 hops forward and, with their gradients, twice that
+// backward; each hop overlaps the attention on the chunk already there.
+void add_context_term(const StepShape& s, double sustained, CommunicationModel& model) {
+    const Architecture& a = s.scenario.model.architecture;
+    CommTermSeconds& context = term_of(model, CommTerm::context_parallel);
+    context.group = s.c;
+    place(context, s.links, s.t * s.c);
+    const double head = a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
+    const double kv_values = a.latent_attention() ? a.heads * (a.nope_head_dim + a.rope_head_dim + a.v_head_dim) / s.t
+                                                  : 2 * std::fmax(1.0, a.kv_heads / s.t) * head;
+    const double per_layer = 3 * (s.c - 1) * s.local_tokens * kv_values * s.value_bytes / context.bandwidth;
+    const double attention =
+        3 * attention_forward_flops_per_layer(a, s.scenario.training.sequence) * s.local_tokens / s.t / sustained;
+    context.seconds = s.micro_batches * s.stage_layers * per_layer;
+    context.exposed_seconds = s.micro_batches * s.stage_layers * std::fmax(0.0, per_layer - attention);
+}
+
+// GShard (Lepikhin et al. 2020) / Megatron-Core's token dispatcher: an all-to-all sends each
+// token's hidden state to its k experts and one brings them back, forward and backward;
+// (e − 1)/e of it leaves the GPU. Overlapped with the computation of the layer it serves
+// (DeepSeek-V3 §3.2.1 overlaps it with another micro-batch's), so only the excess shows.
+void add_expert_term(const StepShape& s, CommunicationModel& model) {
+    const Architecture& a = s.scenario.model.architecture;
+    CommTermSeconds& expert = term_of(model, CommTerm::expert_parallel);
+    expert.group = s.e;
+    place(expert, s.links, s.t * s.e);
+    const double moe_layers = (a.layers - a.dense_layers) / s.p;
+    // Across nodes, node-limited routing sends a token to at most M nodes, once each, and NVLink
+    // forwards it to its experts there (DeepSeek-V3 §2.1.2, §3.2.2): min(k, M) copies cross the network.
+    const double copies = !expert.within_node && a.expert_node_limit > 0 ? std::fmin(a.experts_per_token, a.expert_node_limit)
+                                                                         : a.experts_per_token;
+    const double bytes = s.local_tokens / s.t * copies * a.hidden * s.value_bytes * (s.e - 1) / s.e;
+    const double per_layer = (s.full_recompute ? 6.0 : 4.0) * bytes / expert.bandwidth;
+    const double layer_compute = s.micro_batch_seconds / s.stage_layers;
+    expert.seconds = s.micro_batches * moe_layers * per_layer;
+    expert.exposed_seconds = s.micro_batches * moe_layers * std::fmax(0.0, per_layer - layer_compute);
+}
+
+// The gradients of this GPU's parameters: (N − N_r)/(t·p) reduced over the d·c ranks, the
+// routed experts' N_r/(t·p·e) over d·c/e (§11).
+void add_sharding_term(const StepShape& s, CommunicationModel& model) {
+    const double routed = s.e > 1 ? s.params.routed_experts : 0.0;
+    const double dense_params = (s.params.total - routed) / (s.t * s.p), expert_params = routed / (s.t * s.p * s.e);
+    const double expert_sharding = s.sharding / s.e;
+    auto ring = [](double n) { return n > 1 ? (n - 1) / n : 0.0; };
+    const double sharded_params = ring(s.sharding) * dense_params + ring(expert_sharding) * expert_params;
+    if (s.scenario.parallel.zero_stage < 3) {
+        // Data parallelism all-reduces the gradients, 2(n − 1)/n of them per GPU (ring all-reduce);
+        // ZeRO-1/2 reduce-scatter them and all-gather the updated weights: the same bytes (ZeRO §7.1).
+        // Bucketed, overlapped with the last micro-batch's backward pass (PyTorch DDP, Li et al.
+        // 2020; Megatron's overlap_grad_reduce): only what outlasts it shows.
+        CommTermSeconds& data = term_of(model, CommTerm::data_parallel);
+        data.group = s.sharding;
+        place(data, s.links, s.t * s.c * s.d);
+        data.seconds = 2 * sharded_params * s.bytes_per_param.gradients / data.bandwidth;
+        data.exposed_seconds = std::fmax(0.0, data.seconds - s.micro_batch_seconds * 2.0 / 3.0);
+    } else {
+        // ZeRO-3 (ZeRO §7.2.2): each micro-batch gathers the weights for the forward and again for
+        // the backward and reduce-scatters the gradients, 1.5 times data parallelism's volume;
+        // prefetched and overlapped with that micro-batch's compute.
+        CommTermSeconds& gathers = term_of(model, CommTerm::zero3_gathers);
+        gathers.group = s.sharding;
+        place(gathers, s.links, s.t * s.c * s.d);
+        const double per_micro_batch =
+            sharded_params * (2 * s.bytes_per_param.weights + s.bytes_per_param.gradients) / gathers.bandwidth;
+        gathers.seconds = s.micro_batches * per_micro_batch;
+        gathers.exposed_seconds = s.micro_batches * std::fmax(0.0, per_micro_batch - s.micro_batch_seconds);
+    }
+}
+
+// The step: compute plus every exposed term; the term that exposes the most dominates.
+void sum_step(CommunicationModel& model) {
     model.step_seconds = model.compute_seconds;
     double most = 0;
     for (const CommTermSeconds& one : model.terms) {
@@ -203,34 +195,80 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
             model.dominant = one.term;
         }
     }
-    // The step as modelled, in time (docs/model.md §13).
+}
+
+// The step as modelled, in time (docs/model.md §13): the bubble's warm-up, the first, middle and
+// last micro-batches' compute each followed by their exposed exchanges, the cool-down, the
+// gradient reduction.
+void lay_out_schedule(const StepShape& s, CommunicationModel& model) {
     double clock = 0;
     auto add = [&](bool is_compute, CommTerm id, double first, double last, double seconds) {
         if (!(seconds > 0)) return;
         model.schedule.push_back(CommPhase{is_compute, id, first, last, clock, seconds});
         clock += seconds;
     };
-    const double bubble = term(CommTerm::pipeline_bubble).exposed_seconds;
+    const double bubble = term_of(model, CommTerm::pipeline_bubble).exposed_seconds;
     add(false, CommTerm::pipeline_bubble, 0, 0, bubble / 2);
     const CommTerm per_micro_batch[] = {CommTerm::pipeline_transfers, CommTerm::tensor_parallel, CommTerm::context_parallel,
                                         CommTerm::expert_parallel, CommTerm::zero3_gathers};
     auto micro_batch_run = [&](double first, double last) {
         const double count = last - first + 1;
-        add(true, CommTerm::pipeline_bubble, first, last, count * micro_batch_seconds);
-        for (const CommTerm id : per_micro_batch) add(false, id, first, last, count * term(id).exposed_seconds / micro_batches);
+        add(true, CommTerm::pipeline_bubble, first, last, count * s.micro_batch_seconds);
+        for (const CommTerm id : per_micro_batch)
+            add(false, id, first, last, count * term_of(model, id).exposed_seconds / s.micro_batches);
     };
-    if (micro_batches <= 3) {
-        for (double k = 1; k <= micro_batches; ++k) micro_batch_run(k, k);
+    if (s.micro_batches <= 3) {
+        for (double k = 1; k <= s.micro_batches; ++k) micro_batch_run(k, k);
     } else {
         micro_batch_run(1, 1);
-        micro_batch_run(2, micro_batches - 1);
-        micro_batch_run(micro_batches, micro_batches);
+        micro_batch_run(2, s.micro_batches - 1);
+        micro_batch_run(s.micro_batches, s.micro_batches);
     }
     add(false, CommTerm::pipeline_bubble, 0, 0, bubble - bubble / 2);
-    add(false, CommTerm::data_parallel, 0, 0, term(CommTerm::data_parallel).exposed_seconds);
+    add(false, CommTerm::data_parallel, 0, 0, term_of(model, CommTerm::data_parallel).exposed_seconds);
+}
+
+}  // namespace
+
+CommunicationModel communication_model(const Scenario& scenario_in, const ParameterCount& params,
+                                       const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
+                                       double gpus, double global_batch) {
+    Scenario scenario = scenario_in;
+    if (gpus > 0) scenario.parallel.gpus = gpus;
+    if (global_batch > 0) scenario.training.global_batch = global_batch;
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    const double t = parallel.tensor, p = parallel.pipeline, c = parallel.context;
+
+    CommunicationModel model;
+    model.arithmetic_efficiency = arithmetic_efficiency;
+    const Links links = links_of(scenario.hardware.gpu);
+    model.interconnect_assumed = links.assumed;
+    model.micro_batches = micro_batches_per_step(training, parallel);
+    const double tokens = training.tokens > 0 ? training.tokens : 1;
+    const double sustained = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
+    // §6's FLOPs per token, this GPU's 1/(t·p·c) share of one micro-batch, at the arithmetic's rate.
+    const double micro_batch_tokens = training.micro_batch * training.sequence;
+    const double micro_batch_seconds = compute.hardware_flops / tokens * micro_batch_tokens / (t * p * c) / sustained;
+    model.compute_seconds = model.micro_batches * micro_batch_seconds;
+
+    const double d = parallel.data_parallel();
+    const StepShape shape{scenario, params, bytes_per_param, links, t, p, c, parallel.expert, parallel.interleave, d, d * c,
+                          model.micro_batches, micro_batch_seconds, scenario.model.architecture.layers / p,
+                          training.precision == NumberFormat::fp32 ? 4.0 : 2.0,
+                          micro_batch_tokens / c,  // one micro-batch's tokens on one context rank
+                          training.recompute == Recompute::full};
+    for (int i = 0; i < comm_term_count; ++i) model.terms.push_back(CommTermSeconds{static_cast<CommTerm>(i)});
+    if (p > 1) add_pipeline_terms(shape, model);
+    if (t > 1) add_tensor_term(shape, model);
+    if (c > 1) add_context_term(shape, sustained, model);
+    if (shape.e > 1 && params.routed_experts > 0) add_expert_term(shape, model);
+    if (shape.sharding > 1) add_sharding_term(shape, model);
+    sum_step(model);
+    lay_out_schedule(shape, model);
 
     // The model FLOPs of this GPU's share of the step, over the step's time at peak.
-    model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * micro_batches / (t * p * c) /
+    model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * model.micro_batches / (t * p * c) /
                           (model.step_seconds * scenario.hardware.gpu.peak_flops);
     return model;
 }
