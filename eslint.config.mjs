@@ -12,7 +12,6 @@ const TO_SPLIT = [
   'web/src/figures/step-chart.ts',
   'web/src/sections/memory.ts',
   'web/src/sections/sharding.ts',
-  'web/src/sections/time.ts',
 ];
 
 export default tseslint.config(
