@@ -10,13 +10,8 @@ const nodeGlobals = Object.fromEntries(
 /** Files with a function still over 80 lines (issue 22, item 4): warned, not failed, until split. */
 const TO_SPLIT = [
   'web/src/figures/step-chart.ts',
-  'web/src/quiz/bank.ts',
-  'web/src/sections/activations.ts',
-  'web/src/sections/config.ts',
   'web/src/sections/memory.ts',
   'web/src/sections/sharding.ts',
-  'web/src/sections/step/section.ts',
-  'web/src/sections/time.ts',
 ];
 
 export default tseslint.config(

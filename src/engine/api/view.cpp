@@ -1,7 +1,6 @@
 #include "engine/api/view.hpp"
 
 #include <cstdint>
-#include <cstdio>
 
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
@@ -33,8 +32,9 @@ std::string short_hash(std::string_view text) {
         hash ^= static_cast<unsigned char>(c);
         hash *= 0x100000001b3ULL;
     }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    // Written by hand: snprintf would link libc's printf (~7 KB gzipped of wasm) for one number.
+    std::string hex(16, '0');
+    for (int digit = 15; digit >= 0; --digit, hash >>= 4) hex[static_cast<std::size_t>(digit)] = "0123456789abcdef"[hash & 0xf];
     return hex;
 }
 

@@ -4,7 +4,7 @@
 
 import { quizCalls } from '../engine/quiz';
 import { translator, type Language, type Translate } from '../i18n/i18n';
-import type { BankProblem, BankTranslations, ItemKind, QuizEngine, Takeaway } from './types';
+import type { BankProblem, BankTranslations, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
 
 const english: Translate = translator(null);
 
@@ -141,6 +141,102 @@ function takeawayText(takeaway: Record<string, unknown>, text: string, language:
   return typeof translated === 'string' && translated !== '' ? translated : text;
 }
 
+type Report = (list: BankProblem[]) => void;
+
+/** The bank as data and as the JSON text the engine reads (a string is accepted as either). */
+function bankData(bank: unknown, t: Translate, report: Report): { data: unknown; bankJson: string } {
+  if (typeof bank === 'string') {
+    try {
+      return { data: JSON.parse(bank), bankJson: bank };
+    } catch {
+      return { data: null, bankJson: bank };
+    }
+  }
+  try {
+    return { data: bank, bankJson: JSON.stringify(bank) ?? 'null' };
+  } catch {
+    report([
+      {
+        item: '',
+        field: '',
+        message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)'),
+      },
+    ]);
+    return { data: bank, bankJson: 'null' };
+  }
+}
+
+function readTakeaways(data: unknown, language: Language): Takeaway[] {
+  const takeaways: Takeaway[] = [];
+  const rawTakeaways = isRecord(data) && Array.isArray(data.takeaways) ? data.takeaways : [];
+  for (const takeaway of rawTakeaways) {
+    if (isRecord(takeaway) && typeof takeaway.id === 'string' && typeof takeaway.text === 'string' && takeaway.id && takeaway.text) {
+      takeaways.push({ id: takeaway.id, text: takeawayText(takeaway, takeaway.text, language) });
+    }
+  }
+  return takeaways;
+}
+
+/** One item as the quiz asks it, from the engine's instance for seed 0. */
+function preparedItem(raw: Record<string, unknown>, id: string, json: string, instance: QuizInstance): PreparedItem {
+  const kind = instance.kind as ItemKind;
+  const rawOptions = Array.isArray(raw.options) ? raw.options.filter(isRecord) : [];
+  return {
+    id,
+    kind,
+    takeaway: instance.takeaway,
+    json,
+    optionIds: instance.options.map((option) => option.id),
+    options: rawOptions.map((option) => ({
+      id: String(option.id ?? ''),
+      text: String(option.text ?? ''),
+      correct: option.correct === true,
+      feedback: typeof option.feedback === 'string' ? option.feedback : '',
+    })),
+    numeric: kind === 'numeric' || kind === 'estimate',
+    randomized: Array.isArray(raw.randomize) && raw.randomize.length > 0,
+  };
+}
+
+interface ItemCheck {
+  engine: QuizEngine;
+  t: Translate;
+  report: Report;
+  unusable: ReadonlySet<number>;
+  keptIds: Set<string>;
+}
+
+/** The item at `index` if the engine can ask it; null (with its problems reported) when it is left out. */
+function checkItem(raw: unknown, index: number, check: ItemCheck): PreparedItem | null {
+  const { t, report } = check;
+  const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : '';
+  const label = id || `#${index + 1}`;
+  if (!isRecord(raw)) {
+    report([{ item: label, field: '', message: t('quizui.problem.item_not_object', 'is not an object') }]);
+    return null;
+  }
+  if (check.unusable.has(index)) return null;
+  if (id && check.keptIds.has(id)) {
+    report([{ item: label, field: 'id', message: t('quizui.problem.repeated_id', 'repeats another item\u2019s id') }]);
+    return null;
+  }
+  const json = JSON.stringify(raw);
+  const instance = quizCalls(check.engine).instance(json, 0);
+  const errors = instance
+    ? asProblems(instance.errors, t)
+    : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
+  if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
+    report(
+      errors.length > 0
+        ? errors
+        : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }],
+    );
+    return null;
+  }
+  check.keptIds.add(id);
+  return preparedItem(raw, id, json, instance);
+}
+
 /**
  * Validates the bank with the engine and keeps every item the engine can ask. `bank` is the
  * parsed bank.json (a JSON string is accepted too). The engine must already speak the widget's
@@ -149,7 +245,7 @@ function takeawayText(takeaway: Record<string, unknown>, text: string, language:
 export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, language = 'en' }: BankLanguage = {}): PreparedBank {
   const problems: BankProblem[] = [];
   const seen = new Set<string>();
-  const report = (list: BankProblem[]) => {
+  const report: Report = (list) => {
     for (const problem of list) {
       const key = problemKey(problem);
       if (!seen.has(key)) {
@@ -158,31 +254,7 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
       }
     }
   };
-
-  let data: unknown = bank;
-  let bankJson: string;
-  if (typeof bank === 'string') {
-    bankJson = bank;
-    try {
-      data = JSON.parse(bank);
-    } catch {
-      data = null;
-    }
-  } else {
-    try {
-      bankJson = JSON.stringify(bank) ?? 'null';
-    } catch {
-      bankJson = 'null';
-      report([
-        {
-          item: '',
-          field: '',
-          message: t('quizui.problem.bank_not_writable', 'the bank cannot be written as JSON (does it refer to itself?)'),
-        },
-      ]);
-    }
-  }
-
+  const { data, bankJson } = bankData(bank, t, report);
   const validation = quizCalls(engine).validateBank(bankJson);
   if (validation) report(asProblems(validation.errors, t));
   else report([{ item: '', field: '', message: t('quizui.problem.bank_not_checked', 'the quiz engine could not check the bank') }]);
@@ -191,73 +263,18 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
   const unusable = new Set(
     Array.isArray(validation?.unusable) ? validation.unusable.filter((index): index is number => typeof index === 'number') : [],
   );
-  const settings = readSettings(validation?.settings);
-
-  const takeaways: Takeaway[] = [];
-  const rawTakeaways = isRecord(data) && Array.isArray(data.takeaways) ? data.takeaways : [];
-  for (const takeaway of rawTakeaways) {
-    if (isRecord(takeaway) && typeof takeaway.id === 'string' && typeof takeaway.text === 'string' && takeaway.id && takeaway.text) {
-      takeaways.push({ id: takeaway.id, text: takeawayText(takeaway, takeaway.text, language) });
-    }
-  }
-
+  const takeaways = readTakeaways(data, language);
   const rawItems = isRecord(data) && Array.isArray(data.items) ? data.items : [];
   const items: PreparedItem[] = [];
   const skipped: string[] = [];
-  const keptIds = new Set<string>();
+  const check: ItemCheck = { engine, t, report, unusable, keptIds: new Set<string>() };
   rawItems.forEach((raw, index) => {
-    const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id : '';
-    const label = id || `#${index + 1}`;
-    if (!isRecord(raw)) {
-      skipped.push(label);
-      report([{ item: label, field: '', message: t('quizui.problem.item_not_object', 'is not an object') }]);
-      return;
-    }
-    if (unusable.has(index)) {
-      skipped.push(label);
-      return;
-    }
-    if (id && keptIds.has(id)) {
-      skipped.push(label);
-      report([{ item: label, field: 'id', message: t('quizui.problem.repeated_id', 'repeats another item\u2019s id') }]);
-      return;
-    }
-    const json = JSON.stringify(raw);
-    const instance = quizCalls(engine).instance(json, 0);
-    const errors = instance
-      ? asProblems(instance.errors, t)
-      : [{ item: label, field: '', message: t('quizui.problem.item_not_computed', 'the quiz engine could not compute it') }];
-    if (!instance || errors.length > 0 || !id || !KINDS.includes(instance.kind)) {
-      skipped.push(label);
-      report(
-        errors.length > 0
-          ? errors
-          : [{ item: label, field: 'kind', message: t('quizui.problem.unknown_kind', 'is not a kind this quiz can ask') }],
-      );
-      return;
-    }
-    keptIds.add(id);
-    const kind = instance.kind as ItemKind;
-    const rawOptions = Array.isArray(raw.options) ? raw.options.filter(isRecord) : [];
-    items.push({
-      id,
-      kind,
-      takeaway: instance.takeaway,
-      json,
-      optionIds: instance.options.map((option) => option.id),
-      options: rawOptions.map((option) => ({
-        id: String(option.id ?? ''),
-        text: String(option.text ?? ''),
-        correct: option.correct === true,
-        feedback: typeof option.feedback === 'string' ? option.feedback : '',
-      })),
-      numeric: kind === 'numeric' || kind === 'estimate',
-      randomized: Array.isArray(raw.randomize) && raw.randomize.length > 0,
-    });
+    const item = checkItem(raw, index, check);
+    if (item) items.push(item);
+    else skipped.push((isRecord(raw) && typeof raw.id === 'string' && raw.id) || `#${index + 1}`);
   });
-
   const bankId = shortHash(takeaways.map((takeaway) => takeaway.id).join(',') || 'trainscope');
-  return { bankId, items, takeaways, problems, skipped, total: rawItems.length, settings };
+  return { bankId, items, takeaways, problems, skipped, total: rawItems.length, settings: readSettings(validation?.settings) };
 }
 
 /** The engine's reading of the bank's settings; anything else (an older engine) means none. */
