@@ -371,17 +371,9 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
 
 }  // namespace
 
-ScenarioReading read_scenario(const json::Value& document) {
-    ScenarioReading reading;
-    Scenario& scenario = reading.scenario;
-    auto& errors = reading.errors;
+namespace {
 
-    ObjectReader root(&document, "", errors);
-    if (!document.is_object()) return reading;
-
-    read_model(root.get("model"), scenario, errors);
-    const ModelPreset* preset = find_model_preset(scenario.model.preset_id);
-
+void read_inference(ObjectReader& root, Scenario& scenario, std::vector<FieldError>& errors) {
     ObjectReader inference(root.get("inference"), "inference.", errors);
     inference.choice("precision", scenario.inference.weights,
                      {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8,
@@ -393,7 +385,10 @@ ScenarioReading read_scenario(const json::Value& document) {
     inference.number("batch", scenario.inference.batch);
     inference.number("context", scenario.inference.context);
     inference.finish();
+}
 
+// Returns whether the tokens were given (else they default from the model).
+bool read_training(ObjectReader& root, Scenario& scenario, std::vector<FieldError>& errors) {
     TrainingSettings& training = scenario.training;
     ObjectReader training_reader(root.get("training"), "training.", errors);
     training_reader.choice("precision", training.precision, {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32},
@@ -418,7 +413,11 @@ ScenarioReading read_scenario(const json::Value& document) {
     read_lora(training_reader.get("lora"), training, errors);
     training_reader.choice("offload", training.offload, {Offload::none, Offload::optimizer, Offload::parameters}, offload_name);
     training_reader.finish();
+    return tokens_given;
+}
 
+// Returns whether the GPU count was given (else a preset's run sets it).
+bool read_parallel(ObjectReader& root, Scenario& scenario, std::vector<FieldError>& errors) {
     ParallelSettings& parallel = scenario.parallel;
     ObjectReader parallel_reader(root.get("parallel"), "parallel.", errors);
     const bool gpus_given = parallel_reader.number("gpus", parallel.gpus);
@@ -432,7 +431,10 @@ ScenarioReading read_scenario(const json::Value& document) {
     double zero_stage = 0;
     if (parallel_reader.number("zero_stage", zero_stage)) parallel.zero_stage = static_cast<int>(zero_stage);
     parallel_reader.finish();
+    return gpus_given;
+}
 
+void read_hardware(ObjectReader& root, const ModelPreset* preset, Scenario& scenario, std::vector<FieldError>& errors) {
     HardwareSettings& hardware = scenario.hardware;
     ObjectReader hardware_reader(root.get("hardware"), "hardware.", errors);
     std::string gpu_id = preset && !preset->training_gpu.empty() ? std::string(preset->training_gpu) : "h100-sxm";
@@ -459,11 +461,11 @@ ScenarioReading read_scenario(const json::Value& document) {
     hardware_reader.number("utilization", hardware.utilization);
     hardware_reader.number("price_per_gpu_hour", hardware.price_per_gpu_hour);
     hardware_reader.finish();
-    root.get("$schema");  // allowed, ignored: editors use it
-    root.finish();
+}
 
-    if (!reading.ok()) return reading;
-
+void apply_model_defaults(const ModelPreset* preset, bool gpus_given, bool tokens_given, Scenario& scenario, std::vector<FieldError>& errors) {
+    TrainingSettings& training = scenario.training;
+    ParallelSettings& parallel = scenario.parallel;
     // Defaults that depend on the model.
     const double total_params = scenario.model.architecture_assumed
                                     ? scenario.model.given_params
@@ -478,7 +480,11 @@ ScenarioReading read_scenario(const json::Value& document) {
         errors.push_back({"model.architecture",
                           message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
                                   {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
+}
 
+void check_layout(const Scenario& scenario, std::vector<FieldError>& errors) {
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
     // Parallel layout: G = data × tensor × pipeline × context (Narayanan et al. 2021, §2;
     // Megatron-Core's parallel_state: world size = TP × PP × CP × DP; docs/scenario.md, "Layout rules").
     const Architecture& a = scenario.model.architecture;
@@ -521,12 +527,22 @@ ScenarioReading read_scenario(const json::Value& document) {
                                                             {{"expert", format_limit(parallel.expert)},
                                                              {"data_context", format_limit(data_context)}})});
     }
+}
+
+void check_offload(const Scenario& scenario, std::vector<FieldError>& errors) {
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
     // DeepSpeed's offload_optimizer is a ZeRO option (stages 1–3), offload_param one of stage 3
     // (DeepSpeed configuration docs, "zero_optimization"; docs/model.md §16).
     if (training.offload == Offload::optimizer && parallel.zero_stage < 1)
         errors.push_back({"training.offload", message("scenario.offload.needs_zero", "moves ZeRO's optimizer shard to the CPU: set parallel.zero_stage to 1, 2 or 3")});
     if (training.offload == Offload::parameters && parallel.zero_stage < 3)
         errors.push_back({"training.offload", message("scenario.offload.needs_zero3", "moves the weights to the CPU, which ZeRO-3 alone gathers back: set parallel.zero_stage to 3")});
+}
+
+void check_pipeline_stages(const Scenario& scenario, std::vector<FieldError>& errors) {
+    const Architecture& a = scenario.model.architecture;
+    const ParallelSettings& parallel = scenario.parallel;
     if (parallel.pipeline > a.layers)
         errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
                                                           {{"layers", format_limit(a.layers)}})});
@@ -561,6 +577,32 @@ ScenarioReading read_scenario(const json::Value& document) {
     if (std::fmod(a.heads, parallel.tensor) != 0)
         errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
                                                         {{"heads", format_limit(a.heads)}})});
+}
+
+}  // namespace
+
+ScenarioReading read_scenario(const json::Value& document) {
+    ScenarioReading reading;
+    Scenario& scenario = reading.scenario;
+    auto& errors = reading.errors;
+
+    ObjectReader root(&document, "", errors);
+    if (!document.is_object()) return reading;
+
+    read_model(root.get("model"), scenario, errors);
+    const ModelPreset* preset = find_model_preset(scenario.model.preset_id);
+    read_inference(root, scenario, errors);
+    const bool tokens_given = read_training(root, scenario, errors);
+    const bool gpus_given = read_parallel(root, scenario, errors);
+    read_hardware(root, preset, scenario, errors);
+    root.get("$schema");  // allowed, ignored: editors use it
+    root.finish();
+
+    if (!reading.ok()) return reading;
+    apply_model_defaults(preset, gpus_given, tokens_given, scenario, errors);
+    check_layout(scenario, errors);
+    check_offload(scenario, errors);
+    check_pipeline_stages(scenario, errors);
     return reading;
 }
 
