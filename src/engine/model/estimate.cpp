@@ -307,18 +307,9 @@ std::string number_formats_json() {
     return w.take();
 }
 
-std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* all_finite) {
-    json::Writer w;
-    w.begin_object();
-    write_error_list(w, {});
-    w.key("notes").begin_array();
-    for (const auto& note : e.notes) w.string(note);
-    w.end_array();
+namespace {
 
-    w.key("scenario").raw(write_scenario(scenario));
-    w.field("params", e.params.total).field("active_params", e.params.active);
-    write_architecture(w, e.architecture, scenario.model.architecture_assumed);
-
+void write_estimate_gpu(json::Writer& w, const Scenario& scenario, const Estimate& e) {
     const Gpu& gpu = scenario.hardware.gpu;
     w.key("gpu").begin_object();
     w.field("id", gpu.id).field("name", gpu.name).field("memory_bytes", gpu.memory_bytes);
@@ -326,13 +317,19 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("memory_bandwidth", e.step.memory_bandwidth).field("source", gpu.source);
     write_gpu_interconnect(w, gpu);
     w.end_object();
+}
 
+void write_estimate_inference(json::Writer& w, const Estimate& e) {
     w.key("inference").begin_object();
     w.field("bytes_per_param", e.inference.bytes_per_param);
     w.field("weights", e.inference.weights).field("kv_cache", e.inference.kv_cache);
     w.field("total", e.inference.total()).field("min_gpus", e.inference_min_gpus);
     w.end_object();
+}
 
+// The training object's first half: bytes per parameter, their parts, fine-tuning, offload and
+// the accounting conventions.
+void write_training_bytes(json::Writer& w, const Scenario& scenario, const Estimate& e) {
     const TrainingMemory& t = e.training;
     w.key("training").begin_object();
     w.key("bytes_per_param").begin_object();
@@ -373,6 +370,11 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
         w.end_object();
     }
     w.end_array();
+}
+
+// The training object's second half: the model states, what one GPU holds, and whether it fits.
+void write_training_states(json::Writer& w, const Estimate& e) {
+    const TrainingMemory& t = e.training;
     w.key("model_states").begin_object();
     write_states(w, t.model_states);
     w.field("total", t.model_states.total());
@@ -394,10 +396,9 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field_bool("fits", t.fits).field("min_gpus", t.min_gpus);
     w.field("min_gpus_for_states", t.min_gpus_for_states);
     w.end_object();
+}
 
-    // The lesson's "eight times": bytes per parameter to train over bytes per parameter to run.
-    w.field("ratio_training_to_inference", t.bytes_per_param.total() / e.inference.bytes_per_param);
-
+void write_estimate_compute(json::Writer& w, const Estimate& e) {
     const TrainingCompute& c = e.compute;
     w.key("compute").begin_object();
     w.field("flops", c.model_flops).field("hardware_flops", c.hardware_flops);
@@ -425,7 +426,11 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     }
     w.end_array();
     w.end_object();
+}
 
+void write_estimate_communication(json::Writer& w, const Estimate& e) {
+    const TrainingCompute& c = e.compute;
+    const CommunicationCurve& curve = e.communication_curve;
     const CommunicationModel& comm = e.communication;
     w.key("communication").begin_object();
     w.field("arithmetic_efficiency", comm.arithmetic_efficiency);
@@ -460,7 +465,9 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
             curve.stops_paying_gpus <= 0 ? "" : curve.idle ? "idle" : curve.has_dominant ? comm_term_name(curve.dominant) : "");
     w.field("summary", communication_summary(comm, curve, c.model_flops_utilization));
     w.end_object();
+}
 
+void write_estimate_step(json::Writer& w, const Estimate& e) {
     // One training step on one GPU (docs/model.md §9); the events themselves come from stepTimeline.
     const StepTimeline& step = e.step;
     w.key("step").begin_object();
@@ -475,6 +482,31 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("peak_layer", static_cast<double>(step.peak_layer));
     w.field("peak_micro_batch", static_cast<double>(step.peak_micro_batch));
     w.end_object();
+}
+
+}  // namespace
+
+std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* all_finite) {
+    json::Writer w;
+    w.begin_object();
+    write_error_list(w, {});
+    w.key("notes").begin_array();
+    for (const auto& note : e.notes) w.string(note);
+    w.end_array();
+
+    w.key("scenario").raw(write_scenario(scenario));
+    w.field("params", e.params.total).field("active_params", e.params.active);
+    write_architecture(w, e.architecture, scenario.model.architecture_assumed);
+    write_estimate_gpu(w, scenario, e);
+    write_estimate_inference(w, e);
+    write_training_bytes(w, scenario, e);
+    write_training_states(w, e);
+    // The lesson's "eight times": bytes per parameter to train over bytes per parameter to run.
+    w.field("ratio_training_to_inference", e.training.bytes_per_param.total() / e.inference.bytes_per_param);
+
+    write_estimate_compute(w, e);
+    write_estimate_communication(w, e);
+    write_estimate_step(w, e);
 
     w.end_object();
     if (all_finite) *all_finite = w.all_numbers_finite();
