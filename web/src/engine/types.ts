@@ -80,12 +80,20 @@ export interface FieldError {
 export interface Gpu {
   id: string;
   name: string;
+  /** The name without the vendor, for a chart label: "H100 SXM", "A100 SXM 80 GB" (a custom GPU: its name). */
+  short_name: string;
+  /** Without the memory too, for a label that states it beside: "A100 SXM", "V100". */
+  model_name: string;
   memory_bytes: number;
   peak_flops: number;
   watts: number;
   /** Device memory bandwidth, bytes/s (datasheet; for a custom GPU scaled from the H100 SXM's ratio). */
   memory_bandwidth: number;
   source: string;
+  /** GPUs joined by the fast link, and bytes/s per GPU and direction within and between nodes (0: not given). */
+  gpus_per_node?: number;
+  intra_node_bandwidth?: number;
+  inter_node_bandwidth?: number;
 }
 
 export interface Preset {

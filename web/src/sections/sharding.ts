@@ -11,7 +11,7 @@ import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { setField } from '../engine/scenario';
-import { extraParts, gpuModel, type SectionContext, type SectionView } from './context';
+import { extraParts, type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
@@ -224,7 +224,7 @@ export function shardingSection(context: SectionContext): SectionView {
         parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '),
         memory: formatBytes(gpu.memory_bytes),
       }),
-      { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpuModel(gpu.name) }) },
+      { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpu.model_name }) },
     );
     axis.update(max, narrow);
     heldLegend.update(parts);

@@ -7,7 +7,7 @@ import { timeCurve } from '../figures/time-curve';
 import { why } from '../figures/why';
 import type { Engine } from '../engine/engine';
 import type { Translate } from '../i18n/i18n';
-import { shortGpu, type SectionContext, type SectionView } from './context';
+import { type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
 export const CUSTOM_GPU = 'custom';
@@ -192,7 +192,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
 
     const onOne = {
       seconds: compute.seconds_on_one_gpu,
-      label: t('time.on_one', 'on one {gpu}', { gpu: shortGpu(estimate.gpu.name) }),
+      label: t('time.on_one', 'on one {gpu}', { gpu: estimate.gpu.short_name }),
       figure: 'seconds-on-one-gpu',
     };
     // On one GPU the cluster is that GPU: one point, one figure.

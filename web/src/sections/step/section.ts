@@ -10,7 +10,7 @@ import type { Estimate } from '../../engine/types';
 import { stepChart } from '../../figures/step-chart';
 import { why } from '../../figures/why';
 import { recomputeChoices } from '../activations';
-import { shortGpu, type SectionContext, type SectionView } from '../context';
+import { type SectionContext, type SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { phaseTable } from './phase-table';
 import { StepPlayer } from './player';
@@ -20,7 +20,7 @@ import { peakInWords, phaseGroups, readTimeline, type GoodTimeline, type Recompu
 function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Estimate, narrow: boolean) {
   const { t } = context;
   const { formatBytes, formatDuration } = context.units;
-  const gpu = shortGpu(estimate.gpu.name);
+  const gpu = estimate.gpu.short_name;
   const memory = formatBytes(estimate.gpu.memory_bytes);
   return {
     events: timeline.events,
