@@ -58,7 +58,20 @@ export interface Scenario {
     /** How model states are tallied: the ZeRO paper's 16 bytes for mixed Adam, or 18 with FP32 gradients. */
     accounting?: AccountingConvention;
   };
-  parallel: { gpus: number; tensor: number; pipeline: number; interleave: number; zero_stage: number };
+  parallel: {
+    gpus: number;
+    tensor: number;
+    pipeline: number;
+    interleave: number;
+    /** Context parallelism: each sequence split over this many GPUs. */
+    context: number;
+    /** Expert parallelism: the routed experts split over this many GPUs, carved out of data × context. */
+    expert: number;
+    /** Layers on the first and last pipeline stage when not layers / pipeline; 0: even stages. */
+    first_stage_layers: number;
+    last_stage_layers: number;
+    zero_stage: number;
+  };
   hardware: {
     gpu: string;
     memory_bytes?: number;

@@ -289,7 +289,7 @@ export function shardingSection(context: SectionContext): SectionView {
         h(
           'details',
           { className: 'ts-deeper' },
-          h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor and pipeline parallelism')),
+          h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor, pipeline, context and expert parallelism')),
           h(
             'div',
             { className: 'ts-deeper-body' },
@@ -298,7 +298,7 @@ export function shardingSection(context: SectionContext): SectionView {
               { className: 'ts-hint' },
               t(
                 'sharding.deeper.hint',
-                'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.',
+                'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. Context parallelism splits each sequence; expert parallelism splits a mixture of experts’ experts. GPUs must be a multiple of tensor × pipeline × context.',
               ),
             ),
             context.add(
@@ -315,6 +315,24 @@ export function shardingSection(context: SectionContext): SectionView {
                 t('sharding.deeper.pipeline', 'Pipeline parallel degree'),
                 fieldStops(context.units, 'parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })),
                 context.onValue,
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.context',
+                t('sharding.deeper.context', 'Context parallel degree'),
+                fieldStops(context.units, 'parallel.context').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+                t('sharding.deeper.context_hint', 'splits each sequence across GPUs: the activations per GPU fall with it.'),
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.expert',
+                t('sharding.deeper.expert', 'Expert parallel degree'),
+                fieldStops(context.units, 'parallel.expert').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+                t('sharding.deeper.expert_hint', 'splits a mixture of experts’ routed experts across the data- and context-parallel GPUs.'),
               ),
             ).element,
             context.add(
