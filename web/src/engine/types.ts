@@ -121,6 +121,26 @@ export interface Preset {
   training_gpu?: string;
   source: string;
   architecture: Architecture;
+  /** Its published training runs (docs/model.md §14), each with a scenario that loads it as it was. */
+  runs?: TrainingRun[];
+}
+
+/** A published training run: its layout as the paper states it, and the scenario that reproduces it. */
+export interface TrainingRun {
+  id: string;
+  name: string;
+  gpu: string;
+  gpus: number;
+  tensor: number;
+  pipeline: number;
+  context: number;
+  expert: number;
+  data: number;
+  zero_stage: number;
+  /** What the engine approximates, when it cannot lay the run out exactly (empty when nothing). */
+  note: string;
+  source: string;
+  scenario: PartialScenario;
 }
 
 export interface TrainingComponents {

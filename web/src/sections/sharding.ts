@@ -7,12 +7,15 @@ import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
 import { shardBar } from '../figures/shard-bar';
 import { stackedBar } from '../figures/stacked-bar';
+import { layoutFigure } from '../figures/layout';
 import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { setField } from '../engine/scenario';
 import { extraParts, type SectionContext, type SectionView } from './context';
+import type { Preset } from '../engine/types';
 import { gpuControl } from './gpus';
+import { runLoader } from './sharding-runs';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
 const HELD_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'] as const;
@@ -23,7 +26,7 @@ const NARROW_CHIPS = 8;
 /** Past this many GPUs the "try ZeRO-3" button would suggest a cluster nobody has. */
 const LARGEST_SUGGESTION = 100000;
 
-export function shardingSection(context: SectionContext): SectionView {
+export function shardingSection(context: SectionContext, presets: readonly Preset[]): SectionView {
   const { t, parts: labels } = context;
   const { formatBytes, formatInteger } = context.units;
   const headingId = uniqueId('heading');
@@ -147,7 +150,13 @@ export function shardingSection(context: SectionContext): SectionView {
   );
   const whyFormula = whyDetails.querySelector<HTMLElement>('.ts-formula');
 
-  const update: SectionView['update'] = ({ estimate, scenario: resolved, narrow, text }) => {
+  const layout = layoutFigure(t, formatInteger);
+  const runs = runLoader(context, presets);
+
+  const update: SectionView['update'] = (view) => {
+    const { estimate, scenario: resolved, narrow, text } = view;
+    layout.update(estimate, resolved, narrow);
+    runs.update(view);
     // The stages' bytes follow the optimizer and precision on screen: the engine writes them.
     if (whyFormula) setText(whyFormula, text.zero_formula);
     const { training, gpu } = estimate;
@@ -374,6 +383,20 @@ export function shardingSection(context: SectionContext): SectionView {
             'sharding.caption',
             'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.',
           ),
+        ),
+      ),
+    ),
+    h(
+      'figure',
+      { className: 'ts-figure ts-layout-figure' },
+      runs.element,
+      layout.element,
+      h(
+        'figcaption',
+        null,
+        t(
+          'layout.caption',
+          'How the GPUs are laid out, the innermost group first: how many GPUs each kind of parallelism groups, and the slice of the model each holds. A few squares stand for many; the count says how many.',
         ),
       ),
     ),
