@@ -267,7 +267,11 @@ export interface Estimate {
     time_references: Array<{ seconds: number; label: string }>;
     /** The lesson's cluster: Llama 3 405B's 16,384 GPUs. */
     lesson_cluster_gpus: number;
+    /** The second curve: the same run with communication and the bubble, on the counts the layout divides. */
+    time_over_gpus_communication?: Array<{ gpus: number; seconds: number; predicted_mfu: number; dominant: string }>;
   };
+  /** What a step waits for beyond its arithmetic (docs/model.md §13). */
+  communication?: Communication;
   /** One training step on one GPU (docs/model.md §9); the events come from stepTimeline. */
   step: {
     seconds: number;
@@ -288,6 +292,41 @@ export interface Estimate {
     in_flight?: number;
     micro_batch_seconds?: number;
   };
+}
+
+/** One communication term of a step, per GPU: the whole transfer and what compute does not hide. */
+export interface CommunicationTerm {
+  id: string;
+  label: string;
+  seconds: number;
+  exposed_seconds: number;
+}
+
+/** One stretch of the modelled step: `compute` or a term's id, for a micro-batch or a run of them (0: the step's own). */
+export interface CommunicationPhase {
+  phase: string;
+  micro_batch: number;
+  micro_batch_last: number;
+  start: number;
+  seconds: number;
+}
+
+export interface Communication {
+  arithmetic_efficiency: number;
+  predicted_mfu: number;
+  achieved_mfu: number;
+  micro_batches: number;
+  compute_seconds: number;
+  step_seconds: number;
+  exposed_seconds: number;
+  dominant: string;
+  dominant_label: string;
+  terms: CommunicationTerm[];
+  schedule: CommunicationPhase[];
+  stops_paying_gpus: number;
+  stops_paying_dominant: string;
+  /** One sentence: what dominates, predicted beside used utilisation, where the curve stops paying. */
+  summary: string;
 }
 
 /** What a typed quantity measures (docs/numbers.md); the second name of each pair is an alias. */

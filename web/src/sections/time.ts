@@ -6,6 +6,7 @@ import { timeAxis } from '../figures/time-axis';
 import { timeCurve } from '../figures/time-curve';
 import { why } from '../figures/why';
 import type { Engine } from '../engine/engine';
+import type { Estimate, Scenario } from '../engine/types';
 import type { Translate } from '../i18n/i18n';
 import { type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
@@ -20,6 +21,61 @@ function listInWords(t: Translate, items: readonly string[]): string {
         first: items.slice(0, -1).join(t('time.list_separator', ', ')),
         last: items[items.length - 1],
       });
+}
+
+/** The model on screen by name: its preset's, the name it was given, or its size. */
+function modelName(context: SectionContext, engine: Engine, estimate: Estimate, resolved: Scenario): string {
+  const preset = engine.presets.find((entry) => entry.id === resolved.model.preset);
+  return (
+    preset?.name ??
+    resolved.model.name ??
+    context.t('time.curve.model_params', 'the {count}-parameter model', {
+      count: context.units.formatCount(estimate.params, { short: true }),
+    })
+  );
+}
+
+/** The curve's words: the learner's GPUs, the lesson's cluster as a mark for the model on screen, the figure's label and caption. */
+function curveWords(context: SectionContext, engine: Engine, estimate: Estimate, resolved: Scenario) {
+  const { t } = context;
+  const { formatDuration, formatInteger } = context.units;
+  const compute = estimate.compute;
+  const gpus = resolved.parallel.gpus;
+  const onGpus =
+    gpus === 1
+      ? t('time.gpus_one', '{count} GPU', { count: formatInteger(gpus) })
+      : t('controls.gpus_value', '{count} GPUs', { count: formatInteger(gpus) });
+  const lessonGpus = compute.lesson_cluster_gpus;
+  const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus) ?? null;
+  const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
+  const model = modelName(context, engine, estimate, resolved);
+  // The lesson's cluster is a size here: the time beside it is the model on screen's, and the label says so.
+  const lessonMark = t('time.curve.lesson_mark', '{model} on {gpus}', { model, gpus: lessonName });
+  const lessonSentence =
+    onLesson && gpus !== lessonGpus
+      ? t('time.curve.lesson_model', ', {time} for {model} on {gpus}, the size of Llama 3 405B’s cluster', {
+          time: formatDuration(onLesson.seconds),
+          model,
+          gpus: lessonName,
+        })
+      : '';
+  const oneSentence = gpus !== 1 ? t('time.curve.one', ', {time} on one GPU', { time: formatDuration(compute.seconds_on_one_gpu) }) : '';
+  return {
+    onGpus,
+    onLesson,
+    lessonMark,
+    label: t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', {
+      time: formatDuration(compute.seconds),
+      gpus: onGpus,
+      one: oneSentence,
+      lesson: lessonSentence,
+    }),
+    caption: t(
+      'time.curve.caption_marks',
+      'Twice the GPUs, half the time, as long as no GPU waits: on log scales that is the solid straight line. The red dashed line adds what the GPUs wait for, and bends where more of them stop paying. The square is your GPUs, the circle one GPU, the diamond {model} on {gpus}, the size of the lesson’s cluster (Llama 3 405B’s).',
+      { model, gpus: lessonName },
+    ),
+  };
 }
 
 export function timeSection(context: SectionContext, engine: Engine): SectionView {
@@ -96,13 +152,14 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   // The two times are the axis's own labels: the cards below add only what the axis does not show.
   const gpuHours = fact(t('time.fact.gpu_hours', 'GPU-hours'), 'gpu-hours');
   const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
+  const predictedMfu = fact(t('time.fact.predicted_mfu', 'Utilisation the engine predicts for this layout'), 'predicted-mfu');
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
   const figure = h(
     'div',
     { className: 'ts-figure-body' },
     axis.element,
-    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, energy.item, cost.item),
+    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predictedMfu.item, energy.item, cost.item),
   );
   const caption = h('figcaption');
   const curve = timeCurve(t, context.units);
@@ -110,47 +167,42 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
 
   // The curve sits below the time figure: a part of its own (SectionView.parts), so that an input
   // beside the time figure does not wait for the curve while it is below the fold.
+  const curveSummary = h('p', { className: 'ts-curve-summary', 'data-figure': 'communication-summary' });
+  const idealKey = h('li', { className: 'ts-curve-key-ideal' });
+  const secondKey = h('li', { className: 'ts-curve-key-second' });
+  const curveKey = h('ul', { className: 'ts-curve-key' }, idealKey, secondKey);
   const updateCurve: SectionView['update'] = ({ estimate, scenario: resolved }) => {
-    const compute = estimate.compute;
+    const { compute, communication } = estimate;
     const gpus = resolved.parallel.gpus;
-    const gpuCountText = formatInteger(gpus);
-    const onGpus =
-      gpus === 1
-        ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
-        : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
-    const lessonGpus = compute.lesson_cluster_gpus;
-    const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus);
-    const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
-    const lessonSentence =
-      onLesson && gpus !== lessonGpus
-        ? t('time.curve.lesson', ", {time} on {gpus} (Llama 3 405B's cluster)", {
-            time: formatDuration(onLesson.seconds),
-            gpus: lessonName,
-          })
-        : '';
-    const oneSentence = gpus !== 1 ? t('time.curve.one', ', {time} on one GPU', { time: formatDuration(compute.seconds_on_one_gpu) }) : '';
+    const words = curveWords(context, engine, estimate, resolved);
+    const second = compute.time_over_gpus_communication ?? [];
+    const stop = second.find((point) => communication && point.gpus === communication.stops_paying_gpus);
     const referencesDrawn = curve.update(
       compute.time_over_gpus,
       compute.time_references,
       [
-        { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: onGpus }) },
+        { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: words.onGpus }) },
         { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
-        onLesson ? { ...onLesson, name: lessonName } : null,
+        words.onLesson ? { ...words.onLesson, name: words.lessonMark } : null,
+        stop ? { ...stop, name: t('time.curve.stop', 'stops paying: {gpus}', { gpus: formatInteger(stop.gpus) }) } : null,
       ],
-      t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', {
-        time: formatDuration(compute.seconds),
-        gpus: onGpus,
-        one: oneSentence,
-        lesson: lessonSentence,
-      }),
+      words.label,
+      second,
     );
     setText(
+      idealKey,
+      t('time.curve.key_ideal', 'Solid: at the {mfu} utilisation used, as if no GPU ever waited', { mfu: formatPercent(compute.mfu) }),
+    );
+    setText(
+      secondKey,
+      t('time.curve.key_second', 'Red dashes: at the utilisation the engine predicts with communication and the pipeline bubble'),
+    );
+    setHidden(secondKey, second.length === 0);
+    setHidden(curveSummary, !communication);
+    setText(curveSummary, communication?.summary ?? '');
+    setText(
       curveCaption,
-      t(
-        'time.curve.caption',
-        "Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson's {gpus}, Llama 3 405B's cluster.",
-        { gpus: lessonName },
-      ) +
+      words.caption +
         (referencesDrawn.length > 0
           ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
           : ''),
@@ -220,6 +272,9 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     );
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
+    const predicted = estimate.communication?.predicted_mfu;
+    setHidden(predictedMfu.item, predicted === undefined);
+    if (predicted !== undefined) setFigure(predictedMfu.strong, formatPercent(predicted), predicted);
     setHidden(energy.item, !(compute.energy_joules > 0));
     setText(energy.strong, formatEnergy(compute.energy_joules));
     setHidden(cost.item, !(compute.cost > 0));
@@ -236,7 +291,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const gpuSpecs = h('p', { className: 'ts-hint', id: uniqueId('hint'), 'data-figure': 'gpu-specs' });
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
-  const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveCaption);
+  const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveKey, curveSummary, curveCaption);
   const element = h(
     'section',
     { className: 'ts-section', 'aria-labelledby': headingId },
