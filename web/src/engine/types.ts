@@ -397,6 +397,8 @@ export interface Story {
 export interface ViewText {
   /** The ZeRO stages' per-GPU bytes for the bytes per parameter in use: "stage 0 16Ψ; …". */
   zero_formula: string;
+  /** Why the scenario's ZeRO stage shards nothing (one data-parallel GPU); empty when it shards. */
+  zero_unsharded?: string;
 }
 
 /** What the engine says a field's slider spans (its field limits' `slider`). */

@@ -8,6 +8,7 @@ import { radioControl, selectControl } from '../../controls/controls';
 import { h, setClass, setHidden, setText, uniqueId } from '../../dom/dom';
 import type { Estimate } from '../../engine/types';
 import { stepChart } from '../../figures/step-chart';
+import { stepCommunication } from '../../figures/step-communication';
 import { why } from '../../figures/why';
 import { recomputeChoices } from '../activations';
 import { type SectionContext, type SectionView } from '../context';
@@ -45,6 +46,9 @@ export function stepSection(context: SectionContext): SectionView {
   const player = new StepPlayer(context, chart, () => element.isConnected);
   const table = phaseTable(context);
   const peakText = h('p', { className: 'ts-step-peak-text', 'data-figure': 'step-peak-text' });
+  const communication = stepCommunication(t, context.units);
+  // The engine's sentence when the ZeRO stage on screen has no data-parallel GPUs to shard over.
+  const unsharded = h('p', { className: 'ts-step-unsharded', 'data-figure': 'zero-unsharded' });
   const errors = h('p', { className: 'ts-errors ts-step-errors', role: 'alert' });
   errors.hidden = true;
   let drawn = false;
@@ -53,7 +57,10 @@ export function stepSection(context: SectionContext): SectionView {
   // (redrawn in the next animation frame instead, it cost a second pass, ~1 ms more per step).
   // Off screen, the widget holds the update back until the input rests or the section comes near
   // (widget.ts, updateViews), as it does for every section.
-  const update: SectionView['update'] = ({ estimate, scenario, step, narrow }) => {
+  const update: SectionView['update'] = ({ estimate, scenario, step, narrow, text }) => {
+    setText(unsharded, text.zero_unsharded ?? '');
+    setHidden(unsharded, !text.zero_unsharded);
+    communication.update(estimate.communication);
     const read = readTimeline(step ?? { errors: [] }, context);
     if ('errors' in read) {
       // The last good chart stays, faded; the message names the field the engine refused.
@@ -124,11 +131,20 @@ export function stepSection(context: SectionContext): SectionView {
         ).element,
         // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
         gpuControl(context),
+        unsharded,
       ),
       h(
         'div',
         { className: 'ts-step-main' },
-        h('figure', { className: 'ts-figure ts-step-figure' }, errors, chart.element, player.elements, h('figcaption', null, peakText)),
+        h(
+          'figure',
+          { className: 'ts-figure ts-step-figure' },
+          errors,
+          chart.element,
+          player.elements,
+          h('figcaption', null, peakText),
+          communication.element,
+        ),
         // Outside the figure: the table repeats the chart's figures on purpose, for those who cannot see it.
         table.element,
       ),
