@@ -62,7 +62,7 @@ export function runLoader(context: SectionContext, presets: readonly Preset[]) {
     setText(
       onScreen,
       run.note
-        ? t('runs.on_screen_note', 'On screen: {model}, {run}. Source: {source} Approximated: {note}', {
+        ? t('runs.on_screen_note', 'On screen: {model}, {run}. Source: {source}. Approximated: {note}', {
             model: preset.name,
             run: run.name,
             source: run.source,
