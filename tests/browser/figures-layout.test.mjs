@@ -284,7 +284,10 @@ for (const width of [320, 360, 1280]) {
             assert.equal(onScreen.rows.data, published.data, 'and its published data-parallel degree');
             const source = await page.locator('.ts-run-source').innerText();
             assert.ok(source.includes(published.source), 'the run on screen is named with its source');
-            assert.match(page.url(), /#s=/, 'the address keeps the run');
+            // The address is written once input settles (docs/page.md): wait for it, then read the run back from it.
+            await page.waitForFunction((model) => decodeURIComponent(location.hash).includes(`"preset":"${model}"`), run.split('/')[0]);
+            const kept = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice(3))));
+            assert.equal(kept.parallel?.gpus, published.gpus, 'the address keeps the run');
           }
         }
       });
