@@ -4,7 +4,7 @@
 // current-question marker is not clipped.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineEstimate, startHarness, withOpenPage } from './harness.mjs';
+import { engineEstimate, figure, startHarness, withOpenPage } from './harness.mjs';
 import { engineModule } from '../web/wasm-engine.mjs';
 
 const formatDuration = (value) => engineModule.formatQuantity(value, 'duration', 0);
@@ -226,3 +226,107 @@ for (const width of [320, 360]) {
     });
   });
 }
+
+// Issue 23: the layout figure (web/src/figures/layout.ts) and "load the run as it was".
+const RUNS = ['deepseek-v3/pretraining', 'llama3-405b/long-context-128k'];
+const presets = JSON.parse(engineModule.presets());
+const publishedRun = (id) => {
+  const [model, run] = id.split('/');
+  return presets.find((preset) => preset.id === model).runs.find((entry) => entry.id === run);
+};
+
+/** Each layout row's count as the figure states it, and anything in the figure wider than its box. */
+function layoutOnScreen(page) {
+  return page.evaluate(() => {
+    const figure = document.querySelector('.ts-layout-figure');
+    const box = figure.getBoundingClientRect();
+    const shown = [...figure.querySelectorAll('.ts-layout-row')].filter((row) => row.getClientRects().length > 0);
+    const outside = [...figure.querySelectorAll('*')]
+      .filter((element) => element.getClientRects().length > 0)
+      .map((element) => ({ text: element.textContent.slice(0, 40), rect: element.getBoundingClientRect() }))
+      .filter(({ rect }) => rect.left < box.left - 0.5 || rect.right > box.right + 0.5)
+      .map(({ text }) => text);
+    return {
+      gpus: Number(figure.querySelector('[data-figure="layout-gpus"]').getAttribute('data-value')),
+      rows: Object.fromEntries(shown.map((row) => [row.getAttribute('data-dimension'), Number(row.querySelector('.ts-layout-count').getAttribute('data-value'))])),
+      outside,
+    };
+  });
+}
+
+/** The rows the engine's estimate says the figure must show: data always, the others when above 1. */
+function expectedRows(estimate) {
+  const { parallel } = estimate.scenario;
+  const rows = { tensor: parallel.tensor, context: parallel.context, pipeline: parallel.pipeline, expert: parallel.expert };
+  const shown = Object.fromEntries(Object.entries(rows).filter(([, count]) => count > 1));
+  return { ...shown, data: estimate.training.data_parallel };
+}
+
+for (const width of [320, 360, 1280]) {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`at ${width} px (${colorScheme}) the layout figure states the engine's degrees for the default scenario and each published run, within its box`, async () => {
+      await withPage(harness.url, { viewport: { width, height: 900 }, colorScheme }, async (page) => {
+        await show(page, '.ts-layout-figure');
+        for (const run of [null, ...RUNS]) {
+          if (run) {
+            await page.locator(`[data-run="${run}"]`).click();
+            await page.waitForFunction((id) => document.querySelector(`.ts-run[data-run="${id}"]`)?.getAttribute('aria-pressed') === 'true', run);
+            await show(page, '.ts-layout-figure');
+          }
+          const estimate = await engineEstimate(page);
+          const onScreen = await layoutOnScreen(page);
+          assert.equal(onScreen.gpus, estimate.scenario.parallel.gpus, `${run ?? 'default'}: the GPUs are the scenario's`);
+          assert.deepEqual(onScreen.rows, expectedRows(estimate), `${run ?? 'default'}: one row per degree in use, with the engine's count`);
+          assert.deepEqual(onScreen.outside, [], `${run ?? 'default'}: nothing leaves the figure`);
+          if (run) {
+            const published = publishedRun(run);
+            assert.equal(estimate.scenario.parallel.gpus, published.gpus, 'the run loads with its published GPUs');
+            assert.equal(onScreen.rows.data, published.data, 'and its published data-parallel degree');
+            const source = await page.locator('.ts-run-source').innerText();
+            assert.ok(source.includes(published.source), 'the run on screen is named with its source');
+            // The address is written once input settles (docs/page.md): wait for it, then read the run back from it.
+            await page.waitForFunction((model) => decodeURIComponent(location.hash).includes(`"preset":"${model}"`), run.split('/')[0]);
+            const kept = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice(3))));
+            assert.equal(kept.parallel?.gpus, published.gpus, 'the address keeps the run');
+          }
+        }
+      });
+    });
+  }
+}
+
+for (const language of ['de', 'es']) {
+  test(`in ${language} at 320 px the layout figure speaks the language and stays within its box`, async () => {
+    await withPage(`${harness.url}?lang=${language}`, { viewport: { width: 320, height: 900 } }, async (page) => {
+      await show(page, '.ts-layout-figure');
+      await page.locator(`[data-run="${RUNS[0]}"]`).click();
+      await show(page, '.ts-layout-figure');
+      const onScreen = await layoutOnScreen(page);
+      assert.deepEqual(onScreen.outside, []);
+      const names = await page.locator('.ts-layout-row:visible .ts-layout-name').allInnerTexts();
+      assert.ok(!names.includes('Data parallel copies') && names.length > 0, `the row names are in ${language}: ${names.join(', ')}`);
+    });
+  });
+}
+
+test('context and expert parallel degrees are scenario fields: a refused layout names the field under its control', async () => {
+  const eightGpus = `#s=${encodeURIComponent('{"parallel":{"gpus":8}}')}`;
+  await withPage(harness.url + eightGpus, { viewport: { width: 1280, height: 900 } }, async (page) => {
+    await show(page, '.ts-layout-figure');
+    await page.locator('details:has([data-field="parallel.expert"]) > summary').click();
+    await page.locator('[data-field="parallel.expert"] select').selectOption('2');
+    const error = page.locator('[data-field="parallel.expert"] .ts-field-error');
+    await error.waitFor({ state: 'visible' });
+    const engineErrors = JSON.parse(engineModule.estimate(JSON.stringify({ parallel: { gpus: 8, expert: 2 } }))).errors
+      .filter((entry) => entry.field === 'parallel.expert');
+    assert.ok(engineErrors.length > 0, 'the engine refuses expert parallelism for a dense model');
+    const shown = await error.innerText();
+    assert.ok(engineErrors.some((entry) => shown.startsWith(entry.message)), `the control shows the engine's message: ${shown}`);
+    await page.locator('[data-field="parallel.expert"] select').selectOption('1');
+    await page.locator('[data-field="parallel.context"] select').selectOption('2');
+    await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"context":2'));
+    assert.equal(await figure(page, 'layout-context').getAttribute('data-value'), '2');
+    const estimate = await engineEstimate(page);
+    assert.equal(await figure(page, 'layout-data').getAttribute('data-value'), String(estimate.training.data_parallel));
+  });
+});

@@ -303,3 +303,79 @@ test('a click on the chart moves the playhead to the event under it', async () =
     assert.ok(share >= 95, `the playhead is at the end of that event, at or after the click: ${share}%`);
   });
 });
+
+// Issue 23: communication as its own phases in time; issue 24 item 14: what changes is visible,
+// and ZeRO on one GPU says why nothing shards.
+const RUNS = ['deepseek-v3/pretraining', 'llama3-405b/long-context-128k'];
+
+/** The communication bar as drawn: each stretch's phase and seconds, and each key's figure. */
+function communicationBar(page) {
+  return page.evaluate(() => {
+    const figure = document.querySelector('[data-figure="step-communication"]');
+    const segments = [...figure.querySelectorAll('.ts-comm-segment')].filter((segment) => !segment.hidden);
+    const keys = [...figure.querySelectorAll('.ts-comm-key')].filter((key) => !key.hidden);
+    return {
+      schedule: segments.map((segment) => ({ phase: segment.dataset.phase, seconds: Number(segment.dataset.value) })),
+      keys: Object.fromEntries(keys.map((key) => {
+        const value = key.querySelector('strong');
+        return [value.dataset.figure.replace('comm-', ''), Number(value.dataset.value)];
+      })),
+      narrowest: Math.min(...segments.map((segment) => segment.getBoundingClientRect().width)),
+    };
+  });
+}
+
+for (const width of [320, 360, 1280]) {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`each published run's step at ${width} px, ${colorScheme}: communication in time as the engine schedules it, every stretch visible, nothing overlapping`, async () => {
+      await withStep({ viewport: { width, height: 900 }, colorScheme }, async (page) => {
+        await renderEverything(page);
+        for (const run of RUNS) {
+          await page.locator(`[data-run="${run}"]`).click();
+          await bringNear(page, 'step');
+          await settle(page);
+          const estimate = await engineEstimate(page);
+          const shown = await communicationBar(page);
+          const { communication } = estimate;
+          assert.deepEqual(shown.schedule, communication.schedule.map(({ phase, seconds }) => ({ phase, seconds })), run);
+          const exposed = Object.fromEntries(communication.terms.filter((term) => term.exposed_seconds > 0).map((term) => [term.id, term.exposed_seconds]));
+          assert.deepEqual(shown.keys, { compute: communication.compute_seconds, ...exposed }, `${run}: each phase's key is the engine's time`);
+          assert.ok(shown.narrowest >= 3, `${run}: the shortest wait is still drawn (${shown.narrowest} px)`);
+          await assertLooksRight(page, `${run} step, ${width} px, ${colorScheme}`);
+        }
+      });
+    });
+  }
+}
+
+test('70B on one GPU: the model states lie under the step chart’s scale, so checkpointing visibly changes the drawn pile', async () => {
+  await withStep({}, async (page) => {
+    const estimate = await engineEstimate(page);
+    const focus = step(page).locator('[data-figure="step-focus"]');
+    assert.ok(await focus.isVisible(), 'the chart says it is zoomed in on what changes');
+    assert.equal(Number(await focus.getAttribute('data-value')), estimate.training.per_gpu.model_states, 'what lies under the scale is the engine’s model states');
+    assert.equal(await step(page).locator('.ts-step-area-weights').getAttribute('d'), '', 'the weights are not drawn');
+    const ticks = () => step(page).locator('.ts-step-ytick:visible').allInnerTexts();
+    const before = { area: await areaPath(page, 'activations'), ticks: await ticks() };
+    await page.locator('.ts-step [data-field="training.recompute"] input[value="full"]').check();
+    await settle(page);
+    const after = { area: await areaPath(page, 'activations'), ticks: await ticks() };
+    assert.notEqual(after.area, before.area, 'the activations are drawn anew');
+    assert.notDeepEqual(after.ticks, before.ticks, 'the scale of what changes follows it');
+  });
+});
+
+for (const language of ['en', 'de', 'es']) {
+  test(`ZeRO-3 on one GPU says, in ${language}, the engine's sentence on why nothing shards; on 8 GPUs it says nothing`, async () => {
+    const oneGpu = `#s=${encodeURIComponent('{"parallel":{"gpus":1,"zero_stage":3}}')}`;
+    await withStep({ viewport: { width: 360, height: 900 } }, async (page) => {
+      const note = step(page).locator('[data-figure="zero-unsharded"]');
+      const engineText = await page.evaluate(() => JSON.parse(window.trainscope.engine.module.view(JSON.stringify(window.trainscope.overrides()), '', false)).text.zero_unsharded);
+      assert.ok(engineText.length > 0);
+      assert.equal(await note.innerText(), engineText);
+      if (language !== 'en') assert.ok(!engineText.startsWith('ZeRO stage'), `the sentence is in ${language}: ${engineText}`);
+      await page.evaluate(() => { location.hash = `#s=${encodeURIComponent('{"parallel":{"gpus":8,"zero_stage":3}}')}`; });
+      await page.waitForFunction(() => document.querySelector('[data-figure="zero-unsharded"]').hidden);
+    }, `${harness.url}${language === 'en' ? '' : `?lang=${language}`}${oneGpu}`);
+  });
+}

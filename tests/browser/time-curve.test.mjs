@@ -120,3 +120,81 @@ for (const width of [320, 360, 1280]) {
     });
   }
 }
+
+// Issue 23: the communication curve beside the ideal one, where it stops paying, the engine's
+// sentence and its predicted utilisation; issue 24 item 16: one meaning per mark.
+const RUNS = ['deepseek-v3/pretraining', 'llama3-405b/long-context-128k'];
+
+/** What the curve figure states about communication, read from the page. */
+function communicationOnScreen(page) {
+  return page.evaluate(() => {
+    const figure = document.querySelector('.ts-curve-figure');
+    const second = figure.querySelector('.ts-curve-line-second');
+    const stop = figure.querySelector('[data-figure="curve-seconds-stop"]');
+    const predicted = document.querySelector('[data-figure="predicted-mfu"]');
+    return {
+      secondPoints: (second.getAttribute('points') ?? '').split(' ').filter(Boolean).length,
+      summary: figure.querySelector('[data-figure="communication-summary"]').textContent,
+      stop: stop.closest('.ts-curve-label').hidden ? null : Number(stop.dataset.value),
+      predicted: predicted ? Number(predicted.dataset.value) : null,
+      clusterName: figure.querySelector('.ts-curve-mark-cluster span').textContent,
+    };
+  });
+}
+
+test('the curve without a run: the communication curve, its stop mark at the engine’s count, its sentence and predicted utilisation', async () => {
+  await withCurve({}, async (page) => {
+    await moveGpus(page, 5);
+    await settle(page);
+    const estimate = await engineEstimate(page);
+    const shown = await communicationOnScreen(page);
+    const second = estimate.compute.time_over_gpus_communication;
+    assert.equal(shown.secondPoints, second.length, 'one point of the dashed curve per engine point');
+    assert.equal(shown.summary, estimate.communication.summary, 'the engine’s one sentence');
+    assert.equal(shown.predicted, estimate.communication.predicted_mfu);
+    assert.ok(estimate.communication.stops_paying_gpus > 0, 'the default model stops paying within the slider’s range');
+    const stop = second.find((point) => point.gpus === estimate.communication.stops_paying_gpus);
+    assert.equal(shown.stop, stop.seconds, 'the stop mark sits on the dashed curve at the engine’s count');
+  });
+});
+
+for (const width of [320, 1280]) {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`each published run at ${width} px, ${colorScheme}: the engine’s curves and sentence, the lesson mark named for the model on screen, nothing overlapping`, async () => {
+      await withCurve({ viewport: { width, height: 900 }, colorScheme }, async (page) => {
+        await renderEverything(page);
+        for (const run of RUNS) {
+          await page.locator(`[data-run="${run}"]`).click();
+          await page.locator('.ts-curve').scrollIntoViewIfNeeded();
+          await settle(page);
+          const estimate = await engineEstimate(page);
+          const shown = await communicationOnScreen(page);
+          assert.equal(shown.secondPoints, estimate.compute.time_over_gpus_communication.length, run);
+          assert.equal(shown.summary, estimate.communication.summary, run);
+          assert.equal(shown.predicted, estimate.communication.predicted_mfu, run);
+          const model = JSON.parse(await page.evaluate(() => window.trainscope.engine.module.presets()))
+            .find((preset) => preset.id === run.split('/')[0]).name;
+          if (estimate.scenario.parallel.gpus !== estimate.compute.lesson_cluster_gpus)
+            assert.ok(shown.clusterName.includes(model), `the lesson's mark names the model its time is for: ${shown.clusterName}`);
+          await assertLooksRight(page, `${run}, ${width} px, ${colorScheme}`);
+        }
+      });
+    });
+  }
+}
+
+test('one meaning per mark: the learner’s GPUs are a square on the time axis and on the curve, the lesson’s cluster is not', async () => {
+  await withCurve({}, async (page) => {
+    await moveGpus(page, 5);
+    await settle(page);
+    const looks = await page.evaluate(() => {
+      const style = (selector) => {
+        const s = getComputedStyle(document.querySelector(selector));
+        return { background: s.backgroundColor, radius: s.borderTopLeftRadius, transform: s.transform };
+      };
+      return { axis: style('.ts-time-cluster'), you: style('.ts-curve-dot-you'), lesson: style('.ts-curve-dot-cluster') };
+    });
+    assert.deepEqual({ background: looks.you.background, radius: looks.you.radius }, { background: looks.axis.background, radius: looks.axis.radius });
+    assert.notDeepEqual(looks.lesson, looks.you, 'the lesson’s cluster has a mark of its own');
+  });
+});

@@ -129,3 +129,14 @@ TEST_CASE("the view's text carries the ZeRO formula for the scenario's bytes per
     const json::Value view = parse_view(view_json("{}", {}, numbers));
     CHECK(view.find_path("text.zero_formula")->text.find("stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d") != std::string::npos);
 }
+
+TEST_CASE("the view says why a ZeRO stage shards nothing on one data-parallel GPU, and nothing when it shards", "[view]") {
+    // ZeRO partitions states over the data-parallel group only (Rajbhandari et al. 2019, §5): d = 1 keeps them all.
+    std::vector<double> numbers;
+    const json::Value alone = parse_view(view_json(R"({"parallel":{"gpus":1,"zero_stage":3}})", {}, numbers));
+    CHECK(alone.find_path("text.zero_unsharded")->text.find("ZeRO stage 3") != std::string::npos);
+    const json::Value sharded_over_eight = parse_view(view_json(R"({"parallel":{"gpus":8,"zero_stage":3}})", {}, numbers));
+    CHECK(sharded_over_eight.find_path("text.zero_unsharded")->text.empty());
+    const json::Value stage_zero = parse_view(view_json(R"({"parallel":{"gpus":1,"zero_stage":0}})", {}, numbers));
+    CHECK(stage_zero.find_path("text.zero_unsharded")->text.empty());
+}

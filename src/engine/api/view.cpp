@@ -74,7 +74,8 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
     w.key("estimate").raw(estimate_text);
     if (!write_reference(w, reading.scenario, request)) return too_large();
     // Sentences a section shows that depend on the scenario but are not the estimate's figures.
-    w.key("text").begin_object().field("zero_formula", zero_stage_formula(result.training.bytes_per_param)).end_object();
+    w.key("text").begin_object().field("zero_formula", zero_stage_formula(result.training.bytes_per_param));
+    w.field("zero_unsharded", zero_unsharded_sentence(reading.scenario.parallel.zero_stage, result.training.data_parallel)).end_object();
     if (request.step) {
         const std::string step_text = write_step_timeline_columns(result.step, step_numbers, &all_finite);
         if (!all_finite) {

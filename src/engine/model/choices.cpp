@@ -111,6 +111,14 @@ std::string zero_stage_formula(const BytesPerParam& bytes) {
                     {"stage_3", stage_term(0, bytes.total())}});
 }
 
+std::string zero_unsharded_sentence(int zero_stage, double data_parallel) {
+    // ZeRO §5: each stage partitions states over the data-parallel group, so one replica keeps them all.
+    if (zero_stage <= 0 || data_parallel > 1) return "";
+    return message("choices.zero.unsharded",
+                   "ZeRO stage {stage} shares the model states out among the data-parallel GPUs, and this layout has only one: it keeps them all, and nothing is sharded until there are more GPUs.",
+                   {{"stage", quantity::format(zero_stage, quantity::Figure::integer, 0)}});
+}
+
 std::string stories_json() {
     json::Writer w;
     w.begin_array();

@@ -18,6 +18,10 @@ std::string choices_json();
 // parameter (ZeRO §5.1–5.3, docs/model.md §3: each stage shards one more kind of state over d).
 std::string zero_stage_formula(const BytesPerParam& bytes);
 
+// Why a ZeRO stage shards nothing at this layout: empty unless stage > 0 and there is one
+// data-parallel GPU (ZeRO §5: every stage shares states out over the data-parallel group only).
+std::string zero_unsharded_sentence(int zero_stage, double data_parallel);
+
 // The lesson's starting scenarios: [{id, label, scenario, source}], their published figures read
 // from the model presets (model.hpp).
 std::string stories_json();

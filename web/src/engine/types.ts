@@ -58,7 +58,20 @@ export interface Scenario {
     /** How model states are tallied: the ZeRO paper's 16 bytes for mixed Adam, or 18 with FP32 gradients. */
     accounting?: AccountingConvention;
   };
-  parallel: { gpus: number; tensor: number; pipeline: number; interleave: number; zero_stage: number };
+  parallel: {
+    gpus: number;
+    tensor: number;
+    pipeline: number;
+    interleave: number;
+    /** Context parallelism: each sequence split over this many GPUs. */
+    context: number;
+    /** Expert parallelism: the routed experts split over this many GPUs, carved out of data × context. */
+    expert: number;
+    /** Layers on the first and last pipeline stage when not layers / pipeline; 0: even stages. */
+    first_stage_layers: number;
+    last_stage_layers: number;
+    zero_stage: number;
+  };
   hardware: {
     gpu: string;
     memory_bytes?: number;
@@ -80,12 +93,20 @@ export interface FieldError {
 export interface Gpu {
   id: string;
   name: string;
+  /** The name without the vendor, for a chart label: "H100 SXM", "A100 SXM 80 GB" (a custom GPU: its name). */
+  short_name: string;
+  /** Without the memory too, for a label that states it beside: "A100 SXM", "V100". */
+  model_name: string;
   memory_bytes: number;
   peak_flops: number;
   watts: number;
   /** Device memory bandwidth, bytes/s (datasheet; for a custom GPU scaled from the H100 SXM's ratio). */
   memory_bandwidth: number;
   source: string;
+  /** GPUs joined by the fast link, and bytes/s per GPU and direction within and between nodes (0: not given). */
+  gpus_per_node?: number;
+  intra_node_bandwidth?: number;
+  inter_node_bandwidth?: number;
 }
 
 export interface Preset {
@@ -100,6 +121,26 @@ export interface Preset {
   training_gpu?: string;
   source: string;
   architecture: Architecture;
+  /** Its published training runs (docs/model.md §14), each with a scenario that loads it as it was. */
+  runs?: TrainingRun[];
+}
+
+/** A published training run: its layout as the paper states it, and the scenario that reproduces it. */
+export interface TrainingRun {
+  id: string;
+  name: string;
+  gpu: string;
+  gpus: number;
+  tensor: number;
+  pipeline: number;
+  context: number;
+  expert: number;
+  data: number;
+  zero_stage: number;
+  /** What the engine approximates, when it cannot lay the run out exactly (empty when nothing). */
+  note: string;
+  source: string;
+  scenario: PartialScenario;
 }
 
 export interface TrainingComponents {
@@ -226,7 +267,11 @@ export interface Estimate {
     time_references: Array<{ seconds: number; label: string }>;
     /** The lesson's cluster: Llama 3 405B's 16,384 GPUs. */
     lesson_cluster_gpus: number;
+    /** The second curve: the same run with communication and the bubble, on the counts the layout divides. */
+    time_over_gpus_communication?: Array<{ gpus: number; seconds: number; predicted_mfu: number; dominant: string }>;
   };
+  /** What a step waits for beyond its arithmetic (docs/model.md §13). */
+  communication?: Communication;
   /** One training step on one GPU (docs/model.md §9); the events come from stepTimeline. */
   step: {
     seconds: number;
@@ -247,6 +292,41 @@ export interface Estimate {
     in_flight?: number;
     micro_batch_seconds?: number;
   };
+}
+
+/** One communication term of a step, per GPU: the whole transfer and what compute does not hide. */
+export interface CommunicationTerm {
+  id: string;
+  label: string;
+  seconds: number;
+  exposed_seconds: number;
+}
+
+/** One stretch of the modelled step: `compute` or a term's id, for a micro-batch or a run of them (0: the step's own). */
+export interface CommunicationPhase {
+  phase: string;
+  micro_batch: number;
+  micro_batch_last: number;
+  start: number;
+  seconds: number;
+}
+
+export interface Communication {
+  arithmetic_efficiency: number;
+  predicted_mfu: number;
+  achieved_mfu: number;
+  micro_batches: number;
+  compute_seconds: number;
+  step_seconds: number;
+  exposed_seconds: number;
+  dominant: string;
+  dominant_label: string;
+  terms: CommunicationTerm[];
+  schedule: CommunicationPhase[];
+  stops_paying_gpus: number;
+  stops_paying_dominant: string;
+  /** One sentence: what dominates, predicted beside used utilisation, where the curve stops paying. */
+  summary: string;
 }
 
 /** What a typed quantity measures (docs/numbers.md); the second name of each pair is an alias. */
@@ -317,6 +397,8 @@ export interface Story {
 export interface ViewText {
   /** The ZeRO stages' per-GPU bytes for the bytes per parameter in use: "stage 0 16Ψ; …". */
   zero_formula: string;
+  /** Why the scenario's ZeRO stage shards nothing (one data-parallel GPU); empty when it shards. */
+  zero_unsharded?: string;
 }
 
 /** What the engine says a field's slider spans (its field limits' `slider`). */

@@ -31,6 +31,33 @@ const HEADROOM = 1.12;
 /** Where a label near the right edge turns to the left of its mark. */
 const FLIP_AT = 0.6;
 
+/** When what stays put all step outweighs what changes this many times, the chart draws only what changes. */
+const FOCUS_RATIO = 3;
+
+/**
+ * The parts held the same through the whole step (the model states, mostly), and whether the chart
+ * should leave them out: when they dwarf what comes and goes, the activations are a sliver and
+ * checkpointing would visibly change only the time axis (issue 24, item 14).
+ */
+function steadyParts(helds: readonly StepBytes[]): { steady: Set<StepKey>; focus: boolean; varyingTop: number; steadyBytes: number } {
+  const steady = new Set<StepKey>();
+  for (const key of STEP_KEYS as readonly StepKey[]) {
+    const first = helds[0][key] ?? 0;
+    if (first > 0 && helds.every((held) => (held[key] ?? 0) === first)) steady.add(key);
+  }
+  const varying = (held: StepBytes) =>
+    (STEP_KEYS as readonly StepKey[]).reduce((sum, key) => sum + (steady.has(key) ? 0 : (held[key] ?? 0)), 0);
+  const varyingTop = Math.max(...helds.map(varying));
+  const steadyBytes = held0Steady(helds[0], steady);
+  return { steady, focus: varyingTop > 0 && steadyBytes > FOCUS_RATIO * varyingTop, varyingTop, steadyBytes };
+}
+
+function held0Steady(held: StepBytes, steady: ReadonlySet<StepKey>): number {
+  let bytes = 0;
+  for (const key of steady) bytes += held[key] ?? 0;
+  return bytes;
+}
+
 /**
  * The CSS patterns of .ts-part-* (web/styles.css) drawn as SVG patterns, so an area and its
  * legend swatch share colour and texture. Sizes are pixels: the drawing's viewBox is its own
@@ -94,6 +121,34 @@ export interface StepChart {
   timeAt(clientX: number): number | null;
 }
 
+/** The GPU's memory as a line across the plot (width null: not drawn) with its label above it, or below it near the top. */
+function drawGpuLine(lines: readonly SVGElement[], label: HTMLElement, width: number | null, y: string, share: number, text: string): void {
+  for (const line of lines) {
+    setAttribute(line, 'x2', width === null ? '0' : String(width));
+    setAttribute(line, 'y1', y);
+    setAttribute(line, 'y2', y);
+  }
+  setStyle(label, 'top', `${((1 - share) * 100).toFixed(3)}%`);
+  setClass(label, 'ts-step-gpu-label-below', share > 0.85);
+  setText(label, text);
+  setHidden(label, width === null);
+}
+
+/** The note over a zoomed-in chart: what lies under its scale, and that the GPU's memory is off it; hidden otherwise. */
+function showFocus(note: HTMLElement, steadyBytes: number | null, memory: number, t: Translate, formatBytes: Units['formatBytes']): void {
+  setHidden(note, steadyBytes === null);
+  setAttribute(note, 'data-value', String(steadyBytes ?? 0));
+  if (steadyBytes === null) return;
+  setText(
+    note,
+    t(
+      'figures.step.focus',
+      'Zoomed in on what changes: {steady} stay the same all step and lie under this scale, whose marks count from there; the GPU’s {memory} is off it.',
+      { steady: formatBytes(steadyBytes), memory: formatBytes(memory) },
+    ),
+  );
+}
+
 export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration'>): StepChart {
   const { formatBytes, formatDuration } = units;
   const patternIds = STEP_KEYS.map((key) => uniqueId(`step-${key}`));
@@ -130,11 +185,13 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     withElements(t('figures.step.peak', 'Peak {value}'), { value: peakValue }),
   );
   const peakRow = h('div', { className: 'ts-step-peak-row', 'aria-hidden': 'true' }, peakLabel);
+  const focusNote = h('p', { className: 'ts-step-focus', 'data-figure': 'step-focus' });
   const xAxis = linearAxis(formatDuration);
   const element = h(
     'div',
     { className: 'ts-step-chart', role: 'img', 'aria-label': t('figures.step.label', 'Memory held by one GPU through one training step') },
     h('p', { className: 'ts-step-axis-title', 'aria-hidden': 'true' }, t('figures.step.y_title', 'Memory held by one GPU')),
+    focusNote,
     peakRow,
     plot,
     xAxis.element,
@@ -153,7 +210,11 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
   const draw = () => {
     if (!last) return;
     const { events, seconds, peak, peakEvent, memory } = last;
-    const top = Math.max(peak.total, memory) * HEADROOM;
+    const helds = [events[0].held, ...events.map((event) => event.held)];
+    // What stays put all step lies under the scale when it dwarfs what changes: the chart starts above it.
+    const { steady, focus, varyingTop, steadyBytes } = steadyParts(helds);
+    const top = (focus ? varyingTop : Math.max(peak.total, memory)) * HEADROOM;
+    showFocus(focusNote, focus ? steadyBytes : null, memory, t, formatBytes);
     const x = (time: number) => (seconds > 0 ? Math.min(1, Math.max(0, time / seconds)) * width : 0).toFixed(1);
     const y = (bytes: number) => (top > 0 ? height - Math.min(1, Math.max(0, bytes / top)) * height : height).toFixed(1);
     // The step as points: its start holds what the first event leaves, then each event's end what it leaves.
@@ -162,7 +223,6 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     // run (the same height before and after it) and a point that repeats the one before it add
     // nothing to the outline and are left out (most layers are flat for most of the step).
     const xs = [x(0), ...events.map((event) => x(event.start + event.seconds))];
-    const helds = [events[0].held, ...events.map((event) => event.held)];
     const below = new Array<number>(xs.length).fill(0);
     let belowYs = below.map(y);
     const edge = (ys: readonly string[], from: number, to: number) => {
@@ -179,7 +239,7 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
       return path;
     };
     STEP_KEYS.forEach((key, index) => {
-      const values = helds.map((held) => held[key as StepKey] ?? 0);
+      const values = helds.map((held) => (focus && steady.has(key as StepKey) ? 0 : (held[key as StepKey] ?? 0)));
       if (!values.some((value) => value > 0)) {
         setAttribute(areas[index], 'd', '');
         return;
@@ -199,26 +259,20 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
       if (!shown) return;
       const share = `${((1 - value / top) * 100).toFixed(3)}%`;
       setStyle(tick, 'top', share);
-      setText(tick, formatBytes(value, 3));
+      setText(tick, focus ? t('figures.step.tick_above', '+{bytes}', { bytes: formatBytes(value, 3) }) : formatBytes(value, 3));
       setAttribute(line, 'y1', y(value));
       setAttribute(line, 'y2', y(value));
     });
-    for (const line of [gpuHalo, gpuLine]) {
-      setAttribute(line, 'x2', String(width));
-      setAttribute(line, 'y1', y(memory));
-      setAttribute(line, 'y2', y(memory));
-    }
-    const memoryShare = top > 0 ? memory / top : 0;
-    setStyle(gpuLabel, 'top', `${((1 - memoryShare) * 100).toFixed(3)}%`);
-    // A line near the floor has its label above it; one near the top of the plot, below it.
-    setClass(gpuLabel, 'ts-step-gpu-label-below', memoryShare > 0.85);
-    setText(gpuLabel, last.memoryLabel);
+    // Zoomed in, the GPU's memory is off the scale: its line and label are not drawn.
+    drawGpuLine([gpuHalo, gpuLine], gpuLabel, focus ? null : width, y(memory), top > 0 ? memory / top : 0, last.memoryLabel);
     const peakEnd = events[peakEvent] ? events[peakEvent].start + events[peakEvent].seconds : 0;
     const peakShare = seconds > 0 ? Math.min(1, peakEnd / seconds) : 0;
     const peakLeft = `${(peakShare * 100).toFixed(3)}%`;
     setStyle(peakLine, 'left', peakLeft);
     setStyle(peakDot, 'left', peakLeft);
-    setStyle(peakDot, 'top', `${((1 - (top > 0 ? peak.total / top : 0)) * 100).toFixed(3)}%`);
+    // Zoomed in, the dot sits on the drawn pile at the peak (what changes), the label still states the whole peak.
+    const peakDrawn = focus ? below[Math.min(below.length - 1, peakEvent + 1)] : peak.total;
+    setStyle(peakDot, 'top', `${((1 - (top > 0 ? peakDrawn / top : 0)) * 100).toFixed(3)}%`);
     setStyle(peakLabel, 'left', peakLeft);
     setClass(peakLabel, 'ts-step-flip', peakShare > FLIP_AT);
     setFigure(peakValue, formatBytes(peak.total), peak.total);

@@ -17,7 +17,8 @@ export interface CurveMark extends CurvePoint {
 export interface TimeCurve {
   element: HTMLElement;
   /**
-   * Draws the curve, its reference lines and up to three marked points (the learner's first);
+   * Draws the curve (and a second one beside it, dashed), its reference lines and up to four
+   * marked points (the learner's first; the fourth on the second curve);
    * a mark that is absent (null) or sits on an earlier one is hidden.
    */
   update(
@@ -25,6 +26,7 @@ export interface TimeCurve {
     references: ReadonlyArray<{ seconds: number; label: string }>,
     marks: ReadonlyArray<CurveMark | null>,
     label: string,
+    second?: readonly CurvePoint[],
   ): string[];
 }
 
@@ -80,8 +82,8 @@ interface PlotGeometry {
   lineHeight: number;
   xShare(gpus: number): number;
   yShare(seconds: number): number;
-  /** The curve's points in pixels, left to right. */
-  path: ReadonlyArray<readonly [number, number]>;
+  /** Each curve's points in pixels, left to right. */
+  paths: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
   /** Each reference line's share of the height, or null when it is off the plot. */
   referenceShares: ReadonlyArray<number | null>;
 }
@@ -90,14 +92,14 @@ type TextWidth = (text: string, bold?: boolean) => number;
 
 /** A box inside the plot that meets no box placed before it and does not cross the curve. */
 function fitsPlot(geometry: PlotGeometry, placed: readonly Box[], box: Box): boolean {
-  const { width, height, path } = geometry;
+  const { width, height, paths } = geometry;
   return (
     box.left >= 0 &&
     box.right <= width &&
     box.top >= 0 &&
     box.bottom <= height &&
     !placed.some((other) => meets(box, other)) &&
-    !path.some(([x, y], index) => index > 0 && crosses(box, path[index - 1][0], path[index - 1][1], x, y))
+    !paths.some((path) => path.some(([x, y], index) => index > 0 && crosses(box, path[index - 1][0], path[index - 1][1], x, y)))
   );
 }
 
@@ -242,6 +244,7 @@ function placeLabel(view: HTMLElement, box: Box | null): void {
 /** The curve's elements, built once. */
 function curveElements(t: Translate) {
   const line = svg('polyline', { class: 'ts-curve-line', fill: 'none', 'vector-effect': 'non-scaling-stroke' });
+  const secondLine = svg('polyline', { class: 'ts-curve-line ts-curve-line-second', fill: 'none', 'vector-effect': 'non-scaling-stroke' });
   const referenceLines = Array.from({ length: 4 }, () =>
     svg('line', { class: 'ts-curve-reference', x1: '0', x2: String(CURVE_VIEW), 'vector-effect': 'non-scaling-stroke' }),
   );
@@ -260,11 +263,12 @@ function curveElements(t: Translate) {
     ...gridLines,
     ...referenceLines,
     line,
+    secondLine,
   );
   const referenceLabels = referenceLines.map((_, index) =>
     h('span', { className: 'ts-curve-label ts-curve-ref-label', 'data-figure': `time-reference-${index}` }, ''),
   );
-  const markViews = (['you', 'one', 'cluster'] as const).map((kind) => {
+  const markViews = (['you', 'one', 'cluster', 'stop'] as const).map((kind) => {
     const dot = h('span', { className: `ts-curve-dot ts-curve-dot-${kind}` });
     const value = h('strong', { 'data-figure': `curve-seconds-${kind}` }, '');
     const name = h('span', null, '');
@@ -293,17 +297,18 @@ function curveElements(t: Translate) {
       t('figures.curve.x_title', 'GPUs (log scale)'),
     ),
   );
-  return { element, plot, line, referenceLines, gridLines, referenceLabels, markViews, ticks };
+  return { element, plot, line, secondLine, referenceLines, gridLines, referenceLabels, markViews, ticks };
 }
 
 type CurveElements = ReturnType<typeof curveElements>;
 
 /** The plot's scales for a curve: log GPUs across, log time down, with room for labels at the ends. */
-function curveScales(drawn: readonly CurvePoint[]) {
+function curveScales(drawn: readonly CurvePoint[], second: readonly CurvePoint[]) {
   const xLow = Math.log10(drawn[0].gpus);
   const xHigh = Math.max(xLow + 1, Math.log10(drawn[drawn.length - 1].gpus));
-  const yLow = Math.log10(Math.min(...drawn.map((p) => p.seconds)));
-  const yHigh = Math.log10(Math.max(...drawn.map((p) => p.seconds)));
+  const both = [...drawn, ...second];
+  const yLow = Math.log10(Math.min(...both.map((p) => p.seconds)));
+  const yHigh = Math.log10(Math.max(...both.map((p) => p.seconds)));
   return {
     xLow,
     xHigh,
@@ -363,7 +368,10 @@ function drawMarks(
   formatDuration: Units['formatDuration'],
 ): Array<CurveMark | null> {
   const shownMarks = marks.map((mark, index) =>
-    mark && mark.gpus > 0 && mark.seconds > 0 && !marks.slice(0, index).some((earlier) => earlier && earlier.gpus === mark.gpus)
+    mark &&
+    mark.gpus > 0 &&
+    mark.seconds > 0 &&
+    !marks.slice(0, index).some((earlier) => earlier && earlier.gpus === mark.gpus && earlier.seconds === mark.seconds)
       ? mark
       : null,
   );
@@ -404,6 +412,7 @@ function labelMeasure() {
 /** What one update drew, kept so that a resize can place the labels again. */
 interface CurveDrawing {
   drawn: readonly CurvePoint[];
+  second: readonly CurvePoint[];
   scales: CurveScales;
   referenceShares: Array<number | null>;
   shownMarks: Array<CurveMark | null>;
@@ -434,7 +443,9 @@ function placeLabels(
     xShare: scales.xShare,
     yShare: scales.yShare,
     referenceShares,
-    path: drawing.drawn.map((p) => [scales.xShare(p.gpus) * width, scales.yShare(p.seconds) * height] as const),
+    paths: [drawing.drawn, drawing.second].map((curve) =>
+      curve.map((p) => [scales.xShare(p.gpus) * width, scales.yShare(p.seconds) * height] as const),
+    ),
   };
   const placed: Box[] = shownMarks.flatMap((mark) => (mark ? [dotBox(geometry, mark)] : []));
   const places = shownMarks.map((mark) => markPlaces(geometry, placed, mark, measure.textWidth, formatDuration));
@@ -481,17 +492,21 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
 
   return {
     element: parts.element,
-    update(curve, references, marks, label) {
+    update(curve, references, marks, label, secondCurve = []) {
       setAttribute(parts.element, 'aria-label', label);
       const drawn = curve.filter((p) => p.gpus > 0 && p.seconds > 0);
       if (drawn.length === 0) return [];
-      const scales = curveScales(drawn);
-      const points = drawn.map((p) => `${inView(scales.xShare(p.gpus))},${inView(scales.yShare(p.seconds))}`);
-      setAttribute(parts.line, 'points', points.join(' '));
+      const second = secondCurve.filter((p) => p.gpus > 0 && p.seconds > 0);
+      const scales = curveScales(drawn, second);
+      const points = (points: readonly CurvePoint[]) =>
+        points.map((p) => `${inView(scales.xShare(p.gpus))},${inView(scales.yShare(p.seconds))}`).join(' ');
+      setAttribute(parts.line, 'points', points(drawn));
+      setAttribute(parts.secondLine, 'points', points(second));
+      setAttribute(parts.secondLine, 'data-value', String(second.length));
       const referenceShares = drawReferences(parts, scales, references);
       const tickValues = drawGrid(parts, scales, formatCount);
       const shownMarks = drawMarks(parts, scales, marks, formatDuration);
-      drawing = { drawn, scales, referenceShares, shownMarks, tickValues };
+      drawing = { drawn, second, scales, referenceShares, shownMarks, tickValues };
       if (typeof ResizeObserver !== 'function') {
         size.width = plot.clientWidth;
         size.height = plot.clientHeight;

@@ -76,19 +76,6 @@ export interface SectionView {
   readonly parts?: readonly SectionView[];
 }
 
-/** "NVIDIA H100 SXM" → "H100 SXM": short enough for a chart label. */
-export function shortGpu(name: string): string {
-  return name.replace(/^(NVIDIA|AMD|Google)\s+(GeForce\s+|Instinct\s+)?/, '');
-}
-
-/**
- * "NVIDIA V100 32 GB" → "V100": for a label that shows the GPU's memory beside its name, where
- * "one V100 32 GB: 32 GB" would say the same figure twice.
- */
-export function gpuModel(name: string): string {
-  return shortGpu(name).replace(/\s+\d+\s?GB$/, '');
-}
-
 /** The step's passing parts at its peak (ZeRO-3's gathered layers, ZeRO-2/3's full-gradient buffer), when held. */
 export function extraParts(t: Translate, perGpu: { gathered_weights: number; temporary: number }): Part[] {
   const parts: Part[] = [];

@@ -9,7 +9,7 @@ import { stackedBar } from '../figures/stacked-bar';
 import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
-import { extraParts, gpuModel, shortGpu, type PageView, type SectionContext, type SectionView } from './context';
+import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
 import type { AccountingChoice } from '../engine/types';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
@@ -184,7 +184,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
     const marker = {
       value: gpu.memory_bytes,
-      label: t('memory.marker', 'one {gpu}: {memory}', { gpu: gpuModel(gpu.name), memory: formatBytes(gpu.memory_bytes) }),
+      label: t('memory.marker', 'one {gpu}: {memory}', { gpu: gpu.model_name, memory: formatBytes(gpu.memory_bytes) }),
     };
     setText(runLabel, formatBytes(inference.total));
     setText(trainLabel, formatBytes(training.per_gpu.total));
@@ -230,7 +230,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     inferenceIcons.update(inference.min_gpus, t('memory.gpus', '{count} GPUs', { count: formatInteger(inference.min_gpus) }));
     setFigure(
       inferenceGpus,
-      t('memory.gpus_of', '{count} × {gpu}', { count: formatInteger(inference.min_gpus), gpu: shortGpu(gpu.name) }),
+      t('memory.gpus_of', '{count} × {gpu}', { count: formatInteger(inference.min_gpus), gpu: gpu.short_name }),
       inference.min_gpus,
     );
     setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
@@ -245,7 +245,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     setFigure(
       trainingGpus,
       trainingMinimum > 0
-        ? t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(trainingMinimum), gpu: shortGpu(gpu.name) })
+        ? t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(trainingMinimum), gpu: gpu.short_name })
         : t('memory.no_fit', 'does not fit at this layout'),
       trainingMinimum,
     );

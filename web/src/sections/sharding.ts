@@ -7,12 +7,15 @@ import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
 import { shardBar } from '../figures/shard-bar';
 import { stackedBar } from '../figures/stacked-bar';
+import { layoutFigure } from '../figures/layout';
 import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
-import { withElements, type Translate } from '../i18n/i18n';
+import { withElements } from '../i18n/i18n';
 import { setField } from '../engine/scenario';
-import { extraParts, gpuModel, type PageView, type SectionContext, type SectionView } from './context';
+import { extraParts, type SectionContext, type SectionView } from './context';
+import type { Preset } from '../engine/types';
 import { gpuControl } from './gpus';
+import { runLoader } from './sharding-runs';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
 const HELD_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'] as const;
@@ -23,10 +26,10 @@ const NARROW_CHIPS = 8;
 /** Past this many GPUs the "try ZeRO-3" button would suggest a cluster nobody has. */
 const LARGEST_SUGGESTION = 100000;
 
-/** Whether training fits, what each GPU holds, and the fewest GPUs it would take fully sharded. */
-function fitStatus(context: SectionContext): { element: HTMLElement; update(view: PageView): void } {
-  const { t } = context;
+export function shardingSection(context: SectionContext, presets: readonly Preset[]): SectionView {
+  const { t, parts: labels } = context;
   const { formatBytes, formatInteger } = context.units;
+  const headingId = uniqueId('heading');
   const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
   const fitText = h('span');
   const badge = h('p', { className: 'ts-fit-badge', 'data-figure': 'fits' }, fitIcon, fitText);
@@ -62,7 +65,7 @@ function fitStatus(context: SectionContext): { element: HTMLElement; update(view
   // The four model states one GPU keeps, as one engine figure (quiz question 10's answer).
   const statesPerGpu = h('strong', { 'data-figure': 'model-states-per-gpu' });
   const statesTotal = h('strong', { 'data-figure': 'model-states-total' });
-  const element = h(
+  const status = h(
     'div',
     { className: 'ts-fit' },
     badge,
@@ -81,59 +84,10 @@ function fitStatus(context: SectionContext): { element: HTMLElement; update(view
     h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull),
   );
 
-  return {
-    element,
-    update({ estimate, scenario: resolved }) {
-      const { training, gpu } = estimate;
-      const perGpu = training.per_gpu;
-      const states = training.model_states;
-      const gpus = resolved.parallel.gpus;
-      minimum = training.min_gpus;
-      setClass(badge, 'ts-fits', training.fits);
-      setClass(badge, 'ts-no-fit', !training.fits);
-      setAttribute(badge, 'data-value', String(training.fits));
-      setText(fitIcon, training.fits ? '✓' : '✗');
-      setText(fitText, training.fits ? t('sharding.fits', ' Fits') : t('sharding.no_fit', ' Does not fit'));
-      setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
-      const rest = {
-        memory: formatBytes(gpu.memory_bytes),
-        gpus: formatInteger(gpus),
-        data_parallel: formatInteger(training.data_parallel),
-      };
-      setText(
-        perGpuRest,
-        gpus === 1
-          ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
-          : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest),
-      );
-      setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
-      setFigure(statesTotal, formatBytes(states.total), states.total);
-      setHidden(fitsFrom, !(minimum > 0));
-      setHidden(neverFits, minimum > 0);
-      // Only one element carries the figure at a time, so tests and tools find the one shown.
-      if (minimum > 0) {
-        setFigure(minGpus, t('controls.gpus_value', '{count} GPUs', { count: formatInteger(minimum) }), minimum);
-        neverFits.removeAttribute('data-figure');
-        setAttribute(minGpus, 'data-figure', 'min-gpus');
-      } else {
-        minGpus.removeAttribute('data-figure');
-        setAttribute(neverFits, 'data-figure', 'min-gpus');
-        setAttribute(neverFits, 'data-value', String(minimum));
-      }
-      setHidden(tryZero, !(minimum > 0 && !training.fits && minimum <= LARGEST_SUGGESTION));
-      setText(tryZero, t('sharding.try_zero', 'Try ZeRO-3 on {count} GPUs', { count: formatInteger(minimum) }));
-      setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
-    },
-  };
-}
-
-/** The GPUs as chips, each filled to the share of its memory it holds (a few drawn, the rest in a sentence). */
-function gpuChips(context: SectionContext): {
-  element: HTMLElement;
-  update(gpus: number, fits: boolean, share: number, narrow: boolean): void;
-} {
-  const { t } = context;
-  const { formatInteger } = context.units;
+  const whole = shardBar(STATE_KEYS, formatBytes, labels, t);
+  const held = stackedBar(SHOWN_KEYS, formatBytes, labels, { marker: true });
+  const axis = linearAxis((value) => formatBytes(value, 3));
+  const heldLegend = legend(SHOWN_KEYS, formatBytes, labels, t('sharding.legend', 'What each GPU holds'));
   const chips = Array.from({ length: CHIPS }, (_, index) => {
     const fill = h('span', { className: 'ts-chip-fill' });
     return {
@@ -152,39 +106,7 @@ function gpuChips(context: SectionContext): {
     chips.map((chip) => chip.item),
   );
   const chipsMore = h('p', { className: 'ts-chips-more' });
-  return {
-    element: h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore),
-    update(gpus, fits, share, narrow) {
-      const shown = Math.min(gpus, narrow ? NARROW_CHIPS : CHIPS);
-      const fill = `${Math.min(100, share * 100).toFixed(2)}%`;
-      chips.forEach((chip, index) => {
-        setHidden(chip.item, index >= shown);
-        setClass(chip.item, 'ts-chip-over', !fits);
-        setStyle(chip.fill, 'height', fill);
-      });
-      setAttribute(
-        chipList,
-        'aria-label',
-        fits
-          ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
-          : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }),
-      );
-      setHidden(chipsMore, !(gpus > shown));
-      setText(chipsMore, t('sharding.chips_more', '… {count} GPUs in all, each holding the same amount.', { count: formatInteger(gpus) }));
-    },
-  };
-}
-
-/** The whole model's states and the slice one GPU keeps, what each GPU holds against its memory, and the GPUs. */
-function shardFigure(context: SectionContext): { element: HTMLElement; update(view: PageView): void } {
-  const { t, parts: labels } = context;
-  const { formatBytes } = context.units;
-  const whole = shardBar(STATE_KEYS, formatBytes, labels, t);
-  const held = stackedBar(SHOWN_KEYS, formatBytes, labels, { marker: true });
-  const axis = linearAxis((value) => formatBytes(value, 3));
-  const heldLegend = legend(SHOWN_KEYS, formatBytes, labels, t('sharding.legend', 'What each GPU holds'));
-  const gpuRow = gpuChips(context);
-  const element = h(
+  const figure = h(
     'div',
     { className: 'ts-figure-body' },
     h(
@@ -207,162 +129,9 @@ function shardFigure(context: SectionContext): { element: HTMLElement; update(vi
     ),
     axis.element,
     heldLegend.element,
-    gpuRow.element,
+    h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore),
   );
 
-  return {
-    element,
-    update({ estimate, scenario: resolved, narrow }) {
-      const { training, gpu } = estimate;
-      const perGpu = training.per_gpu;
-      const states = training.model_states;
-      const gpus = resolved.parallel.gpus;
-      const parts: Part[] = HELD_KEYS.map((key) => ({
-        key,
-        value: perGpu[key],
-        detail:
-          key === 'activations' || key === 'logits'
-            ? t('sharding.detail.own', 'its own micro-batch')
-            : perGpu[key] < states[key]
-              ? t('sharding.detail.slice', 'a slice of {bytes}', { bytes: formatBytes(states[key]) })
-              : t('sharding.detail.full', 'a full copy'),
-      }));
-      parts.push(...extraParts(t, perGpu));
-      const max = Math.max(perGpu.total, gpu.memory_bytes);
-      // The bar labels add no figure: the sentences above say what the whole model and one GPU hold.
-      whole.update(
-        STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })),
-        states.total,
-        t('sharding.whole_bar', 'The model states total {total}. {parts}.', {
-          total: formatBytes(states.total),
-          parts: STATE_KEYS.map((key) =>
-            perGpu[key] < states[key]
-              ? t('sharding.whole_bar.slice', '{part}: each GPU keeps a slice, {mine} of {whole}', {
-                  part: labels[key],
-                  mine: formatBytes(perGpu[key]),
-                  whole: formatBytes(states[key]),
-                })
-              : t('sharding.whole_bar.all', '{part}: every GPU keeps all {whole}', { part: labels[key], whole: formatBytes(states[key]) }),
-          ).join('; '),
-        }),
-      );
-      held.update(
-        parts,
-        max,
-        t('sharding.held_bar', 'Each GPU holds {total}: {parts}. It has {memory}.', {
-          total: formatBytes(perGpu.total),
-          parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '),
-          memory: formatBytes(gpu.memory_bytes),
-        }),
-        { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpuModel(gpu.name) }) },
-      );
-      axis.update(max, narrow);
-      heldLegend.update(parts);
-
-      gpuRow.update(gpus, training.fits, perGpu.total / gpu.memory_bytes, narrow);
-    },
-  };
-}
-
-/** What ZeRO and FSDP do, before the figure. */
-function shardingProse(t: Translate): HTMLElement {
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'sharding.prose_1',
-        'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
-      ),
-      t(
-        'sharding.prose_2',
-        'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
-      ),
-    ),
-  );
-}
-
-/** The ZeRO stage and the GPUs, then tensor, pipeline and sequence parallelism for those who go deeper. */
-function shardingControls(context: SectionContext): HTMLElement {
-  const { t } = context;
-  const { formatInteger } = context.units;
-  return h(
-    'div',
-    { className: 'ts-panel-controls' },
-    context.add(
-      radioControl(
-        'parallel.zero_stage',
-        t('controls.zero', 'Sharding (ZeRO stage)'),
-        [...context.choices('parallel.zero_stage')],
-        context.onValue,
-      ),
-    ).element,
-    gpuControl(context),
-    h(
-      'details',
-      { className: 'ts-deeper' },
-      h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor and pipeline parallelism')),
-      h(
-        'div',
-        { className: 'ts-deeper-body' },
-        h(
-          'p',
-          { className: 'ts-hint' },
-          t(
-            'sharding.deeper.hint',
-            'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. GPUs must be a multiple of tensor × pipeline.',
-          ),
-        ),
-        context.add(
-          selectControl(
-            'parallel.tensor',
-            t('sharding.deeper.tensor', 'Tensor parallel degree'),
-            fieldStops(context.units, 'parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })),
-            context.onValue,
-          ),
-        ).element,
-        context.add(
-          selectControl(
-            'parallel.pipeline',
-            t('sharding.deeper.pipeline', 'Pipeline parallel degree'),
-            fieldStops(context.units, 'parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })),
-            context.onValue,
-          ),
-        ).element,
-        context.add(
-          selectControl(
-            'parallel.interleave',
-            t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
-            [1, 2, 3, 4, 8].map((v) => ({
-              value: v,
-              label:
-                v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v),
-            })),
-            context.onValue,
-            t(
-              'sharding.deeper.interleave_hint',
-              'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.',
-            ),
-          ),
-        ).element,
-        context.add(
-          checkboxControl(
-            'training.sequence_parallel',
-            t('sharding.deeper.sequence_parallel', 'Sequence parallelism'),
-            context.onValue,
-            t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'),
-          ),
-        ).element,
-      ),
-    ),
-  );
-}
-
-export function shardingSection(context: SectionContext): SectionView {
-  const { t } = context;
-  const headingId = uniqueId('heading');
   // The formula is the engine's, for the bytes per parameter on screen (view.text).
   const whyDetails = why(
     t,
@@ -381,13 +150,110 @@ export function shardingSection(context: SectionContext): SectionView {
   );
   const whyFormula = whyDetails.querySelector<HTMLElement>('.ts-formula');
 
-  const status = fitStatus(context);
-  const figure = shardFigure(context);
+  const layout = layoutFigure(t, formatInteger);
+  const runs = runLoader(context, presets);
+
   const update: SectionView['update'] = (view) => {
+    const { estimate, scenario: resolved, narrow, text } = view;
+    layout.update(estimate, resolved, narrow);
+    runs.update(view);
     // The stages' bytes follow the optimizer and precision on screen: the engine writes them.
-    if (whyFormula) setText(whyFormula, view.text.zero_formula);
-    status.update(view);
-    figure.update(view);
+    if (whyFormula) setText(whyFormula, text.zero_formula);
+    const { training, gpu } = estimate;
+    const perGpu = training.per_gpu;
+    const states = training.model_states;
+    const gpus = resolved.parallel.gpus;
+    const parts: Part[] = HELD_KEYS.map((key) => ({
+      key,
+      value: perGpu[key],
+      detail:
+        key === 'activations' || key === 'logits'
+          ? t('sharding.detail.own', 'its own micro-batch')
+          : perGpu[key] < states[key]
+            ? t('sharding.detail.slice', 'a slice of {bytes}', { bytes: formatBytes(states[key]) })
+            : t('sharding.detail.full', 'a full copy'),
+    }));
+    parts.push(...extraParts(t, perGpu));
+    const max = Math.max(perGpu.total, gpu.memory_bytes);
+    minimum = training.min_gpus;
+
+    setClass(badge, 'ts-fits', training.fits);
+    setClass(badge, 'ts-no-fit', !training.fits);
+    setAttribute(badge, 'data-value', String(training.fits));
+    setText(fitIcon, training.fits ? '✓' : '✗');
+    setText(fitText, training.fits ? t('sharding.fits', ' Fits') : t('sharding.no_fit', ' Does not fit'));
+    setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
+    const rest = { memory: formatBytes(gpu.memory_bytes), gpus: formatInteger(gpus), data_parallel: formatInteger(training.data_parallel) };
+    setText(
+      perGpuRest,
+      gpus === 1
+        ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
+        : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest),
+    );
+    setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
+    setFigure(statesTotal, formatBytes(states.total), states.total);
+    setHidden(fitsFrom, !(minimum > 0));
+    setHidden(neverFits, minimum > 0);
+    // Only one element carries the figure at a time, so tests and tools find the one shown.
+    if (minimum > 0) {
+      setFigure(minGpus, t('controls.gpus_value', '{count} GPUs', { count: formatInteger(minimum) }), minimum);
+      neverFits.removeAttribute('data-figure');
+      setAttribute(minGpus, 'data-figure', 'min-gpus');
+    } else {
+      minGpus.removeAttribute('data-figure');
+      setAttribute(neverFits, 'data-figure', 'min-gpus');
+      setAttribute(neverFits, 'data-value', String(minimum));
+    }
+    setHidden(tryZero, !(minimum > 0 && !training.fits && minimum <= LARGEST_SUGGESTION));
+    setText(tryZero, t('sharding.try_zero', 'Try ZeRO-3 on {count} GPUs', { count: formatInteger(minimum) }));
+    setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
+
+    // The bar labels add no figure: the sentences above say what the whole model and one GPU hold.
+    whole.update(
+      STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })),
+      states.total,
+      t('sharding.whole_bar', 'The model states total {total}. {parts}.', {
+        total: formatBytes(states.total),
+        parts: STATE_KEYS.map((key) =>
+          perGpu[key] < states[key]
+            ? t('sharding.whole_bar.slice', '{part}: each GPU keeps a slice, {mine} of {whole}', {
+                part: labels[key],
+                mine: formatBytes(perGpu[key]),
+                whole: formatBytes(states[key]),
+              })
+            : t('sharding.whole_bar.all', '{part}: every GPU keeps all {whole}', { part: labels[key], whole: formatBytes(states[key]) }),
+        ).join('; '),
+      }),
+    );
+    held.update(
+      parts,
+      max,
+      t('sharding.held_bar', 'Each GPU holds {total}: {parts}. It has {memory}.', {
+        total: formatBytes(perGpu.total),
+        parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '),
+        memory: formatBytes(gpu.memory_bytes),
+      }),
+      { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpu.model_name }) },
+    );
+    axis.update(max, narrow);
+    heldLegend.update(parts);
+
+    const shown = Math.min(gpus, narrow ? NARROW_CHIPS : CHIPS);
+    const fill = `${Math.min(100, (perGpu.total / gpu.memory_bytes) * 100).toFixed(2)}%`;
+    chips.forEach((chip, index) => {
+      setHidden(chip.item, index >= shown);
+      setClass(chip.item, 'ts-chip-over', !training.fits);
+      setStyle(chip.fill, 'height', fill);
+    });
+    setAttribute(
+      chipList,
+      'aria-label',
+      training.fits
+        ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
+        : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }),
+    );
+    setHidden(chipsMore, !(gpus > shown));
+    setText(chipsMore, t('sharding.chips_more', '… {count} GPUs in all, each holding the same amount.', { count: formatInteger(gpus) }));
   };
 
   const element = h(
@@ -398,16 +264,118 @@ export function shardingSection(context: SectionContext): SectionView {
       { className: 'ts-section-title', id: headingId },
       context.numbered('sharding', t('sharding.heading', 'Sharding: every GPU keeps only its slice')),
     ),
-    shardingProse(t),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'sharding.prose_1',
+          'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
+        ),
+        t(
+          'sharding.prose_2',
+          'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
+        ),
+      ),
+    ),
     h(
       'div',
       { className: 'ts-panel' },
-      shardingControls(context),
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
+        context.add(
+          radioControl(
+            'parallel.zero_stage',
+            t('controls.zero', 'Sharding (ZeRO stage)'),
+            [...context.choices('parallel.zero_stage')],
+            context.onValue,
+          ),
+        ).element,
+        gpuControl(context),
+        h(
+          'details',
+          { className: 'ts-deeper' },
+          h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor, pipeline, context and expert parallelism')),
+          h(
+            'div',
+            { className: 'ts-deeper-body' },
+            h(
+              'p',
+              { className: 'ts-hint' },
+              t(
+                'sharding.deeper.hint',
+                'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. Context parallelism splits each sequence; expert parallelism splits a mixture of experts’ experts. GPUs must be a multiple of tensor × pipeline × context.',
+              ),
+            ),
+            context.add(
+              selectControl(
+                'parallel.tensor',
+                t('sharding.deeper.tensor', 'Tensor parallel degree'),
+                fieldStops(context.units, 'parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.pipeline',
+                t('sharding.deeper.pipeline', 'Pipeline parallel degree'),
+                fieldStops(context.units, 'parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.context',
+                t('sharding.deeper.context', 'Context parallel degree'),
+                fieldStops(context.units, 'parallel.context').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+                t('sharding.deeper.context_hint', 'splits each sequence across GPUs: the activations per GPU fall with it.'),
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.expert',
+                t('sharding.deeper.expert', 'Expert parallel degree'),
+                fieldStops(context.units, 'parallel.expert').map((v) => ({ value: v, label: formatInteger(v) })),
+                context.onValue,
+                t('sharding.deeper.expert_hint', 'splits a mixture of experts’ routed experts across the data- and context-parallel GPUs.'),
+              ),
+            ).element,
+            context.add(
+              selectControl(
+                'parallel.interleave',
+                t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
+                [1, 2, 3, 4, 8].map((v) => ({
+                  value: v,
+                  label:
+                    v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v),
+                })),
+                context.onValue,
+                t(
+                  'sharding.deeper.interleave_hint',
+                  'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.',
+                ),
+              ),
+            ).element,
+            context.add(
+              checkboxControl(
+                'training.sequence_parallel',
+                t('sharding.deeper.sequence_parallel', 'Sequence parallelism'),
+                context.onValue,
+                t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'),
+              ),
+            ).element,
+          ),
+        ),
+      ),
       h(
         'figure',
         { className: 'ts-figure' },
-        status.element,
-        figure.element,
+        status,
+        figure,
         h(
           'figcaption',
           null,
@@ -415,6 +383,20 @@ export function shardingSection(context: SectionContext): SectionView {
             'sharding.caption',
             'Top: the whole model’s training state; a faded component is sharded and GPU 1 keeps only its outlined slice. Below: what one GPU holds against its memory (the dashed line). Every GPU holds the same amount: its own slices and its own micro-batch’s activations.',
           ),
+        ),
+      ),
+    ),
+    h(
+      'figure',
+      { className: 'ts-figure ts-layout-figure' },
+      runs.element,
+      layout.element,
+      h(
+        'figcaption',
+        null,
+        t(
+          'layout.caption',
+          'How the GPUs are laid out, the innermost group first: how many GPUs each kind of parallelism groups, and the slice of the model each holds. A few squares stand for many; the count says how many.',
         ),
       ),
     ),

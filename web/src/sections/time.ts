@@ -2,13 +2,13 @@
 
 import { checkboxControl, selectControl } from '../controls/controls';
 import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
-import { timeAxis, type TimeAxis } from '../figures/time-axis';
-import { timeCurve, type TimeCurve } from '../figures/time-curve';
+import { timeAxis } from '../figures/time-axis';
+import { timeCurve } from '../figures/time-curve';
 import { why } from '../figures/why';
 import type { Engine } from '../engine/engine';
 import type { Estimate, Scenario } from '../engine/types';
 import type { Translate } from '../i18n/i18n';
-import { shortGpu, type PageView, type SectionContext, type SectionView } from './context';
+import { type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 
 export const CUSTOM_GPU = 'custom';
@@ -23,172 +23,77 @@ function listInWords(t: Translate, items: readonly string[]): string {
       });
 }
 
-/** Why training is staggering arithmetic, before the equation. */
-function timeProse(t: Translate): HTMLElement {
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'time.prose_1',
-        'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
-      ),
-      t(
-        'time.prose_2',
-        'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
-      ),
-    ),
+/** The model on screen by name: its preset's, the name it was given, or its size. */
+function modelName(context: SectionContext, engine: Engine, estimate: Estimate, resolved: Scenario): string {
+  const preset = engine.presets.find((entry) => entry.id === resolved.model.preset);
+  return (
+    preset?.name ??
+    resolved.model.name ??
+    context.t('time.curve.model_params', 'the {count}-parameter model', {
+      count: context.units.formatCount(estimate.params, { short: true }),
+    })
   );
 }
 
-/** Your own GPU, attention FLOPs and a price: the inputs most learners leave. */
-function timeDeeper(context: SectionContext): HTMLElement {
-  const { t } = context;
-  const { formatBytes, formatFlopsRate, formatNumber, readField } = context.units;
-  return h(
-    'details',
-    { className: 'ts-deeper' },
-    h('summary', null, t('time.deeper.summary', 'Go deeper: your own GPU, attention FLOPs, price')),
-    h(
-      'div',
-      { className: 'ts-deeper-body' },
-      context.range({
-        path: 'hardware.memory_bytes',
-        label: t('time.deeper.memory', 'GPU memory'),
-        formatField: (v) => formatBytes(v),
-        describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
-        fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
-      }).element,
-      context.range({
-        path: 'hardware.peak_flops',
-        label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'),
-        formatField: (v) => formatFlopsRate(v),
-        describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
-        fieldLabel: t('time.deeper.peak_field', 'GPU peak, exact (e.g. 1,200 TFLOP/s)'),
-      }).element,
-      context.add(
-        checkboxControl(
-          'training.attention_flops',
-          t('time.deeper.attention', 'Count attention FLOPs'),
-          context.onValue,
-          t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'),
-        ),
-      ).element,
-      context.range({
-        path: 'hardware.price_per_gpu_hour',
-        label: t('time.deeper.price', 'Price per GPU-hour (US$)'),
-        parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
-        formatField: (v) => formatNumber(v, 3),
-        describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
-      }).element,
-    ),
-  );
-}
-
-/** Tokens, GPUs, their type and how much of their peak they sustain. */
-function timeControls(context: SectionContext, gpuSelect: { element: HTMLElement }): HTMLElement {
-  const { t } = context;
-  const { formatCount, formatPercent } = context.units;
-  return h(
-    'div',
-    { className: 'ts-panel-controls' },
-    context.range({
-      path: 'training.tokens',
-      label: t('time.tokens', 'Training tokens'),
-      formatField: (v) => formatCount(v, { short: true, significant: 4 }),
-      describe: (v) => t('controls.tokens', '{count} tokens', { count: formatCount(v) }),
-      fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
-    }).element,
-    gpuControl(context),
-    gpuSelect.element,
-    context.range({
-      path: 'hardware.utilization',
-      label: t('time.utilisation', 'Utilisation (share of peak sustained)'),
-      formatField: (v) => formatPercent(v, 3),
-      describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
-      fieldLabel: t('time.utilisation_field', 'Utilisation, exact (e.g. 40% or 0.4)'),
-    }).element,
-    timeDeeper(context),
-  );
-}
-
-function timeWhy(t: Translate): HTMLElement {
-  return why(
-    t,
-    t('time.why.summary', 'Why 6 × parameters × tokens?'),
-    [
-      t(
-        'time.why.body',
-        'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
-      ),
-    ],
-    t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
-    t(
-      'time.why.sources',
-      'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).',
-    ),
-  );
-}
-
-/** The curve's marks and caption: the learner's GPUs, one GPU, and the lesson's cluster. */
-function updateTimeCurve(
-  context: SectionContext,
-  curve: TimeCurve,
-  curveCaption: HTMLElement,
-  { estimate, scenario: resolved }: PageView,
-): void {
+/** The curve's words: the learner's GPUs, the lesson's cluster as a mark for the model on screen, the figure's label and caption. */
+function curveWords(context: SectionContext, engine: Engine, estimate: Estimate, resolved: Scenario) {
   const { t } = context;
   const { formatDuration, formatInteger } = context.units;
   const compute = estimate.compute;
   const gpus = resolved.parallel.gpus;
-  const gpuCountText = formatInteger(gpus);
   const onGpus =
     gpus === 1
-      ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
-      : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
+      ? t('time.gpus_one', '{count} GPU', { count: formatInteger(gpus) })
+      : t('controls.gpus_value', '{count} GPUs', { count: formatInteger(gpus) });
   const lessonGpus = compute.lesson_cluster_gpus;
-  const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus);
+  const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus) ?? null;
   const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
+  const model = modelName(context, engine, estimate, resolved);
+  // The lesson's cluster is a size here: the time beside it is the model on screen's, and the label says so.
+  const lessonMark = t('time.curve.lesson_mark', '{model} on {gpus}', { model, gpus: lessonName });
   const lessonSentence =
     onLesson && gpus !== lessonGpus
-      ? t('time.curve.lesson', ", {time} on {gpus} (Llama 3 405B's cluster)", {
+      ? t('time.curve.lesson_model', ', {time} for {model} on {gpus}, the size of Llama 3 405B’s cluster', {
           time: formatDuration(onLesson.seconds),
+          model,
           gpus: lessonName,
         })
       : '';
   const oneSentence = gpus !== 1 ? t('time.curve.one', ', {time} on one GPU', { time: formatDuration(compute.seconds_on_one_gpu) }) : '';
-  const referencesDrawn = curve.update(
-    compute.time_over_gpus,
-    compute.time_references,
-    [
-      { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: onGpus }) },
-      { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
-      onLesson ? { ...onLesson, name: lessonName } : null,
-    ],
-    t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', {
+  return {
+    onGpus,
+    onLesson,
+    lessonMark,
+    label: t('time.curve.label', 'Training time against GPUs, both on log scales: {time} on your {gpus}{one}{lesson}.', {
       time: formatDuration(compute.seconds),
       gpus: onGpus,
       one: oneSentence,
       lesson: lessonSentence,
     }),
-  );
-  setText(
-    curveCaption,
-    t(
-      'time.curve.caption',
-      "Twice the GPUs, half the time: on log scales, time against GPUs is a straight line (communication costs aside). The square is the lesson's {gpus}, Llama 3 405B's cluster.",
-      { gpus: lessonName },
-    ) +
-      (referencesDrawn.length > 0
-        ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
-        : ''),
-  );
+    caption: t(
+      'time.curve.caption_marks',
+      'Twice the GPUs, half the time, as long as no GPU waits: on log scales that is the solid straight line. The red dashed line adds what the GPUs wait for, and bends where more of them stop paying. The square is your GPUs, the circle one GPU, the diamond {model} on {gpus}, the size of the lesson’s cluster (Llama 3 405B’s).',
+      { model, gpus: lessonName },
+    ),
+  };
 }
 
-/** The two equations: FLOPs from parameters and tokens, then time from FLOPs and the GPUs' sustained rate. */
-function timeEquation(t: Translate) {
+export function timeSection(context: SectionContext, engine: Engine): SectionView {
+  const { t } = context;
+  const {
+    formatBytes,
+    formatCount,
+    formatDuration,
+    formatEnergy,
+    formatFlopsRate,
+    formatInteger,
+    formatMoney,
+    formatNumber,
+    formatPercent,
+    formatScientific,
+    readField,
+  } = context.units;
+  const headingId = uniqueId('heading');
   const term = (value: HTMLElement, unit: HTMLElement | string, extra = '') =>
     h('span', { className: `ts-eq-term${extra}` }, value, typeof unit === 'string' ? h('span', { className: 'ts-eq-unit' }, unit) : unit);
   const value = (attributes: Record<string, string> = {}) => h('span', { className: 'ts-eq-value', ...attributes });
@@ -237,151 +142,97 @@ function timeEquation(t: Translate) {
       h('span', { className: 'ts-eq-term ts-eq-result' }, seconds),
     ),
   );
-  return {
-    openSix,
-    params,
-    paramsUnit,
-    attention,
-    tokens,
-    flops,
-    hardwareFlops,
-    hardwareUnit,
-    gpuCount,
-    gpuUnit,
-    peak,
-    utilisation,
-    seconds,
-    equation,
-  };
-}
 
-/** The equations' numbers: the engine's FLOPs and time for the scenario on screen. */
-function updateEquation(eq: ReturnType<typeof timeEquation>, estimate: Estimate, resolved: Scenario, { t, units }: SectionContext): void {
-  const { formatCount, formatFlopsRate, formatPercent, formatScientific, formatDuration, formatInteger } = units;
-  const {
-    openSix,
-    params,
-    paramsUnit,
-    attention,
-    tokens,
-    flops,
-    hardwareFlops,
-    hardwareUnit,
-    gpuCount,
-    gpuUnit,
-    peak,
-    utilisation,
-    seconds,
-  } = eq;
-  const compute = estimate.compute;
-  const gpus = resolved.parallel.gpus;
-  const withAttention = resolved.training.attention_flops;
-  const gpuCountText = formatInteger(gpus);
-  setText(openSix, withAttention ? t('time.eq.six_open', '(6 ×') : t('time.eq.six', '6 ×'));
-  setText(params, formatCount(estimate.active_params));
-  setText(
-    paramsUnit,
-    estimate.active_params !== estimate.params ? t('time.eq.active_params', 'active parameters') : t('time.eq.params', 'parameters'),
-  );
-  setHidden(attention, !withAttention);
-  setText(tokens, formatCount(resolved.training.tokens));
-  setFigure(flops, formatScientific(compute.flops), compute.flops);
-  setText(hardwareFlops, formatScientific(compute.hardware_flops));
-  setText(hardwareUnit, compute.recompute_overhead > 0 ? t('time.eq.flops_recompute', 'FLOPs with recompute') : 'FLOPs');
-  setText(gpuCount, gpuCountText);
-  setText(gpuUnit, gpus === 1 ? t('time.eq.gpu', 'GPU') : t('time.eq.gpus', 'GPUs'));
-  setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
-  setText(utilisation, formatPercent(resolved.hardware.utilization));
-  setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
-}
-
-/** GPU-hours, utilisation, energy and cost: what the axis does not show (the two times are its own labels). */
-function timeFacts(t: Translate) {
+  const axis = timeAxis(context.units);
   const fact = (label: string, figure?: string) => {
     const strong = h('strong', figure ? { 'data-figure': figure } : null);
     const item = h('li', null, h('span', null, label), strong);
     return { item, strong };
   };
+  // The two times are the axis's own labels: the cards below add only what the axis does not show.
   const gpuHours = fact(t('time.fact.gpu_hours', 'GPU-hours'), 'gpu-hours');
   const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
+  const predictedMfu = fact(t('time.fact.predicted_mfu', 'Utilisation the engine predicts for this layout'), 'predicted-mfu');
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
-  const list = h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, energy.item, cost.item);
-  return { gpuHours, mfu, energy, cost, list };
-}
-
-function updateFacts(
-  { gpuHours, mfu, energy, cost }: ReturnType<typeof timeFacts>,
-  compute: Estimate['compute'],
-  units: SectionContext['units'],
-): void {
-  const { formatCount, formatEnergy, formatMoney, formatPercent } = units;
-  setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
-  setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
-  setHidden(energy.item, !(compute.energy_joules > 0));
-  setText(energy.strong, formatEnergy(compute.energy_joules));
-  setHidden(cost.item, !(compute.cost > 0));
-  setFigure(cost.strong, formatMoney(compute.cost), compute.cost);
-}
-
-/** One GPU against the cluster on the log axis; returns the caption naming the marks drawn. */
-function updateTimeAxis(axis: TimeAxis, estimate: Estimate, gpus: number, onGpus: string, { t, units }: SectionContext): string {
-  const { formatDuration } = units;
-  const compute = estimate.compute;
-  const onOne = {
-    seconds: compute.seconds_on_one_gpu,
-    label: t('time.on_one', 'on one {gpu}', { gpu: shortGpu(estimate.gpu.name) }),
-    figure: 'seconds-on-one-gpu',
-  };
-  // On one GPU the cluster is that GPU: one point, one figure.
-  const gridLabels =
-    gpus === 1
-      ? axis.update(
-          [onOne],
-          t('time.axis_label_one', 'Time on a log scale: {one} on one GPU.', { one: formatDuration(compute.seconds_on_one_gpu) }),
-        )
-      : axis.update(
-          [onOne, { seconds: compute.seconds, label: t('time.on_gpus', 'on {gpus}', { gpus: onGpus }), figure: 'seconds-on-cluster' }],
-          t('time.axis_label', 'Time on a log scale: {one} on one GPU, {cluster} on {gpus}.', {
-            one: formatDuration(compute.seconds_on_one_gpu),
-            cluster: formatDuration(compute.seconds),
-            gpus: onGpus,
-          }),
-        );
-  return gridLabels.length > 0
-    ? t('time.caption_marks', 'Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark {marks}.', {
-        marks: listInWords(t, gridLabels),
-      })
-    : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.');
-}
-
-export function timeSection(context: SectionContext, engine: Engine): SectionView {
-  const { t } = context;
-  const { formatBytes, formatFlopsRate, formatInteger } = context.units;
-  const headingId = uniqueId('heading');
-  const eq = timeEquation(t);
-  const { equation } = eq;
-
-  const axis = timeAxis(context.units);
-  const facts = timeFacts(t);
-  const figure = h('div', { className: 'ts-figure-body' }, axis.element, facts.list);
+  const figure = h(
+    'div',
+    { className: 'ts-figure-body' },
+    axis.element,
+    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predictedMfu.item, energy.item, cost.item),
+  );
   const caption = h('figcaption');
   const curve = timeCurve(t, context.units);
   const curveCaption = h('figcaption');
 
   // The curve sits below the time figure: a part of its own (SectionView.parts), so that an input
   // beside the time figure does not wait for the curve while it is below the fold.
-  const updateCurve: SectionView['update'] = (view) => updateTimeCurve(context, curve, curveCaption, view);
+  const curveSummary = h('p', { className: 'ts-curve-summary', 'data-figure': 'communication-summary' });
+  const idealKey = h('li', { className: 'ts-curve-key-ideal' });
+  const secondKey = h('li', { className: 'ts-curve-key-second' });
+  const curveKey = h('ul', { className: 'ts-curve-key' }, idealKey, secondKey);
+  const updateCurve: SectionView['update'] = ({ estimate, scenario: resolved }) => {
+    const { compute, communication } = estimate;
+    const gpus = resolved.parallel.gpus;
+    const words = curveWords(context, engine, estimate, resolved);
+    const second = compute.time_over_gpus_communication ?? [];
+    const stop = second.find((point) => communication && point.gpus === communication.stops_paying_gpus);
+    const referencesDrawn = curve.update(
+      compute.time_over_gpus,
+      compute.time_references,
+      [
+        { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: words.onGpus }) },
+        { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
+        words.onLesson ? { ...words.onLesson, name: words.lessonMark } : null,
+        stop ? { ...stop, name: t('time.curve.stop', 'stops paying: {gpus}', { gpus: formatInteger(stop.gpus) }) } : null,
+      ],
+      words.label,
+      second,
+    );
+    setText(
+      idealKey,
+      t('time.curve.key_ideal', 'Solid: at the {mfu} utilisation used, as if no GPU ever waited', { mfu: formatPercent(compute.mfu) }),
+    );
+    setText(
+      secondKey,
+      t('time.curve.key_second', 'Red dashes: at the utilisation the engine predicts with communication and the pipeline bubble'),
+    );
+    setHidden(secondKey, second.length === 0);
+    setHidden(curveSummary, !communication);
+    setText(curveSummary, communication?.summary ?? '');
+    setText(
+      curveCaption,
+      words.caption +
+        (referencesDrawn.length > 0
+          ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
+          : ''),
+    );
+  };
 
   const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
+    const withAttention = resolved.training.attention_flops;
     const gpuCountText = formatInteger(gpus);
     const onGpus =
       gpus === 1
         ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
         : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
-    updateEquation(eq, estimate, resolved, context);
+    setText(openSix, withAttention ? t('time.eq.six_open', '(6 ×') : t('time.eq.six', '6 ×'));
+    setText(params, formatCount(estimate.active_params));
+    setText(
+      paramsUnit,
+      estimate.active_params !== estimate.params ? t('time.eq.active_params', 'active parameters') : t('time.eq.params', 'parameters'),
+    );
+    setHidden(attention, !withAttention);
+    setText(tokens, formatCount(resolved.training.tokens));
+    setFigure(flops, formatScientific(compute.flops), compute.flops);
+    setText(hardwareFlops, formatScientific(compute.hardware_flops));
+    setText(hardwareUnit, compute.recompute_overhead > 0 ? t('time.eq.flops_recompute', 'FLOPs with recompute') : 'FLOPs');
+    setText(gpuCount, gpuCountText);
+    setText(gpuUnit, gpus === 1 ? t('time.eq.gpu', 'GPU') : t('time.eq.gpus', 'GPUs'));
+    setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
+    setText(utilisation, formatPercent(resolved.hardware.utilization));
     setText(
       gpuSpecs,
       t('time.gpu_specs', '{memory} of memory, {peak} peak', {
@@ -389,9 +240,45 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
         peak: formatFlopsRate(estimate.gpu.peak_flops),
       }),
     );
+    setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
 
-    setText(caption, updateTimeAxis(axis, estimate, gpus, onGpus, context));
-    updateFacts(facts, compute, context.units);
+    const onOne = {
+      seconds: compute.seconds_on_one_gpu,
+      label: t('time.on_one', 'on one {gpu}', { gpu: estimate.gpu.short_name }),
+      figure: 'seconds-on-one-gpu',
+    };
+    // On one GPU the cluster is that GPU: one point, one figure.
+    const gridLabels =
+      gpus === 1
+        ? axis.update(
+            [onOne],
+            t('time.axis_label_one', 'Time on a log scale: {one} on one GPU.', { one: formatDuration(compute.seconds_on_one_gpu) }),
+          )
+        : axis.update(
+            [onOne, { seconds: compute.seconds, label: t('time.on_gpus', 'on {gpus}', { gpus: onGpus }), figure: 'seconds-on-cluster' }],
+            t('time.axis_label', 'Time on a log scale: {one} on one GPU, {cluster} on {gpus}.', {
+              one: formatDuration(compute.seconds_on_one_gpu),
+              cluster: formatDuration(compute.seconds),
+              gpus: onGpus,
+            }),
+          );
+    setText(
+      caption,
+      gridLabels.length > 0
+        ? t('time.caption_marks', 'Time on a logarithmic scale, where equal distances are equal factors; the dotted lines mark {marks}.', {
+            marks: listInWords(t, gridLabels),
+          })
+        : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.'),
+    );
+    setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
+    setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
+    const predicted = estimate.communication?.predicted_mfu;
+    setHidden(predictedMfu.item, predicted === undefined);
+    if (predicted !== undefined) setFigure(predictedMfu.strong, formatPercent(predicted), predicted);
+    setHidden(energy.item, !(compute.energy_joules > 0));
+    setText(energy.strong, formatEnergy(compute.energy_joules));
+    setHidden(cost.item, !(compute.cost > 0));
+    setFigure(cost.strong, formatMoney(compute.cost), compute.cost);
   };
 
   // A closed select shows one line that cannot wrap: the options carry names only, and the chosen
@@ -404,7 +291,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const gpuSpecs = h('p', { className: 'ts-hint', id: uniqueId('hint'), 'data-figure': 'gpu-specs' });
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
-  const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveCaption);
+  const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveKey, curveSummary, curveCaption);
   const element = h(
     'section',
     { className: 'ts-section', 'aria-labelledby': headingId },
@@ -413,11 +300,102 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       { className: 'ts-section-title', id: headingId },
       context.numbered('time', t('time.heading', 'Time: staggering amounts of simple arithmetic')),
     ),
-    timeProse(t),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'time.prose_1',
+          'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
+        ),
+        t(
+          'time.prose_2',
+          'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
+        ),
+      ),
+    ),
     equation,
-    h('div', { className: 'ts-panel' }, timeControls(context, gpuSelect), h('figure', { className: 'ts-figure' }, figure, caption)),
+    h(
+      'div',
+      { className: 'ts-panel' },
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
+        context.range({
+          path: 'training.tokens',
+          label: t('time.tokens', 'Training tokens'),
+          formatField: (v) => formatCount(v, { short: true, significant: 4 }),
+          describe: (v) => t('controls.tokens', '{count} tokens', { count: formatCount(v) }),
+          fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
+        }).element,
+        gpuControl(context),
+        gpuSelect.element,
+        context.range({
+          path: 'hardware.utilization',
+          label: t('time.utilisation', 'Utilisation (share of peak sustained)'),
+          formatField: (v) => formatPercent(v, 3),
+          describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
+          fieldLabel: t('time.utilisation_field', 'Utilisation, exact (e.g. 40% or 0.4)'),
+        }).element,
+        h(
+          'details',
+          { className: 'ts-deeper' },
+          h('summary', null, t('time.deeper.summary', 'Go deeper: your own GPU, attention FLOPs, price')),
+          h(
+            'div',
+            { className: 'ts-deeper-body' },
+            context.range({
+              path: 'hardware.memory_bytes',
+              label: t('time.deeper.memory', 'GPU memory'),
+              formatField: (v) => formatBytes(v),
+              describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
+              fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
+            }).element,
+            context.range({
+              path: 'hardware.peak_flops',
+              label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'),
+              formatField: (v) => formatFlopsRate(v),
+              describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
+              fieldLabel: t('time.deeper.peak_field', 'GPU peak, exact (e.g. 1,200 TFLOP/s)'),
+            }).element,
+            context.add(
+              checkboxControl(
+                'training.attention_flops',
+                t('time.deeper.attention', 'Count attention FLOPs'),
+                context.onValue,
+                t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'),
+              ),
+            ).element,
+            context.range({
+              path: 'hardware.price_per_gpu_hour',
+              label: t('time.deeper.price', 'Price per GPU-hour (US$)'),
+              parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
+              formatField: (v) => formatNumber(v, 3),
+              describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
+            }).element,
+          ),
+        ),
+      ),
+      h('figure', { className: 'ts-figure' }, figure, caption),
+    ),
     curveFigure,
-    timeWhy(t),
+    why(
+      t,
+      t('time.why.summary', 'Why 6 × parameters × tokens?'),
+      [
+        t(
+          'time.why.body',
+          'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
+        ),
+      ],
+      t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
+      t(
+        'time.why.sources',
+        'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).',
+      ),
+    ),
   );
   return { element, update, parts: [{ element: curveFigure, update: updateCurve }] };
 }

@@ -433,7 +433,7 @@ export class Widget {
       later.push(
         ['activations', () => activationSection(context)],
         ['step', () => stepSection(context)],
-        ['sharding', () => shardingSection(context)],
+        ['sharding', () => shardingSection(context, this.engine.presets)],
       );
     if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
     if (memory)

@@ -8,10 +8,10 @@ import { radioControl, selectControl } from '../../controls/controls';
 import { h, setClass, setHidden, setText, uniqueId } from '../../dom/dom';
 import type { Estimate } from '../../engine/types';
 import { stepChart } from '../../figures/step-chart';
+import { stepCommunication } from '../../figures/step-communication';
 import { why } from '../../figures/why';
-import type { Translate } from '../../i18n/i18n';
 import { recomputeChoices } from '../activations';
-import { shortGpu, type SectionContext, type SectionView } from '../context';
+import { type SectionContext, type SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { phaseTable } from './phase-table';
 import { StepPlayer } from './player';
@@ -21,7 +21,7 @@ import { peakInWords, phaseGroups, readTimeline, type GoodTimeline, type Recompu
 function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Estimate, narrow: boolean) {
   const { t } = context;
   const { formatBytes, formatDuration } = context.units;
-  const gpu = shortGpu(estimate.gpu.name);
+  const gpu = estimate.gpu.short_name;
   const memory = formatBytes(estimate.gpu.memory_bytes);
   return {
     events: timeline.events,
@@ -39,69 +39,6 @@ function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Es
   };
 }
 
-/** Why a step's memory rises and falls, before the chart. */
-function stepProse(t: Translate): HTMLElement {
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'step.prose_1',
-        'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
-      ),
-      t(
-        'step.prose_2',
-        'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
-      ),
-    ),
-  );
-}
-
-/** Checkpointing, the ZeRO stage and the GPUs: the inputs that change the step most. */
-function stepControls(context: SectionContext): HTMLElement {
-  const { t } = context;
-  return h(
-    'div',
-    { className: 'ts-panel-controls' },
-    context.add(
-      radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),
-    ).element,
-    context.add(
-      selectControl(
-        'parallel.zero_stage',
-        t('controls.zero', 'Sharding (ZeRO stage)'),
-        context.choices('parallel.zero_stage').map((stage) => ({ value: stage.value, label: stage.short ?? stage.label })),
-        context.onValue,
-      ),
-    ).element,
-    // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
-    gpuControl(context),
-  );
-}
-
-function stepWhy(t: Translate): HTMLElement {
-  return why(
-    t,
-    t('step.why.summary', 'Why is the peak where the backward pass begins?'),
-    [
-      t(
-        'step.why.body',
-        'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
-      ),
-    ],
-    t(
-      'step.why.formula',
-      'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
-    ),
-    t(
-      'step.why.sources',
-      'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.',
-    ),
-  );
-}
-
 export function stepSection(context: SectionContext): SectionView {
   const { t } = context;
   const headingId = uniqueId('heading');
@@ -109,6 +46,9 @@ export function stepSection(context: SectionContext): SectionView {
   const player = new StepPlayer(context, chart, () => element.isConnected);
   const table = phaseTable(context);
   const peakText = h('p', { className: 'ts-step-peak-text', 'data-figure': 'step-peak-text' });
+  const communication = stepCommunication(t, context.units);
+  // The engine's sentence when the ZeRO stage on screen has no data-parallel GPUs to shard over.
+  const unsharded = h('p', { className: 'ts-step-unsharded', 'data-figure': 'zero-unsharded' });
   const errors = h('p', { className: 'ts-errors ts-step-errors', role: 'alert' });
   errors.hidden = true;
   let drawn = false;
@@ -117,7 +57,10 @@ export function stepSection(context: SectionContext): SectionView {
   // (redrawn in the next animation frame instead, it cost a second pass, ~1 ms more per step).
   // Off screen, the widget holds the update back until the input rests or the section comes near
   // (widget.ts, updateViews), as it does for every section.
-  const update: SectionView['update'] = ({ estimate, scenario, step, narrow }) => {
+  const update: SectionView['update'] = ({ estimate, scenario, step, narrow, text }) => {
+    setText(unsharded, text.zero_unsharded ?? '');
+    setHidden(unsharded, !text.zero_unsharded);
+    communication.update(estimate.communication);
     const read = readTimeline(step ?? { errors: [] }, context);
     if ('errors' in read) {
       // The last good chart stays, faded; the message names the field the engine refused.
@@ -148,20 +91,82 @@ export function stepSection(context: SectionContext): SectionView {
       { className: 'ts-section-title', id: headingId },
       context.numbered('step', t('step.heading', 'One training step: where the memory goes, layer by layer')),
     ),
-    stepProse(t),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'step.prose_1',
+          'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
+        ),
+        t(
+          'step.prose_2',
+          'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
+        ),
+      ),
+    ),
     h(
       'div',
       { className: 'ts-panel' },
-      stepControls(context),
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
+        context.add(
+          radioControl(
+            'training.recompute',
+            t('controls.recompute', 'Activation checkpointing'),
+            recomputeChoices(context),
+            context.onValue,
+          ),
+        ).element,
+        context.add(
+          selectControl(
+            'parallel.zero_stage',
+            t('controls.zero', 'Sharding (ZeRO stage)'),
+            context.choices('parallel.zero_stage').map((stage) => ({ value: stage.value, label: stage.short ?? stage.label })),
+            context.onValue,
+          ),
+        ).element,
+        // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
+        gpuControl(context),
+        unsharded,
+      ),
       h(
         'div',
         { className: 'ts-step-main' },
-        h('figure', { className: 'ts-figure ts-step-figure' }, errors, chart.element, player.elements, h('figcaption', null, peakText)),
+        h(
+          'figure',
+          { className: 'ts-figure ts-step-figure' },
+          errors,
+          chart.element,
+          player.elements,
+          h('figcaption', null, peakText),
+          communication.element,
+        ),
         // Outside the figure: the table repeats the chart's figures on purpose, for those who cannot see it.
         table.element,
       ),
     ),
-    stepWhy(t),
+    why(
+      t,
+      t('step.why.summary', 'Why is the peak where the backward pass begins?'),
+      [
+        t(
+          'step.why.body',
+          'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
+        ),
+      ],
+      t(
+        'step.why.formula',
+        'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
+      ),
+      t(
+        'step.why.sources',
+        'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.',
+      ),
+    ),
   );
   return { element, update, needsStep: true };
 }

@@ -2,7 +2,7 @@
 // sentence, why the peak is where it is, and the phases grouped for the table.
 
 import type { Estimate, FieldError, StepBytes, StepEvent, StepTimeline } from '../../engine/types';
-import { shortGpu, type SectionContext } from '../context';
+import { type SectionContext } from '../context';
 
 /** What the step's sentences need: the widget's translator and writers. */
 export type Words = Pick<SectionContext, 't' | 'units'>;
@@ -239,7 +239,7 @@ export function peakInWords(timeline: GoodTimeline, estimate: Estimate, words: W
       values,
     );
   }
-  const gpu = { memory: formatBytes(estimate.gpu.memory_bytes), gpu: shortGpu(estimate.gpu.name) };
+  const gpu = { memory: formatBytes(estimate.gpu.memory_bytes), gpu: estimate.gpu.short_name };
   return `${why} ${estimate.training.fits ? t('step.peak.fits', 'It fits in the {memory} of the {gpu}.', gpu) : t('step.peak.no_fit', 'It does not fit in the {memory} of the {gpu}.', gpu)}`;
 }
 

@@ -1,0 +1,161 @@
+// The layout a scenario describes: its GPUs grouped into data × tensor × pipeline × context
+// (× expert) and the slice of the model each group holds. One row per degree in use, each with a
+// few GPU squares and its count, so 8 GPUs and 16,384 read the same at 320 px and at 1280 px.
+
+import { h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
+import type { Translate } from '../i18n/i18n';
+import type { Estimate, Scenario } from '../engine/types';
+
+export type LayoutDimension = 'tensor' | 'context' | 'pipeline' | 'expert' | 'data';
+const DIMENSIONS: readonly LayoutDimension[] = ['tensor', 'context', 'pipeline', 'expert', 'data'];
+/** GPU squares drawn per row (fewer on a phone); the count says how many there are. */
+const SQUARES = 8;
+const NARROW_SQUARES = 4;
+
+interface Row {
+  dimension: LayoutDimension;
+  item: HTMLElement;
+  name: HTMLElement;
+  count: HTMLElement;
+  squares: HTMLElement[];
+  more: HTMLElement;
+  slice: HTMLElement;
+}
+
+function buildRow(dimension: LayoutDimension): Row {
+  const squares = Array.from({ length: SQUARES }, () => h('span', { className: `ts-layout-gpu ts-layout-${dimension}` }));
+  const more = h('span', { className: 'ts-layout-more', 'aria-hidden': 'true' }, '…');
+  const name = h('span', { className: 'ts-layout-name' });
+  const count = h('strong', { className: 'ts-layout-count', 'data-figure': `layout-${dimension}` });
+  const slice = h('span', { className: 'ts-layout-slice' });
+  const item = h(
+    'li',
+    { className: 'ts-layout-row' },
+    h('span', { className: 'ts-layout-head' }, name, ' ', count),
+    h('span', { className: 'ts-layout-squares', 'aria-hidden': 'true' }, squares, more),
+    slice,
+  );
+  return { dimension, item, name, count, squares, more, slice };
+}
+
+interface Degrees {
+  gpus: number;
+  data: number;
+  tensor: number;
+  pipeline: number;
+  context: number;
+  expert: number;
+}
+
+/** The row's name and the slice of the model each of its groups holds, in the widget's language. */
+function rowWords(
+  t: Translate,
+  dimension: LayoutDimension,
+  count: number,
+  estimate: Estimate,
+  zeroStage: number,
+  n: (v: number) => string,
+) {
+  switch (dimension) {
+    case 'tensor':
+      return {
+        name: t('layout.tensor', 'Tensor parallel'),
+        slice: t('layout.tensor_slice', 'Each GPU of a group holds 1/{count} of every layer’s matrices.', { count: n(count) }),
+      };
+    case 'context':
+      return {
+        name: t('layout.context', 'Context parallel'),
+        slice: t(
+          'layout.context_slice',
+          'Each GPU takes 1/{count} of every sequence’s tokens and trades keys and values with the others.',
+          { count: n(count) },
+        ),
+      };
+    case 'pipeline':
+      return {
+        name: t('layout.pipeline', 'Pipeline stages'),
+        slice: t('layout.pipeline_slice', 'Each stage runs its own run of layers: GPU 1’s stage runs {layers} of the {total}.', {
+          layers: n(estimate.step.layers),
+          total: n(estimate.architecture.layers),
+        }),
+      };
+    case 'expert':
+      return {
+        name: t('layout.expert', 'Expert parallel'),
+        slice: t(
+          'layout.expert_slice',
+          'Carved out of the data- and context-parallel GPUs: each keeps 1/{count} of the {experts} routed experts.',
+          {
+            count: n(count),
+            experts: n(estimate.architecture.experts),
+          },
+        ),
+      };
+    case 'data':
+      return {
+        name: t('layout.data', 'Data parallel copies'),
+        slice:
+          zeroStage === 0
+            ? t('layout.data_slice_full', 'Copies of all the above, each on its own micro-batches, each keeping all its model states.')
+            : t(
+                'layout.data_slice_zero',
+                'Copies of all the above, each on its own micro-batches; ZeRO stage {stage} shares their model states out among them.',
+                { stage: n(zeroStage) },
+              ),
+      };
+  }
+}
+
+export function layoutFigure(t: Translate, formatInteger: (value: number) => string) {
+  const rows = DIMENSIONS.map(buildRow);
+  const total = h('strong', { 'data-figure': 'layout-gpus' });
+  const product = h('span', { className: 'ts-layout-product' });
+  const element = h(
+    'div',
+    { className: 'ts-layout', 'data-figure': 'layout' },
+    h('p', { className: 'ts-layout-total' }, total, ' ', product),
+    h(
+      'ol',
+      { className: 'ts-layout-rows' },
+      rows.map((row) => row.item),
+    ),
+  );
+
+  function update(estimate: Estimate, scenario: Scenario, narrow: boolean): void {
+    const { parallel } = scenario;
+    const degrees: Degrees = {
+      gpus: parallel.gpus,
+      data: estimate.training.data_parallel,
+      tensor: parallel.tensor,
+      pipeline: parallel.pipeline,
+      context: parallel.context,
+      expert: parallel.expert,
+    };
+    const drawn = narrow ? NARROW_SQUARES : SQUARES;
+    setFigure(total, t('layout.gpus', '{count} GPUs', { count: formatInteger(degrees.gpus) }), degrees.gpus);
+    setText(
+      product,
+      t('layout.product', '= {data} data × {tensor} tensor × {pipeline} pipeline × {context} context', {
+        data: formatInteger(degrees.data),
+        tensor: formatInteger(degrees.tensor),
+        pipeline: formatInteger(degrees.pipeline),
+        context: formatInteger(degrees.context),
+      }),
+    );
+    for (const row of rows) {
+      const count = degrees[row.dimension];
+      // Data parallelism is always a row (one copy is still a copy); the others only when they split something.
+      const shown = row.dimension === 'data' || count > 1;
+      setHidden(row.item, !shown);
+      if (!shown) continue;
+      const words = rowWords(t, row.dimension, count, estimate, parallel.zero_stage, formatInteger);
+      setText(row.name, words.name);
+      setFigure(row.count, t('layout.count', '× {count}', { count: formatInteger(count) }), count);
+      setText(row.slice, words.slice);
+      row.squares.forEach((square, index) => setHidden(square, index >= Math.min(count, drawn)));
+      setHidden(row.more, count <= drawn);
+      setAttribute(row.item, 'data-dimension', row.dimension);
+    }
+  }
+  return { element, update };
+}
