@@ -51,6 +51,8 @@ export interface PreparedBank {
   /** Items the bank held, usable or not. */
   total: number;
   settings: BankSettings;
+  /** A usable item draws new numbers for a retry (the engine's `draws_numbers`): only then does the quiz promise them. */
+  drawsNumbers: boolean;
 }
 
 const KINDS: readonly string[] = ['single_choice', 'multiple_select', 'numeric', 'estimate'];
@@ -257,7 +259,8 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
   });
 
   const bankId = shortHash(takeaways.map((takeaway) => takeaway.id).join(',') || 'trainscope');
-  return { bankId, items, takeaways, problems, skipped, total: rawItems.length, settings };
+  const drawsNumbers = validation?.draws_numbers === true;
+  return { bankId, items, takeaways, problems, skipped, total: rawItems.length, settings, drawsNumbers };
 }
 
 /** The engine's reading of the bank's settings; anything else (an older engine) means none. */
