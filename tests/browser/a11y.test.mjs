@@ -133,3 +133,22 @@ test('with reduced motion nothing animates', async () => {
     await context.close();
   }
 });
+
+test('the GPU slider’s accessible value is the engine’s count of GPUs, singular for one: "1 GPU", "64 GPUs" (issue 24, item 18)', async () => {
+  const { page, context, problems } = await openPage(harness.browser, harness.url, { viewport: { width: 1280, height: 900 } });
+  try {
+    const valueText = async (gpus) => {
+      await page.evaluate((count) => window.trainscope.setScenario({ parallel: { gpus: count } }), gpus);
+      await page.locator('[data-ts-section="sharding"]').scrollIntoViewIfNeeded();
+      return page.getByRole('slider', { name: 'GPUs', exact: true }).first().getAttribute('aria-valuetext');
+    };
+    // The engine's own writing of the count (src/engine/text: Figure::gpus, "1 GPU").
+    const engine = (count) => page.evaluate((value) => window.trainscope.engine.module.formatQuantity(value, 'gpus', 0), count);
+    assert.equal(await valueText(1), await engine(1));
+    assert.equal(await valueText(1), '1 GPU');
+    assert.equal(await valueText(64), '64 GPUs');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -135,6 +135,31 @@ test('?bank= gives the iframe page the author\'s bank, drawn for the learner', a
   assert.deepEqual(warnings, []);
 });
 
+test('a question on a field no figure draws (the KV cache) lands on the figure that holds it and says the answer is one part of it (issue 24, item 1)', async (t) => {
+  // docs/quiz.md, "Show me": inference.* lands on memory / inference-total with answer_drawn false.
+  const kvItem = {
+    id: 'kv-cache-size', takeaway: example.takeaways[0].id, kind: 'numeric',
+    prompt: 'How much memory does the KV cache take when this model runs? Give a unit.',
+    scenario: { model: { preset: 'llama3-70b' } },
+    answer: { path: 'inference.kv_cache', unit: 'GB', tolerance: 0.05 },
+    explanation: 'The KV cache takes {answer}.',
+    simulation: { model: { preset: 'llama3-70b' } },
+  };
+  const bank = bankWith({ order: undefined, draw: undefined, pass_mark: undefined }, [kvItem]);
+  const { page, errors } = await open(t, {
+    '/host/kv.html': coursePage(`<trainscope-widget id="kv" sections="memory quiz"><script type="application/json">${JSON.stringify(bank)}</script></trainscope-widget>`),
+  }, 'host/kv.html');
+  assert.deepEqual(await askedIds(page, '#kv'), ['kv-cache-size']);
+  const item = page.locator('#kv li.ts-quiz-item');
+  await item.getByRole('button', { name: 'Show solution' }).click();
+  await item.getByRole('button', { name: 'Show me in the simulation' }).click();
+  const marked = page.locator('#kv .ts-showme-target');
+  await marked.waitFor({ timeout: 10000 });
+  assert.equal(await marked.getAttribute('data-figure'), 'inference-total');
+  assert.equal(await page.locator('#kv .ts-showme-back span').textContent(), 'The answer to question 1 is one part of the highlighted figure.');
+  assert.deepEqual(errors, []);
+});
+
 test('a bank that is not there names itself; the built-in questions run instead', async (t) => {
   const { page, errors, warnings, requests } = await open(t, {
     '/host/course.html': coursePage('<trainscope-widget id="figures" sections="time" bank="never.json"></trainscope-widget>'

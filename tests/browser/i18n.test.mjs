@@ -18,7 +18,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 const docs = readFileSync(join(repoRoot, 'docs', 'embedding.md'), 'utf8');
 /** The element's documented strict CSP, plus what the language packs need (docs/embedding.md, "Language"). */
-const PACK_CSP = `${/runs under `(default-src[^`]+)`/.exec(docs)?.[1]}; connect-src 'self'`;
+const ELEMENT_CSP = /runs under `(default-src[^`]+)`/.exec(docs)?.[1];
+const PACK_CSP = `${ELEMENT_CSP}; connect-src 'self'`;
 const catalogue = (language, name = 'page') => JSON.parse(readFileSync(join(repoRoot, 'i18n', language, `${name}.json`), 'utf8'));
 const german = catalogue('de');
 const spanish = catalogue('es');
@@ -35,10 +36,10 @@ function coursePage(body, pageLanguage = 'en') {
 }
 
 /** Serves dist/ and `pages` under /host/ (with the strict CSP); records warnings, errors and requests. */
-async function open(t, address, { pages = {}, viewport = { width: 1100, height: 900 }, route } = {}) {
+async function open(t, address, { pages = {}, viewport = { width: 1100, height: 900 }, route, policy = PACK_CSP } = {}) {
   const extra = Object.fromEntries(Object.entries(pages).map(([name, page]) => [`/host/${name}.html`, { type: 'text/html; charset=utf-8', body: page }]));
   // Course pages get the element's strict policy as a header; dist's own pages carry theirs in a meta element.
-  const served = await serveDirectory(distDir, 0, { headers: Object.keys(pages).length > 0 ? { 'content-security-policy': PACK_CSP } : {}, extra });
+  const served = await serveDirectory(distDir, 0, { headers: Object.keys(pages).length > 0 ? { 'content-security-policy': policy } : {}, extra });
   const context = await browser.newContext({ viewport });
   t.after(async () => {
     await context.close();
@@ -176,6 +177,42 @@ test('a pack that cannot be loaded gives English and a warning naming the langua
   assert.equal((await titles(plain.page, null))[0], `1. ${english['memory.heading']}`);
   assert.ok(!plain.seen.requests.some((url) => url.includes('/i18n/')), 'the English page downloads no pack');
   assert.deepEqual(plain.seen.warnings, []);
+});
+
+test('a German element whose page’s policy blocks its language pack says so in the widget, not only in the console (issue 24, item 4)', async (t) => {
+  // The element's own policy without connect-src 'self' (docs/embedding.md): the pack's fetch is refused.
+  const { page, seen } = await open(t, 'host/blocked.html', {
+    policy: ELEMENT_CSP,
+    pages: { blocked: coursePage('<trainscope-widget id="de" lang="de" sections="memory"></trainscope-widget>', 'de') },
+  });
+  await mounted(page, '#de');
+  const notice = await page.evaluate(() => {
+    const element = document.querySelector('#de').shadowRoot.querySelector('.ts-notice');
+    return element && !element.hidden ? element.textContent : null;
+  });
+  assert.ok(notice, 'a notice shows in the widget');
+  assert.match(notice, /German words could not be loaded/);
+  assert.match(notice, /connect-src 'self'/, 'the notice says what the policy needs');
+  assert.ok(seen.warnings.some((warning) => /German \(de\) language pack/.test(warning)), 'the console says it too');
+  // The host fixing an attribute later (setProblems) keeps the language's line.
+  await page.evaluate(() => document.querySelector('#de').setAttribute('theme', 'dark'));
+  await page.waitForTimeout(200);
+  const after = await page.evaluate(() => document.querySelector('#de').shadowRoot.querySelector('.ts-notice').textContent);
+  assert.match(after, /German words could not be loaded/);
+});
+
+test('the notes’ label is in the widget’s language, not CSS-generated English (issue 24, item 17)', async (t) => {
+  const { page } = await open(t, 'index.html?lang=de');
+  await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await page.evaluate(() => window.trainscope.setScenario({ model: { preset: 'llama3-405b' } }));
+  await page.waitForSelector('.ts-notes li');
+  const notes = await page.evaluate(() => [...document.querySelectorAll('.ts-notes li')].map((item) => ({
+    text: item.textContent, generated: getComputedStyle(item, '::before').content,
+  })));
+  for (const note of notes) {
+    assert.ok(note.text.startsWith(`${german['page.note_label']} `), `“${note.text}” starts with ${german['page.note_label']}`);
+    assert.ok(note.generated === 'none' || note.generated === 'normal', `no text from CSS (${note.generated})`);
+  }
 });
 
 test('?lang=de on the served page: German from dist/i18n/de.json, the page’s lang and title too', async (t) => {

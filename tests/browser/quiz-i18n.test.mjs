@@ -87,7 +87,8 @@ for (const language of ['de', 'es']) {
 
     const shown = interfaceText(seen.join('\n'), engineMessages);
     // What this walk shows of the interface, in the language's words (fixed parts around the values).
-    for (const key of ['quizui.heading', 'quizui.intro', 'quizui.item.number', 'quizui.hint.single_choice', 'quizui.action.check',
+    // The intro with a pass mark, for items that draw no numbers (the first choice and numeric items: issue 24, item 13).
+    for (const key of ['quizui.heading', 'quizui.intro_pass_mark_same_numbers', 'quizui.item.number', 'quizui.hint.single_choice', 'quizui.action.check',
       'quizui.option.chosen_wrong', 'quizui.feedback.incorrect', 'quizui.feedback.solution', 'quizui.feedback.right_answer', 'quizui.feedback.why',
       'quizui.answer.label', 'quizui.answer.read_as', 'quizui.feedback.correct', 'quizui.summary.title', 'quizui.summary.questions_right',
       'quizui.summary.points', 'quizui.summary.pass_not_met', 'quizui.summary.restart', 'quizui.progress.one']) {

@@ -218,6 +218,40 @@ test('the score: 1 at the first try, ½ at a later try, nothing after the soluti
   await context.close();
 });
 
+test('"Show me" after a wrong answer shows the answer: a right retry then scores as after "Show solution" (issue 24, item 7)', async () => {
+  const { page, context, problems } = await openQuiz('?items=train-bytes-per-parameter,run-bytes-per-parameter');
+  const element = item(page, 'train-bytes-per-parameter');
+  await give(page, 'train-bytes-per-parameter', { text: '2 bytes' });
+  // Said before the click (docs/quiz.md, "Scoring").
+  assert.match(await element.locator('.ts-quiz-simulation-row').textContent(), /It shows the answer/);
+  await element.getByRole('button', { name: 'Show me in the simulation' }).click();
+  await element.getByRole('button', { name: 'Try again' }).click();
+  await give(page, 'train-bytes-per-parameter', { text: '16 bytes' });
+  assert.equal(await element.getAttribute('data-status'), 'correct');
+  assert.deepEqual(await page.evaluate(() => window.quizHarness.events.at(-1)),
+    { score: 0, max: 2, scaled: 0, passed: null, completed: false, answered: 1, right: 1 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the intro promises what holds: "not an exam" only without a pass mark, "new numbers" only when an item draws them (issue 24, item 13)', async () => {
+  const intro = async (query) => {
+    const { page, context, problems } = await openQuiz(query);
+    const text = await page.locator('.ts-quiz-intro').textContent();
+    assert.deepEqual(problems, []);
+    await context.close();
+    return text;
+  };
+  // training-memory-model-states draws its parameter count (web/quiz/bank.json's randomize); the other two draw nothing.
+  assert.match(await intro('?items=training-memory-model-states'), /not an exam.*with new numbers/);
+  const fixed = await intro('?items=train-bytes-per-parameter,run-bytes-per-parameter');
+  assert.match(fixed, /not an exam/);
+  assert.doesNotMatch(fixed, /new numbers/, 'a bank that draws nothing promises no new numbers');
+  const examined = await intro('?items=train-bytes-per-parameter&passMark=0.8');
+  assert.doesNotMatch(examined, /not an exam/, 'with a pass mark it is not said to be no exam');
+  assert.doesNotMatch(examined, /new numbers/);
+});
+
 test('a right number is confirmed once; bare numbers read in the unit; "eight" is answered while typing', async () => {
   const { page, context, problems } = await openQuiz('?items=train-bytes-per-parameter,run-70b-gpus');
   const element = item(page, 'train-bytes-per-parameter');

@@ -92,6 +92,8 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 320, height: 640 
           `${label}: the figure shows ${shown.value}, the engine's answer is ${instance.expected}`);
       }
       await page.getByRole('button', { name: `Back to question ${index + 1}` }).click();
+      // Back leaves the show-me history entry first (issue 24, item 12), then moves focus to the question.
+      await page.waitForFunction((id) => document.activeElement === document.querySelector(`.ts-quiz-item[data-item-id="${id}"] .ts-quiz-legend`), item.id);
       const back = await page.evaluate((id) => {
         const legend = document.querySelector(`.ts-quiz-item[data-item-id="${id}"] .ts-quiz-legend`);
         const rect = legend.getBoundingClientRect();
@@ -141,6 +143,54 @@ test('questions 13 and 16 land on the time section, at 320 px too', async () => 
       await page.screenshot({ path: join(artifactsDir, `showme-${id}-320.png`) });
       await page.getByRole('button', { name: /^Back to question/ }).click();
     }
+  });
+});
+
+test('on a phone (360 px), "show me" lands on the figure after the page settles, with its way back in view (issue 24, item 11)', async () => {
+  // Smooth scrolling, as a learner has it: sections above the figure finish their build during the scroll.
+  for (const id of ['zero3-per-gpu', 'train-bytes-per-parameter', 'cluster-days']) {
+    await withOpenPage(harness.browser, harness.url, { viewport: { width: 360, height: 640 } }, async (page) => {
+      await openQuiz(page);
+      await followShowMe(page, id);
+      await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
+      // Settled: the scroll is over and nothing moves for half a second.
+      await page.waitForFunction(() => {
+        const top = Math.round(document.querySelector('.ts-showme-target').getBoundingClientRect().top);
+        const same = window.__lastTop === top && window.__lastY === window.scrollY;
+        window.__lastTop = top;
+        window.__lastY = window.scrollY;
+        return same;
+      }, null, { polling: 500, timeout: 10000 });
+      const shown = await landing(page);
+      assert.equal(shown.inView, true, `${id}: the figure is in view once settled (${shown.box})`);
+      assert.equal(shown.backInView, true, `${id}: its "Back to question" is in view once settled`);
+      await page.screenshot({ path: join(artifactsDir, `showme-settled-${id}-360.png`) });
+    });
+  }
+});
+
+test('"Back to question" brings back the learner’s own scenario, and so does the browser’s Back (issue 24, item 12)', async () => {
+  await withPage({ viewport: { width: 1280, height: 900 } }, async (page) => {
+    const learner = { model: { preset: 'llama3-405b' }, parallel: { gpus: 512 } };
+    await page.evaluate((scenario) => window.trainscope.setScenario(scenario), learner);
+    const own = await page.evaluate(() => window.trainscope.overrides());
+    await page.waitForFunction(() => window.location.hash.startsWith('#s='));
+    const ownAddress = await page.evaluate(() => window.location.href);
+    await openQuiz(page);
+    await followShowMe(page, 'zero3-per-gpu');
+    await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
+    assert.notDeepEqual(await page.evaluate(() => window.trainscope.overrides()), own, 'the question’s scenario is on screen');
+    await page.getByRole('button', { name: /^Back to question/ }).click();
+    assert.deepEqual(await page.evaluate(() => window.trainscope.overrides()), own, '"Back to question" brings the learner’s scenario back');
+    await page.waitForFunction((address) => window.location.href === address, ownAddress);
+
+    await followShowMe(page, 'zero3-per-gpu');
+    await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
+    await page.waitForFunction((address) => window.location.href !== address, ownAddress);
+    await page.goBack();
+    await page.waitForFunction((address) => window.location.href === address, ownAddress);
+    await page.waitForFunction(() => document.querySelector('.ts-showme-target') === null);
+    assert.deepEqual(await page.evaluate(() => window.trainscope.overrides()), own, 'the browser’s Back brings it back too, on the same page');
   });
 });
 

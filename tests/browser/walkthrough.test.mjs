@@ -285,6 +285,8 @@ for (const theme of THEMES) {
           assert.equal(await page.locator('.ts-showme-target').getAttribute('data-figure'), raw.show.figure, `${where}: the marked figure`);
           assert.ok(await inView('.ts-showme-target'), `${where}: the marked figure ${raw.show.figure} is on screen`);
           await page.getByRole('button', { name: `Back to question ${index + 1}` }).click();
+          // Back leaves the show-me history entry first (issue 24, item 12), then moves focus to the question.
+          await page.waitForFunction((id) => document.activeElement === document.querySelector(`.ts-quiz-item[data-item-id="${id}"] .ts-quiz-legend`), raw.id);
           assert.ok(await inView(`.ts-quiz-item[data-item-id="${raw.id}"] .ts-quiz-legend`), `${where}: "Back to question ${index + 1}" returns to it`);
         }
         await assertLooksRight(page, `${at}, after the last "Show me"`);

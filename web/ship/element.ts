@@ -230,6 +230,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       // A course page has its own h1; the widget's title sits under it.
       headingLevel: 2,
       language: words.language,
+      languageProblem: words.packProblem,
     };
     try {
       this.handle = await mountTrainscope(this.frame, options);

@@ -53,6 +53,7 @@ async function start(): Promise<void> {
     instanceKey: query.get('id') ?? undefined,
     quizBank,
     language: words.language,
+    languageProblem: words.packProblem,
   }).catch(() => {
     // mountTrainscope has already shown its message in the frame.
   });

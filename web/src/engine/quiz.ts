@@ -37,7 +37,7 @@ export interface QuizInstance {
   scenario: Record<string, unknown> | null;
   simulation: Record<string, unknown> | null;
   /** Where "show me in the simulation" lands: a section and a figure of the page (docs/quiz.md). */
-  show: { section: string; figure: string; moment?: string } | null;
+  show: { section: string; figure: string; moment?: string; answer_drawn?: boolean } | null;
   expected: number | null;
   expected_display: string;
   unit: string;
@@ -83,7 +83,7 @@ type QuizAnswer = { text: string } | { choices: string[] } | Record<string, neve
 export interface QuizCalls {
   instance(itemJson: string, seed: number): QuizInstance | null;
   grade(itemJson: string, seed: number, answer: QuizAnswer): QuizGrade | null;
-  validateBank(bankJson: string): { errors?: unknown; unusable?: unknown; settings?: unknown } | null;
+  validateBank(bankJson: string): { errors?: unknown; unusable?: unknown; settings?: unknown; draws_numbers?: unknown } | null;
   readQuantity(text: string): QuantityReading | null;
 }
 

@@ -15,6 +15,8 @@ export interface Units {
   formatInteger(value: number): string;
   formatScientific(value: number, significantFigures?: number): string;
   formatCount(value: number, options?: { short?: boolean; significant?: number }): string;
+  /** A number of GPUs with its noun in the engine's singular or plural: "1 GPU", "2,048 GPUs". */
+  formatGpus(count: number): string;
   formatBytes(bytes: number, significantFigures?: number): string;
   formatDuration(seconds: number): string;
   formatPercent(fraction: number, significantFigures?: number): string;
@@ -65,6 +67,7 @@ export function unitsFor(engine: UnitsEngine): Units {
     formatInteger: (value) => write(value, 'integer'),
     formatScientific: (value, significantFigures = 2) => write(value, 'scientific', significantFigures),
     formatCount: (value, options = {}) => write(value, options.short ? 'count_short' : 'count', options.significant ?? 0),
+    formatGpus: (count) => write(count, 'gpus'),
     formatBytes: (bytes, significantFigures = 0) => write(bytes, 'bytes', significantFigures),
     formatDuration: (seconds) => write(seconds, 'duration'),
     formatPercent: (fraction, significantFigures = 2) => write(fraction, 'percent', significantFigures),

@@ -70,6 +70,8 @@ export interface WidgetLanguage {
   language: Language;
   t: Translate;
   pack: LanguagePack | null;
+  /** Why the language asked for is not the one spoken (its pack could not be loaded), in English; else absent. */
+  packProblem?: string | null;
 }
 
 export const ENGLISH: WidgetLanguage = { language: 'en', t: translator(null), pack: null };

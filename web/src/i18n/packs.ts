@@ -13,7 +13,10 @@ export const INLINE_PACKS_ID = 'trainscope-packs';
 /** The address of the script this code runs in (read while it runs: currentScript is null after), for files beside it. */
 export const scriptUrl = (typeof document !== 'undefined' && (document.currentScript as HTMLScriptElement | null)?.src) || '';
 
-const loading = new Map<Language, Promise<LanguagePack | null>>();
+/** A pack, or why it could not be loaded (the error's message, for the console and the widget's notice). */
+type PackOrReason = LanguagePack | { reason: string };
+
+const loading = new Map<Language, Promise<PackOrReason>>();
 let inlinePacks: Record<string, unknown> | null | undefined;
 
 function isCatalogue(value: unknown): value is Record<string, string> {
@@ -62,29 +65,36 @@ async function fetchPack(language: Language): Promise<LanguagePack> {
 }
 
 /**
- * The pack for `language`, loaded once per page; null for English, or when it cannot be loaded
- * (then a console warning names the language).
+ * The pack for `language`, loaded once per page, or why it could not be loaded (then a console
+ * warning names the language too).
  */
-export function loadPack(language: Language): Promise<LanguagePack | null> {
-  if (language === 'en') return Promise.resolve(null);
+function loadPack(language: Language): Promise<PackOrReason> {
   let pending = loading.get(language);
   if (!pending) {
     pending = fetchPack(language).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
       console.warn(
-        `trainscope: the ${languageName(language)} (${language}) language pack could not be loaded (${error instanceof Error ? error.message : String(error)}); showing English.`,
+        `trainscope: the ${languageName(language)} (${language}) language pack could not be loaded (${reason}); showing English.`,
       );
-      return null;
+      return { reason };
     });
     loading.set(language, pending);
   }
   return pending;
 }
 
-/** A widget's language with its translator: English when the pack is missing. */
+/**
+ * A widget's language with its translator: English when the pack is missing, with `packProblem`
+ * saying so in English for the widget's notice (a console line alone goes unseen: a host's policy
+ * without connect-src would leave a German course silently English).
+ */
 export async function widgetLanguage(language: Language): Promise<WidgetLanguage> {
+  if (language === 'en') return { language: 'en', t: translator(null), pack: null, packProblem: null };
   const pack = await loadPack(language);
-  if (!pack) return { language: 'en', t: translator(null), pack: null };
-  return { language, t: translator(pack.page), pack };
+  if (!('reason' in pack)) return { language, t: translator(pack.page), pack, packProblem: null };
+  // In English, as the rest of the widget now is: the words that failed to load were the translation.
+  const packProblem = `lang: the ${languageName(language)} words could not be loaded (${pack.reason}), so the widget shows English. A page with a Content-Security-Policy must allow connect-src 'self' for them (docs/embedding.md, "Language").`;
+  return { language: 'en', t: translator(null), pack: null, packProblem };
 }
 
 /** The page's ?lang= (the served page, the offline file, the iframe and the LMS packages), or undefined. */

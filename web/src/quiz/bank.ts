@@ -51,6 +51,8 @@ export interface PreparedBank {
   /** Items the bank held, usable or not. */
   total: number;
   settings: BankSettings;
+  /** A usable item draws new numbers for a retry (the engine's `draws_numbers`): only then does the quiz promise them. */
+  drawsNumbers: boolean;
 }
 
 const KINDS: readonly string[] = ['single_choice', 'multiple_select', 'numeric', 'estimate'];
@@ -274,7 +276,17 @@ export function prepareBank(engine: QuizEngine, bank: unknown, { t = english, la
     else skipped.push((isRecord(raw) && typeof raw.id === 'string' && raw.id) || `#${index + 1}`);
   });
   const bankId = shortHash(takeaways.map((takeaway) => takeaway.id).join(',') || 'trainscope');
-  return { bankId, items, takeaways, problems, skipped, total: rawItems.length, settings: readSettings(validation?.settings) };
+  const drawsNumbers = validation?.draws_numbers === true;
+  return {
+    bankId,
+    items,
+    takeaways,
+    problems,
+    skipped,
+    total: rawItems.length,
+    settings: readSettings(validation?.settings),
+    drawsNumbers,
+  };
 }
 
 /** The engine's reading of the bank's settings; anything else (an older engine) means none. */

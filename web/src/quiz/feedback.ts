@@ -5,6 +5,7 @@ import { h } from '../dom/dom';
 import type { PreparedItem } from './bank';
 import type { ItemView, QuizSession } from './session';
 import type { QuizInstance } from './types';
+import { sawAnswerInSimulation } from './state';
 import { withElement } from './words';
 
 function verdictLine(session: QuizSession, status: string): HTMLElement {
@@ -79,6 +80,11 @@ function simulationRow(session: QuizSession, item: PreparedItem, index: number, 
     t('quizui.action.show_me', 'Show me in the simulation'),
   );
   show.addEventListener('click', () => {
+    // The simulation shows the answer: a retry after it scores as after "Show solution" (docs/quiz.md, "Scoring").
+    if (session.stateOf(item).status !== 'correct') {
+      session.progress = sawAnswerInSimulation(session.progress, item.id);
+      session.persist();
+    }
     try {
       // A fresh copy: the host may keep or change it.
       options.onShowInSimulation?.(JSON.parse(JSON.stringify(simulation)) as object, {
@@ -88,13 +94,24 @@ function simulationRow(session: QuizSession, item: PreparedItem, index: number, 
         itemId: item.id,
         question: index + 1,
         expected: instance.expected,
+        answerDrawn: instance.show?.answer_drawn !== false,
         back: () => session.actions.backTo(item.id),
       });
     } catch (error) {
       console.warn(t('quizui.console.show_me_failed', '[trainscope quiz] onShowInSimulation failed'), error);
     }
   });
-  return h('p', { className: 'ts-quiz-simulation-row' }, show);
+  // Said before the click, after a wrong answer: the learner chooses between a retry for half a point and seeing the answer.
+  const costs =
+    session.stateOf(item).status === 'incorrect' && !session.stateOf(item).solutionSeen
+      ? h(
+          'span',
+          { className: 'ts-quiz-hint' },
+          ' ',
+          t('quizui.feedback.show_me_shows_answer', 'It shows the answer, so a right answer after it scores as after “Show solution”.'),
+        )
+      : null;
+  return h('p', { className: 'ts-quiz-simulation-row' }, show, costs);
 }
 
 /** Try again (with new numbers where the item draws them) until right; show the solution after a wrong answer. */

@@ -103,6 +103,32 @@ function navigation(session: QuizSession) {
   return { previousButton, nextButton, resultsButton, nav };
 }
 
+/** The intro promises only what holds: "not an exam" without a pass mark, "new numbers" when an item draws them. */
+function introText(session: QuizSession): string {
+  const { t } = session;
+  const newNumbers = session.bank.drawsNumbers;
+  if (session.passMark === null) {
+    return newNumbers
+      ? t(
+          'quizui.intro',
+          'A self-check, not an exam: answer at your own pace. Every answer comes with an explanation, and you can try again with new numbers.',
+        )
+      : t(
+          'quizui.intro_same_numbers',
+          'A self-check, not an exam: answer at your own pace. Every answer comes with an explanation, and you can try again.',
+        );
+  }
+  return newNumbers
+    ? t(
+        'quizui.intro_pass_mark',
+        'Answer at your own pace: every answer comes with an explanation, and you can try again with new numbers. A right answer at the first try counts most.',
+      )
+    : t(
+        'quizui.intro_pass_mark_same_numbers',
+        'Answer at your own pace: every answer comes with an explanation, and you can try again. A right answer at the first try counts most.',
+      );
+}
+
 /** The frame, appended to the container. */
 export function buildFrame(session: QuizSession): QuizFrame {
   const { t, options, uid } = { t: session.t, options: session.options, uid: (name: string) => session.uid(name) };
@@ -111,14 +137,7 @@ export function buildFrame(session: QuizSession): QuizFrame {
     options.heading === null
       ? null
       : h(headingTag, { className: 'ts-quiz-title', id: uid('title') }, options.heading ?? t('quizui.heading', 'Check your understanding'));
-  const intro = h(
-    'p',
-    { className: 'ts-quiz-intro' },
-    t(
-      'quizui.intro',
-      'A self-check, not an exam: answer at your own pace. Every answer comes with an explanation, and you can try again with new numbers.',
-    ),
-  );
+  const intro = h('p', { className: 'ts-quiz-intro' }, introText(session));
   const progressText = h('p', { className: 'ts-quiz-progress-text', id: uid('progress') });
   const progressBar = h('ol', { className: 'ts-quiz-progress-bar', 'aria-hidden': 'true' });
   const modeToggle = h(

@@ -79,6 +79,8 @@ export interface ShowMeTarget {
   question: number;
   /** The engine's answer for the instance asked (numeric and estimate items), else null. */
   expected: number | null;
+  /** False when the figure only holds the answer as one of its parts (the engine's `show.answer_drawn`): the page says so. */
+  answerDrawn: boolean;
   /** Shows the question again and moves focus to it. */
   back(): void;
 }

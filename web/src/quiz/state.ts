@@ -103,6 +103,17 @@ export function revealSolution(progress: QuizProgress, id: string, now = Date.no
   );
 }
 
+/**
+ * The learner looked at the answer in the simulation ("Show me" marks the figure that holds it)
+ * before answering right: as after "Show solution", a later right answer scores nothing
+ * (itemCredit). The status stays, so the question still reads as answered wrongly.
+ */
+export function sawAnswerInSimulation(progress: QuizProgress, id: string, now = Date.now()): QuizProgress {
+  return withItem(progress, id, (item) =>
+    item.status === 'correct' || item.solutionSeen ? item : { ...item, solutionSeen: true, changedAt: stamp(item, now) },
+  );
+}
+
 /** Asks the question again, with `seed` (new numbers for numeric items). Attempts are kept. */
 export function retryItem(progress: QuizProgress, id: string, seed: number, now = Date.now()): QuizProgress {
   return withItem(progress, id, (item) => ({ ...item, seed, status: 'new', answer: null, changedAt: stamp(item, now) }));

@@ -4,12 +4,13 @@ import type { SectionContext } from './context';
 
 export function gpuControl(context: SectionContext): HTMLElement {
   const { t } = context;
-  const { formatInteger } = context.units;
+  const { formatInteger, formatGpus } = context.units;
   return context.range({
     path: 'parallel.gpus',
     label: t('controls.gpus', 'GPUs'),
     formatField: formatInteger,
-    describe: (v) => t('controls.gpus_value', '{count} GPUs', { count: formatInteger(v) }),
+    // The engine's writing, singular for one ("1 GPU"), as screen readers read the slider's value.
+    describe: (v) => formatGpus(v),
     fieldLabel: t('controls.gpus_field', 'GPUs, exact number'),
   }).element;
 }

@@ -38,11 +38,37 @@ export class AddressWriter {
     const hash = this.hash();
     if (hash === window.location.hash || (hash === '' && window.location.hash === '')) return;
     // replaceState: moving a slider should not fill the back button's history.
-    const url = `${window.location.pathname}${window.location.search}${hash}`;
-    try {
-      history.replaceState(history.state, '', url || '#');
-    } catch {
-      // Some embedders (sandboxed iframes, file:// in some browsers) refuse; the page still works.
-    }
+    changeHistory('replace', history.state, hash);
+  }
+
+  /**
+   * "Show me": the question's scenario in a new history entry (the learner's own is written in
+   * the entry before it first: write()), so the browser's Back brings the learner's back.
+   * Returns whether the entry was added (a sandboxed page may refuse).
+   */
+  pushShowMe(): boolean {
+    this.cancel();
+    return changeHistory('push', { [SHOW_ME_STATE]: true }, this.hash());
+  }
+
+  /** Whether the entry on screen is the one pushShowMe added. */
+  static onShowMeEntry(): boolean {
+    const state: unknown = history.state;
+    return typeof state === 'object' && state !== null && (state as Record<string, unknown>)[SHOW_ME_STATE] === true;
+  }
+}
+
+/** Marks the history entry "show me" adds. */
+const SHOW_ME_STATE = 'trainscopeShowMe';
+
+function changeHistory(how: 'push' | 'replace', state: unknown, hash: string): boolean {
+  const url = `${window.location.pathname}${window.location.search}${hash}`;
+  try {
+    if (how === 'push') history.pushState(state, '', url || '#');
+    else history.replaceState(state, '', url || '#');
+    return true;
+  } catch {
+    // Some embedders (sandboxed iframes, file:// in some browsers) refuse; the page still works.
+    return false;
   }
 }

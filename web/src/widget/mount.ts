@@ -84,7 +84,8 @@ export async function mountTrainscope(root: HTMLElement | ShadowRoot, options: M
   // Each widget builds in its own task, so one page's several widgets paint one by one.
   await styled;
   await nextTask();
-  const widget = new Widget(engine, container, options, words);
+  const languageProblem = options.languageProblem ?? words.packProblem ?? null;
+  const widget = new Widget(engine, container, languageProblem ? { ...options, languageProblem } : options, words);
   showWidget();
   container.removeAttribute('aria-busy');
   container.setAttribute('data-ts-ready', 'true');

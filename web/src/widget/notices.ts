@@ -26,7 +26,11 @@ export class Notices {
   /** True while the notice shows the host's problems (not a link's), so that fixing them hides it. */
   private showsProblems = false;
 
-  constructor(private readonly t: Translate) {
+  /** `standing`: problems that stay listed whatever the host's settings become (a language pack that failed). */
+  constructor(
+    private readonly t: Translate,
+    private readonly standing: readonly string[] = [],
+  ) {
     this.notice = h('div', { className: 'ts-notice', role: 'alert' });
     this.notice.hidden = true;
     this.generalErrors = h('ul', { className: 'ts-errors', 'aria-label': t('page.errors_label', 'Problems with the scenario') });
@@ -69,7 +73,8 @@ export class Notices {
   }
 
   /** The host's problems with its own settings, one line per attribute, so each can be found (and fixed) on its own. */
-  setProblems(problems: readonly string[]): void {
+  setProblems(hostProblems: readonly string[]): void {
+    const problems = [...this.standing, ...hostProblems];
     if (problems.length > 0) {
       this.show(this.t('page.settings_problems', 'The widget uses its defaults for these settings:'), problems);
       this.showsProblems = true;
@@ -97,13 +102,21 @@ export class Notices {
     this.generalErrors.replaceChildren();
   }
 
+  /** A note's item: its label in the widget's language (not CSS-generated text, which no translation reaches), then the note. */
+  private noteItem(): HTMLElement {
+    return h('li', null, h('strong', { className: 'ts-note-label' }, this.t('page.note_label', 'Note:')), ' ', h('span'));
+  }
+
   /** The engine's notes change with the scenario's kind, not on every step: redrawn only then. */
   renderNotes(notes: readonly string[]): void {
     const key = notes.join('\n');
     if (key === this.notesShown) return;
     this.notesShown = key;
     // The items on screen take the new words; only a longer or shorter list adds or drops one.
-    notes.forEach((note, index) => setText(this.notes.children[index] ?? this.notes.appendChild(h('li')), note));
+    notes.forEach((note, index) => {
+      const item = this.notes.children[index] ?? this.notes.appendChild(this.noteItem());
+      setText(item.lastElementChild as HTMLElement, note);
+    });
     while (this.notes.children.length > notes.length) this.notes.lastElementChild?.remove();
     this.notes.hidden = notes.length === 0;
   }

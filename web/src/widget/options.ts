@@ -33,6 +33,9 @@ export interface MountOptions {
   headingLevel?: number;
   /** Problems the host found in its own settings (e.g. element attributes), shown as a notice. */
   problems?: readonly string[];
+  /** Why the widget does not speak the language asked for (its pack failed: WidgetLanguage.packProblem), shown
+   *  in the same notice above the host's problems and kept when they change. The mount finds it itself when it loads the pack. */
+  languageProblem?: string | null;
   /** An author's own question bank (quiz/source.ts); its `bank` null: the built-in one, with its `problem` shown. */
   quizBank?: AuthorBank | null;
   /** Show the widget's own title and introduction. Default: true (the page); the embeds turn it

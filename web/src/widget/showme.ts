@@ -14,8 +14,12 @@ const FIGURE_BLOCK = '.ts-equation, .ts-facts, .ts-fit > p, .ts-big-number, .ts-
 /** A headline card: the row goes inside it, under the figure, so it stays in view on a phone too. */
 const FIGURE_CARD = '.ts-stat';
 
+/** Per widget root: ends the watch that keeps the last landing in view (keepInViewWhileSettling). */
+const stopSettling = new WeakMap<HTMLElement, () => void>();
+
 /** Removes the mark and the "back" row of an earlier show-me. */
 export function clearShowMe(root: HTMLElement): void {
+  stopSettling.get(root)?.();
   for (const marked of root.querySelectorAll<HTMLElement>(`.${TARGET_CLASS}`)) {
     marked.classList.remove(TARGET_CLASS);
     marked.removeAttribute('data-showme-question');
@@ -65,9 +69,11 @@ export function landOnFigure(
     h(
       'span',
       null,
-      figure
-        ? t('page.showme.figure', 'The highlighted figure answers question {number}.', question)
-        : t('page.showme.scenario', 'The scenario of question {number} is on screen.', question),
+      !figure
+        ? t('page.showme.scenario', 'The scenario of question {number} is on screen.', question)
+        : target.answerDrawn
+          ? t('page.showme.figure', 'The highlighted figure answers question {number}.', question)
+          : t('page.showme.figure_holds', 'The answer to question {number} is one part of the highlighted figure.', question),
     ),
     back,
   );
@@ -81,7 +87,9 @@ export function landOnFigure(
     landing.prepend(row);
   }
   const reduceMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-  landing.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: figure ? figureBlock(figure, row) : 'start' });
+  const block = figure ? figureBlock(figure, row) : 'start';
+  landing.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block });
+  keepInViewWhileSettling(root, landing, figure ? row : null, block);
   // Focus follows the view, so keyboard and screen-reader users land where the answer is.
   if (!landing.hasAttribute('tabindex')) {
     landing.setAttribute('tabindex', '-1');
@@ -101,4 +109,60 @@ function figureBlock(figure: HTMLElement, row: HTMLElement): ScrollLogicalPositi
   const span = row.getBoundingClientRect().bottom - figure.getBoundingClientRect().top;
   if (span <= viewHeight / 2) return 'center';
   return span <= viewHeight - 120 ? 'start' : 'center';
+}
+
+/** How long after landing the page may still move the figure (sections above finishing their build, fonts). */
+const SETTLE_MS = 2500;
+/** A scroll this recent is still running: a resize waits for it to end. */
+const SCROLL_QUIET_MS = 150;
+
+/**
+ * Sections above the figure may still grow after the scroll began (a part built when it came near,
+ * a narrow redraw), pushing the figure and its way back off screen. Until the page settles, each
+ * change of the widget's size and the scroll's end bring them back into view, unless the learner
+ * scrolls or types first (then the page is theirs).
+ */
+function keepInViewWhileSettling(root: HTMLElement, landing: HTMLElement, row: HTMLElement | null, block: ScrollLogicalPosition): void {
+  const view = root.ownerDocument.defaultView;
+  if (!view || typeof ResizeObserver !== 'function') return;
+  const inView = (element: HTMLElement) => {
+    const rect = element.getBoundingClientRect();
+    return rect.top >= 0 && rect.bottom <= view.innerHeight;
+  };
+  const check = () => {
+    if (!landing.isConnected) return stop();
+    if (!inView(landing) || (row && row.isConnected && !inView(row))) landing.scrollIntoView({ behavior: 'auto', block });
+  };
+  // While the smooth scroll runs, its end decides (scrollend); a resize after it corrects at once.
+  let lastScroll = performance.now();
+  const onScroll = () => {
+    lastScroll = performance.now();
+  };
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const onResize = () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => (performance.now() - lastScroll >= SCROLL_QUIET_MS ? check() : onResize()), SCROLL_QUIET_MS);
+  };
+  let first = true;
+  const observer = new ResizeObserver(() => {
+    // The observer reports the size it starts with: not a change.
+    if (first) first = false;
+    else onResize();
+  });
+  const learnerMoves = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  const stop = () => {
+    if (stopSettling.get(root) === stop) stopSettling.delete(root);
+    observer.disconnect();
+    clearTimeout(timer);
+    clearTimeout(pending);
+    view.removeEventListener('scroll', onScroll);
+    view.removeEventListener('scrollend', check);
+    for (const type of learnerMoves) view.removeEventListener(type, stop, true);
+  };
+  const timer = setTimeout(stop, SETTLE_MS);
+  stopSettling.set(root, stop);
+  observer.observe(root);
+  view.addEventListener('scroll', onScroll, { passive: true });
+  view.addEventListener('scrollend', check);
+  for (const type of learnerMoves) view.addEventListener(type, stop, { capture: true, passive: true });
 }

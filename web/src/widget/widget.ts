@@ -38,7 +38,10 @@ import { quizSection, type QuizSection } from './quiz-section';
 import { RecentResults } from './recent';
 import { modelChoice, withModel, withValue } from './scenario-rules';
 import { SectionViews } from './section-views';
-import { landOnFigure } from './showme';
+import { clearShowMe, landOnFigure } from './showme';
+
+/** How long "Back to question" waits for the browser to leave the show-me history entry. */
+const HISTORY_BACK_WAIT_MS = 500;
 
 /** Narrower than a phone in landscape: fewer axis ticks and GPU chips. */
 const NARROW_BELOW_PX = 560;
@@ -82,6 +85,8 @@ export class Widget {
   /** The step section's playhead (an event index) while the learner or a link placed it; in the hash. */
   private stepPlayhead: number | null = null;
   private playheadListener: ((index: number | null) => void) | null = null;
+  /** While "show me" shows a question's scenario: the learner's own, to go back to. */
+  private learnerBeforeShowMe: { overrides: PartialScenario; playhead: number | null } | null = null;
   /**
    * The engine's recent views: starting up asks for the same scenario more than once, and a
    * learner comparing settings asks the same ones again.
@@ -103,7 +108,7 @@ export class Widget {
     this.defaults = clone(engine.defaultScenario);
     this.overrides = clone(options.scenario ?? {});
     this.resolved = clone(this.defaults);
-    this.notices = new Notices(this.t);
+    this.notices = new Notices(this.t, options.languageProblem ? [options.languageProblem] : []);
     this.address = new AddressWriter(() => encodeHash(this.overrides, this.stepPlayhead));
     this.sectionViews = new SectionViews(
       (step) => this.latest(step),
@@ -226,8 +231,13 @@ export class Widget {
   }
 
   private loadFromHash(): void {
-    // The address changed under us (back, forward, an edited link): it wins over a pending write.
+    // The address changed under us (back, forward, an edited link): it wins over a pending write,
+    // and ends a "show me" (the browser's Back from it brings the learner's scenario, below).
     this.address.cancel();
+    if (this.learnerBeforeShowMe) {
+      this.learnerBeforeShowMe = null;
+      clearShowMe(this.root);
+    }
     if (window.location.hash === encodeHash(this.overrides, this.stepPlayhead)) return;
     if (decodeHash(window.location.hash).kind === 'anchor') return;
     const playheadBefore = this.stepPlayhead;
@@ -504,14 +514,58 @@ export class Widget {
     return `h${Math.min(6, top + below)}` as HeadingTag;
   }
 
-  /** Loads a question's scenario and lands on the figure that answers it (web/src/widget/showme.ts). */
+  /**
+   * Loads a question's scenario and lands on the figure that answers it (web/src/widget/showme.ts).
+   * The learner's own scenario is kept: "Back to question" brings it back, and so does the
+   * browser's Back (the question's scenario has a history entry of its own).
+   */
   private showInSimulation(scenario: PartialScenario, target: ShowMeTarget): void {
+    // A second "show me" before going back keeps the first one's return: the learner's scenario, not a question's.
+    const returning = this.learnerBeforeShowMe === null;
+    if (returning) this.learnerBeforeShowMe = { overrides: clone(this.overrides), playhead: this.stepPlayhead };
+    const addEntry = returning && this.syncHash && !AddressWriter.onShowMeEntry();
+    // The learner's scenario in its own entry now, for the browser's Back.
+    if (addEntry) {
+      this.address.cancel();
+      this.address.write();
+    }
     this.overrides = clone(scenario);
-    this.commit({ announce: true, writeHash: true });
+    this.commit({ announce: true, writeHash: false });
     this.sectionViews.buildAll();
     const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
     if (target.moment) this.openStepAt(target.moment);
-    landOnFigure(this.t, this.root, section, target, this.root.querySelector<HTMLElement>('.ts-model'));
+    if (addEntry) this.address.pushShowMe();
+    else if (this.syncHash) this.address.write();
+    const back = () => this.backFromShowMe(() => target.back());
+    landOnFigure(this.t, this.root, section, { ...target, back }, this.root.querySelector<HTMLElement>('.ts-model'));
+  }
+
+  /**
+   * The learner's own scenario again, after "show me", then `then` (back at the question). The
+   * history entry "show me" added is left first, and the browser restores the scroll position of
+   * the entry before it: the question is scrolled to after that (the hash handler finds the
+   * learner's scenario already on screen).
+   */
+  private backFromShowMe(then: () => void): void {
+    const before = this.learnerBeforeShowMe;
+    if (before) {
+      this.learnerBeforeShowMe = null;
+      this.overrides = before.overrides;
+      this.stepPlayhead = before.playhead;
+      this.commit({ announce: true, writeHash: false });
+      this.playheadListener?.(this.stepPlayhead);
+    }
+    if (!this.syncHash || !AddressWriter.onShowMeEntry()) return then();
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      then();
+    };
+    window.addEventListener('popstate', () => requestAnimationFrame(finish), { once: true });
+    // A page that refuses the traversal still goes back to the question.
+    setTimeout(finish, HISTORY_BACK_WAIT_MS);
+    history.back();
   }
 
   /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase on a layer. */
