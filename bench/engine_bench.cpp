@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
-#include "engine/model/fit.hpp"
 #include "engine/model/estimate.hpp"
+#include "engine/model/fit.hpp"
 #include "engine/model/scenario.hpp"
 
 namespace {
@@ -51,7 +51,8 @@ int main() {
     std::string scenario_json;
     const double json_rate = calls_per_second(
         [&](int i) {
-            scenario_json = R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
+            scenario_json =
+                R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
             sink = sink + static_cast<double>(trainscope::estimate_json(scenario_json).size());
         },
         50000);
@@ -59,7 +60,8 @@ int main() {
     // The chart's path: the full timeline with its events, as JSON.
     const double timeline_rate = calls_per_second(
         [&](int i) {
-            scenario_json = R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
+            scenario_json =
+                R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
             sink = sink + static_cast<double>(trainscope::step_timeline_json(scenario_json).size());
         },
         50000);
@@ -68,7 +70,8 @@ int main() {
     std::vector<double> numbers;
     const double columns_rate = calls_per_second(
         [&](int i) {
-            scenario_json = R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
+            scenario_json =
+                R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":)" + std::to_string(1 + i % 16384) + "}}";
             sink = sink + static_cast<double>(trainscope::step_timeline_columns(scenario_json, numbers).size()) +
                    static_cast<double>(numbers.size());
         },
@@ -79,10 +82,12 @@ int main() {
     double fit_ms[2] = {0, 0};
     const char* fit_models[2] = {"llama3-405b", "deepseek-v3"};
     for (int m = 0; m < 2; ++m) {
-        const trainscope::Scenario cluster = trainscope::read_scenario_text(
-            std::string(R"({"model":{"preset":")") + fit_models[m] + R"("},"parallel":{"gpus":16384},"hardware":{"gpu":"h100-sxm"}})").scenario;
-        const double rate = calls_per_second(
-            [&](int) { sink = sink + trainscope::search_fits(cluster, 20).layouts_total; }, 1000, 5.0);
+        const trainscope::Scenario cluster =
+            trainscope::read_scenario_text(std::string(R"({"model":{"preset":")") + fit_models[m] +
+                                           R"("},"parallel":{"gpus":16384},"hardware":{"gpu":"h100-sxm"}})")
+                .scenario;
+        const double rate =
+            calls_per_second([&](int) { sink = sink + trainscope::search_fits(cluster, 20).layouts_total; }, 1000, 5.0);
         fit_ms[m] = 1e3 / rate;
     }
 

@@ -12,9 +12,9 @@
 #include "engine/api/api.hpp"
 #include "engine/api/fit.hpp"
 #include "engine/model/hf_config.hpp"
+#include "engine/quiz/quiz.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/quantity.hpp"
-#include "engine/quiz/quiz.hpp"
 #include "engine/text/utf8.hpp"
 
 namespace {
@@ -51,7 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const char selector = static_cast<char>(data[0]);
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     switch (selector) {
-        case 'e': require_sound_answer(estimate_json(text)); break;
+        case 'e':
+            require_sound_answer(estimate_json(text));
+            break;
         case 'f': {
             // The inverse search: sound JSON, and every layout it lists fits its GPU.
             const json::Value search = require_sound_answer(fit_json(text));
@@ -68,21 +70,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     for (const auto& [name, bytes] : event.find("held")->members) require(bytes.number >= 0);
             break;
         }
-        case 'i': require_sound_answer(quiz_instance_json(text, seed_from(text))); break;
+        case 'i':
+            require_sound_answer(quiz_instance_json(text, seed_from(text)));
+            break;
         case 'g': {
             std::string_view item, answer;
             split(text, item, answer);
             require_sound_answer(quiz_grade_json(item, seed_from(item), answer));
             break;
         }
-        case 'b': require_sound_answer(quiz_validate_bank_json(text)); break;
+        case 'b':
+            require_sound_answer(quiz_validate_bank_json(text));
+            break;
         case 'q': {
             const quantity::Parsed parsed = quantity::parse(text);
             if (parsed.ok) require(std::isfinite(parsed.value));
             require_sound_answer(quiz_read_quantity_json(text));
             break;
         }
-        case 'h': require_sound_answer(model_from_hf_config_json(text)); break;
+        case 'h':
+            require_sound_answer(model_from_hf_config_json(text));
+            break;
         default: {
             // The JSON round trip: what reads, writes back to text that reads as the same value.
             const json::ParseResult first = json::parse(text);

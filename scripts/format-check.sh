@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that the project's own C++ is laid out as .clang-format says (vendored code under
 # third_party/ is left as its authors wrote it). Changes nothing; lists the files that differ.
-# Usage: scripts/format-check.sh   (not yet in .ci/run: the integrator reformats after the merges)
+# Usage: scripts/format-check.sh   (scripts/test.sh runs it)
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"

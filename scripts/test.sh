@@ -8,6 +8,9 @@ cd "$repo_root"
 bash scripts/build.sh
 source scripts/env.sh
 
+echo "== C++ layout (clang-format, .clang-format)"
+bash scripts/format-check.sh
+
 echo "== engine and CLI tests (native)"
 ctest --preset native
 

@@ -17,10 +17,10 @@
 #include "engine/model/estimate.hpp"
 #include "engine/model/field_limits.hpp"
 #include "engine/model/hf_config.hpp"
+#include "engine/quiz/quiz.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
-#include "engine/quiz/quiz.hpp"
 
 namespace {
 
@@ -81,7 +81,9 @@ std::string quiz_check_bank(const std::string& bank_json, int seeds) {
     return trainscope::quiz_check_bank_json(bank_json, seeds);
 }
 std::string quiz_read_quantity(const std::string& text) { return trainscope::quiz_read_quantity_json(text); }
-std::string model_from_hf_config(const std::string& config_json) { return trainscope::model_from_hf_config_json(config_json); }
+std::string model_from_hf_config(const std::string& config_json) {
+    return trainscope::model_from_hf_config_json(config_json);
+}
 
 QuantityReading read_quantity(const std::string& text, const std::string& kind_name) {
     UnitKind kind = UnitKind::number;
@@ -149,7 +151,8 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
 
     emscripten::function("estimate", &estimate);
     emscripten::function("stepTimeline", &step_timeline);
-    emscripten::function("fit", +[](const std::string& input) { return trainscope::fit_json(input); });
+    emscripten::function(
+        "fit", +[](const std::string& input) { return trainscope::fit_json(input); });
     emscripten::function("stepTimelineColumns", &step_timeline_columns);
     emscripten::function("stepTimelineNumbers", &step_timeline_numbers);
     emscripten::function("view", &view);

@@ -11,11 +11,11 @@
 #include "cli/table.hpp"
 #include "engine/api/api.hpp"
 #include "engine/api/fit.hpp"
+#include "engine/quiz/quiz.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
-#include "engine/quiz/quiz.hpp"
 
 namespace {
 
@@ -63,11 +63,19 @@ int run_json_command(int argc, char** argv, std::string (*compute)(std::string_v
     const char* path = nullptr;
     bool as_table = false;
     for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--table") == 0) as_table = true;
-        else if (!path) path = argv[i];
-        else { print_usage(stderr); return exit_usage; }
+        if (std::strcmp(argv[i], "--table") == 0)
+            as_table = true;
+        else if (!path)
+            path = argv[i];
+        else {
+            print_usage(stderr);
+            return exit_usage;
+        }
     }
-    if (!path) { print_usage(stderr); return exit_usage; }
+    if (!path) {
+        print_usage(stderr);
+        return exit_usage;
+    }
 
     std::string scenario;
     if (!read_all(path, scenario)) {
@@ -86,7 +94,8 @@ int run_json_command(int argc, char** argv, std::string (*compute)(std::string_v
     }
     if (has_errors) {
         for (const auto& error : errors->items) {
-            std::fprintf(stderr, "error: %s %s\n", error.find("field")->text.c_str(), error.find("message")->text.c_str());
+            std::fprintf(stderr, "error: %s %s\n", error.find("field")->text.c_str(),
+                         error.find("message")->text.c_str());
         }
         return exit_invalid_input;
     }
@@ -127,13 +136,15 @@ void print_preview(const std::string& bank_text, int seeds) {
         const std::string kind = text_at(item, "kind");
         const bool numeric = kind == "numeric" || kind == "estimate";
         const json::Value* randomize = item.find("randomize");
-        const bool randomized = numeric && randomize && randomize->kind == json::Kind::array && !randomize->items.empty();
+        const bool randomized =
+            numeric && randomize && randomize->kind == json::Kind::array && !randomize->items.empty();
         std::printf("[%zu] %s (%s, takeaway %s)\n", index + 1, text_at(item, "id").c_str(), kind.c_str(),
                     text_at(item, "takeaway").c_str());
         // Choice items draw no numbers: one instance says it all.
         const int last = randomized ? (seeds > 0 ? seeds : 1) : 1;
         for (int seed = 0; seed < last; ++seed) {
-            const json::ParseResult asked = json::parse(trainscope::quiz_instance_json(item_text, static_cast<std::uint32_t>(seed)));
+            const json::ParseResult asked =
+                json::parse(trainscope::quiz_instance_json(item_text, static_cast<std::uint32_t>(seed)));
             const json::Value* errors = asked.ok ? asked.value.find("errors") : nullptr;
             if (!asked.ok || (errors && !errors->items.empty())) {
                 std::printf("  seed %d: cannot be asked:\n", seed);
@@ -147,9 +158,11 @@ void print_preview(const std::string& bank_text, int seeds) {
                 const json::Value* tolerance = asked.value.find(kind == "numeric" ? "tolerance" : "tolerance_factor");
                 const double within = tolerance && tolerance->kind == json::Kind::number ? tolerance->number : 0.0;
                 if (kind == "numeric")
-                    std::printf("    answer: %s (within %g%%)\n", text_at(asked.value, "expected_display").c_str(), within * 100.0);
+                    std::printf("    answer: %s (within %g%%)\n", text_at(asked.value, "expected_display").c_str(),
+                                within * 100.0);
                 else
-                    std::printf("    answer: %s (within a factor of %g)\n", text_at(asked.value, "expected_display").c_str(), within);
+                    std::printf("    answer: %s (within a factor of %g)\n",
+                                text_at(asked.value, "expected_display").c_str(), within);
                 continue;
             }
             const json::Value* options = item.find("options");
@@ -157,7 +170,8 @@ void print_preview(const std::string& bank_text, int seeds) {
             for (const auto& option : options->items) {
                 const json::Value* correct = option.find("correct");
                 const bool right = correct && correct->kind == json::Kind::boolean && correct->boolean;
-                std::printf("    %s %s: %s\n", right ? "[x]" : "[ ]", text_at(option, "id").c_str(), text_at(option, "text").c_str());
+                std::printf("    %s %s: %s\n", right ? "[x]" : "[ ]", text_at(option, "id").c_str(),
+                            text_at(option, "text").c_str());
             }
         }
     }
@@ -175,7 +189,10 @@ void print_problem(const json::Value& problem, const std::string& severity) {
     std::string where = item.empty() ? trainscope::message("cli.check.the_bank", "the bank") : item;
     if (!text_at(problem, "field").empty()) where += ", " + text_at(problem, "field");
     if (const json::Value* seed = problem.find("seed"); seed && seed->kind == json::Kind::number && seed->number > 0)
-        where += " " + trainscope::message("cli.check.seed", "(seed {seed})", {{"seed", trainscope::quantity::format(seed->number, trainscope::quantity::Figure::integer)}});
+        where +=
+            " " + trainscope::message(
+                      "cli.check.seed", "(seed {seed})",
+                      {{"seed", trainscope::quantity::format(seed->number, trainscope::quantity::Figure::integer)}});
     std::printf("  %s: %s: %s\n", severity.c_str(), where.c_str(), text_at(problem, "message").c_str());
 }
 
@@ -185,23 +202,39 @@ void print_report(const json::Value& report, const char* path) {
     using trainscope::quantity::format;
     const json::Value* errors = report.find("errors");
     const json::Value* warnings = report.find("warnings");
-    const std::size_t error_count = errors ? errors->items.size() : 0, warning_count = warnings ? warnings->items.size() : 0;
-    std::printf("%s\n", trainscope::message("cli.check.summary", "{file}: {items} items ({numeric} with a numeric answer); {instances} questions computed, as authored and for seeds 1 to {seeds}.",
-        {{"file", path}, {"items", format(number_in(report, "items"), Figure::integer)}, {"numeric", format(number_in(report, "numeric_items"), Figure::integer)},
-         {"instances", format(number_in(report, "instances_checked"), Figure::integer)}, {"seeds", format(number_in(report, "seeds"), Figure::integer)}}).c_str());
+    const std::size_t error_count = errors ? errors->items.size() : 0,
+                      warning_count = warnings ? warnings->items.size() : 0;
+    std::printf("%s\n",
+                trainscope::message("cli.check.summary",
+                                    "{file}: {items} items ({numeric} with a numeric answer); {instances} questions "
+                                    "computed, as authored and for seeds 1 to {seeds}.",
+                                    {{"file", path},
+                                     {"items", format(number_in(report, "items"), Figure::integer)},
+                                     {"numeric", format(number_in(report, "numeric_items"), Figure::integer)},
+                                     {"instances", format(number_in(report, "instances_checked"), Figure::integer)},
+                                     {"seeds", format(number_in(report, "seeds"), Figure::integer)}})
+                    .c_str());
     if (error_count == 0 && warning_count == 0) {
         std::printf("%s\n", trainscope::message("cli.check.ok", "No problems: every item can be asked.").c_str());
         return;
     }
     std::printf("%s\n", trainscope::message("cli.check.counts", "Errors: {errors}. Warnings: {warnings}.",
-        {{"errors", format(static_cast<double>(error_count), Figure::integer)}, {"warnings", format(static_cast<double>(warning_count), Figure::integer)}}).c_str());
-    const std::string error_word = trainscope::message("cli.check.error", "error"), warning_word = trainscope::message("cli.check.warning", "warning");
-    if (errors) for (const auto& problem : errors->items) print_problem(problem, error_word);
-    if (warnings) for (const auto& problem : warnings->items) print_problem(problem, warning_word);
+                                            {{"errors", format(static_cast<double>(error_count), Figure::integer)},
+                                             {"warnings", format(static_cast<double>(warning_count), Figure::integer)}})
+                            .c_str());
+    const std::string error_word = trainscope::message("cli.check.error", "error"),
+                      warning_word = trainscope::message("cli.check.warning", "warning");
+    if (errors)
+        for (const auto& problem : errors->items) print_problem(problem, error_word);
+    if (warnings)
+        for (const auto& problem : warnings->items) print_problem(problem, warning_word);
     const json::Value* unusable = report.find("unusable");
     if (unusable && !unusable->items.empty())
-        std::printf("%s\n", trainscope::message("cli.check.unusable", "The widget leaves out {count} items that cannot be asked; the rest run.",
-            {{"count", format(static_cast<double>(unusable->items.size()), Figure::integer)}}).c_str());
+        std::printf("%s\n",
+                    trainscope::message(
+                        "cli.check.unusable", "The widget leaves out {count} items that cannot be asked; the rest run.",
+                        {{"count", format(static_cast<double>(unusable->items.size()), Figure::integer)}})
+                        .c_str());
 }
 
 struct QuizCheckOptions {
@@ -212,18 +245,26 @@ struct QuizCheckOptions {
 
 bool read_quiz_check_options(int argc, char** argv, QuizCheckOptions& options) {
     for (int i = 2; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--preview") == 0 && !options.preview) options.preview = true;
-        else if (std::strcmp(argv[i], "--json") == 0 && !options.as_json) options.as_json = true;
-        else if (!options.path) options.path = argv[i];
-        else if (!options.seed_text) options.seed_text = argv[i];
-        else return false;
+        if (std::strcmp(argv[i], "--preview") == 0 && !options.preview)
+            options.preview = true;
+        else if (std::strcmp(argv[i], "--json") == 0 && !options.as_json)
+            options.as_json = true;
+        else if (!options.path)
+            options.path = argv[i];
+        else if (!options.seed_text)
+            options.seed_text = argv[i];
+        else
+            return false;
     }
     return options.path != nullptr;
 }
 
 int run_quiz_check(int argc, char** argv) {
     QuizCheckOptions options;
-    if (!read_quiz_check_options(argc, argv, options)) { print_usage(stderr); return exit_usage; }
+    if (!read_quiz_check_options(argc, argv, options)) {
+        print_usage(stderr);
+        return exit_usage;
+    }
     std::string bank;
     if (!read_all(options.path, bank)) {
         std::fprintf(stderr, "trainscope: cannot read %s\n", options.path);
@@ -231,14 +272,17 @@ int run_quiz_check(int argc, char** argv) {
     }
     int seeds = options.preview ? 3 : 200;
     if (options.seed_text && !read_seed_count(options.seed_text, seeds)) {
-        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds, options.seed_text);
+        std::fprintf(stderr, "trainscope: SEEDS must be a whole number from 0 to %d, not '%.40s'\n", max_seeds,
+                     options.seed_text);
         return exit_usage;
     }
     if (options.preview) print_preview(bank, seeds);
     const std::string report = trainscope::quiz_check_bank_json(bank, seeds);
     const trainscope::json::ParseResult parsed = trainscope::json::parse(report);
-    if (options.as_json) std::puts(report.c_str());
-    else print_report(parsed.value, options.path);
+    if (options.as_json)
+        std::puts(report.c_str());
+    else
+        print_report(parsed.value, options.path);
     const trainscope::json::Value* ok = parsed.value.find("ok");
     return ok && ok->kind == trainscope::json::Kind::boolean && ok->boolean ? exit_ok : exit_invalid_input;
 }
@@ -284,7 +328,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < argc; ++i) {
         const char* tag = nullptr;
         if (std::strcmp(argv[i], "--lang") == 0) {
-            if (i + 1 >= argc) { print_usage(stderr); return exit_usage; }
+            if (i + 1 >= argc) {
+                print_usage(stderr);
+                return exit_usage;
+            }
             tag = argv[++i];
         } else if (std::strncmp(argv[i], "--lang=", 7) == 0) {
             tag = argv[i] + 7;
@@ -312,15 +359,31 @@ int main(int argc, char** argv) {
 namespace {
 
 int run(int argc, char** argv) {
-    if (argc < 2) { print_usage(stderr); return exit_usage; }
+    if (argc < 2) {
+        print_usage(stderr);
+        return exit_usage;
+    }
     const std::string command = argv[1];
-    if (command == "estimate") return run_json_command(argc, argv, trainscope::estimate_json, trainscope::cli::format_table);
+    if (command == "estimate")
+        return run_json_command(argc, argv, trainscope::estimate_json, trainscope::cli::format_table);
     if (command == "fit") return run_json_command(argc, argv, trainscope::fit_json, trainscope::cli::format_fit_table);
     if (command == "quiz-check") return run_quiz_check(argc, argv);
-    if (command == "presets") { std::puts(trainscope::presets_json().c_str()); return exit_ok; }
-    if (command == "gpus") { std::puts(trainscope::gpus_json().c_str()); return exit_ok; }
-    if (command == "default-scenario") { std::puts(trainscope::default_scenario_json().c_str()); return exit_ok; }
-    if (command == "--help" || command == "-h" || command == "help") { print_usage(stdout); return exit_ok; }
+    if (command == "presets") {
+        std::puts(trainscope::presets_json().c_str());
+        return exit_ok;
+    }
+    if (command == "gpus") {
+        std::puts(trainscope::gpus_json().c_str());
+        return exit_ok;
+    }
+    if (command == "default-scenario") {
+        std::puts(trainscope::default_scenario_json().c_str());
+        return exit_ok;
+    }
+    if (command == "--help" || command == "-h" || command == "help") {
+        print_usage(stdout);
+        return exit_ok;
+    }
     print_usage(stderr);
     return exit_usage;
 }

@@ -32,19 +32,44 @@ void line(std::string& out, const std::string& label, const std::string& value) 
     out += " " + value + "\n";
 }
 
+// The compute rows: FLOPs, time, GPU-hours, utilisation (achieved and predicted), cost, energy.
+void write_compute_rows(std::string& out, const json::Value& e) {
+    using quantity::Figure;
+    out += "\n" + message("cli.table.compute", "Compute") + "\n";
+    line(out, message("cli.table.training_flops", "training FLOPs"),
+         figure(number_at(e, "compute.flops"), Figure::flops));
+    line(out, message("cli.table.hardware_flops", "hardware FLOPs"),
+         figure(number_at(e, "compute.hardware_flops"), Figure::flops));
+    line(out, message("cli.table.time", "time"), figure(number_at(e, "compute.seconds"), Figure::duration));
+    line(out, message("cli.table.time_one_gpu", "time on one GPU"),
+         figure(number_at(e, "compute.seconds_on_one_gpu"), Figure::duration));
+    line(out, message("cli.table.gpu_hours", "GPU-hours"), figure(number_at(e, "compute.gpu_hours"), Figure::count));
+    line(out, message("cli.table.mfu", "MFU"), figure(number_at(e, "compute.mfu"), Figure::percent));
+    // docs/model.md §13: what the layout's communication and bubble leave of the arithmetic's efficiency.
+    line(out, message("cli.table.predicted_mfu", "predicted MFU"),
+         figure(number_at(e, "communication.predicted_mfu"), Figure::percent));
+    if (number_at(e, "compute.cost") > 0)
+        line(out, message("cli.table.cost", "cost"), figure(number_at(e, "compute.cost"), Figure::money));
+    if (number_at(e, "compute.energy_joules") > 0)
+        line(out, message("cli.table.energy", "GPU energy"),
+             figure(number_at(e, "compute.energy_joules"), Figure::energy));
+}
+
 }  // namespace
 
 std::string format_table(const json::Value& e) {
     using quantity::Figure;
     std::string out;
     // The count and its noun joined by the engine: Spanish needs "de" after "millones".
-    const std::string params = quantity::count_of(number_at(e, "params"), message("cli.table.parameters", "parameters"));
+    const std::string params =
+        quantity::count_of(number_at(e, "params"), message("cli.table.parameters", "parameters"));
     out += number_at(e, "active_params") != number_at(e, "params")
                ? message("cli.table.model_with_active", "Model: {params} ({active} active per token)",
                          {{"params", params}, {"active", figure(number_at(e, "active_params"), Figure::count)}})
                : message("cli.table.model_of", "Model: {params}", {{"params", params}});
     out += "\n" + message("cli.table.gpu", "GPU:   {name}, {memory}",
-                          {{"name", text_at(e, "gpu.name")}, {"memory", figure(number_at(e, "gpu.memory_bytes"), Figure::bytes)}});
+                          {{"name", text_at(e, "gpu.name")},
+                           {"memory", figure(number_at(e, "gpu.memory_bytes"), Figure::bytes)}});
     out += "\n" + message("cli.table.gigabyte", "(GB = 10^9 bytes)") + "\n\n";
 
     const std::string weights = message("cli.table.weights", "weights");
@@ -55,11 +80,14 @@ std::string format_table(const json::Value& e) {
     line(out, message("cli.table.kv_cache", "KV cache"), figure(number_at(e, "inference.kv_cache"), Figure::bytes));
     line(out, total, figure(number_at(e, "inference.total"), Figure::bytes));
     line(out, bytes_per_parameter, figure(number_at(e, "inference.bytes_per_param"), Figure::plain));
-    line(out, message("cli.table.gpus_needed", "GPUs needed"), figure(number_at(e, "inference.min_gpus"), Figure::gpus));
+    line(out, message("cli.table.gpus_needed", "GPUs needed"),
+         figure(number_at(e, "inference.min_gpus"), Figure::gpus));
 
-    out += "\n" + message("cli.table.training", "Training, per GPU ({gpus}, ZeRO stage {stage})",
-                          {{"gpus", figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus)},
-                           {"stage", figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer)}}) + "\n";
+    out += "\n" +
+           message("cli.table.training", "Training, per GPU ({gpus}, ZeRO stage {stage})",
+                   {{"gpus", figure(number_at(e, "scenario.parallel.gpus"), Figure::gpus)},
+                    {"stage", figure(number_at(e, "scenario.parallel.zero_stage"), Figure::integer)}}) +
+           "\n";
     // What one GPU holds at the step's peak (docs/model.md §9): these parts add up to the total. Each
     // row is labelled in words, as the page's legend names it, never by its estimate key.
     const std::pair<const char*, std::string> parts[] = {
@@ -78,27 +106,15 @@ std::string format_table(const json::Value& e) {
     line(out, bytes_per_parameter, figure(number_at(e, "training.bytes_per_param.total"), Figure::plain));
     line(out, message("cli.table.fits", "fits on each GPU"),
          e.find_path("training.fits") && e.find_path("training.fits")->boolean ? message("cli.table.yes", "yes")
-                                                                                : message("cli.table.no", "no"));
+                                                                               : message("cli.table.no", "no"));
     const double min_gpus = number_at(e, "training.min_gpus");
     line(out, message("cli.table.fewest_gpus", "fewest GPUs (ZeRO-3)"),
-         min_gpus < 0 ? message("cli.table.fewest_gpus_none", "none: activations exceed one GPU") : figure(min_gpus, Figure::gpus));
+         min_gpus < 0 ? message("cli.table.fewest_gpus_none", "none: activations exceed one GPU")
+                      : figure(min_gpus, Figure::gpus));
     line(out, message("cli.table.train_over_run", "train / run per parameter"),
          figure(number_at(e, "ratio_training_to_inference"), Figure::ratio));
 
-    out += "\n" + message("cli.table.compute", "Compute") + "\n";
-    line(out, message("cli.table.training_flops", "training FLOPs"), figure(number_at(e, "compute.flops"), Figure::flops));
-    line(out, message("cli.table.hardware_flops", "hardware FLOPs"), figure(number_at(e, "compute.hardware_flops"), Figure::flops));
-    line(out, message("cli.table.time", "time"), figure(number_at(e, "compute.seconds"), Figure::duration));
-    line(out, message("cli.table.time_one_gpu", "time on one GPU"),
-         figure(number_at(e, "compute.seconds_on_one_gpu"), Figure::duration));
-    line(out, message("cli.table.gpu_hours", "GPU-hours"), figure(number_at(e, "compute.gpu_hours"), Figure::count));
-    line(out, message("cli.table.mfu", "MFU"), figure(number_at(e, "compute.mfu"), Figure::percent));
-    // docs/model.md §13: what the layout's communication and bubble leave of the arithmetic's efficiency.
-    line(out, message("cli.table.predicted_mfu", "predicted MFU"), figure(number_at(e, "communication.predicted_mfu"), Figure::percent));
-    if (number_at(e, "compute.cost") > 0)
-        line(out, message("cli.table.cost", "cost"), figure(number_at(e, "compute.cost"), Figure::money));
-    if (number_at(e, "compute.energy_joules") > 0)
-        line(out, message("cli.table.energy", "GPU energy"), figure(number_at(e, "compute.energy_joules"), Figure::energy));
+    write_compute_rows(out, e);
 
     const json::Value* notes = e.find("notes");
     if (notes && !notes->items.empty()) {
@@ -113,10 +129,18 @@ namespace {
 // "t 8 · p 16 × 4 · c 1 · e 1 · d 128 · ZeRO 1 · recompute none · micro-batch 2"
 std::string layout_text(const json::Value& l) {
     const auto count = [&](const char* path) { return figure(number_at(l, path), quantity::Figure::count); };
-    return message("cli.fit.layout", "t {t} · p {p} × {m} · c {c} · e {e} · d {d} · ZeRO {zero} · recompute {recompute} · micro-batch {b}",
-                   {{"t", count("tensor")}, {"p", count("pipeline")}, {"m", count("interleave")}, {"c", count("context")},
-                    {"e", count("expert")}, {"d", count("data")}, {"zero", count("zero_stage")},
-                    {"recompute", text_at(l, "recompute")}, {"b", count("micro_batch")}});
+    return message(
+        "cli.fit.layout",
+        "t {t} · p {p} × {m} · c {c} · e {e} · d {d} · ZeRO {zero} · recompute {recompute} · micro-batch {b}",
+        {{"t", count("tensor")},
+         {"p", count("pipeline")},
+         {"m", count("interleave")},
+         {"c", count("context")},
+         {"e", count("expert")},
+         {"d", count("data")},
+         {"zero", count("zero_stage")},
+         {"recompute", text_at(l, "recompute")},
+         {"b", count("micro_batch")}});
 }
 
 void fit_answers(std::string& out, const json::Value& r) {
@@ -138,11 +162,14 @@ std::string format_fit_table(const json::Value& r) {
     using quantity::Figure;
     std::string out = message("cli.fit.heading", "What fits on {gpus} × {gpu}",
                               {{"gpus", figure(number_at(r, "scenario.parallel.gpus"), Figure::count)},
-                               {"gpu", text_at(r, "scenario.hardware.gpu")}}) + "\n";
+                               {"gpu", text_at(r, "scenario.hardware.gpu")}}) +
+                      "\n";
     fit_answers(out, r);
-    out += "\n" + message("cli.fit.layouts", "Layouts that fit, fastest first ({shown} of {total})",
-                          {{"shown", figure(static_cast<double>(r.find("layouts")->items.size()), Figure::count)},
-                           {"total", figure(number_at(r, "layouts_total"), Figure::count)}}) + "\n";
+    out += "\n" +
+           message("cli.fit.layouts", "Layouts that fit, fastest first ({shown} of {total})",
+                   {{"shown", figure(static_cast<double>(r.find("layouts")->items.size()), Figure::count)},
+                    {"total", figure(number_at(r, "layouts_total"), Figure::count)}}) +
+           "\n";
     for (const json::Value& layout : r.find("layouts")->items)
         out += "  " + figure(number_at(layout, "run_seconds"), Figure::duration) + "  " +
                figure(number_at(layout, "peak_bytes"), Figure::bytes) + "  " + layout_text(layout) + "\n";

@@ -37,18 +37,21 @@ TEST_CASE("the ZeRO paper's 16 is the default; FP32 gradients make mixed-precisi
     CHECK(hf.find_path("training.bytes_per_param_parts")->items[1].find("format")->text == "fp32");
     // DeepSpeed's estimate_zero3_model_states_mem_needs: 18 × params / GPUs of model states per GPU.
     CHECK(number_at(hf, "training.per_gpu.model_states") == Approx(18 * number_at(hf, "params") / 8).epsilon(1e-12));
-    CHECK(number_at(zero, "training.per_gpu.model_states") == Approx(16 * number_at(zero, "params") / 8).epsilon(1e-12));
+    CHECK(number_at(zero, "training.per_gpu.model_states") ==
+          Approx(16 * number_at(zero, "params") / 8).epsilon(1e-12));
 }
 
 TEST_CASE("FP32 gradients change nothing in FP32 training and add 2 bytes to any mixed-precision optimizer",
           "[accounting]") {
-    CHECK(number_at(estimate_of(with(R"("precision":"fp32","accounting":"fp32_gradients")")), "training.bytes_per_param.total") == 16);
+    CHECK(number_at(estimate_of(with(R"("precision":"fp32","accounting":"fp32_gradients")")),
+                    "training.bytes_per_param.total") == 16);
     CHECK(number_at(estimate_of(with(R"("optimizer":"sgd_momentum")")), "training.bytes_per_param.total") == 12);
     CHECK(number_at(estimate_of(with(R"("optimizer":"sgd_momentum","accounting":"fp32_gradients")")),
                     "training.bytes_per_param.total") == 14);
 }
 
-TEST_CASE("the estimate explains each convention with its sum for the optimizer and precision on screen", "[accounting]") {
+TEST_CASE("the estimate explains each convention with its sum for the optimizer and precision on screen",
+          "[accounting]") {
     const json::Value estimate = estimate_of(with(R"("accounting":"fp32_gradients")"));
     CHECK(text_at(estimate, "training.accounting.id") == "fp32_gradients");
     CHECK(text_at(estimate, "training.accounting.label") == "FP32 gradients");
@@ -62,7 +65,8 @@ TEST_CASE("the estimate explains each convention with its sum for the optimizer 
     CHECK(choices[1].find("bytes_per_param")->number == 18);
     // With SGD and momentum the sentences quote that optimizer's sums, never Adam's.
     const json::Value sgd = estimate_of(with(R"("optimizer":"sgd_momentum")"));
-    CHECK(sgd.find_path("training.accounting_choices")->items[1].find("explanation")->text.find("= 14") != std::string::npos);
+    CHECK(sgd.find_path("training.accounting_choices")->items[1].find("explanation")->text.find("= 14") !=
+          std::string::npos);
 }
 
 TEST_CASE("an unknown convention is an error naming the field", "[accounting]") {

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "catalogue_support.hpp"
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
-#include "catalogue_support.hpp"
 #include "estimate_support.hpp"
 
 using trainscope::Language;
@@ -80,8 +80,9 @@ TEST_CASE("the German catalogue writes the overflow note, its list and its remed
     CHECK_FALSE(contains(note, ", und "));
     // The GPU's memory as the engine writes bytes in German.
     CHECK(contains(note, "mehr als ihre " + bytes(80e9) + ";"));
-    CHECK(contains(note, "Verringern lässt sich das mit vollständigem Activation Checkpointing, kürzeren Sequenzen oder "
-                         "Tensor-Parallelität samt Sequenz-Parallelität."));
+    CHECK(contains(note,
+                   "Verringern lässt sich das mit vollständigem Activation Checkpointing, kürzeren Sequenzen oder "
+                   "Tensor-Parallelität samt Sequenz-Parallelität."));
     CHECK_FALSE(contains(note, "GPU holds"));
 }
 
@@ -100,8 +101,9 @@ TEST_CASE("the Spanish catalogue writes the parameter-count note and a field's e
     INFO(note);
     CHECK(note.rfind("En el momento de mayor ocupación del paso, una GPU guarda ", 0) == 0);
     CHECK(contains(note, " y gradientes completos a la espera de su reduce-scatter "));
-    CHECK(contains(note, "Puedes reducirlo con checkpointing completo de activaciones, secuencias más cortas o "
-                         "paralelismo de tensores con paralelismo de secuencia."));
+    CHECK(contains(note,
+                   "Puedes reducirlo con checkpointing completo de activaciones, secuencias más cortas o "
+                   "paralelismo de tensores con paralelismo de secuencia."));
 }
 
 TEST_CASE("the labels and accounting conventions of an estimate follow the language; ids stay", "[i18n]") {

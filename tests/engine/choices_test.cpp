@@ -44,24 +44,30 @@ TEST_CASE("every choice a page lists is a value the engine accepts for its field
     }
 }
 
-TEST_CASE("the ZeRO stages' formula for mixed-precision AdamW is the ZeRO paper's 16, 4 + 12/d, 2 + 14/d, 16/d", "[choices]") {
-    // Rajbhandari et al. 2019, §5 and Figure 1: K = 12 bytes of optimizer state per parameter, 2 + 2 of 16-bit weights and gradients.
+TEST_CASE("the ZeRO stages' formula for mixed-precision AdamW is the ZeRO paper's 16, 4 + 12/d, 2 + 14/d, 16/d",
+          "[choices]") {
+    // Rajbhandari et al. 2019, §5 and Figure 1: K = 12 bytes of optimizer state per parameter, 2 + 2 of 16-bit weights
+    // and gradients.
     BytesPerParam adamw;
     adamw.weights = 2;
     adamw.gradients = 2;
     adamw.master_weights = 4;
     adamw.optimizer_states = 8;
-    CHECK(zero_stage_formula(adamw) == "per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; stage 2 2Ψ + 14Ψ/d; stage 3 16Ψ/d (Ψ parameters)");
+    CHECK(zero_stage_formula(adamw) ==
+          "per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; stage 2 2Ψ + 14Ψ/d; stage 3 16Ψ/d (Ψ "
+          "parameters)");
 }
 
 TEST_CASE("the ZeRO stages' formula follows the optimizer: plain SGD in FP32 keeps no state to shard", "[choices]") {
     BytesPerParam sgd;
     sgd.weights = 4;
     sgd.gradients = 4;
-    CHECK(zero_stage_formula(sgd) == "per GPU, d data-parallel GPUs: stage 0 8Ψ; stage 1 8Ψ; stage 2 4Ψ + 4Ψ/d; stage 3 8Ψ/d (Ψ parameters)");
+    CHECK(zero_stage_formula(sgd) ==
+          "per GPU, d data-parallel GPUs: stage 0 8Ψ; stage 1 8Ψ; stage 2 4Ψ + 4Ψ/d; stage 3 8Ψ/d (Ψ parameters)");
 }
 
-TEST_CASE("the Llama 3 405B story quotes the preset's published tokens and GPUs, and the engine takes its scenario", "[choices]") {
+TEST_CASE("the Llama 3 405B story quotes the preset's published tokens and GPUs, and the engine takes its scenario",
+          "[choices]") {
     // The Llama 3 Herd of Models (Meta, 2024), §3.3: 15.6T tokens on up to 16,384 H100s (model.cpp's row).
     const json::Value stories = parsed(stories_json());
     const json::Value* llama = nullptr;

@@ -80,17 +80,20 @@ std::string first_error(const json::Value& estimate, std::string_view field) {
 }
 
 // A small mixture of experts: 16 routed experts, 2 per token, one shared, one dense layer first.
-constexpr const char* small_moe = R"("model":{"architecture":{"layers":8,"hidden":1024,"heads":16,"kv_heads":4,"mlp":4096,
+constexpr const char* small_moe =
+    R"("model":{"architecture":{"layers":8,"hidden":1024,"heads":16,"kv_heads":4,"mlp":4096,
     "vocab":32000,"experts":16,"experts_per_token":2,"shared_experts":1,"expert_mlp":512,"dense_layers":1}})";
 
 }  // namespace
 
 TEST_CASE("context and expert parallelism of 1 are the layout as before", "[layout]") {
-    const json::Value before = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"zero_stage":1}})");
+    const json::Value before =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"zero_stage":1}})");
     const json::Value after = estimate_of(
         R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"zero_stage":1,"context":1,"expert":1}})");
-    for (const char* path : {"training.per_gpu.total", "training.per_gpu.activations", "training.per_gpu.optimizer_states",
-                             "compute.seconds", "step.seconds", "training.min_gpus"})
+    for (const char* path :
+         {"training.per_gpu.total", "training.per_gpu.activations", "training.per_gpu.optimizer_states",
+          "compute.seconds", "step.seconds", "training.min_gpus"})
         CHECK(number_at(before, path) == number_at(after, path));
     CHECK(number_at(after, "scenario.parallel.context") == 1);
     CHECK(number_at(after, "scenario.parallel.expert") == 1);
@@ -104,7 +107,8 @@ TEST_CASE("a refused layout names the field and the rule it breaks", "[layout][e
     // Each context-parallel rank takes two equal chunks of every sequence.
     const json::Value chunks = estimate_of(R"({"parallel":{"gpus":8,"context":8},"training":{"sequence":1000}})");
     CHECK(first_error(chunks, "parallel.context") ==
-          "2 × context = 16 does not divide the sequence of 1,000 tokens: each context-parallel rank takes two equal chunks");
+          "2 × context = 16 does not divide the sequence of 1,000 tokens: each context-parallel rank takes two equal "
+          "chunks");
     // Expert parallelism needs experts, divides them, and divides data × context.
     CHECK(has_error_for(estimate_of(R"({"parallel":{"gpus":8,"expert":2}})"), "parallel.expert"));
     const std::string moe = std::string("{") + small_moe;
@@ -128,14 +132,17 @@ TEST_CASE("activations per GPU fall as 1/CP", "[layout][property]") {
                 for (const double c : {2.0, 4.0, 16.0}) {
                     INFO(model << " " << recompute << " flash " << flash << " CP " << c);
                     char layout[160];
-                    std::snprintf(layout, sizeof layout, R"("parallel":{"gpus":%g,"tensor":2,"context":%g,"zero_stage":1}})",
-                                  8 * c, c);
+                    std::snprintf(layout, sizeof layout,
+                                  R"("parallel":{"gpus":%g,"tensor":2,"context":%g,"zero_stage":1}})", 8 * c, c);
                     const json::Value split = estimate_of(base + layout);
                     REQUIRE(split.find("errors")->items.empty());
                     CHECK(number_at(split, "training.activations_per_layer") ==
                           Approx(number_at(one, "training.activations_per_layer") / c).epsilon(1e-12));
-                    CHECK(number_at(split, "training.per_gpu.activations") + number_at(split, "training.per_gpu.logits") ==
-                          Approx((number_at(one, "training.per_gpu.activations") + number_at(one, "training.per_gpu.logits")) / c)
+                    CHECK(number_at(split, "training.per_gpu.activations") +
+                              number_at(split, "training.per_gpu.logits") ==
+                          Approx((number_at(one, "training.per_gpu.activations") +
+                                  number_at(one, "training.per_gpu.logits")) /
+                                 c)
                               .epsilon(1e-12));
                     // The same data-parallel degree: the model states per GPU are those of d·c ranks.
                     CHECK(number_at(split, "training.data_parallel") == number_at(one, "training.data_parallel"));
@@ -201,11 +208,14 @@ json::Value run_estimate(const ModelPreset& model, const TrainingRun& run) {
 TEST_CASE("each new preset reproduces its published total and active parameters", "[model][published][presets]") {
     // Published counts are rounded to three figures (two for DeepSeek-V3's 37B active); tolerances
     // say so. The engine counts both embedding matrices in the active parameters, for every model.
-    struct Published { const char* id; double total, total_tolerance, active, active_tolerance; };
-    for (const Published& p : {Published{"deepseek-v3", 671e9, 0.001, 37e9, 0.02},   // DeepSeek-V3 report §2
-                               Published{"mixtral-8x22b", 141e9, 0.005, 39e9, 0.005},  // Mistral AI 2024
-                               Published{"qwen2.5-72b", 72.7e9, 0.001, 72.7e9, 0.001}, // Qwen2.5 report Table 1
-                               Published{"gemma2-27b", 27.2e9, 0.002, 27.2e9, 0.002},  // Gemma 2 Table 2: 27.2B
+    struct Published {
+        const char* id;
+        double total, total_tolerance, active, active_tolerance;
+    };
+    for (const Published& p : {Published{"deepseek-v3", 671e9, 0.001, 37e9, 0.02},      // DeepSeek-V3 report §2
+                               Published{"mixtral-8x22b", 141e9, 0.005, 39e9, 0.005},   // Mistral AI 2024
+                               Published{"qwen2.5-72b", 72.7e9, 0.001, 72.7e9, 0.001},  // Qwen2.5 report Table 1
+                               Published{"gemma2-27b", 27.2e9, 0.002, 27.2e9, 0.002},   // Gemma 2 Table 2: 27.2B
                                Published{"llama3-405b", 405.85e9, 0.0001, 405.85e9, 0.0001}}) {
         INFO(p.id);
         const ParameterCount count = count_parameters(preset(p.id).architecture);
@@ -215,7 +225,8 @@ TEST_CASE("each new preset reproduces its published total and active parameters"
     }
     // DeepSeek-V3 by hand (docs/model.md §11–12): 3 dense layers and 58 of 256 + 1 experts.
     const double h = 7168;
-    const double attention = h * 1536 + 1536 + 1536 * 128 * 192 + h * (512 + 64) + 512 + 512 * 128 * 256 + 128 * 128 * h;
+    const double attention =
+        h * 1536 + 1536 + 1536 * 128 * 192 + h * (512 + 64) + 512 + 512 * 128 * 256 + 128 * 128 * h;
     const double expert = 3 * h * 2048;
     const double moe_layer = attention + 2 * h + h * 256 + 257 * expert;
     const double dense_layer = attention + 2 * h + 3 * h * 18432;
@@ -233,7 +244,8 @@ TEST_CASE("Llama 3 405B has one parameter count everywhere: its architecture's",
     CHECK(count_parameters(preset("llama3-405b").architecture).total == 405853388800.0);
 }
 
-TEST_CASE("each published run reproduces its paper's FLOPs and GPU-hours and fits its GPUs", "[presets][runs][published]") {
+TEST_CASE("each published run reproduces its paper's FLOPs and GPU-hours and fits its GPUs",
+          "[presets][runs][published]") {
     std::size_t runs = 0;
     for (const ModelPreset& model : model_presets()) {
         for (const TrainingRun& run : model.runs) {
@@ -242,14 +254,16 @@ TEST_CASE("each published run reproduces its paper's FLOPs and GPU-hours and fit
             const json::Value estimate = run_estimate(model, run);
             CHECK(estimate.find_path("training.fits")->boolean);
             CHECK(number_at(estimate, "scenario.parallel.gpus") == run.gpus);
-            CHECK(number_at(estimate, "training.data_parallel") == run.gpus / (run.tensor * run.pipeline * run.context));
+            CHECK(number_at(estimate, "training.data_parallel") ==
+                  run.gpus / (run.tensor * run.pipeline * run.context));
             // FLOPs: 6 × active parameters × tokens (Kaplan et al. 2020), with attention's 12·L·h·s per
             // token where the run's MFU counts it (PaLM App. B; Llama 3's 128K run).
             const Architecture& a = model.architecture;
             const double attention = run.attention_flops ? 12 * a.layers * a.hidden * run.sequence * run.tokens : 0.0;
             CHECK(number_at(estimate, "compute.flops") ==
                   Approx(6 * number_at(estimate, "active_params") * run.tokens + attention));
-            if (run.published_flops > 0) CHECK(number_at(estimate, "compute.flops") == Approx(run.published_flops).epsilon(0.02));
+            if (run.published_flops > 0)
+                CHECK(number_at(estimate, "compute.flops") == Approx(run.published_flops).epsilon(0.02));
             if (run.published_mfu_high > 0) {
                 CHECK(number_at(estimate, "compute.mfu") >= run.published_mfu_low - 1e-12);
                 CHECK(number_at(estimate, "compute.mfu") <= run.published_mfu_high + 1e-12);
@@ -278,10 +292,12 @@ TEST_CASE("Llama 3 405B's runs: 3.8e25 FLOPs, 41% and 38% MFU, and the model car
     const json::Value long_run = run_estimate(llama, llama.runs[1]);
     CHECK(number_at(long_run, "training.data_parallel") == 8);
     CHECK(number_at(long_run, "compute.mfu") == Approx(0.38));
-    CHECK(number_at(long_run, "training.per_gpu.activations") == Approx(number_at(main_run, "training.per_gpu.activations")));
+    CHECK(number_at(long_run, "training.per_gpu.activations") ==
+          Approx(number_at(main_run, "training.per_gpu.activations")));
 }
 
-TEST_CASE("DeepSeek-V3's run: 2,048 H800s, PP 16, EP 64, ZeRO-1 over 128, and its 2.664M GPU-hours", "[presets][runs][published]") {
+TEST_CASE("DeepSeek-V3's run: 2,048 H800s, PP 16, EP 64, ZeRO-1 over 128, and its 2.664M GPU-hours",
+          "[presets][runs][published]") {
     const ModelPreset& v3 = preset("deepseek-v3");
     REQUIRE(v3.runs.size() == 1);
     const TrainingRun& run = v3.runs[0];
@@ -314,7 +330,8 @@ TEST_CASE("presets_json offers every run with the scenario that loads it", "[pre
             REQUIRE(scenario != nullptr);
             CHECK(scenario->find_path("model.preset")->text == model.find("id")->text);
             CHECK(!run.find("source")->text.empty());
-            for (const char* field : {"gpus", "tensor", "pipeline", "context", "expert", "data", "zero_stage", "tokens"})
+            for (const char* field :
+                 {"gpus", "tensor", "pipeline", "context", "expert", "data", "zero_stage", "tokens"})
                 CHECK(run.find(field)->kind == json::Kind::number);
         }
     }
@@ -339,18 +356,22 @@ TEST_CASE("sliding-window layers cache at most their window", "[attention][publi
     const double per_layer = 2 * 16 * 128;
     CHECK(kv_cache_values_per_token(gemma, 4096) == 46 * per_layer);
     CHECK(kv_cache_values_per_token(gemma, 8192) == Approx(per_layer * (23 + 23 * 0.5)));
-    const json::Value estimate = estimate_of(R"({"model":{"preset":"gemma2-27b"},"inference":{"context":8192,"batch":2}})");
+    const json::Value estimate =
+        estimate_of(R"({"model":{"preset":"gemma2-27b"},"inference":{"context":8192,"batch":2}})");
     CHECK(number_at(estimate, "inference.kv_cache") == Approx(per_layer * 34.5 * 8192 * 2 * 2));
     // Without FlashAttention the stored scores of a local layer meet at most w keys per query.
-    const char* no_flash = R"({"model":{"preset":"gemma2-27b"},"training":{"flash_attention":false,"sequence":%d},"parallel":{"gpus":6144}})";
+    const char* no_flash =
+        R"({"model":{"preset":"gemma2-27b"},"training":{"flash_attention":false,"sequence":%d},"parallel":{"gpus":6144}})";
     char text[200];
     std::snprintf(text, sizeof text, no_flash, 8192);
     const json::Value windowed = estimate_of(text);
-    const json::Value all_global = estimate_of(std::string(R"({"model":{"preset":"gemma2-27b","architecture":{"sliding_window":0,"sliding_window_layers":0}},"training":{"flash_attention":false,"sequence":8192},"parallel":{"gpus":6144}})"));
+    const json::Value all_global = estimate_of(std::string(
+        R"({"model":{"preset":"gemma2-27b","architecture":{"sliding_window":0,"sliding_window_layers":0}},"training":{"flash_attention":false,"sequence":8192},"parallel":{"gpus":6144}})"));
     REQUIRE(all_global.find("errors")->items.empty());
     // Scores: 32 heads × s × keys × 2 bytes; a local layer saves s × (s − w) of them, half the layers.
     const double saved_per_layer = 32.0 * 8192 * (8192 - 4096) * 2 / 2;
-    CHECK(number_at(all_global, "training.activations_per_layer") - number_at(windowed, "training.activations_per_layer") ==
+    CHECK(number_at(all_global, "training.activations_per_layer") -
+              number_at(windowed, "training.activations_per_layer") ==
           Approx(saved_per_layer));
 }
 
@@ -393,7 +414,8 @@ TEST_CASE("on one GPU nothing waits: the model predicts the arithmetic's own eff
     const json::Value estimate = estimate_of("{}");
     CHECK(number_at(estimate, "communication.exposed_seconds") == 0);
     CHECK(estimate.find_path("communication.dominant")->text.empty());
-    CHECK(number_at(estimate, "communication.predicted_mfu") == Approx(number_at(estimate, "communication.arithmetic_efficiency")));
+    CHECK(number_at(estimate, "communication.predicted_mfu") ==
+          Approx(number_at(estimate, "communication.arithmetic_efficiency")));
     // The achieved utilisation the time figures use is the lesson's 40%, unchanged.
     CHECK(number_at(estimate, "communication.achieved_mfu") == Approx(0.4));
     CHECK(number_at(estimate, "compute.mfu") == Approx(0.4));
@@ -405,8 +427,10 @@ TEST_CASE("the pipeline bubble is (p − 1)/(m·v) of the step's compute", "[com
     for (const double v : {1.0, 2.0, 4.0}) {
         INFO("v " << v);
         char text[240];
-        std::snprintf(text, sizeof text,
-                      R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":8},"parallel":{"gpus":4,"pipeline":4,"interleave":%g}})", v);
+        std::snprintf(
+            text, sizeof text,
+            R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":8},"parallel":{"gpus":4,"pipeline":4,"interleave":%g}})",
+            v);
         const json::Value estimate = estimate_of(text);
         REQUIRE(estimate.find("errors")->items.empty());
         CHECK(number_at(estimate, "communication.micro_batches") == 8);
@@ -415,7 +439,8 @@ TEST_CASE("the pipeline bubble is (p − 1)/(m·v) of the step's compute", "[com
     }
 }
 
-TEST_CASE("ring all-reduce moves 2(n − 1)/n of the gradients, over NVLink within a node", "[communication][published]") {
+TEST_CASE("ring all-reduce moves 2(n − 1)/n of the gradients, over NVLink within a node",
+          "[communication][published]") {
     // Patarasuk & Yuan 2009; H100 NVLink 450 GB/s a direction. Llama 3 8B, plain data parallelism on 8 GPUs.
     const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":8}})");
     const double parameters = number_at(estimate, "params");
@@ -426,11 +451,13 @@ TEST_CASE("ring all-reduce moves 2(n − 1)/n of the gradients, over NVLink with
     CHECK(term_at(two_nodes, "data_parallel", "bandwidth") == 50e9);
 }
 
-TEST_CASE("tensor parallelism all-reduces each layer's activations four times a micro-batch", "[communication][published]") {
+TEST_CASE("tensor parallelism all-reduces each layer's activations four times a micro-batch",
+          "[communication][published]") {
     // Megatron-LM (Shoeybi et al. 2019 §3): two all-reduces forward, two backward.
     const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":8,"tensor":8}})");
     const double s = 4096, h = 8192, layers = 80;
-    CHECK(term_at(estimate, "tensor_parallel", "exposed_seconds") == Approx(layers * 4 * 2.0 * 7 / 8 * s * h * 2 / 450e9));
+    CHECK(term_at(estimate, "tensor_parallel", "exposed_seconds") ==
+          Approx(layers * 4 * 2.0 * 7 / 8 * s * h * 2 / 450e9));
 }
 
 TEST_CASE("context and expert parallelism add their exchanges", "[communication]") {
@@ -446,11 +473,14 @@ TEST_CASE("context and expert parallelism add their exchanges", "[communication]
 TEST_CASE("the published runs' utilisation, predicted from the arithmetic's 52%", "[communication][published]") {
     // Llama 3 Herd of Models Table 4: 43% on 8,192 GPUs (the one point the 52% was chosen for),
     // 41% on 16,384, 38% at 128K; DeepSeek-V3's GPU-hours imply 35.2% (no MFU published).
-    CHECK(number_at(run_on("llama3-405b", "pretraining-8k", 8192), "communication.predicted_mfu") == Approx(0.43).margin(0.01));
-    CHECK(number_at(run_on("llama3-405b", "pretraining-8k"), "communication.predicted_mfu") == Approx(0.41).margin(0.015));
+    CHECK(number_at(run_on("llama3-405b", "pretraining-8k", 8192), "communication.predicted_mfu") ==
+          Approx(0.43).margin(0.01));
+    CHECK(number_at(run_on("llama3-405b", "pretraining-8k"), "communication.predicted_mfu") ==
+          Approx(0.41).margin(0.015));
     // At 128K attention's arithmetic is most of the work, and the model takes it to run as
     // efficiently as the matrix products: it over-predicts by 6 points (docs/model.md §13).
-    CHECK(number_at(run_on("llama3-405b", "long-context-128k"), "communication.predicted_mfu") == Approx(0.38).margin(0.07));
+    CHECK(number_at(run_on("llama3-405b", "long-context-128k"), "communication.predicted_mfu") ==
+          Approx(0.38).margin(0.07));
     CHECK(number_at(run_on("deepseek-v3", "pretraining"), "communication.predicted_mfu") == Approx(0.352).margin(0.02));
     // The time figures keep the run's achieved utilisation.
     CHECK(number_at(run_on("llama3-405b", "pretraining-8k"), "compute.mfu") == Approx(0.41));
@@ -458,8 +488,8 @@ TEST_CASE("the published runs' utilisation, predicted from the arithmetic's 52%"
 
 TEST_CASE("the curve with communication bends where adding GPUs stops paying, and says why", "[communication][curve]") {
     // Llama 3 8B with ZeRO-3 and a batch of 512 sequences: past one node the gathers cross the network.
-    const json::Value estimate =
-        estimate_of(R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":512},"parallel":{"gpus":64,"zero_stage":3}})");
+    const json::Value estimate = estimate_of(
+        R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":512},"parallel":{"gpus":64,"zero_stage":3}})");
     const auto& points = estimate.find_path("compute.time_over_gpus_communication")->items;
     REQUIRE(points.size() >= 10);
     const double stops = number_at(estimate, "communication.stops_paying_gpus");
@@ -484,7 +514,8 @@ TEST_CASE("the curve with communication bends where adding GPUs stops paying, an
         }
     }
     const std::string summary = estimate.find_path("communication.summary")->text;
-    CHECK(summary.find("Beyond 512 GPUs, doubling the GPUs saves less than a tenth of the time, lost to ") != std::string::npos);
+    CHECK(summary.find("Beyond 512 GPUs, doubling the GPUs saves less than a tenth of the time, lost to ") !=
+          std::string::npos);
     // The first curve is unchanged: 1/GPUs.
     const auto& ideal = estimate.find_path("compute.time_over_gpus")->items;
     CHECK(ideal.back().find("seconds")->number * ideal.back().find("gpus")->number ==
@@ -506,8 +537,8 @@ Architecture architecture_from_config(std::string_view config) {
     REQUIRE(parsed.ok);
     INFO(json::serialize(parsed.value));
     REQUIRE(parsed.value.find("errors")->items.empty());
-    const ScenarioReading reading = read_scenario_text(
-        std::string(R"({"model":{"architecture":)") + json::serialize(*parsed.value.find("architecture")) + "}}");
+    const ScenarioReading reading = read_scenario_text(std::string(R"({"model":{"architecture":)") +
+                                                       json::serialize(*parsed.value.find("architecture")) + "}}");
     REQUIRE(reading.ok());
     return reading.scenario.model.architecture;
 }
@@ -552,8 +583,10 @@ namespace {
 
 bool finite_everywhere(const json::Value& value) {
     switch (value.kind) {
-        case json::Kind::null: return false;
-        case json::Kind::number: return std::isfinite(value.number);
+        case json::Kind::null:
+            return false;
+        case json::Kind::number:
+            return std::isfinite(value.number);
         case json::Kind::array:
             for (const auto& item : value.items)
                 if (!finite_everywhere(item)) return false;
@@ -562,13 +595,15 @@ bool finite_everywhere(const json::Value& value) {
             for (const auto& member : value.members)
                 if (!finite_everywhere(member.second)) return false;
             return true;
-        default: return true;
+        default:
+            return true;
     }
 }
 
 }  // namespace
 
-TEST_CASE("every preset on random five-way layouts gives finite figures and a sound step", "[layout][property][communication]") {
+TEST_CASE("every preset on random five-way layouts gives finite figures and a sound step",
+          "[layout][property][communication]") {
     std::uint64_t state = 23;
     auto next = [&state](int count) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -577,15 +612,17 @@ TEST_CASE("every preset on random five-way layouts gives finite figures and a so
     static const char* recompute[] = {"none", "selective", "full"};
     int valid = 0;
     for (int i = 0; i < 400; ++i) {
-        const ModelPreset& model = model_presets()[static_cast<std::size_t>(next(static_cast<int>(model_presets().size())))];
+        const ModelPreset& model =
+            model_presets()[static_cast<std::size_t>(next(static_cast<int>(model_presets().size())))];
         const double t = std::pow(2.0, next(4)), p = std::pow(2.0, next(5)), c = std::pow(2.0, next(4));
         const double e = std::pow(2.0, next(7)), d = std::pow(2.0, next(8));
         char text[512];
-        std::snprintf(text, sizeof text,
-                      R"({"model":{"preset":"%s"},"training":{"sequence":%g,"global_batch":%d,"recompute":"%s","sequence_parallel":%s},)"
-                      R"("parallel":{"gpus":%g,"tensor":%g,"pipeline":%g,"context":%g,"expert":%g,"zero_stage":%d,"interleave":%d}})",
-                      std::string(model.id).c_str(), std::pow(2.0, 10 + next(8)), next(2) ? 0 : 1 << next(14),
-                      recompute[next(3)], next(2) ? "true" : "false", t * p * c * d, t, p, c, e, next(4), 1 + next(2));
+        std::snprintf(
+            text, sizeof text,
+            R"({"model":{"preset":"%s"},"training":{"sequence":%g,"global_batch":%d,"recompute":"%s","sequence_parallel":%s},)"
+            R"("parallel":{"gpus":%g,"tensor":%g,"pipeline":%g,"context":%g,"expert":%g,"zero_stage":%d,"interleave":%d}})",
+            std::string(model.id).c_str(), std::pow(2.0, 10 + next(8)), next(2) ? 0 : 1 << next(14), recompute[next(3)],
+            next(2) ? "true" : "false", t * p * c * d, t, p, c, e, next(4), 1 + next(2));
         INFO(text);
         const json::Value estimate = estimate_of(text);
         if (!estimate.find("errors")->items.empty()) continue;
@@ -594,7 +631,8 @@ TEST_CASE("every preset on random five-way layouts gives finite figures and a so
         const double predicted = number_at(estimate, "communication.predicted_mfu");
         CHECK(predicted > 0);
         CHECK(predicted <= arithmetic_efficiency * (1 + 1e-12));
-        CHECK(number_at(estimate, "communication.step_seconds") >= number_at(estimate, "communication.compute_seconds"));
+        CHECK(number_at(estimate, "communication.step_seconds") >=
+              number_at(estimate, "communication.compute_seconds"));
         for (const auto& point : estimate.find_path("compute.time_over_gpus_communication")->items)
             CHECK(point.find("seconds")->number > 0);
     }
@@ -612,7 +650,10 @@ TEST_CASE("the optimizer step updates the parameters a GPU holds, experts split 
 }
 
 TEST_CASE("the step as modelled lays compute and exposed communication out in time", "[communication][schedule]") {
-    for (const char* text : {"{}", R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":16,"tensor":2,"pipeline":2,"zero_stage":3},"training":{"global_batch":64}})"}) {
+    for (
+        const char* text :
+        {"{}",
+         R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":16,"tensor":2,"pipeline":2,"zero_stage":3},"training":{"global_batch":64}})"}) {
         INFO(text);
         const json::Value estimate = estimate_of(text);
         const auto& schedule = estimate.find_path("communication.schedule")->items;

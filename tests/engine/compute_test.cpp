@@ -1,5 +1,5 @@
-#include "catch_include.hpp"
 #include <cmath>
+#include "catch_include.hpp"
 
 #include "estimate_support.hpp"
 
@@ -35,7 +35,8 @@ TEST_CASE("GPT-3 175B on 300B tokens with full recompute on 1024 A100s at 140 TF
     const double achieved_fraction = 140e12 / 312e12;  // X over the A100's 312 TFLOP/s peak
     const auto estimate = estimate_of(std::string(R"({"model":{"preset":"gpt3-175b"},
         "training":{"tokens":300e9,"recompute":"full"},"parallel":{"gpus":1024},
-        "hardware":{"gpu":"a100-sxm-80","utilization":)") + std::to_string(achieved_fraction) + "}}");
+        "hardware":{"gpu":"a100-sxm-80","utilization":)") +
+                                      std::to_string(achieved_fraction) + "}}");
     CHECK(number_at(estimate, "compute.seconds") / seconds_per_day == Approx(34).epsilon(0.02));
     CHECK(number_at(estimate, "compute.hardware_flops") == Approx(number_at(estimate, "compute.flops") * 8 / 6));
     // MFU counts only the model's 6·N·D: three quarters of the sustained fraction.
@@ -44,7 +45,8 @@ TEST_CASE("GPT-3 175B on 300B tokens with full recompute on 1024 A100s at 140 TF
 
 TEST_CASE("selective recompute costs about 2.7% extra compute for GPT-3", "[compute][published]") {
     // Korthikanti et al. 2022, §5 and Table 4: s/(6h) with s = 2048, h = 12288.
-    const auto estimate = estimate_of(R"({"model":{"preset":"gpt3-175b"},"training":{"sequence":2048,"recompute":"selective"}})");
+    const auto estimate =
+        estimate_of(R"({"model":{"preset":"gpt3-175b"},"training":{"sequence":2048,"recompute":"selective"}})");
     CHECK(number_at(estimate, "compute.recompute_overhead") == Approx(0.027).epsilon(0.05));
 }
 
@@ -65,8 +67,8 @@ TEST_CASE("a mixture of experts pays compute only for its active parameters", "[
 }
 
 TEST_CASE("cost and energy follow GPU-hours", "[compute]") {
-    const auto estimate = estimate_of(
-        R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":64},"hardware":{"price_per_gpu_hour":2.5}})");
+    const auto estimate =
+        estimate_of(R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":64},"hardware":{"price_per_gpu_hour":2.5}})");
     const double gpu_hours = number_at(estimate, "compute.gpu_hours");
     CHECK(gpu_hours == Approx(64 * number_at(estimate, "compute.seconds") / 3600));
     CHECK(number_at(estimate, "compute.cost") == Approx(2.5 * gpu_hours));
@@ -97,8 +99,10 @@ TEST_CASE("the time-over-GPUs curve passes through the learner's point and the o
     // docs/model.md §6, "Time over GPUs": every point is compute.seconds' formula at its own count.
     for (const char* gpus : {"1", "64", "1000", "16384", "3000000"}) {
         INFO("gpus " << gpus);
-        const auto estimate = estimate_of(std::string(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":)") + gpus + "}}");
-        CHECK(curve_seconds_at(estimate, number_at(estimate, "scenario.parallel.gpus")) == number_at(estimate, "compute.seconds"));
+        const auto estimate =
+            estimate_of(std::string(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":)") + gpus + "}}");
+        CHECK(curve_seconds_at(estimate, number_at(estimate, "scenario.parallel.gpus")) ==
+              number_at(estimate, "compute.seconds"));
         CHECK(curve_seconds_at(estimate, 1) == number_at(estimate, "compute.seconds_on_one_gpu"));
     }
 }
@@ -136,7 +140,8 @@ TEST_CASE("the lesson's two points on the curve: Llama 3 405B takes about 3,000 
     CHECK(curve_seconds_at(estimate, 1) / seconds_per_year == Approx(3000).epsilon(0.03));
 }
 
-TEST_CASE("the curve's reference lines: a day, a month, a year and a lifetime, labelled by the formatter", "[compute][curve]") {
+TEST_CASE("the curve's reference lines: a day, a month, a year and a lifetime, labelled by the formatter",
+          "[compute][curve]") {
     const auto estimate = estimate_of("{}");
     const auto& lines = estimate.find_path("compute.time_references")->items;
     REQUIRE(lines.size() == 4);

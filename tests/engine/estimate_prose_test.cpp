@@ -49,7 +49,8 @@ TEST_CASE("the parts of the sum add up to the bytes per parameter the memory use
             const json::Value e = estimate_of(std::string(R"({"training":{"optimizer":")") + optimizer +
                                               R"(","precision":")" + precision + R"("}})");
             double sum = 0;
-            for (const auto& part : e.find_path("training.bytes_per_param_parts")->items) sum += part.find("bytes")->number;
+            for (const auto& part : e.find_path("training.bytes_per_param_parts")->items)
+                sum += part.find("bytes")->number;
             INFO(optimizer << " " << precision);
             CHECK(sum == Approx(number_at(e, "training.bytes_per_param.total")));
         }
@@ -70,7 +71,8 @@ TEST_CASE("every number format is labelled with the bytes one value takes", "[es
 TEST_CASE("the fewest GPUs to train fit, and one data-parallel group fewer does not", "[estimate]") {
     // Llama 3 70B with tensor 8, pipeline 4 and sequence parallelism: the layout the sharding
     // section shows. The page's memory section must quote this same field.
-    const std::string layout = R"("training":{"sequence_parallel":true},"parallel":{"tensor":8,"pipeline":4,"zero_stage":3,"gpus":)";
+    const std::string layout =
+        R"("training":{"sequence_parallel":true},"parallel":{"tensor":8,"pipeline":4,"zero_stage":3,"gpus":)";
     const json::Value e = estimate_of("{" + layout + "32}}");
     const double fewest = number_at(e, "training.min_gpus");
     REQUIRE(fewest >= 32);

@@ -7,8 +7,8 @@
 
 #include "engine/api/api.hpp"
 #include "engine/model/field_limits.hpp"
-#include "engine/text/json.hpp"
 #include "engine/model/scenario.hpp"
+#include "engine/text/json.hpp"
 
 using namespace trainscope;
 
@@ -43,7 +43,8 @@ TEST_CASE("every numeric field of a scenario has a limit in the table", "[limits
 
 TEST_CASE("a value outside its field's limits is refused with the limits written for people", "[limits]") {
     const std::string text = estimate_json(R"({"parallel":{"gpus":2e7}})");
-    CHECK(text.find(R"("field":"parallel.gpus","message":"must be between 1 and 10 million GPUs")") != std::string::npos);
+    CHECK(text.find(R"("field":"parallel.gpus","message":"must be between 1 and 10 million GPUs")") !=
+          std::string::npos);
     const FieldLimit* memory = find_field_limit("hardware.memory_bytes");
     REQUIRE(memory);
     CHECK(field_limit_error(*memory, 1e3) == "must be between 1 MB and 10 TB");
@@ -108,7 +109,8 @@ std::string scenario_with(const std::string& path, double value) {
 
 }  // namespace
 
-TEST_CASE("every field's out-of-range message from a scenario (a link's hash) writes its limits for people", "[limits][scenario]") {
+TEST_CASE("every field's out-of-range message from a scenario (a link's hash) writes its limits for people",
+          "[limits][scenario]") {
     // Issue 11: a bad link said "must be between 1 and 1e+07".
     CHECK(has_raw_number("must be between 1 and 1e+07"));
     CHECK(has_raw_number("must be between 1 and 10000000"));

@@ -22,8 +22,8 @@ std::string gpt3_lora(const char* rank, const char* targets) {
 // MLP 22016, vocabulary 32000), the model QLoRA fine-tunes on one 48 GB GPU.
 std::string llama65b(const char* training) {
     return std::string(R"({"model":{"architecture":{"layers":80,"hidden":8192,"heads":64,"kv_heads":64,"mlp":22016,)"
-                       R"("vocab":32000}},"training":)") + training +
-           R"(,"parallel":{"gpus":1},"hardware":{"gpu":"h100-sxm","memory_bytes":48e9}})";
+                       R"("vocab":32000}},"training":)") +
+           training + R"(,"parallel":{"gpus":1},"hardware":{"gpu":"h100-sxm","memory_bytes":48e9}})";
 }
 
 constexpr const char* all_linear = R"(["q","k","v","o","gate","up","down"])";
@@ -34,8 +34,8 @@ TEST_CASE("LoRA on GPT-3 175B trains 18M parameters with q and v at rank 4, q at
           "[finetune][published]") {
     // Hu et al. 2021, Table 5: each choice is "# of Trainable Parameters = 18M"; 96 layers ×
     // r × (12,288 + 12,288) per matrix gives 18.9M, which the paper rounds down (5% tolerance).
-    for (const auto& [rank, targets] : {std::pair<const char*, const char*>{"4", R"(["q","v"])"},
-                                        {"8", R"(["q"])"}, {"2", R"(["q","k","v","o"])"}}) {
+    for (const auto& [rank, targets] :
+         {std::pair<const char*, const char*>{"4", R"(["q","v"])"}, {"8", R"(["q"])"}, {"2", R"(["q","k","v","o"])"}}) {
         const auto estimate = estimate_of(gpt3_lora(rank, targets));
         CHECK(number_at(estimate, "training.fine_tuning.trainable_params") == Approx(18e6).epsilon(0.05));
     }
@@ -68,8 +68,10 @@ TEST_CASE("NF4 with double quantisation stores a base weight in 4.127 bits", "[f
     // Dettmers et al. 2023 (QLoRA) §3: blocks of 64, second-level blocks of 256: 4 + 8/64 + 32/(64·256).
     const auto estimate = estimate_of(R"({"model":{"preset":"llama2-7b"},"training":{"method":"qlora"}})");
     CHECK(number_at(estimate, "training.fine_tuning.base_bits_per_param") == Approx(4.127).margin(0.0005));
-    const auto single = estimate_of(R"({"model":{"preset":"llama2-7b"},"training":{"method":"qlora","lora":{"base":"nf4"}}})");
-    CHECK(number_at(single, "training.fine_tuning.base_bits_per_param") == Approx(4.5));  // QLoRA §3: 32/64 = 0.5 bits of constants
+    const auto single =
+        estimate_of(R"({"model":{"preset":"llama2-7b"},"training":{"method":"qlora","lora":{"base":"nf4"}}})");
+    CHECK(number_at(single, "training.fine_tuning.base_bits_per_param") ==
+          Approx(4.5));  // QLoRA §3: 32/64 = 0.5 bits of constants
 }
 
 TEST_CASE("QLoRA fine-tunes a 65B model on one 48 GB GPU; 16-bit LoRA does not fit", "[finetune][published]") {
@@ -78,18 +80,22 @@ TEST_CASE("QLoRA fine-tunes a 65B model on one 48 GB GPU; 16-bit LoRA does not f
     // whole mixed-precision AdamW tally, 16 bytes with an FP32 master copy; QLoRA keeps them in BF16
     // without one, so it holds the master copy's bytes less.
     const std::string sixty_four = std::string(R"({"rank":64,"targets":)") + all_linear + "}";
-    const std::string qlora = R"({"method":"qlora","micro_batch":1,"sequence":512,"recompute":"full","lora":)" + sixty_four + "}";
+    const std::string qlora =
+        R"({"method":"qlora","micro_batch":1,"sequence":512,"recompute":"full","lora":)" + sixty_four + "}";
     const auto r64 = estimate_of(llama65b(qlora.c_str()));
     // r = 64 on every linear layer (QLoRA §4): Figure 6's "do not quite fit" without paged optimizers.
     CHECK(number_at(r64, "training.per_gpu.total") == Approx(48e9).epsilon(0.01));
     CHECK(number_at(r64, "training.per_gpu.total") - number_at(r64, "training.per_gpu.master_weights") < 48e9);
     // Adapters of 0.2% of the weights, QLoRA §2's "commonly used" size: r = 10 on every linear layer.
     const std::string ten = std::string(R"({"rank":10,"targets":)") + all_linear + "}";
-    const std::string small = R"({"method":"qlora","micro_batch":1,"sequence":512,"recompute":"full","lora":)" + ten + "}";
+    const std::string small =
+        R"({"method":"qlora","micro_batch":1,"sequence":512,"recompute":"full","lora":)" + ten + "}";
     const auto r10 = estimate_of(llama65b(small.c_str()));
-    CHECK(number_at(r10, "training.fine_tuning.adapter_params") / number_at(r10, "params") == Approx(0.002).epsilon(0.05));
+    CHECK(number_at(r10, "training.fine_tuning.adapter_params") / number_at(r10, "params") ==
+          Approx(0.002).epsilon(0.05));
     CHECK(r10.find_path("training.fits")->boolean);
-    const std::string sixteen = R"({"method":"lora","micro_batch":1,"sequence":512,"recompute":"full","lora":)" + ten + "}";
+    const std::string sixteen =
+        R"({"method":"lora","micro_batch":1,"sequence":512,"recompute":"full","lora":)" + ten + "}";
     CHECK_FALSE(estimate_of(llama65b(sixteen.c_str())).find_path("training.fits")->boolean);
 }
 
@@ -136,10 +142,13 @@ TEST_CASE("full fine-tuning is the default and writes no lora object", "[finetun
 }
 
 TEST_CASE("a LoRA setting outside the schema is refused naming its field", "[finetune][errors]") {
-    CHECK(has_error_for(estimate_of(R"({"training":{"method":"lora","lora":{"targets":["q","x"]}}})"), "training.lora.targets"));
-    CHECK(has_error_for(estimate_of(R"({"training":{"method":"lora","lora":{"targets":[]}}})"), "training.lora.targets"));
+    CHECK(has_error_for(estimate_of(R"({"training":{"method":"lora","lora":{"targets":["q","x"]}}})"),
+                        "training.lora.targets"));
+    CHECK(
+        has_error_for(estimate_of(R"({"training":{"method":"lora","lora":{"targets":[]}}})"), "training.lora.targets"));
     CHECK(has_error_for(estimate_of(R"({"training":{"method":"lora","lora":{"rank":0}}})"), "training.lora.rank"));
-    CHECK(has_error_for(estimate_of(R"({"training":{"method":"qlora","lora":{"base":"bf16"}}})"), "training.lora.base"));
+    CHECK(
+        has_error_for(estimate_of(R"({"training":{"method":"qlora","lora":{"base":"bf16"}}})"), "training.lora.base"));
     CHECK(has_error_for(estimate_of(R"({"training":{"method":"dora"}})"), "training.method"));
 }
 

@@ -22,16 +22,20 @@ using LayoutKey = std::tuple<double, double, double, double, double, int, int>;
 
 LayoutKey key_of(const Scenario& s) {
     const ParallelSettings& l = s.parallel;
-    return {l.tensor, l.pipeline, l.interleave, l.context, l.expert, l.zero_stage, static_cast<int>(s.training.recompute)};
+    return {
+        l.tensor, l.pipeline, l.interleave, l.context, l.expert, l.zero_stage, static_cast<int>(s.training.recompute)};
 }
 
 // A small model on small GPUs: a dense and a mixture-of-experts block of 4 layers.
 Scenario small_cluster(double gpus, double global_batch, bool experts, double memory) {
-    const std::string architecture = experts ? R"("layers":4,"hidden":256,"heads":8,"kv_heads":4,"mlp":512,"vocab":2000,"experts":4,"experts_per_token":2)"
-                                             : R"("layers":4,"hidden":256,"heads":8,"kv_heads":4,"mlp":688,"vocab":2000)";
-    const std::string text = R"({"model":{"architecture":{)" + architecture + R"(}},"training":{"sequence":256,"global_batch":)" +
-                             std::to_string(global_batch) + R"(},"parallel":{"gpus":)" + std::to_string(gpus) +
-                             R"(},"hardware":{"gpu":"custom","memory_bytes":)" + std::to_string(memory) + R"(,"peak_flops":1e15}})";
+    const std::string architecture =
+        experts
+            ? R"("layers":4,"hidden":256,"heads":8,"kv_heads":4,"mlp":512,"vocab":2000,"experts":4,"experts_per_token":2)"
+            : R"("layers":4,"hidden":256,"heads":8,"kv_heads":4,"mlp":688,"vocab":2000)";
+    const std::string text =
+        R"({"model":{"architecture":{)" + architecture + R"(}},"training":{"sequence":256,"global_batch":)" +
+        std::to_string(global_batch) + R"(},"parallel":{"gpus":)" + std::to_string(gpus) +
+        R"(},"hardware":{"gpu":"custom","memory_bytes":)" + std::to_string(memory) + R"(,"peak_flops":1e15}})";
     const ScenarioReading reading = read_scenario_text(text);
     REQUIRE(reading.ok());
     return reading.scenario;
@@ -53,11 +57,15 @@ TEST_CASE("the search lists every layout brute force finds fitting, and no other
                 for (const double share : {0.2, 0.45, 0.9}) {
                     const Scenario s = small_cluster(gpus, global_batch, experts, share * one_gpu_peak(experts));
                     std::map<LayoutKey, double> brute;  // layout → largest micro-batch found fitting (up to 16)
-                    for (const FitLayout& f : brute_force_fits(s, 16)) brute[key_of(f.scenario)] = std::max(brute[key_of(f.scenario)], f.scenario.training.micro_batch);
+                    for (const FitLayout& f : brute_force_fits(s, 16))
+                        brute[key_of(f.scenario)] =
+                            std::max(brute[key_of(f.scenario)], f.scenario.training.micro_batch);
                     const FitSearch search = search_fits(s, 1e9);
                     std::map<LayoutKey, double> listed;
-                    for (const FitLayout& f : search.layouts) listed[key_of(f.scenario)] = f.scenario.training.micro_batch;
-                    INFO("gpus " << gpus << ", global batch " << global_batch << ", experts " << experts << ", share " << share);
+                    for (const FitLayout& f : search.layouts)
+                        listed[key_of(f.scenario)] = f.scenario.training.micro_batch;
+                    INFO("gpus " << gpus << ", global batch " << global_batch << ", experts " << experts << ", share "
+                                 << share);
                     CHECK(search.layouts_total == static_cast<double>(brute.size()));
                     for (const auto& [key, micro_batch] : brute) {
                         REQUIRE(listed.count(key) == 1);
@@ -70,7 +78,8 @@ TEST_CASE("the search lists every layout brute force finds fitting, and no other
     }
 }
 
-TEST_CASE("brute force finds both layouts that fit and layouts that do not, so the comparison can fail", "[fit][exact]") {
+TEST_CASE("brute force finds both layouts that fit and layouts that do not, so the comparison can fail",
+          "[fit][exact]") {
     const Scenario s = small_cluster(8, 0, false, 0.45 * one_gpu_peak(false));
     const FitSearch search = search_fits(s, 1e9);
     CHECK(search.layouts_total > 0);
@@ -87,13 +96,16 @@ TEST_CASE("every listed layout fits at its micro-batch and not at one more", "[f
             CHECK(check_layout(layout.scenario, params, false).fits);
             Scenario more = layout.scenario;
             more.training.micro_batch += 1;
-            const bool at_cap = global_batch > 0 && layout.scenario.training.micro_batch * layout.scenario.parallel.data_parallel() >= global_batch;
+            const bool at_cap =
+                global_batch > 0 &&
+                layout.scenario.training.micro_batch * layout.scenario.parallel.data_parallel() >= global_batch;
             if (!at_cap) CHECK_FALSE(check_layout(more, params, false).fits);
         }
     }
 }
 
-TEST_CASE("the largest micro-batch and sequence fit, and one more sequence or twice the tokens do not", "[fit][boundary]") {
+TEST_CASE("the largest micro-batch and sequence fit, and one more sequence or twice the tokens do not",
+          "[fit][boundary]") {
     const Scenario s = small_cluster(4, 0, false, 1.5 * one_gpu_peak(false));
     const ParameterCount params = scenario_parameters(s);
     const FitSearch search = search_fits(s, 20);
@@ -113,7 +125,8 @@ TEST_CASE("the largest micro-batch and sequence fit, and one more sequence or tw
 
 TEST_CASE("more GPUs: the change fits, and one data-parallel group fewer does not", "[fit][boundary]") {
     // Llama 3 70B on 8 H100s does not fit; whole groups of t·p·c GPUs with ZeRO-3 make it fit.
-    const ScenarioReading reading = read_scenario_text(R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full"},
+    const ScenarioReading reading =
+        read_scenario_text(R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full"},
         "parallel":{"gpus":8,"tensor":2,"zero_stage":1}})");
     REQUIRE(reading.ok());
     const ParameterCount params = scenario_parameters(reading.scenario);
@@ -133,11 +146,13 @@ TEST_CASE("more GPUs: the change fits, and one data-parallel group fewer does no
 
 TEST_CASE("the search's memory is the estimate's per-GPU peak", "[fit][exact]") {
     // docs/model.md §17: the same chain as the estimate, with the timeline's fewest events.
-    for (const char* text : {R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":8,"zero_stage":3}})",
-                             R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"selective","global_batch":64},
+    for (
+        const char* text :
+        {R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":8,"zero_stage":3}})",
+         R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"selective","global_batch":64},
                                  "parallel":{"gpus":64,"tensor":8,"pipeline":4,"interleave":5,"zero_stage":1}})",
-                             R"({"model":{"preset":"mixtral-8x22b"},"parallel":{"gpus":64,"tensor":4,"expert":8,"zero_stage":2}})",
-                             R"({"model":{"preset":"llama2-7b"},"training":{"method":"qlora","offload":"optimizer"},"parallel":{"zero_stage":1}})"}) {
+         R"({"model":{"preset":"mixtral-8x22b"},"parallel":{"gpus":64,"tensor":4,"expert":8,"zero_stage":2}})",
+         R"({"model":{"preset":"llama2-7b"},"training":{"method":"qlora","offload":"optimizer"},"parallel":{"zero_stage":1}})"}) {
         const ScenarioReading reading = read_scenario_text(text);
         REQUIRE(reading.ok());
         const LayoutCheck check = check_layout(reading.scenario, scenario_parameters(reading.scenario));
@@ -146,7 +161,8 @@ TEST_CASE("the search's memory is the estimate's per-GPU peak", "[fit][exact]") 
 }
 
 TEST_CASE("a search with no answer says why, field by field", "[fit][errors]") {
-    const auto result = json::parse(fit_json(R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":1},"hardware":{"gpu":"rtx-4090"}})"));
+    const auto result = json::parse(
+        fit_json(R"({"model":{"preset":"llama3-405b"},"parallel":{"gpus":1},"hardware":{"gpu":"rtx-4090"}})"));
     REQUIRE(result.ok);
     CHECK(number_at(result.value, "layouts_total") == 0);
     std::map<std::string, int> fields;
@@ -156,8 +172,10 @@ TEST_CASE("a search with no answer says why, field by field", "[fit][errors]") {
     CHECK(fields["parallel.gpus"] == 1);
 }
 
-TEST_CASE("the search takes a scenario or {scenario, max_layouts}, and refuses anything else by field", "[fit][errors]") {
-    const auto listed = json::parse(fit_json(R"({"scenario":{"model":{"preset":"llama3-8b"},"parallel":{"gpus":8}},"max_layouts":3})"));
+TEST_CASE("the search takes a scenario or {scenario, max_layouts}, and refuses anything else by field",
+          "[fit][errors]") {
+    const auto listed =
+        json::parse(fit_json(R"({"scenario":{"model":{"preset":"llama3-8b"},"parallel":{"gpus":8}},"max_layouts":3})"));
     REQUIRE(listed.ok);
     CHECK(listed.value.find("layouts")->items.size() == 3);
     CHECK(has_error_for(json::parse(fit_json(R"({"scenario":{},"max_layouts":0})")).value, "max_layouts"));
@@ -174,7 +192,8 @@ TEST_CASE("a setup that does not fit gets changes that fit, each with its time a
     REQUIRE(!changes.empty());
     for (const auto& change : changes) {
         CHECK(change.find("fits")->boolean);
-        CHECK(number_at(change, "time_ratio") == Approx(number_at(change, "run_seconds") / number_at(result.value, "current.run_seconds")));
+        CHECK(number_at(change, "time_ratio") ==
+              Approx(number_at(change, "run_seconds") / number_at(result.value, "current.run_seconds")));
         CHECK(change.find_path("scenario.parallel.gpus") != nullptr);  // a whole scenario, to load
     }
 }

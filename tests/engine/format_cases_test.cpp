@@ -18,10 +18,10 @@ using trainscope::testing::tick;
 
 }  // namespace
 
-TEST_CASE("every figure in the shared table is written as the table says", "[quantity][format]") {
-#define FORMAT_CASE(figure, value, significant, expected)                  \
-    {                                                                       \
-        INFO(figure << " " << #value);                                      \
+TEST_CASE("every figure in the shared table is written as the table says", "[quantity][format]"){
+#define FORMAT_CASE(figure, value, significant, expected)                      \
+    {                                                                          \
+        INFO(figure << " " << #value);                                         \
         CHECK(formatted(figure, value, significant) == std::string(expected)); \
     }
 #define TICK_CASE(figure, value, expected)
@@ -34,12 +34,12 @@ TEST_CASE("every figure in the shared table is written as the table says", "[qua
 #undef READ_ERROR
 }
 
-TEST_CASE("every axis tick in the shared table is written as the table says", "[quantity][format]") {
+TEST_CASE("every axis tick in the shared table is written as the table says", "[quantity][format]"){
 #define FORMAT_CASE(figure, value, significant, expected)
-#define TICK_CASE(figure, value, expected)                       \
-    {                                                             \
-        INFO(figure << " " << #value);                            \
-        CHECK(tick(figure, value) == std::string(expected));      \
+#define TICK_CASE(figure, value, expected)                   \
+    {                                                        \
+        INFO(figure << " " << #value);                       \
+        CHECK(tick(figure, value) == std::string(expected)); \
     }
 #define READ_CASE(kind, text, value)
 #define READ_ERROR(kind, text, words)
@@ -50,15 +50,15 @@ TEST_CASE("every axis tick in the shared table is written as the table says", "[
 #undef READ_ERROR
 }
 
-TEST_CASE("every typed text in the shared table reads as the value it gives", "[quantity][read]") {
+TEST_CASE("every typed text in the shared table reads as the value it gives", "[quantity][read]"){
 #define FORMAT_CASE(figure, value, significant, expected)
 #define TICK_CASE(figure, value, expected)
-#define READ_CASE(kind, text, expected_value)                         \
-    {                                                                 \
-        const q::Reading r = reading(kind, text);                     \
-        INFO(kind << " '" << text << "': " << r.error);               \
-        CHECK(r.ok);                                                  \
-        CHECK(r.value == Approx(expected_value).epsilon(1e-12));      \
+#define READ_CASE(kind, text, expected_value)                    \
+    {                                                            \
+        const q::Reading r = reading(kind, text);                \
+        INFO(kind << " '" << text << "': " << r.error);          \
+        CHECK(r.ok);                                             \
+        CHECK(r.value == Approx(expected_value).epsilon(1e-12)); \
     }
 #define READ_ERROR(kind, text, words)
 #include "format_cases.inc"
@@ -68,16 +68,16 @@ TEST_CASE("every typed text in the shared table reads as the value it gives", "[
 #undef READ_ERROR
 }
 
-TEST_CASE("every refused text in the shared table gets a message with the table's words", "[quantity][read]") {
+TEST_CASE("every refused text in the shared table gets a message with the table's words", "[quantity][read]"){
 #define FORMAT_CASE(figure, value, significant, expected)
 #define TICK_CASE(figure, value, expected)
 #define READ_CASE(kind, text, value)
-#define READ_ERROR(kind, text, words)                                 \
-    {                                                                 \
-        const q::Reading r = reading(kind, text);                     \
-        INFO(kind << " '" << text << "': " << r.error);               \
-        CHECK_FALSE(r.ok);                                            \
-        CHECK(r.error.find(words) != std::string::npos);              \
+#define READ_ERROR(kind, text, words)                    \
+    {                                                    \
+        const q::Reading r = reading(kind, text);        \
+        INFO(kind << " '" << text << "': " << r.error);  \
+        CHECK_FALSE(r.ok);                               \
+        CHECK(r.error.find(words) != std::string::npos); \
     }
 #include "format_cases.inc"
 #undef FORMAT_CASE

@@ -4,8 +4,8 @@
 
 #include "catch_include.hpp"
 #include "engine/model/hf_config.hpp"
-#include "engine/text/json.hpp"
 #include "engine/model/model.hpp"
+#include "engine/text/json.hpp"
 
 using trainscope::model_from_hf_config_json;
 namespace json = trainscope::json;

@@ -50,9 +50,7 @@ TEST_CASE("a high surrogate followed by a non-surrogate escape is rejected", "[j
     CHECK_FALSE(parse(R"("\uD83D\u0041")").ok);
 }
 
-TEST_CASE("an unknown escape is rejected", "[json]") {
-    CHECK_FALSE(parse(R"("\x41")").ok);
-}
+TEST_CASE("an unknown escape is rejected", "[json]") { CHECK_FALSE(parse(R"("\x41")").ok); }
 
 TEST_CASE("sixty-four levels of nesting are read", "[json][depth]") {
     const std::string text = std::string(64, '[') + std::string(64, ']');
@@ -99,7 +97,8 @@ TEST_CASE("a duplicate member among many members is still found", "[json][duplic
     CHECK(parsed.path == "k250");
 }
 
-TEST_CASE("many distinct members are kept, and a repeat of the first, a middle or the last is found", "[json][duplicates]") {
+TEST_CASE("many distinct members are kept, and a repeat of the first, a middle or the last is found",
+          "[json][duplicates]") {
     // 20,000 members grow the member index several times; names share long prefixes and collide.
     std::string members;
     for (int i = 0; i < 20000; ++i) members += "\"member" + std::to_string(i) + "\":" + std::to_string(i) + ",";
@@ -148,9 +147,7 @@ TEST_CASE("valid multi-byte UTF-8 reads unchanged", "[json][utf8]") {
     CHECK(parsed.value.text == "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
 }
 
-TEST_CASE("text after the value is an error", "[json]") {
-    CHECK_FALSE(parse("{} {}").ok);
-}
+TEST_CASE("text after the value is an error", "[json]") { CHECK_FALSE(parse("{} {}").ok); }
 
 TEST_CASE("a value serialises back to text that parses to the same value", "[json]") {
     const std::string text = R"({"a":[1,2.5,-3e-7,true,false,null],"b":{"c":"\u00e9\n"}})";

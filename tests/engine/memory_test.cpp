@@ -34,7 +34,8 @@ TEST_CASE("the estimate gives the model states per GPU as one figure, the sum of
     // The page's sharding section and quiz question 10 read this one field (1.88 GB at ZeRO-3).
     for (int stage = 0; stage <= 3; ++stage) {
         const json::Value estimate = estimate_of(zero_scenario(stage));
-        CHECK(number_at(estimate, "training.per_gpu.model_states") == Approx(per_gpu_model_states_bytes(estimate)).epsilon(1e-12));
+        CHECK(number_at(estimate, "training.per_gpu.model_states") ==
+              Approx(per_gpu_model_states_bytes(estimate)).epsilon(1e-12));
     }
     CHECK(number_at(estimate_of(zero_scenario(3)), "training.per_gpu.model_states") == Approx(1.875e9).epsilon(1e-9));
 }
@@ -53,16 +54,22 @@ TEST_CASE("mixed-precision Adam costs 2 + 2 + 4 + 8 = 16 bytes per parameter", "
 
 TEST_CASE("bytes per parameter follow docs/model.md's table for every optimizer and precision", "[memory][published]") {
     // docs/model.md §2 (ZeRO §3.1; Dettmers et al. 2021; Shazeer & Stern 2018).
-    struct Row { const char* precision; const char* optimizer; double total; double tolerance; };
+    struct Row {
+        const char* precision;
+        const char* optimizer;
+        double total;
+        double tolerance;
+    };
     const Row rows[] = {
-        {"bf16", "adamw", 16, 0}, {"fp16", "adam", 16, 0}, {"fp32", "adam", 16, 0},
-        {"bf16", "sgd_momentum", 12, 0}, {"bf16", "sgd", 8, 0},
-        {"bf16", "adam_8bit", 10, 0.01}, {"bf16", "adafactor", 8, 0.01},
+        {"bf16", "adamw", 16, 0},        {"fp16", "adam", 16, 0}, {"fp32", "adam", 16, 0},
+        {"bf16", "sgd_momentum", 12, 0}, {"bf16", "sgd", 8, 0},   {"bf16", "adam_8bit", 10, 0.01},
+        {"bf16", "adafactor", 8, 0.01},
     };
     for (const Row& row : rows) {
         INFO(row.precision << " " << row.optimizer);
-        const json::Value estimate = estimate_of(std::string(R"({"model":{"preset":"llama3-8b"},"training":{"precision":")") +
-                                                 row.precision + R"(","optimizer":")" + row.optimizer + R"("}})");
+        const json::Value estimate =
+            estimate_of(std::string(R"({"model":{"preset":"llama3-8b"},"training":{"precision":")") + row.precision +
+                        R"(","optimizer":")" + row.optimizer + R"("}})");
         CHECK(number_at(estimate, "training.bytes_per_param.total") == Approx(row.total).epsilon(row.tolerance));
     }
     const json::Value fp32 = estimate_of(R"({"training":{"precision":"fp32"}})");
@@ -117,7 +124,8 @@ TEST_CASE("a GPT block keeps 34·sbh + 5·a·s²·b bytes of activations", "[act
     // Korthikanti et al. 2022, §4.1 and Table 2 (no parallelism, no recompute).
     const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
     const double s = 2048, b = 1, h = gpt3.hidden, a = gpt3.heads;
-    const ActivationBytes bytes = training_activations(gpt3, gpt_training(s, b, Recompute::none, false), tensor_parallel(1));
+    const ActivationBytes bytes =
+        training_activations(gpt3, gpt_training(s, b, Recompute::none, false), tensor_parallel(1));
     CHECK(bytes.per_layer == Approx(s * b * h * (34 + 5 * a * s / h)));
     CHECK(bytes.layers == Approx(gpt3.layers * bytes.per_layer));
 }
@@ -126,11 +134,13 @@ TEST_CASE("tensor parallelism splits all but 10·sbh of a GPT block's activation
     // Korthikanti et al. 2022, Table 2: sbh·(10 + 24/t + 5·a·s/(h·t)).
     const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
     const double s = 2048, b = 2, h = gpt3.hidden, a = gpt3.heads, t = 8;
-    const ActivationBytes bytes = training_activations(gpt3, gpt_training(s, b, Recompute::none, false), tensor_parallel(t));
+    const ActivationBytes bytes =
+        training_activations(gpt3, gpt_training(s, b, Recompute::none, false), tensor_parallel(t));
     CHECK(bytes.per_layer == Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));
 }
 
-TEST_CASE("sequence parallelism splits the rest, and selective recompute drops the scores", "[activations][published]") {
+TEST_CASE("sequence parallelism splits the rest, and selective recompute drops the scores",
+          "[activations][published]") {
     // Korthikanti et al. 2022, Table 2: sbh·(34 + 5·a·s/h)/t, and 34·sbh/t with selective recompute.
     const Architecture gpt3 = find_model_preset("gpt3-175b")->architecture;
     const double s = 2048, b = 1, h = gpt3.hidden, a = gpt3.heads, t = 8;
@@ -160,25 +170,30 @@ TEST_CASE("a Llama block without dropout keeps (12 + 4·a_kv/a)·sbh + 6·sbf + 
     CHECK(training_activations(llama, training, tensor_parallel(1)).per_layer ==
           Approx(s * h * (12 + 4 * r) + 6 * s * f + 2 * a * s * s));
     training.flash_attention = true;  // Dao et al. 2022: the s×s scores are never stored
-    CHECK(training_activations(llama, training, tensor_parallel(1)).per_layer == Approx(s * h * (12 + 4 * r) + 6 * s * f));
+    CHECK(training_activations(llama, training, tensor_parallel(1)).per_layer ==
+          Approx(s * h * (12 + 4 * r) + 6 * s * f));
 }
 
 TEST_CASE("logits for the loss are kept in FP32: 4·s·b·V bytes", "[activations]") {
     // docs/model.md §4 (output layer).
-    const json::Value estimate = estimate_of(R"({"model":{"preset":"llama3-8b"},"training":{"sequence":8192,"micro_batch":2}})");
+    const json::Value estimate =
+        estimate_of(R"({"model":{"preset":"llama3-8b"},"training":{"sequence":8192,"micro_batch":2}})");
     CHECK(number_at(estimate, "training.per_gpu.logits") == Approx(4.0 * 8192 * 2 * 128256));
 }
 
 TEST_CASE("the first pipeline stage keeps L layers' worth of activations whatever p", "[activations][published]") {
     // Korthikanti et al. 2022, §4.2.3 (1F1B schedule).
-    const json::Value one_stage = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":1,"pipeline":1}})");
-    const json::Value four_stages = estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":4,"pipeline":4}})");
+    const json::Value one_stage =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":1,"pipeline":1}})");
+    const json::Value four_stages =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":4,"pipeline":4}})");
     CHECK(number_at(four_stages, "training.per_gpu.activations") ==
           Approx(number_at(one_stage, "training.per_gpu.activations")));
 }
 
 TEST_CASE("when activations overflow a GPU, the note suggests only remedies not yet used", "[activations]") {
-    const json::Value flash_on = estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"flash_attention":true}})");
+    const json::Value flash_on =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"flash_attention":true}})");
     REQUIRE(number_at(flash_on, "training.min_gpus") == -1);
     const std::string note = flash_on.find("notes")->items.at(0).text;
     CHECK(note.find("checkpointing") != std::string::npos);
@@ -215,7 +230,8 @@ TEST_CASE("a mixture of experts keeps MLP activations for each of the k experts 
           Approx(6 * s * f));
 }
 
-TEST_CASE("a trillion parameters fully sharded over 1024 GPUs leave about 16 GB of states on each", "[memory][published]") {
+TEST_CASE("a trillion parameters fully sharded over 1024 GPUs leave about 16 GB of states on each",
+          "[memory][published]") {
     // Rajbhandari et al. 2019 (ZeRO), §1: 16 TB of model states for 1T parameters, ~16 GB per GPU on 1024.
     const json::Value estimate = estimate_of(R"({"model":{"params":1e12},"parallel":{"gpus":1024,"zero_stage":3}})");
     CHECK(number_at(estimate, "training.model_states.total") == Approx(16e12));
@@ -230,7 +246,8 @@ TEST_CASE("an interleaved pipeline keeps L·(1 + (p−1)/(p·m)) layers on its f
         estimate_of(R"({"model":{"preset":"gpt3-175b"},"parallel":{"gpus":8,"pipeline":8,"interleave":3}})");
     CHECK(number_at(interleaved, "training.per_gpu.activations") ==
           Approx(number_at(plain, "training.per_gpu.activations") * (1 + 7.0 / (8 * 3))));
-    const json::Value too_many = estimate_of(R"({"model":{"preset":"gpt2-124m"},"parallel":{"gpus":4,"pipeline":4,"interleave":4}})");
+    const json::Value too_many =
+        estimate_of(R"({"model":{"preset":"gpt2-124m"},"parallel":{"gpus":4,"pipeline":4,"interleave":4}})");
     CHECK(trainscope::testing::has_error_for(too_many, "parallel.interleave"));
 }
 
@@ -249,9 +266,9 @@ TEST_CASE("the overflow note says what the step's fullest moment holds, not alwa
 
     // Two enormous layers on a 24 GB GPU: gathered weights and full-layer gradients overflow, not
     // activations, so the note names them and does not offer shorter sequences.
-    const json::Value wide = estimate_of(
-        R"({"model":{"architecture":{"layers":2,"hidden":65536,"heads":64,"mlp":1000000,"vocab":1000000}},)"
-        R"("training":{"recompute":"full","sequence":128},"hardware":{"gpu":"rtx-4090"}})");
+    const json::Value wide =
+        estimate_of(R"({"model":{"architecture":{"layers":2,"hidden":65536,"heads":64,"mlp":1000000,"vocab":1000000}},)"
+                    R"("training":{"recompute":"full","sequence":128},"hardware":{"gpu":"rtx-4090"}})");
     REQUIRE(number_at(wide, "training.min_gpus") == -1);
     const std::string wide_note = wide.find("notes")->items.at(0).text;
     CHECK(wide_note.find("gathered weights") != std::string::npos);

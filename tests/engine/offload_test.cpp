@@ -18,8 +18,8 @@ constexpr double t0_params = 2851e6;
 constexpr double gib = 1073741824.0;
 
 std::string t0(int zero_stage, const char* offload) {
-    return std::string(R"({"model":{"params":2851e6},"training":{"accounting":"fp32_gradients","offload":")") + offload +
-           R"("},"parallel":{"gpus":8,"zero_stage":)" + std::to_string(zero_stage) + "}}";
+    return std::string(R"({"model":{"params":2851e6},"training":{"accounting":"fp32_gradients","offload":")") +
+           offload + R"("},"parallel":{"gpus":8,"zero_stage":)" + std::to_string(zero_stage) + "}}";
 }
 
 }  // namespace
@@ -60,14 +60,16 @@ TEST_CASE("a node's CPU memory holds 18 or 16 bytes per parameter: DeepSpeed's 7
     CHECK(number_at(both, "training.offload.cpu_bytes_per_node") == Approx(18 * t0_params));
     CHECK(number_at(both, "training.offload.cpu_bytes_per_node") * buffer_factor / gib == Approx(71.71).epsilon(0.001));
     const auto optimizer = estimate_of(t0(3, "optimizer"));
-    CHECK(number_at(optimizer, "training.offload.cpu_bytes_per_node") * buffer_factor / gib == Approx(63.74).epsilon(0.001));
+    CHECK(number_at(optimizer, "training.offload.cpu_bytes_per_node") * buffer_factor / gib ==
+          Approx(63.74).epsilon(0.001));
 }
 
 TEST_CASE("ZeRO-Offload moves 4 bytes per parameter over PCIe per step: 16-bit gradients out, weights back",
           "[offload][published]") {
     // Ren et al. 2021 (ZeRO-Offload) §4.1: "4M" communication volume per step between GPU and CPU,
     // each GPU its 1/d shard; timed at the H100's PCIe Gen5, 64 GB/s per direction (datasheet: 128 GB/s).
-    const auto e = estimate_of(R"({"model":{"params":7e9},"training":{"offload":"optimizer"},"parallel":{"gpus":8,"zero_stage":2}})");
+    const auto e = estimate_of(
+        R"({"model":{"params":7e9},"training":{"offload":"optimizer"},"parallel":{"gpus":8,"zero_stage":2}})");
     CHECK(number_at(e, "training.offload.to_cpu_bytes") + number_at(e, "training.offload.to_gpu_bytes") ==
           Approx(4 * 7e9 / 8));
     CHECK(number_at(e, "training.offload.pcie_seconds") == Approx(2 * 7e9 / 8 / 64e9));
@@ -91,13 +93,16 @@ TEST_CASE("without offload nothing is in CPU memory and nothing crosses PCIe", "
 TEST_CASE("offload asks for the ZeRO stage that shards what it moves", "[offload][errors]") {
     // DeepSpeed's configuration: offload_optimizer with stages 1–3, offload_param with stage 3 only.
     CHECK(has_error_for(estimate_of(R"({"training":{"offload":"optimizer"}})"), "training.offload"));
-    CHECK(has_error_for(estimate_of(R"({"training":{"offload":"parameters"},"parallel":{"zero_stage":2}})"), "training.offload"));
+    CHECK(has_error_for(estimate_of(R"({"training":{"offload":"parameters"},"parallel":{"zero_stage":2}})"),
+                        "training.offload"));
     CHECK(has_error_for(estimate_of(R"({"training":{"offload":"disk"}})"), "training.offload"));
 }
 
 TEST_CASE("offloading lets a model train on fewer GPUs", "[offload]") {
-    const auto on_gpu = estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full"},"parallel":{"gpus":8,"zero_stage":3}})");
-    const auto off = estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full","offload":"parameters"},
+    const auto on_gpu = estimate_of(
+        R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full"},"parallel":{"gpus":8,"zero_stage":3}})");
+    const auto off =
+        estimate_of(R"({"model":{"preset":"llama3-70b"},"training":{"recompute":"full","offload":"parameters"},
         "parallel":{"gpus":8,"zero_stage":3}})");
     CHECK(number_at(off, "training.per_gpu.total") < number_at(on_gpu, "training.per_gpu.total"));
     CHECK(number_at(off, "training.min_gpus") < number_at(on_gpu, "training.min_gpus"));

@@ -72,8 +72,10 @@ std::string scenario_for(const Knobs& k) {
 bool all_numbers_finite(const trainscope::json::Value& value) {
     using trainscope::json::Kind;
     switch (value.kind) {
-        case Kind::null: return false;  // the writer turns NaN and infinity into null
-        case Kind::number: return std::isfinite(value.number);
+        case Kind::null:
+            return false;  // the writer turns NaN and infinity into null
+        case Kind::number:
+            return std::isfinite(value.number);
         case Kind::array:
             for (const auto& item : value.items)
                 if (!all_numbers_finite(item)) return false;
@@ -82,7 +84,8 @@ bool all_numbers_finite(const trainscope::json::Value& value) {
             for (const auto& member : value.members)
                 if (!all_numbers_finite(member.second)) return false;
             return true;
-        default: return true;
+        default:
+            return true;
     }
 }
 
@@ -121,46 +124,49 @@ TEST_CASE("every output of a valid scenario is finite", "[property]") {
 }
 
 TEST_CASE("a higher ZeRO stage never needs more memory per GPU", "[property]") {
-    for_generated_scenarios(2, [](Knobs& k, Random& r) { k.zero_stage = k.zero_stage + r.pick(4 - k.zero_stage); },
-                            [](const auto& lower, const auto& higher) {
-                                CHECK(number_at(higher, "training.per_gpu.total") <=
-                                      number_at(lower, "training.per_gpu.total"));
-                            });
+    for_generated_scenarios(
+        2, [](Knobs& k, Random& r) { k.zero_stage = k.zero_stage + r.pick(4 - k.zero_stage); },
+        [](const auto& lower, const auto& higher) {
+            CHECK(number_at(higher, "training.per_gpu.total") <= number_at(lower, "training.per_gpu.total"));
+        });
 }
 
 TEST_CASE("recompute never increases activation memory", "[property]") {
     static const char* stronger[] = {"selective", "full"};
-    for_generated_scenarios(3, [](Knobs& k, Random& r) { k.recompute = stronger[r.pick(2)]; },
-                            [](const auto& before, const auto& after) {
-                                if (before.find_path("scenario.training.recompute")->text == "full") return;
-                                CHECK(number_at(after, "training.per_gpu.activations") <=
-                                      number_at(before, "training.per_gpu.activations") * (1 + 1e-12));
-                                CHECK(number_at(after, "compute.hardware_flops") >= number_at(before, "compute.hardware_flops"));
-                            });
+    for_generated_scenarios(
+        3, [](Knobs& k, Random& r) { k.recompute = stronger[r.pick(2)]; },
+        [](const auto& before, const auto& after) {
+            if (before.find_path("scenario.training.recompute")->text == "full") return;
+            CHECK(number_at(after, "training.per_gpu.activations") <=
+                  number_at(before, "training.per_gpu.activations") * (1 + 1e-12));
+            CHECK(number_at(after, "compute.hardware_flops") >= number_at(before, "compute.hardware_flops"));
+        });
 }
 
 TEST_CASE("more GPUs never increase training time", "[property]") {
-    for_generated_scenarios(4, [](Knobs& k, Random& r) { k.data_parallel *= 1 + r.pick(64); },
-                            [](const auto& fewer, const auto& more) {
-                                CHECK(number_at(more, "compute.seconds") <= number_at(fewer, "compute.seconds"));
-                            });
+    for_generated_scenarios(
+        4, [](Knobs& k, Random& r) { k.data_parallel *= 1 + r.pick(64); },
+        [](const auto& fewer, const auto& more) {
+            CHECK(number_at(more, "compute.seconds") <= number_at(fewer, "compute.seconds"));
+        });
 }
 
 TEST_CASE("training memory grows with parameters, batch and sequence length", "[property]") {
-    for_generated_scenarios(5, [](Knobs& k, Random& r) { k.params *= 1.5 + 4 * r.uniform(); },
-                            [](const auto& small, const auto& large) {
-                                CHECK(number_at(large, "training.per_gpu.total") > number_at(small, "training.per_gpu.total"));
-                                CHECK(number_at(large, "inference.total") > number_at(small, "inference.total"));
-                            });
-    for_generated_scenarios(6, [](Knobs& k, Random& r) { k.micro_batch += 1 + r.pick(8); },
-                            [](const auto& small, const auto& large) {
-                                CHECK(number_at(large, "training.per_gpu.activations") +
-                                          number_at(large, "training.per_gpu.logits") >
-                                      number_at(small, "training.per_gpu.activations") +
-                                          number_at(small, "training.per_gpu.logits"));
-                            });
-    for_generated_scenarios(7, [](Knobs& k, Random&) { k.sequence *= 2; },
-                            [](const auto& small, const auto& large) {
-                                CHECK(number_at(large, "training.per_gpu.total") > number_at(small, "training.per_gpu.total"));
-                            });
+    for_generated_scenarios(
+        5, [](Knobs& k, Random& r) { k.params *= 1.5 + 4 * r.uniform(); },
+        [](const auto& small, const auto& large) {
+            CHECK(number_at(large, "training.per_gpu.total") > number_at(small, "training.per_gpu.total"));
+            CHECK(number_at(large, "inference.total") > number_at(small, "inference.total"));
+        });
+    for_generated_scenarios(
+        6, [](Knobs& k, Random& r) { k.micro_batch += 1 + r.pick(8); },
+        [](const auto& small, const auto& large) {
+            CHECK(number_at(large, "training.per_gpu.activations") + number_at(large, "training.per_gpu.logits") >
+                  number_at(small, "training.per_gpu.activations") + number_at(small, "training.per_gpu.logits"));
+        });
+    for_generated_scenarios(
+        7, [](Knobs& k, Random&) { k.sequence *= 2; },
+        [](const auto& small, const auto& large) {
+            CHECK(number_at(large, "training.per_gpu.total") > number_at(small, "training.per_gpu.total"));
+        });
 }

@@ -31,29 +31,29 @@ using trainscope::testing::tick;
 }  // namespace
 
 // One table, four checks: each case as written, as a tick, as read, as refused.
-#define FORMAT_CASE(figure, value, significant, expected)                          \
-    {                                                                               \
-        INFO(figure << " " << #value);                                              \
-        CHECK(formatted(figure, value, significant) == std::string(expected));      \
+#define FORMAT_CASE(figure, value, significant, expected)                      \
+    {                                                                          \
+        INFO(figure << " " << #value);                                         \
+        CHECK(formatted(figure, value, significant) == std::string(expected)); \
     }
-#define TICK_CASE(figure, value, expected)                                          \
-    {                                                                               \
-        INFO("tick " << figure << " " << #value);                                   \
-        CHECK(tick(figure, value) == std::string(expected));                        \
+#define TICK_CASE(figure, value, expected)                   \
+    {                                                        \
+        INFO("tick " << figure << " " << #value);            \
+        CHECK(tick(figure, value) == std::string(expected)); \
     }
-#define READ_CASE(kind, text, expected_value)                                       \
-    {                                                                               \
-        const q::Reading r = reading(kind, text);                                   \
-        INFO(kind << " '" << text << "': " << r.error);                             \
-        CHECK(r.ok);                                                                \
-        CHECK(r.value == Approx(expected_value).epsilon(1e-12));                    \
+#define READ_CASE(kind, text, expected_value)                    \
+    {                                                            \
+        const q::Reading r = reading(kind, text);                \
+        INFO(kind << " '" << text << "': " << r.error);          \
+        CHECK(r.ok);                                             \
+        CHECK(r.value == Approx(expected_value).epsilon(1e-12)); \
     }
-#define READ_ERROR(kind, text, words)                                               \
-    {                                                                               \
-        const q::Reading r = reading(kind, text);                                   \
-        INFO(kind << " '" << text << "': " << r.error);                             \
-        CHECK_FALSE(r.ok);                                                          \
-        CHECK(r.error.find(words) != std::string::npos);                            \
+#define READ_ERROR(kind, text, words)                    \
+    {                                                    \
+        const q::Reading r = reading(kind, text);        \
+        INFO(kind << " '" << text << "': " << r.error);  \
+        CHECK_FALSE(r.ok);                               \
+        CHECK(r.error.find(words) != std::string::npos); \
     }
 
 TEST_CASE("in German every figure, tick and typed text of the German table is written and read as it says",
@@ -117,19 +117,18 @@ struct ReadableFigure {
 
 // Every figure a learner can type back (energy and money are only ever shown).
 const ReadableFigure readable_figures[] = {
-    {"count", q::UnitKind::number},   {"count_short", q::UnitKind::number}, {"integer", q::UnitKind::number},
-    {"plain", q::UnitKind::number},   {"scientific", q::UnitKind::number},  {"ratio", q::UnitKind::number},
-    {"bytes", q::UnitKind::memory},   {"flops", q::UnitKind::compute},      {"flop_rate", q::UnitKind::rate},
-    {"duration", q::UnitKind::time},  {"gpus", q::UnitKind::gpus},          {"percent", q::UnitKind::percent},
+    {"count", q::UnitKind::number},  {"count_short", q::UnitKind::number}, {"integer", q::UnitKind::number},
+    {"plain", q::UnitKind::number},  {"scientific", q::UnitKind::number},  {"ratio", q::UnitKind::number},
+    {"bytes", q::UnitKind::memory},  {"flops", q::UnitKind::compute},      {"flop_rate", q::UnitKind::rate},
+    {"duration", q::UnitKind::time}, {"gpus", q::UnitKind::gpus},          {"percent", q::UnitKind::percent},
 };
 
 // Values around every boundary the writer has: rounding carries (999.95 → "1.000"), grouping
 // from four or five digits, scale words, units, the scientific forms, signs and zero.
 const double round_trip_values[] = {
-    0,        1,        -1,        0.5,        0.0123,     0.123,      1.5,      8.25,      42,
-    90,       123.456,  999.6,     999.95,     1000,       1638,       1638.4,   16384,     123456,
-    999999,   1234567.4, 999.96e6, 13e9,       70.55e9,    2.5e12,     1.1288e12, 5875200,  34560000,
-    -13e9,    3.8e25,   989e12,    1e15,       1.5e16,     -2.5e-7,    -1500,    31557600000000};
+    0,         1,       -1,       0.5,    0.0123, 0.123,  1.5,    8.25,      42,       90,    123.456,       999.6,
+    999.95,    1000,    1638,     1638.4, 16384,  123456, 999999, 1234567.4, 999.96e6, 13e9,  70.55e9,       2.5e12,
+    1.1288e12, 5875200, 34560000, -13e9,  3.8e25, 989e12, 1e15,   1.5e16,    -2.5e-7,  -1500, 31557600000000};
 
 // The reading of the written text is the value to the precision shown: half a unit in the last
 // significant figure, relative to the value (or half a unit for whole numbers).
@@ -168,11 +167,29 @@ TEST_CASE("in every language every written figure reads back as its value, to th
 }
 
 TEST_CASE("every English spelling of a unit reads the same in German and Spanish", "[quantity][i18n]") {
-    const char* const english_texts[] = {
-        "68 days",    "5 hrs",          "3 wk",          "2 months",       "1 yr",       "42 s",
-        "16 GPUs",    "80 GiB",         "1 TB",          "3e25 FLOPs",     "989 TFLOP/s", "40 percent",
-        "70bn",       "16k",            "7 million",     "70B parameters", "2 tn",        "10^25",
-        "about 1 TB", "16 bytes per parameter", "3.6 \u00D7 10^25 FLOPs", "1e-3", "~5 PB"};
+    const char* const english_texts[] = {"68 days",
+                                         "5 hrs",
+                                         "3 wk",
+                                         "2 months",
+                                         "1 yr",
+                                         "42 s",
+                                         "16 GPUs",
+                                         "80 GiB",
+                                         "1 TB",
+                                         "3e25 FLOPs",
+                                         "989 TFLOP/s",
+                                         "40 percent",
+                                         "70bn",
+                                         "16k",
+                                         "7 million",
+                                         "70B parameters",
+                                         "2 tn",
+                                         "10^25",
+                                         "about 1 TB",
+                                         "16 bytes per parameter",
+                                         "3.6 \u00D7 10^25 FLOPs",
+                                         "1e-3",
+                                         "~5 PB"};
     for (const char* text : english_texts) {
         const q::Parsed english = q::parse(text, q::UnitKind::number);
         REQUIRE(english.ok);
@@ -245,8 +262,8 @@ TEST_CASE("the field's kind is named in the learner's language, English without 
 }
 
 TEST_CASE("a unit is named in the sentence's language; symbols stay symbols", "[quantity][i18n]") {
-    using trainscope::quantity::Unit;
     using trainscope::quantity::find_unit;
+    using trainscope::quantity::Unit;
     using trainscope::quantity::unit_name;
     Unit days, terabytes;
     REQUIRE(find_unit("days", days));

@@ -107,9 +107,7 @@ TEST_CASE("negative exponents, also in superscript, make small numbers", "[quant
     CHECK(must_parse("4 \u00D7 10\u207B\u00B9").value == Approx(0.4));
 }
 
-TEST_CASE("a power of two is read as written", "[quantity]") {
-    CHECK(must_parse("2^30 bytes").value == Approx(gibi));
-}
+TEST_CASE("a power of two is read as written", "[quantity]") { CHECK(must_parse("2^30 bytes").value == Approx(gibi)); }
 
 TEST_CASE("memory units are decimal unless written as binary", "[quantity]") {
     CHECK(must_parse("1 KB").value == Approx(1e3));
@@ -269,8 +267,24 @@ TEST_CASE("an unknown unit is named when it is plain letters", "[quantity]") {
 }
 
 TEST_CASE("stray bytes and control characters never crash the reader", "[quantity][hostile]") {
-    const std::string junk[] = {std::string("\xff\xfe\x00 1", 5), "\xe2\x88", "1\xe2", "e", "^", "1e", "1e+",
-                                "1^", "10^", "1 \u00D7 10^", ",", ".", "'", "1,", "1.", "--1", "~", "about"};
+    const std::string junk[] = {std::string("\xff\xfe\x00 1", 5),
+                                "\xe2\x88",
+                                "1\xe2",
+                                "e",
+                                "^",
+                                "1e",
+                                "1e+",
+                                "1^",
+                                "10^",
+                                "1 \u00D7 10^",
+                                ",",
+                                ".",
+                                "'",
+                                "1,",
+                                "1.",
+                                "--1",
+                                "~",
+                                "about"};
     for (const auto& text : junk) {
         const Parsed parsed = parse(text);
         CHECK((parsed.ok ? std::isfinite(parsed.value) : !parsed.error.empty()));

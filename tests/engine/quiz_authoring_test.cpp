@@ -98,7 +98,8 @@ std::string bank(const std::string& items) {
 
 int errors_at(const json::Value& report, const std::string& item, const std::string& field) {
     int count = 0;
-    for (const auto& e : report.find("errors")->items) count += text_at(e, "item") == item && text_at(e, "field") == field;
+    for (const auto& e : report.find("errors")->items)
+        count += text_at(e, "item") == item && text_at(e, "field") == field;
     return count;
 }
 
@@ -139,7 +140,8 @@ json::Value grade(const std::string& item, std::uint32_t seed, const std::string
 
 TEST_CASE("a numeric item without a show lands on the figure that draws its answer", "[quiz][show]") {
     const std::string item = with(days_item, R"(,
-  "show": {"section": "time", "figure": "seconds"})", "");
+  "show": {"section": "time", "figure": "seconds"})",
+                                  "");
     const json::Value asked = parse_json(quiz_instance_json(item, 0));
     INFO(json::serialize(asked));
     CHECK(asked.find("errors")->items.empty());
@@ -166,16 +168,20 @@ TEST_CASE("a show on a figure that does not draw the answer is told which figure
     const std::string item = with(days_item, R"("figure": "seconds")", R"("figure": "flops")");
     const json::Value report = parse_json(quiz_check_bank_json(bank(std::string(kv_cache_item) + "," + item), 3));
     CHECK(message_at(report, "days", "show.figure") ==
-          "\"flops\" does not draw the answer \"compute.seconds\"; \"seconds\" in the time section does: name it, or leave show out");
+          "\"flops\" does not draw the answer \"compute.seconds\"; \"seconds\" in the time section does: name it, or "
+          "leave show out");
     // The simulation is the question's scenario: it is not what is wrong.
     CHECK(errors_at(report, "days", "simulation") == 0);
 }
 
 TEST_CASE("a show elsewhere for a field no figure draws says where it is held, not to pick a figure", "[quiz][show]") {
-    const std::string item = with(kv_cache_item, R"("simulation")", R"("show": {"section": "time", "figure": "flops"}, "simulation")");
+    const std::string item =
+        with(kv_cache_item, R"("simulation")", R"("show": {"section": "time", "figure": "flops"}, "simulation")");
     const json::Value report = parse_json(quiz_check_bank_json(bank(item + "," + days_item), 3));
     const std::string advice = message_at(report, "kv", "show.section");
-    CHECK(advice == "no figure draws \"inference.kv_cache\"; it is part of \"inference-total\" in the memory section: leave show out to land there");
+    CHECK(advice ==
+          "no figure draws \"inference.kv_cache\"; it is part of \"inference-total\" in the memory section: leave show "
+          "out to land there");
     CHECK(errors_at(report, "kv", "show.figure") == 0);
 }
 
@@ -187,13 +193,16 @@ TEST_CASE("quiz-check lists an error of an item that draws nothing once, whateve
 
 // ---- Item 2: one validation for the widget and quiz-check ---------------------------------------
 
-TEST_CASE("an explanation that shows its arithmetic to the answer is accepted by the widget and quiz-check", "[quiz][bank]") {
+TEST_CASE("an explanation that shows its arithmetic to the answer is accepted by the widget and quiz-check",
+          "[quiz][bank]") {
     // The unsharded states (120 GB) are the no-sharding misconception's value, shown here as a step
     // of the sum that ends in the answer.
     const std::string item = with(states_item, "16 bytes × {model.params} ÷ {parallel.gpus} = {answer}.",
-                                  "16 bytes × {model.params} = {training.model_states.total}; {training.model_states.total} ÷ {parallel.gpus} = {answer}.");
+                                  "16 bytes × {model.params} = {training.model_states.total}; "
+                                  "{training.model_states.total} ÷ {parallel.gpus} = {answer}.");
     // Named as the page names it, as banks written before show was optional do.
-    const std::string shown = with(item, R"("simulation")", R"("show": {"section": "sharding", "figure": "model-states-per-gpu"}, "simulation")");
+    const std::string shown = with(
+        item, R"("simulation")", R"("show": {"section": "sharding", "figure": "model-states-per-gpu"}, "simulation")");
     for (const std::string& report_text : {quiz_validate_bank_json(bank(shown + "," + days_item)),
                                            quiz_check_bank_json(bank(shown + "," + days_item), 3)}) {
         const json::Value report = parse_json(report_text);
@@ -217,8 +226,9 @@ TEST_CASE("the widget refuses an explanation that confirms a misconception, as q
 
 TEST_CASE("a memory answer asked in TB is written in GB when it is under a terabyte", "[quiz][units]") {
     // 16 bytes × 16 billion parameters = 256 GB (ZeRO §3.1), not "0.256 TB".
-    const std::string item = with(built_in_item("training-memory-model-states"), R"("scenario":{"model":{"params":70000000000}})",
-                                  R"("scenario":{"model":{"params":16000000000}})");
+    const std::string item =
+        with(built_in_item("training-memory-model-states"), R"("scenario":{"model":{"params":70000000000}})",
+             R"("scenario":{"model":{"params":16000000000}})");
     const json::Value asked = parse_json(quiz_instance_json(item, 0));
     CHECK(text_at(asked, "expected_display") == "256 GB");
     const json::Value right = grade(item, 0, "0.256 TB");
@@ -230,8 +240,10 @@ TEST_CASE("a memory answer asked in TB is written in GB when it is under a terab
 TEST_CASE("a time answer asked in days is written in hours when it is under a day", "[quiz][units]") {
     // 6 × 10⁹ × 3.3 × 10¹⁰ = 1.98 × 10²⁰ FLOPs on 64 H100s (989 TFLOP/s) at 40%: 7,820 s, about
     // 2.2 hours, not "0.0905 days" (docs/model.md §6).
-    const std::string item = with(days_item, R"("scenario": {"model": {"preset": "llama3-405b"}, "training": {"tokens": 15600000000000}, "parallel": {"gpus": 16384}})",
-                                  R"("scenario": {"model": {"params": 1000000000}, "training": {"tokens": 33000000000}, "parallel": {"gpus": 64}})");
+    const std::string item = with(
+        days_item,
+        R"("scenario": {"model": {"preset": "llama3-405b"}, "training": {"tokens": 15600000000000}, "parallel": {"gpus": 16384}})",
+        R"("scenario": {"model": {"params": 1000000000}, "training": {"tokens": 33000000000}, "parallel": {"gpus": 64}})");
     const std::string display = text_at(parse_json(quiz_instance_json(item, 0)), "expected_display");
     CHECK(display.find("hours") != std::string::npos);
     CHECK(display.find("days") == std::string::npos);
@@ -276,13 +288,15 @@ std::vector<std::string> placeholders_in(const std::string& text) {
 void collect_texts(const json::Value& value, std::vector<std::string>& texts) {
     if (value.kind == json::Kind::string) texts.push_back(value.text);
     for (const auto& member : value.members)
-        if (member.first != "scenario" && member.first != "simulation" && member.first != "randomize") collect_texts(member.second, texts);
+        if (member.first != "scenario" && member.first != "simulation" && member.first != "randomize")
+            collect_texts(member.second, texts);
     for (const auto& entry : value.items) collect_texts(entry, texts);
 }
 
 }  // namespace
 
-TEST_CASE("every placeholder of every built-in item is written as what it measures, in en, de and es", "[quiz][placeholders]") {
+TEST_CASE("every placeholder of every built-in item is written as what it measures, in en, de and es",
+          "[quiz][placeholders]") {
     // Issue 24: question 24 said the gathered layers "add 3.75 billion" (bytes written as a count).
     const json::Value bank_value = parse_json(source_file("web/quiz/bank.json"));
     const json::Value german = parse_json(source_file("i18n/de/bank.json"));
@@ -292,7 +306,8 @@ TEST_CASE("every placeholder of every built-in item is written as what it measur
         std::vector<std::string> texts;
         collect_texts(item, texts);
         for (const json::Value* translations : {german.find("items"), spanish.find("items")})
-            if (const json::Value* translation = translations->find(text_at(item, "id"))) collect_texts(*translation, texts);
+            if (const json::Value* translation = translations->find(text_at(item, "id")))
+                collect_texts(*translation, texts);
         for (const std::string& text : texts) {
             for (const std::string& path : placeholders_in(text)) {
                 const quantity::UnitKind kind = kind_of_field(path);
@@ -319,7 +334,8 @@ TEST_CASE("every placeholder of every built-in item is written as what it measur
 
 // ---- Item 8: the lesson's Llama 3 405B run, one figure ------------------------------------------
 
-TEST_CASE("the lesson's couple of months for Llama 3 405B is graded correct, on the time section's figure", "[quiz][bank]") {
+TEST_CASE("the lesson's couple of months for Llama 3 405B is graded correct, on the time section's figure",
+          "[quiz][bank]") {
     const std::string item = built_in_item("cluster-days");
     const json::Value asked = parse_json(quiz_instance_json(item, 0));
     // One parameter count: the preset's, as the time section computes it for the same run.
@@ -339,15 +355,17 @@ TEST_CASE("drawn GPUs grow with the drawn model, and drawn runs last days to mon
     const std::string zero3 = built_in_item("zero3-per-gpu");
     for (std::uint32_t seed = 1; seed <= 200; ++seed) {
         const json::Value run = parse_json(quiz_instance_json(days, seed));
-        const double gpus_per_billion = number_at(run, "scenario.parallel.gpus") / number_at(run, "scenario.model.params") * 1e9;
+        const double gpus_per_billion =
+            number_at(run, "scenario.parallel.gpus") / number_at(run, "scenario.model.params") * 1e9;
         INFO("cluster-days seed " << seed << ": " << json::serialize(*run.find("scenario")));
         // 16,384 GPUs for 405B is 40 per billion (Llama 3 Herd of Models 2024, §3.3).
         CHECK(gpus_per_billion >= 10);
         CHECK(gpus_per_billion <= 60);
-        CHECK(number_at(run, "expected") >= 86400.0);        // a day
+        CHECK(number_at(run, "expected") >= 86400.0);           // a day
         CHECK(number_at(run, "expected") <= 365.25 * 86400.0);  // a year
         const json::Value sharded = parse_json(quiz_instance_json(zero3, seed));
-        const double zero3_per_billion = number_at(sharded, "scenario.parallel.gpus") / number_at(sharded, "scenario.model.params") * 1e9;
+        const double zero3_per_billion =
+            number_at(sharded, "scenario.parallel.gpus") / number_at(sharded, "scenario.model.params") * 1e9;
         INFO("zero3-per-gpu seed " << seed << ": " << json::serialize(*sharded.find("scenario")));
         // ZeRO's own example: 7.5B on 64 GPUs, 8.5 per billion.
         CHECK(zero3_per_billion >= 2);
@@ -356,10 +374,13 @@ TEST_CASE("drawn GPUs grow with the drawn model, and drawn runs last days to mon
 }
 
 TEST_CASE("an English article agrees with the number after it: an 83 billion, a 7 billion", "[quiz][placeholders]") {
-    const std::string item = with(states_item, R"("scenario": {"model": {"params": 7500000000})", R"("scenario": {"model": {"params": 83000000000})");
+    const std::string item = with(states_item, R"("scenario": {"model": {"params": 7500000000})",
+                                  R"("scenario": {"model": {"params": 83000000000})");
     CHECK(text_at(parse_json(quiz_instance_json(item, 0)), "prompt").rfind("An 83 billion-parameter model", 0) == 0);
-    CHECK(text_at(parse_json(quiz_instance_json(states_item, 0)), "prompt").rfind("A 7.5 billion-parameter model", 0) == 0);
-    const std::string eleven = with(states_item, R"("scenario": {"model": {"params": 7500000000})", R"("scenario": {"model": {"params": 11000000000})");
+    CHECK(text_at(parse_json(quiz_instance_json(states_item, 0)), "prompt").rfind("A 7.5 billion-parameter model", 0) ==
+          0);
+    const std::string eleven = with(states_item, R"("scenario": {"model": {"params": 7500000000})",
+                                    R"("scenario": {"model": {"params": 11000000000})");
     CHECK(text_at(parse_json(quiz_instance_json(eleven, 0)), "prompt").rfind("An 11 billion", 0) == 0);
 }
 
@@ -405,8 +426,9 @@ TEST_CASE("an English item in a Spanish widget writes its own numbers the Spanis
 
 TEST_CASE("Spanish puts de between millones and the noun it counts", "[quiz][i18n]") {
     // "406.000 millones parámetros" lacked its "de" (RAE, Nueva gramática §21.3).
-    const std::string item = with(days_item, R"("show")",
-                                  R"("translations": {"es": {"prompt": "{params} parámetros, {training.tokens} tokens, {parallel.gpus} GPU: ¿días?", "explanation": "{compute.flops} entre {parallel.gpus} GPU: {answer}."}}, "show")");
+    const std::string item = with(
+        days_item, R"("show")",
+        R"("translations": {"es": {"prompt": "{params} parámetros, {training.tokens} tokens, {parallel.gpus} GPU: ¿días?", "explanation": "{compute.flops} entre {parallel.gpus} GPU: {answer}."}}, "show")");
     LanguageScope spanish(Language::es);
     const std::string prompt = text_at(parse_json(quiz_instance_json(item, 0)), "prompt");
     INFO(prompt);
@@ -416,10 +438,12 @@ TEST_CASE("Spanish puts de between millones and the noun it counts", "[quiz][i18
 
 TEST_CASE("Spanish puts no de between millones and a sign of arithmetic", "[quiz][i18n]") {
     // "6 × 406.000 millones de × 15,6 billones de ≈ …" read the signs × and ≈ as nouns.
-    const std::string sums = with(days_item, R"("{compute.flops} over {parallel.gpus} GPUs: {answer}.")",
-                                  R"("6 × {params} × {training.tokens} ≈ {compute.flops}; ÷ {parallel.gpus} GPUs: {answer}.")");
-    const std::string item = with(sums.c_str(), R"("show")",
-                                  R"("translations": {"es": {"prompt": "{params} parámetros, {training.tokens} tokens, {parallel.gpus} GPU: ¿días?", "explanation": "6 × {params} × {training.tokens} ≈ {compute.flops}; ÷ {parallel.gpus} GPU: {answer}."}}, "show")");
+    const std::string sums =
+        with(days_item, R"("{compute.flops} over {parallel.gpus} GPUs: {answer}.")",
+             R"("6 × {params} × {training.tokens} ≈ {compute.flops}; ÷ {parallel.gpus} GPUs: {answer}.")");
+    const std::string item = with(
+        sums.c_str(), R"("show")",
+        R"("translations": {"es": {"prompt": "{params} parámetros, {training.tokens} tokens, {parallel.gpus} GPU: ¿días?", "explanation": "6 × {params} × {training.tokens} ≈ {compute.flops}; ÷ {parallel.gpus} GPU: {answer}."}}, "show")");
     LanguageScope spanish(Language::es);
     const std::string explanation = text_at(grade(item, 0, "1 day"), "explanation");
     INFO(explanation);

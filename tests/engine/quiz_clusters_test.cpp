@@ -106,7 +106,8 @@ double exposed_share(const json::Value& estimate, const std::string& term) {
 
 // ---- moe-flops-active-params ------------------------------------------------------------------
 
-TEST_CASE("the MoE FLOPs question expects 6 × active parameters × tokens for 200 seeds, over all three models", "[quiz][clusters]") {
+TEST_CASE("the MoE FLOPs question expects 6 × active parameters × tokens for 200 seeds, over all three models",
+          "[quiz][clusters]") {
     // Source: docs/model.md §1 and §11 (compute counts the active parameters); the presets' counts.
     const std::string item = built_in_item("moe-flops-active-params");
     std::set<std::string> presets_asked;
@@ -118,7 +119,8 @@ TEST_CASE("the MoE FLOPs question expects 6 × active parameters × tokens for 2
         const double expected = typed(item, seed, "1 FLOPs").find("expected")->number;
         INFO("seed " << seed << ", " << preset);
         CHECK(expected == Approx(6.0 * preset_number(preset, "active_params") * tokens).epsilon(1e-9));
-        CHECK(expected == Approx(number_at(estimate_of(json::serialize(*asked.find("scenario"))), "compute.flops")).epsilon(1e-12));
+        CHECK(expected ==
+              Approx(number_at(estimate_of(json::serialize(*asked.find("scenario"))), "compute.flops")).epsilon(1e-12));
     }
     CHECK(presets_asked == std::set<std::string>{"deepseek-v3", "mixtral-8x22b", "mixtral-8x7b"});
 }
@@ -136,16 +138,20 @@ TEST_CASE("6 × total parameters × tokens for an MoE model is recognised as cou
     }
 }
 
-TEST_CASE("the MoE FLOPs explanation states the memory of all parameters beside the active ones' FLOPs", "[quiz][clusters]") {
+TEST_CASE("the MoE FLOPs explanation states the memory of all parameters beside the active ones' FLOPs",
+          "[quiz][clusters]") {
     // 16 bytes × 671 B = 10.7 TB (docs/model.md §2), for DeepSeek-V3 as authored.
-    const std::string explanation = text_at(typed(built_in_item("moe-flops-active-params"), 0, "1 FLOPs"), "explanation");
+    const std::string explanation =
+        text_at(typed(built_in_item("moe-flops-active-params"), 0, "1 FLOPs"), "explanation");
     CHECK(explanation.find("10.7 TB") != std::string::npos);
     CHECK(explanation.find("37.6 billion") != std::string::npos);
 }
 
 // ---- expert-parallel-splits -------------------------------------------------------------------
 
-TEST_CASE("in the expert-parallel question's run, expert parallelism divides the routed experts' weights and nothing else", "[quiz][clusters]") {
+TEST_CASE(
+    "in the expert-parallel question's run, expert parallelism divides the routed experts' weights and nothing else",
+    "[quiz][clusters]") {
     // Weights per GPU = rest/(t·p) + routed/(t·p·e) (docs/model.md §11): the drop from e = 1 to
     // e = 64 is 126/64 times the drop from 1 to 2 (63/64 against 1/2 of the routed part), and the
     // part that stays is the attention, shared expert, dense layers and embeddings.
@@ -166,17 +172,20 @@ TEST_CASE("in the expert-parallel question's run, expert parallelism divides the
                                  number_at(ep64, "architecture.hidden") * number_at(ep64, "architecture.expert_mlp");
     const double pipeline = number_at(ep64, "scenario.parallel.pipeline");
     CHECK(routed_bytes_per_gpu == Approx(2.0 * routed_params / pipeline).epsilon(1e-9));
-    CHECK(w1 - routed_bytes_per_gpu == Approx(2.0 * (number_at(ep64, "params") - routed_params) / pipeline).epsilon(1e-9));
+    CHECK(w1 - routed_bytes_per_gpu ==
+          Approx(2.0 * (number_at(ep64, "params") - routed_params) / pipeline).epsilon(1e-9));
 }
 
-TEST_CASE("in the expert-parallel question's run, activations per GPU do not change with expert parallelism", "[quiz][clusters]") {
+TEST_CASE("in the expert-parallel question's run, activations per GPU do not change with expert parallelism",
+          "[quiz][clusters]") {
     // Balanced routing (docs/model.md §11): the option "activations shrink" is wrong.
     const std::string run = simulation_of(built_in_item("expert-parallel-splits"));
     CHECK(number_at(estimate_of(run), "training.per_gpu.activations") ==
           number_at(estimate_of(replaced(run, "\"expert\":64", "\"expert\":1")), "training.per_gpu.activations"));
 }
 
-TEST_CASE("the expert-parallel question is right with the experts and their states, and names splitting attention", "[quiz][clusters]") {
+TEST_CASE("the expert-parallel question is right with the experts and their states, and names splitting attention",
+          "[quiz][clusters]") {
     const std::string item = built_in_item("expert-parallel-splits");
     CHECK(text_at(chosen(item, R"(["routed-experts", "expert-states"])"), "status") == "correct");
     const json::Value wrong = chosen(item, R"(["routed-experts", "expert-states", "attention"])");
@@ -186,15 +195,20 @@ TEST_CASE("the expert-parallel question is right with the experts and their stat
 
 // ---- context-parallel-long-context ------------------------------------------------------------
 
-TEST_CASE("in the context-parallel question's run, activations per GPU are 1/16 of the same run without context parallelism", "[quiz][clusters]") {
+TEST_CASE(
+    "in the context-parallel question's run, activations per GPU are 1/16 of the same run without context parallelism",
+    "[quiz][clusters]") {
     // The same data-parallel degree (8) and micro-batches in flight, on 1,024 GPUs instead of
     // 16,384: only the sequence split differs. docs/model.md §11: a rank keeps 1/c of §4's figure.
     const std::string run = simulation_of(built_in_item("context-parallel-long-context"));
     const json::Value cp16 = estimate_of(run);
-    const json::Value cp1 = estimate_of(replaced(replaced(run, "\"context\":16", "\"context\":1"), "\"gpus\":16384", "\"gpus\":1024"));
+    const json::Value cp1 =
+        estimate_of(replaced(replaced(run, "\"context\":16", "\"context\":1"), "\"gpus\":16384", "\"gpus\":1024"));
     REQUIRE(number_at(cp1, "training.data_parallel") == number_at(cp16, "training.data_parallel"));
-    CHECK(number_at(cp1, "training.per_gpu.activations") / number_at(cp16, "training.per_gpu.activations") == Approx(16.0).epsilon(1e-9));
-    CHECK(number_at(cp1, "training.activations_per_layer") / number_at(cp16, "training.activations_per_layer") == Approx(16.0).epsilon(1e-9));
+    CHECK(number_at(cp1, "training.per_gpu.activations") / number_at(cp16, "training.per_gpu.activations") ==
+          Approx(16.0).epsilon(1e-9));
+    CHECK(number_at(cp1, "training.activations_per_layer") / number_at(cp16, "training.activations_per_layer") ==
+          Approx(16.0).epsilon(1e-9));
     CHECK(number_at(cp1, "training.per_gpu.weights") == number_at(cp16, "training.per_gpu.weights"));
     CHECK(number_at(cp1, "compute.seconds") / number_at(cp16, "compute.seconds") == Approx(16.0).epsilon(1e-9));
 }
@@ -214,7 +228,10 @@ TEST_CASE("the context-parallel question names the quadratic slip", "[quiz][clus
 
 // ---- why-time-stops-falling -------------------------------------------------------------------
 
-TEST_CASE("in the scaling question's run, 16 times the GPUs is far from 16 times faster, and the curve stops paying where the prompt says", "[quiz][clusters]") {
+TEST_CASE(
+    "in the scaling question's run, 16 times the GPUs is far from 16 times faster, and the curve stops paying where "
+    "the prompt says",
+    "[quiz][clusters]") {
     const std::string item = built_in_item("why-time-stops-falling");
     const json::Value estimate = estimate_of(simulation_of(item));
     const double gpus = number_at(estimate, "scenario.parallel.gpus");
@@ -231,23 +248,27 @@ TEST_CASE("in the scaling question's run, 16 times the GPUs is far from 16 times
     // Idle: past one sequence per data-parallel replica (tensor 8 × pipeline 4 GPUs each).
     CHECK(stops / 32.0 >= number_at(estimate, "communication.global_batch"));
     char written[32];
-    std::snprintf(written, sizeof written, "from %d,%03d GPUs on", static_cast<int>(stops) / 1000, static_cast<int>(stops) % 1000);
+    std::snprintf(written, sizeof written, "from %d,%03d GPUs on", static_cast<int>(stops) / 1000,
+                  static_cast<int>(stops) % 1000);
     CHECK(text_at(instance(item, 0), "prompt").find(written) != std::string::npos);
 }
 
-TEST_CASE("in the scaling question's run, the bubble's and the gradient exchange's shares grow with the GPUs at a held batch, and the FLOPs do not", "[quiz][clusters]") {
+TEST_CASE(
+    "in the scaling question's run, the bubble's and the gradient exchange's shares grow with the GPUs at a held "
+    "batch, and the FLOPs do not",
+    "[quiz][clusters]") {
     // docs/model.md §13: (p − 1)/μ with μ = ⌈batch/d⌉ falling; the same gradient bytes each step.
     const json::Value at_1024 = estimate_of(simulation_of(built_in_item("why-time-stops-falling")));
     const std::string batch = std::to_string(static_cast<int>(number_at(at_1024, "communication.global_batch")));
-    const json::Value at_8192 = estimate_of(
-        R"({"model": {"preset": "llama3-70b"}, "training": {"global_batch": )" + batch +
-        R"(}, "parallel": {"gpus": 8192, "tensor": 8, "pipeline": 4}})");
+    const json::Value at_8192 = estimate_of(R"({"model": {"preset": "llama3-70b"}, "training": {"global_batch": )" +
+                                            batch + R"(}, "parallel": {"gpus": 8192, "tensor": 8, "pipeline": 4}})");
     CHECK(exposed_share(at_8192, "pipeline_bubble") > exposed_share(at_1024, "pipeline_bubble"));
     CHECK(exposed_share(at_8192, "data_parallel") > exposed_share(at_1024, "data_parallel"));
     CHECK(number_at(at_8192, "compute.flops") == number_at(at_1024, "compute.flops"));
 }
 
-TEST_CASE("the scaling question is right with the bubble, the gradients and idle GPUs, and names more FLOPs as a slip", "[quiz][clusters]") {
+TEST_CASE("the scaling question is right with the bubble, the gradients and idle GPUs, and names more FLOPs as a slip",
+          "[quiz][clusters]") {
     const std::string item = built_in_item("why-time-stops-falling");
     CHECK(text_at(chosen(item, R"(["bubble", "gradients", "idle"])"), "status") == "correct");
     CHECK(text_at(chosen(item, R"(["bubble", "more-flops"])"), "misconception") == "more-gpus-more-flops");

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/text/json.hpp"
 #include "engine/quiz/quiz.hpp"
+#include "engine/text/json.hpp"
 
 using trainscope::quiz_check_bank_json;
 using trainscope::quiz_grade_json;
@@ -401,9 +401,24 @@ TEST_CASE("grading with another seed grades against that seed's numbers", "[quiz
 }
 
 TEST_CASE("hostile answers never crash, never grade correct and never produce NaN", "[quiz][grade][hostile]") {
-    const std::string hostile[] = {"", "   ", std::string(10000, '9'), "NaN", "inf", "-inf", "1e999", "\u22121.12 TB",
-                                   "<script>alert(1)</script>", "'; DROP TABLE answers; --", "TB", "GB",
-                                   "1 TB 2 TB", "\"", "\\", "{}", std::string("\0", 1), "\xff\xfe"};
+    const std::string hostile[] = {"",
+                                   "   ",
+                                   std::string(10000, '9'),
+                                   "NaN",
+                                   "inf",
+                                   "-inf",
+                                   "1e999",
+                                   "\u22121.12 TB",
+                                   "<script>alert(1)</script>",
+                                   "'; DROP TABLE answers; --",
+                                   "TB",
+                                   "GB",
+                                   "1 TB 2 TB",
+                                   "\"",
+                                   "\\",
+                                   "{}",
+                                   std::string("\0", 1),
+                                   "\xff\xfe"};
     for (const auto& text : hostile) {
         json::Writer answer;
         answer.begin_object().field("text", text).end_object();
@@ -476,7 +491,9 @@ TEST_CASE("no selection, two picks for one answer, or an unknown option are no a
 // ---- Validating a bank ------------------------------------------------------------------------
 
 namespace {
-std::string bank(const std::string& items, const char* takeaways = R"([{"id": "memory", "text": "Memory."}, {"id": "compute", "text": "Compute."}])") {
+std::string bank(
+    const std::string& items,
+    const char* takeaways = R"([{"id": "memory", "text": "Memory."}, {"id": "compute", "text": "Compute."}])") {
     return std::string(R"({"version": 1, "takeaways": )") + takeaways + R"(, "items": [)" + items + "]}";
 }
 
@@ -488,7 +505,8 @@ bool has_error(const json::Value& report, const std::string& item, const std::st
 }  // namespace
 
 TEST_CASE("a well-formed bank validates", "[quiz][bank]") {
-    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(memory_item) + "," + time_item + "," + single_item)));
+    const json::Value report =
+        parse_json(quiz_validate_bank_json(bank(std::string(memory_item) + "," + time_item + "," + single_item)));
     INFO(json::serialize(report));
     CHECK(report.find("ok")->boolean);
     CHECK(number_at(report, "items") == 3);
@@ -538,7 +556,8 @@ std::vector<double> unusable_of(const json::Value& report) {
 
 TEST_CASE("a bank's order, draw and pass mark are read and reported back", "[quiz][bank][settings]") {
     const std::string items = std::string(memory_item) + "," + time_item + "," + single_item;
-    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("order": "shuffled", "draw": 2, "pass_mark": 0.7)", items)));
+    const json::Value report =
+        parse_json(quiz_validate_bank_json(bank_with(R"("order": "shuffled", "draw": 2, "pass_mark": 0.7)", items)));
     INFO(json::serialize(report));
     CHECK(report.find("ok")->boolean);
     CHECK(text_at(report, "settings.order") == "shuffled");
@@ -553,9 +572,11 @@ TEST_CASE("without settings the bank is asked whole, in order, with no pass mark
     CHECK(report.find_path("settings.pass_mark")->kind == json::Kind::null);
 }
 
-TEST_CASE("a refused setting is named by its field, its default is used and no item is left out", "[quiz][bank][settings]") {
+TEST_CASE("a refused setting is named by its field, its default is used and no item is left out",
+          "[quiz][bank][settings]") {
     const std::string items = std::string(memory_item) + "," + time_item;
-    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("order": "random", "draw": 2.5, "pass_mark": 70)", items)));
+    const json::Value report =
+        parse_json(quiz_validate_bank_json(bank_with(R"("order": "random", "draw": 2.5, "pass_mark": 70)", items)));
     CHECK_FALSE(report.find("ok")->boolean);
     CHECK(has_error(report, "", "order"));
     CHECK(has_error(report, "", "draw"));
@@ -567,14 +588,16 @@ TEST_CASE("a refused setting is named by its field, its default is used and no i
 }
 
 TEST_CASE("drawing more questions than the bank holds is an error that says so", "[quiz][bank][settings]") {
-    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("draw": 5)", std::string(memory_item) + "," + time_item)));
+    const json::Value report =
+        parse_json(quiz_validate_bank_json(bank_with(R"("draw": 5)", std::string(memory_item) + "," + time_item)));
     REQUIRE(has_error(report, "", "draw"));
     CHECK(text_at(report.find("errors")->items[0], "message").find("the bank has 2") != std::string::npos);
     CHECK(report.find_path("settings.draw")->kind == json::Kind::null);
 }
 
 TEST_CASE("a misspelt bank setting is an unknown field", "[quiz][bank][settings]") {
-    const json::Value report = parse_json(quiz_validate_bank_json(bank_with(R"("passmark": 0.7)", std::string(memory_item) + "," + time_item)));
+    const json::Value report = parse_json(
+        quiz_validate_bank_json(bank_with(R"("passmark": 0.7)", std::string(memory_item) + "," + time_item)));
     CHECK(has_error(report, "", "passmark"));
 }
 
@@ -593,7 +616,8 @@ TEST_CASE("the items with problems of their own are listed as unusable, the othe
 }
 
 TEST_CASE("repeated item ids are named", "[quiz][bank]") {
-    const json::Value report = parse_json(quiz_validate_bank_json(bank(std::string(single_item) + "," + single_item + "," + time_item)));
+    const json::Value report =
+        parse_json(quiz_validate_bank_json(bank(std::string(single_item) + "," + single_item + "," + time_item)));
     CHECK(has_error(report, "run-bytes", "id"));
 }
 
@@ -643,14 +667,17 @@ TEST_CASE("a simulation the engine refuses is reported on simulation", "[quiz][b
 
 TEST_CASE("every item names where its show-me lands, a section and figure the page has", "[quiz][bank][show]") {
     const std::string missing = with(single_item, R"(,
-  "show": {"section": "memory", "figure": "inference-bytes-per-param"})", "");
+  "show": {"section": "memory", "figure": "inference-bytes-per-param"})",
+                                     "");
     CHECK(has_error(parse_json(quiz_validate_bank_json(bank(missing + "," + time_item))), "run-bytes", "show"));
 
     const std::string section = with(single_item, R"("section": "memory")", R"("section": "model")");
     const json::Value section_report = parse_json(quiz_validate_bank_json(bank(section + "," + time_item)));
     CHECK(has_error(section_report, "run-bytes", "show.section"));
     INFO(json::serialize(section_report));
-    CHECK(json::serialize(section_report).find(R"(must be one of \"memory\", \"activations\", \"sharding\", \"time\")") != std::string::npos);
+    CHECK(
+        json::serialize(section_report).find(R"(must be one of \"memory\", \"activations\", \"sharding\", \"time\")") !=
+        std::string::npos);
 
     const std::string figure = with(single_item, R"("figure": "inference-bytes-per-param")", R"("figure": "seconds")");
     const json::Value figure_report = parse_json(quiz_validate_bank_json(bank(figure + "," + time_item)));
@@ -673,7 +700,8 @@ TEST_CASE("a numeric item's show-me lands on the figure of its own answer", "[qu
 TEST_CASE("a numeric item's simulation must show its answer at the show-me figure", "[quiz][bank][show]") {
     // The simulation without the question's 16,384 GPUs would show another training time.
     const std::string item = with(time_item, R"(, "parallel": {"gpus": 16384}},
-  "show")", R"(},
+  "show")",
+                                  R"(},
   "show")");
     const json::Value report = parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + item), 2));
     INFO(json::serialize(report));
@@ -689,8 +717,9 @@ TEST_CASE("a show-me can open the step at a moment the simulation's step has", "
     const json::Value no_gather = parse_json(quiz_check_bank_json(bank(at_step + "," + time_item), 1));
     INFO(json::serialize(no_gather));
     CHECK(has_error(no_gather, "run-bytes", "show.moment"));
-    const std::string zero3 = with(at_step.c_str(), R"("simulation": {"model": {"preset": "llama3-70b"}})",
-                                   R"("simulation": {"model": {"preset": "llama3-70b"}, "parallel": {"gpus": 64, "zero_stage": 3}})");
+    const std::string zero3 =
+        with(at_step.c_str(), R"("simulation": {"model": {"preset": "llama3-70b"}})",
+             R"("simulation": {"model": {"preset": "llama3-70b"}, "parallel": {"gpus": 64, "zero_stage": 3}})");
     const json::Value fine = parse_json(quiz_check_bank_json(bank(zero3 + "," + time_item), 1));
     INFO(json::serialize(fine));
     CHECK_FALSE(has_error(fine, "run-bytes", "show.moment"));
@@ -700,7 +729,8 @@ TEST_CASE("a show-me can open the step at a moment the simulation's step has", "
     CHECK(has_error(parse_json(quiz_validate_bank_json(bank(unknown + "," + time_item))), "run-bytes", "show.moment"));
     const std::string elsewhere = with(single_item, R"("figure": "inference-bytes-per-param")",
                                        R"("figure": "inference-bytes-per-param", "moment": "peak")");
-    CHECK(has_error(parse_json(quiz_validate_bank_json(bank(elsewhere + "," + time_item))), "run-bytes", "show.moment"));
+    CHECK(
+        has_error(parse_json(quiz_validate_bank_json(bank(elsewhere + "," + time_item))), "run-bytes", "show.moment"));
 }
 
 TEST_CASE("an instance carries its show-me target", "[quiz][show]") {
@@ -713,7 +743,8 @@ TEST_CASE("an instance carries its show-me target", "[quiz][show]") {
 // ---- Checking a bank over many seeds ----------------------------------------------------------
 
 TEST_CASE("checking a bank computes every numeric item for every seed", "[quiz][bank]") {
-    const json::Value report = parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + time_item + "," + single_item), 20));
+    const json::Value report =
+        parse_json(quiz_check_bank_json(bank(std::string(memory_item) + "," + time_item + "," + single_item), 20));
     INFO(json::serialize(report));
     CHECK(report.find("ok")->boolean);
     CHECK(number_at(report, "numeric_items") == 2);
@@ -763,19 +794,19 @@ std::string built_in_bank() {
     return text.str();
 }
 
-std::string without_about(std::string display) {
-    return display.rfind("about ", 0) == 0 ? display.substr(6) : display;
-}
+std::string without_about(std::string display) { return display.rfind("about ", 0) == 0 ? display.substr(6) : display; }
 
 }  // namespace
 
 TEST_CASE("{answer} in an explanation is the expected answer in the answer's unit", "[quiz][explanation]") {
     CHECK(text_at(grade(memory_item, 0, "1 TB"), "explanation") == "16 bytes x 70 billion = 1.12 TB.");
-    CHECK(text_at(grade(time_item, 0, "1 day"), "explanation").find(text_at(instance(time_item, 0), "expected_display")) != std::string::npos);
+    CHECK(text_at(grade(time_item, 0, "1 day"), "explanation")
+              .find(text_at(instance(time_item, 0), "expected_display")) != std::string::npos);
 }
 
 TEST_CASE("a numeric explanation that never states the answer is a bank error", "[quiz][explanation][bank]") {
-    const std::string item = with(memory_item, "= {answer}.", "= {training.per_gpu.optimizer_states} of optimizer states.");
+    const std::string item =
+        with(memory_item, "= {answer}.", "= {training.per_gpu.optimizer_states} of optimizer states.");
     const json::Value report = parse_json(quiz_validate_bank_json(bank(item + "," + time_item)));
     CHECK_FALSE(report.find("ok")->boolean);
     CHECK(has_error(report, "states", "explanation"));
@@ -788,7 +819,8 @@ TEST_CASE("an explanation showing a misconception's value fails the bank check",
     CHECK(has_error(report, "states", "explanation"));
 }
 
-TEST_CASE("every numeric item of the built-in bank states its own answer, for seeds 0 to 200", "[quiz][explanation][bank]") {
+TEST_CASE("every numeric item of the built-in bank states its own answer, for seeds 0 to 200",
+          "[quiz][explanation][bank]") {
     const json::Value bank_value = parse_json(built_in_bank());
     int checked = 0;
     for (const auto& item : bank_value.find("items")->items) {
@@ -818,7 +850,8 @@ TEST_CASE("the ZeRO-3 question's explanation states 1.88 GB, not the unsharded 1
     const json::Value bank_value = parse_json(built_in_bank());
     for (const auto& item : bank_value.find("items")->items) {
         if (text_at(item, "id") != "zero3-per-gpu") continue;
-        const std::string explanation = text_at(parse_json(quiz_grade_json(json::serialize(item), 0, "{}")), "explanation");
+        const std::string explanation =
+            text_at(parse_json(quiz_grade_json(json::serialize(item), 0, "{}")), "explanation");
         INFO(explanation);
         CHECK(explanation.find("1.88 GB") != std::string::npos);
         CHECK(explanation.find("120 GB") == std::string::npos);
@@ -831,12 +864,15 @@ TEST_CASE("no explanation gives away a later question's answer as authored", "[q
     const json::Value bank_value = parse_json(built_in_bank());
     const auto& items = bank_value.find("items")->items;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        const std::string explanation = text_at(parse_json(quiz_grade_json(json::serialize(items[i]), 0, "{}")), "explanation");
+        const std::string explanation =
+            text_at(parse_json(quiz_grade_json(json::serialize(items[i]), 0, "{}")), "explanation");
         for (std::size_t j = i + 1; j < items.size(); ++j) {
             const std::string kind = text_at(items[j], "kind");
             if (kind != "numeric" && kind != "estimate") continue;
-            const std::string later = without_about(text_at(parse_json(quiz_instance_json(json::serialize(items[j]), 0)), "expected_display"));
-            INFO(text_at(items[i], "id") << " gives " << text_at(items[j], "id") << "'s " << later << ": " << explanation);
+            const std::string later = without_about(
+                text_at(parse_json(quiz_instance_json(json::serialize(items[j]), 0)), "expected_display"));
+            INFO(text_at(items[i], "id") << " gives " << text_at(items[j], "id") << "'s " << later << ": "
+                                         << explanation);
             CHECK(explanation.find(later) == std::string::npos);
         }
     }
@@ -864,7 +900,8 @@ TEST_CASE("a total near a misconception's count says 'if you counted', since it 
     CHECK(text_at(graded, "message").rfind("If you counted 18 bytes per parameter", 0) == 0);
 }
 
-TEST_CASE("the cluster-days question as first asked gives the lesson's ~68 days and says why others differ", "[quiz][explanation]") {
+TEST_CASE("the cluster-days question as first asked gives the lesson's ~68 days and says why others differ",
+          "[quiz][explanation]") {
     const std::string item = built_in_item("cluster-days");
     const double days = number_at(instance(item.c_str(), 0), "expected") / seconds_per_day;
     CHECK(days == Approx(68.0).margin(0.5));
@@ -887,7 +924,8 @@ TEST_CASE("an amount per parameter is right where the question asks per paramete
     CHECK(text_at(grade(item.c_str(), 0, "16 bytes per parameter"), "status") == "correct");
 }
 
-TEST_CASE("every item of the default bank lands on a known figure that shows a numeric item's answer", "[quiz][bank][show]") {
+TEST_CASE("every item of the default bank lands on a known figure that shows a numeric item's answer",
+          "[quiz][bank][show]") {
     const json::Value bank_value = parse_json(built_in_bank());
     for (const auto& item : bank_value.find("items")->items) {
         INFO(text_at(item, "id"));

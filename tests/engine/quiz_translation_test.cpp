@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "catalogue_support.hpp"
+#include "engine/quiz/quiz.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
-#include "engine/quiz/quiz.hpp"
-#include "catalogue_support.hpp"
 
 using trainscope::Language;
 using trainscope::LanguageScope;
@@ -221,7 +221,8 @@ TEST_CASE("a translated numeric item is graded in German: explanation and miscon
     const std::string expected = quantity::format_in_unit(model_states_bytes, terabytes);
     const json::Value right = grade(translated_numeric_item, expected);
     CHECK(text_at(right, "status") == "correct");
-    CHECK(text_at(right, "explanation") == "16 Bytes × " + quantity::format_count(model_params) + " = " + expected + ".");
+    CHECK(text_at(right, "explanation") ==
+          "16 Bytes × " + quantity::format_count(model_params) + " = " + expected + ".");
     // 140 GB: the BF16 weights alone, the item's first misconception, told in German with the
     // number written as German writes it.
     const json::Value weights = grade(translated_numeric_item, "140 GB");
@@ -291,7 +292,8 @@ TEST_CASE("English learners get the item's own text, translations notwithstandin
 }
 
 TEST_CASE("a broken translation is not used: the item runs in its own language", "[quiz][i18n]") {
-    const std::string broken = with(translated_choice_item, R"("feedback": "Das ist das Training.")", R"("feedback": "")");
+    const std::string broken =
+        with(translated_choice_item, R"("feedback": "Das ist das Training.")", R"("feedback": "")");
     LanguageScope german(Language::de);
     const json::Value asked = instance(broken);
     CHECK(asked.find("errors")->items.empty());
@@ -307,40 +309,49 @@ TEST_CASE("a broken translation is not used: the item runs in its own language",
 
 TEST_CASE("a complete translation passes validation", "[quiz][i18n]") {
     const json::Value report = parse_json(quiz_check_bank_json(
-        bank_of(std::string(translated_numeric_item) + "," + translated_choice_item + "," + translated_multiple_item + "," +
-                    translated_estimate_item,
-                R"({"de": "Training braucht 16 Bytes pro Parameter", "es": "Entrenar necesita 16 bytes por parámetro"})"),
+        bank_of(
+            std::string(translated_numeric_item) + "," + translated_choice_item + "," + translated_multiple_item + "," +
+                translated_estimate_item,
+            R"({"de": "Training braucht 16 Bytes pro Parameter", "es": "Entrenar necesita 16 bytes por parámetro"})"),
         3));
     INFO(all_problems(report));
     CHECK(report.find("ok")->boolean);
 }
 
 TEST_CASE("a translation that leaves a text out names the missing field", "[quiz][i18n]") {
-    const std::string item = with(translated_choice_item, R"("two": {"text": "2 Bytes", "feedback": "BF16 hat 16 Bit."},)",
-                                  R"("two": {"text": "2 Bytes"},)");
+    const std::string item =
+        with(translated_choice_item, R"("two": {"text": "2 Bytes", "feedback": "BF16 hat 16 Bit."},)",
+             R"("two": {"text": "2 Bytes"},)");
     const json::Value report = parse_json(quiz_validate_bank_json(bank_of(item)));
     CHECK(problem_at(report, "run-bytes", "translations.de.options.two.feedback").find("is missing") == 0);
     CHECK_FALSE(report.find("ok")->boolean);
     // The item stays usable: only its German is refused.
     CHECK(report.find("unusable")->items.empty());
 
-    const std::string without_option = with(translated_choice_item, R"("sixteen": {"text": "16 Bytes", "feedback": "Das ist das Training."})",
-                                            R"("twelve": {"text": "12 Bytes", "feedback": "Nein."})");
+    const std::string without_option =
+        with(translated_choice_item, R"("sixteen": {"text": "16 Bytes", "feedback": "Das ist das Training."})",
+             R"("twelve": {"text": "12 Bytes", "feedback": "Nein."})");
     const json::Value unknown = parse_json(quiz_validate_bank_json(bank_of(without_option)));
     CHECK(problem_at(unknown, "run-bytes", "translations.de.options.sixteen").find("is missing") == 0);
     CHECK(problem_at(unknown, "run-bytes", "translations.de.options.twelve") == "names nothing in the item (a typo?)");
 
-    const std::string without_prompt = with(translated_numeric_item, R"("prompt": "Un modelo de {model.params} de parámetros: ¿cuánta memoria ocupan sus estados?",)", "");
-    CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(without_prompt))), "states", "translations.es.prompt").find("is missing") == 0);
+    const std::string without_prompt =
+        with(translated_numeric_item,
+             R"("prompt": "Un modelo de {model.params} de parámetros: ¿cuánta memoria ocupan sus estados?",)", "");
+    CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(without_prompt))), "states", "translations.es.prompt")
+              .find("is missing") == 0);
 
-    const std::string without_misconception = with(translated_numeric_item, R"("forgot-optimizer-states": {"feedback": "Faltan los estados de Adam."})", R"("forgot-optimizer-states": {})");
+    const std::string without_misconception =
+        with(translated_numeric_item, R"("forgot-optimizer-states": {"feedback": "Faltan los estados de Adam."})",
+             R"("forgot-optimizer-states": {})");
     CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(without_misconception))), "states",
                      "translations.es.misconceptions.forgot-optimizer-states.feedback")
               .find("is missing") == 0);
 }
 
 TEST_CASE("a translation must keep the original's placeholders", "[quiz][i18n]") {
-    const std::string lost = with(translated_numeric_item, "16 Bytes × {model.params} = {answer}.", "16 Bytes × {model.params}.");
+    const std::string lost =
+        with(translated_numeric_item, "16 Bytes × {model.params} = {answer}.", "16 Bytes × {model.params}.");
     CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(lost))), "states", "translations.de.explanation") ==
           "lacks the placeholder {answer}, which the original has");
     const std::string added = with(translated_numeric_item, "Das sind nur die Gewichte: {inference.weights}.",
@@ -349,7 +360,8 @@ TEST_CASE("a translation must keep the original's placeholders", "[quiz][i18n]")
                      "translations.de.misconceptions.weights-only.feedback") ==
           "has the placeholder {inference.total}, which the original does not");
     // A placeholder's format is part of it: {model.params|count} is not {model.params}.
-    const std::string reformatted = with(translated_numeric_item, "Ein Modell mit {model.params} Parametern", "Ein Modell mit {model.params|count} Parametern");
+    const std::string reformatted = with(translated_numeric_item, "Ein Modell mit {model.params} Parametern",
+                                         "Ein Modell mit {model.params|count} Parametern");
     CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(reformatted))), "states", "translations.de.prompt")
               .find("lacks the placeholder {model.params}") == 0);
 }
@@ -368,14 +380,19 @@ TEST_CASE("a translation with unknown fields or the wrong shape is named by fiel
     const std::string typo = with(translated_estimate_item, R"("de": {"prompt")", R"("de": {"hint": "x", "prompt")");
     CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(typo))), "flops", "translations.de.hint")
               .find("unknown field") == 0);
-    const std::string options_on_numeric = with(translated_estimate_item, R"("de": {"prompt")", R"("de": {"options": {}, "prompt")");
-    CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(options_on_numeric))), "flops", "translations.de.options") ==
-          "the item has none to translate");
-    const std::string option_typo = with(translated_choice_item, R"({"text": "2 Bytes", "feedback")", R"({"txt": "2 Bytes", "text": "2 Bytes", "feedback")");
-    CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(option_typo))), "run-bytes", "translations.de.options.two.txt")
+    const std::string options_on_numeric =
+        with(translated_estimate_item, R"("de": {"prompt")", R"("de": {"options": {}, "prompt")");
+    CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(options_on_numeric))), "flops",
+                     "translations.de.options") == "the item has none to translate");
+    const std::string option_typo = with(translated_choice_item, R"({"text": "2 Bytes", "feedback")",
+                                         R"({"txt": "2 Bytes", "text": "2 Bytes", "feedback")");
+    CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(option_typo))), "run-bytes",
+                     "translations.de.options.two.txt")
               .find("unknown field") == 0);
-    const std::string text_only = with(translated_estimate_item, R"("de": {"prompt": "Training mit {model.params} Parametern auf {training.tokens} Tokens: FLOPs?", "explanation": "6 × N × D = {answer}."})",
-                                       R"("de": "Training")");
+    const std::string text_only = with(
+        translated_estimate_item,
+        R"("de": {"prompt": "Training mit {model.params} Parametern auf {training.tokens} Tokens: FLOPs?", "explanation": "6 × N × D = {answer}."})",
+        R"("de": "Training")");
     CHECK(problem_at(parse_json(quiz_validate_bank_json(bank_of(text_only))), "flops", "translations.de")
               .find("must be an object") == 0);
     const std::string list = with(translated_estimate_item, R"("translations": {)", R"("translations": [], "x": {)");
@@ -482,7 +499,9 @@ TEST_CASE("quiz-check reads a translated explanation in its own language", "[qui
                                   "16 Bytes × {model.params} = {answer}, nicht " + slip + ".");
     const json::Value report = parse_json(quiz_check_bank_json(bank_of(item), 0));
     CHECK(problem_at(report, "states", "translations.de.explanation") ==
-          "shows \"" + slip + "\", the value of misconception \"forgot-optimizer-states\"; a learner who typed it would read it as confirmation");
+          "shows \"" + slip +
+              "\", the value of misconception \"forgot-optimizer-states\"; a learner who typed it would read it as "
+              "confirmation");
     CHECK(report.find("unusable")->items.empty());
     // The English and the Spanish are untouched.
     CHECK(problem_at(report, "states", "explanation").empty());
@@ -498,25 +517,31 @@ TEST_CASE("the German catalogue gives the grader's own sentences in German", "[q
     const std::string expected = quantity::format_in_unit(model_states_bytes, terabytes);
     CHECK(text_at(grade(translated_numeric_item, expected), "message") == "Richtig: " + expected + ".");
     // The kinds' words are the reader's (i18n/de/engine-quantity.json), the sentence the quiz's.
-    CHECK(text_at(grade(translated_numeric_item, "3 days"), "message") == "Das ist eine Zeitangabe; gefragt ist eine Speichermenge.");
+    CHECK(text_at(grade(translated_numeric_item, "3 days"), "message") ==
+          "Das ist eine Zeitangabe; gefragt ist eine Speichermenge.");
     CHECK(text_at(grade(translated_numeric_item, "60 TB"), "message") ==
-          "Nicht ganz: Ihre Antwort ist etwa um den Faktor " + quantity::format_significant(60.0 / 1.12, 2) + " zu hoch.");
+          "Nicht ganz: Ihre Antwort ist etwa um den Faktor " + quantity::format_significant(60.0 / 1.12, 2) +
+              " zu hoch.");
     // The option is quoted the German way, its text and feedback from the item's translation.
     const json::Value wrong = choose(translated_multiple_item, R"(["gradients", "kv"])");
-    CHECK(text_at(wrong, "message") == "„KV-Cache“: Der dient dem Ausführen. Eine richtige Option ist noch nicht ausgewählt.");
+    CHECK(text_at(wrong, "message") ==
+          "„KV-Cache“: Der dient dem Ausführen. Eine richtige Option ist noch nicht ausgewählt.");
     CHECK(text_at(choose(translated_multiple_item, "[]"), "message") == "Wählen Sie zuerst eine Option aus.");
     // A validation problem an author reads, in German too.
-    const json::Value report = parse_json(quiz_validate_bank_json(bank_of(with(translated_estimate_item, R"("es": {)", R"("fr": {)"))));
+    const json::Value report =
+        parse_json(quiz_validate_bank_json(bank_of(with(translated_estimate_item, R"("es": {)", R"("fr": {)"))));
     CHECK(problem_at(report, "flops", "translations.fr").find("ist keine Sprache, die das Widget spricht") == 0);
 }
 
 TEST_CASE("the Spanish catalogue gives the grader's own sentences in Spanish", "[quiz][i18n]") {
     LanguageScope spanish(load_catalogue(Language::es));
-    CHECK(text_at(grade(translated_numeric_item, "3 days"), "message") == "Eso es una duración; la pregunta pide una cantidad de memoria.");
+    CHECK(text_at(grade(translated_numeric_item, "3 days"), "message") ==
+          "Eso es una duración; la pregunta pide una cantidad de memoria.");
     CHECK(text_at(choose(translated_choice_item, R"(["two"])"), "message") == "Correcto: BF16 ocupa 16 bits.");
 }
 
-TEST_CASE("an estimate's expected answer, written in German or Spanish, grades as correct in that language", "[quiz][i18n]") {
+TEST_CASE("an estimate's expected answer, written in German or Spanish, grades as correct in that language",
+          "[quiz][i18n]") {
     // quiz-check's deep check grades the displayed answer ("ca. …", "≈ …") back in the current
     // language: the catalogue's words and the reader must agree.
     for (const Language language : {Language::de, Language::es}) {

@@ -36,18 +36,24 @@ TEST_CASE("without reported tokens, the default is Chinchilla's 20 per parameter
 }
 
 TEST_CASE("bad input yields an error naming each bad field", "[scenario][errors]") {
-    struct Case { const char* scenario; const char* field; };
+    struct Case {
+        const char* scenario;
+        const char* field;
+    };
     const Case cases[] = {
         {R"({"model":{"params":-5}})", "model.params"},
         {R"({"model":{"params":0}})", "model.params"},
         {R"({"model":{"params":1e30}})", "model.params"},
         {R"({"model":{"params":"7B"}})", "model.params"},
         {R"({"model":{"preset":"gpt-9"}})", "model.preset"},
-        {R"({"model":{"architecture":{"layers":2,"hidden":64,"heads":128,"mlp":256,"vocab":1000}}})", "model.architecture.heads"},
-        {R"({"model":{"architecture":{"layers":2,"hidden":64,"heads":8,"kv_heads":3,"mlp":256,"vocab":1000}}})", "model.architecture.kv_heads"},
+        {R"({"model":{"architecture":{"layers":2,"hidden":64,"heads":128,"mlp":256,"vocab":1000}}})",
+         "model.architecture.heads"},
+        {R"({"model":{"architecture":{"layers":2,"hidden":64,"heads":8,"kv_heads":3,"mlp":256,"vocab":1000}}})",
+         "model.architecture.kv_heads"},
         {R"({"model":{"architecture":{"hidden":64,"heads":8,"mlp":256,"vocab":1000}}})", "model.architecture.layers"},
         {R"({"model":{"architecture":{"layers":1.5}}})", "model.architecture.layers"},
-        {R"({"model":{"preset":"mixtral-8x7b","architecture":{"experts_per_token":9}}})", "model.architecture.experts_per_token"},
+        {R"({"model":{"preset":"mixtral-8x7b","architecture":{"experts_per_token":9}}})",
+         "model.architecture.experts_per_token"},
         {R"({"parallel":{"gpus":10,"tensor":4}})", "parallel.gpus"},
         {R"({"parallel":{"gpus":0}})", "parallel.gpus"},
         {R"({"parallel":{"zero_stage":4}})", "parallel.zero_stage"},
@@ -81,8 +87,8 @@ TEST_CASE("bad input yields an error naming each bad field", "[scenario][errors]
 }
 
 TEST_CASE("NaN and Infinity are not JSON and are rejected as such", "[scenario][errors]") {
-    for (const char* scenario : {R"({"model":{"params":NaN}})", R"({"model":{"params":Infinity}})",
-                                 R"({"model":{"params":1e999}})"}) {
+    for (const char* scenario :
+         {R"({"model":{"params":NaN}})", R"({"model":{"params":Infinity}})", R"({"model":{"params":1e999}})"}) {
         INFO(scenario);
         CHECK(has_error_for(estimate_of(scenario), "scenario"));
     }

@@ -24,8 +24,9 @@ json::Value timeline_of(const std::string& scenario) {
 }
 
 const std::vector<std::string>& components() {
-    static const std::vector<std::string> names = {"weights",    "gathered_weights", "gradients", "master_weights",
-                                                   "optimizer_states", "activations", "logits", "temporary"};
+    static const std::vector<std::string> names = {"weights",        "gathered_weights", "gradients",
+                                                   "master_weights", "optimizer_states", "activations",
+                                                   "logits",         "temporary"};
     return names;
 }
 
@@ -125,11 +126,12 @@ TEST_CASE("the events' durations add up to the step time the estimate's compute 
         const json::Value timeline = timeline_of(scenario);
         // docs/model.md §6: this GPU's share (÷ t·p) of one micro-batch's hardware FLOPs, at the
         // sustained rate; then the optimizer step.
-        const double tokens_in_step = number_at(estimate, "scenario.training.sequence") *
-                                      number_at(estimate, "scenario.training.micro_batch");
+        const double tokens_in_step =
+            number_at(estimate, "scenario.training.sequence") * number_at(estimate, "scenario.training.micro_batch");
         const double model_parallel =
             number_at(estimate, "scenario.parallel.tensor") * number_at(estimate, "scenario.parallel.pipeline");
-        const double sustained = number_at(estimate, "gpu.peak_flops") * number_at(estimate, "scenario.hardware.utilization");
+        const double sustained =
+            number_at(estimate, "gpu.peak_flops") * number_at(estimate, "scenario.hardware.utilization");
         const double compute_seconds = number_at(estimate, "compute.hardware_flops") /
                                        number_at(estimate, "scenario.training.tokens") * tokens_in_step /
                                        model_parallel / sustained;
@@ -214,8 +216,9 @@ TEST_CASE("with the fewest GPUs the estimate names, fully sharded training fits,
             INFO(id << " " << recompute << ": " << fewest);
             if (fewest < 0) continue;
             auto fits_on = [&](double gpus) {
-                const json::Value estimate = estimate_of(R"({"model":{"preset":")" + id + R"("},"parallel":{"gpus":)" +
-                                                         json::format_number(gpus) + R"(,"zero_stage":3},)" + training + "}");
+                const json::Value estimate =
+                    estimate_of(R"({"model":{"preset":")" + id + R"("},"parallel":{"gpus":)" +
+                                json::format_number(gpus) + R"(,"zero_stage":3},)" + training + "}");
                 return estimate.find_path("training.fits")->boolean;
             };
             CHECK(fits_on(fewest));
@@ -247,8 +250,10 @@ TEST_CASE("a custom GPU's optimizer step assumes the H100 SXM's bandwidth per FL
 TEST_CASE("every byte count in a timeline is finite and never negative", "[timeline]") {
     std::vector<std::string> scenarios = variants();
     scenarios.push_back(R"({"model":{"params":7e9},"parallel":{"gpus":16,"pipeline":4,"zero_stage":1}})");
-    scenarios.push_back(R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":2,"pipeline":4,"interleave":2}})");
-    scenarios.push_back(R"({"hardware":{"gpu":"custom","memory_bytes":24e9,"peak_flops":1e14},"training":{"precision":"fp32"}})");
+    scenarios.push_back(
+        R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":2,"pipeline":4,"interleave":2}})");
+    scenarios.push_back(
+        R"({"hardware":{"gpu":"custom","memory_bytes":24e9,"peak_flops":1e14},"training":{"precision":"fp32"}})");
     for (const auto& scenario : scenarios) {
         INFO(scenario);
         const json::Value timeline = timeline_of(scenario);
@@ -272,7 +277,8 @@ TEST_CASE("a pipeline stage's timeline ends its forward pass holding the estimat
     const json::Value estimate = estimate_of(scenario);
     const json::Value timeline = timeline_of(scenario);
     CHECK(number_at(timeline, "layers") == 20);
-    CHECK(number_at(timeline, "peak.activations") == Approx(number_at(estimate, "training.activations_without_recompute")));
+    CHECK(number_at(timeline, "peak.activations") ==
+          Approx(number_at(estimate, "training.activations_without_recompute")));
 }
 
 TEST_CASE("a bad scenario gives field-named errors, not a timeline", "[timeline]") {
@@ -294,18 +300,34 @@ std::vector<std::string> wide_scenarios() {
         for (int zero = 0; zero <= 3; ++zero) {
             const std::string training = std::string(R"("training":{"recompute":")") + recompute + R"(")";
             const std::string z = std::to_string(zero);
-            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training + R"(},"parallel":{"gpus":64,"pipeline":4,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training + R"(,"global_batch":1024},"parallel":{"gpus":64,"pipeline":8,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training + R"(,"global_batch":24},"parallel":{"gpus":64,"pipeline":8,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"preset":"llama3-405b"},)" + training + R"(,"global_batch":4096},"parallel":{"gpus":16384,"tensor":8,"pipeline":16,"interleave":2,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"preset":"gpt2-124m"},)" + training + R"(,"global_batch":512,"micro_batch":4},"parallel":{"gpus":8,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"preset":"mixtral-8x7b"},)" + training + R"(,"global_batch":64},"parallel":{"gpus":16,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"params":1e5},)" + training + R"(},"parallel":{"gpus":2,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)" + training +
-                                R"(,"global_batch":1000000},"parallel":{"gpus":1000,"pipeline":100,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)" + training +
-                                R"(},"parallel":{"gpus":8,"zero_stage":)" + z + "}}");
-            scenarios.push_back(R"({"model":{"params":1e15},)" + training + R"(,"global_batch":100000000},"parallel":{"gpus":8000000,"pipeline":100,"tensor":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training +
+                                R"(},"parallel":{"gpus":64,"pipeline":4,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training +
+                                R"(,"global_batch":1024},"parallel":{"gpus":64,"pipeline":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"llama3-70b"},)" + training +
+                                R"(,"global_batch":24},"parallel":{"gpus":64,"pipeline":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(
+                R"({"model":{"preset":"llama3-405b"},)" + training +
+                R"(,"global_batch":4096},"parallel":{"gpus":16384,"tensor":8,"pipeline":16,"interleave":2,"zero_stage":)" +
+                z + "}}");
+            scenarios.push_back(R"({"model":{"preset":"gpt2-124m"},)" + training +
+                                R"(,"global_batch":512,"micro_batch":4},"parallel":{"gpus":8,"zero_stage":)" + z +
+                                "}}");
+            scenarios.push_back(R"({"model":{"preset":"mixtral-8x7b"},)" + training +
+                                R"(,"global_batch":64},"parallel":{"gpus":16,"zero_stage":)" + z + "}}");
+            scenarios.push_back(R"({"model":{"params":1e5},)" + training + R"(},"parallel":{"gpus":2,"zero_stage":)" +
+                                z + "}}");
+            scenarios.push_back(
+                R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)" +
+                training + R"(,"global_batch":1000000},"parallel":{"gpus":1000,"pipeline":100,"zero_stage":)" + z +
+                "}}");
+            scenarios.push_back(
+                R"({"model":{"architecture":{"layers":10000,"hidden":256,"heads":4,"mlp":1024,"vocab":1000}},)" +
+                training + R"(},"parallel":{"gpus":8,"zero_stage":)" + z + "}}");
+            scenarios.push_back(
+                R"({"model":{"params":1e15},)" + training +
+                R"(,"global_batch":100000000},"parallel":{"gpus":8000000,"pipeline":100,"tensor":8,"zero_stage":)" + z +
+                "}}");
         }
     }
     return scenarios;
@@ -404,8 +426,10 @@ TEST_CASE("events say which layers and micro-batches they cover, in the JSON too
         const double layer = event.find("layer")->number, last = event.find("layer_last")->number;
         CHECK(last >= layer);
         grouped = grouped || last > layer;
-        if (event.find("block")->text == "all") CHECK(event.find("micro_batch")->number == 0);
-        else CHECK(event.find("micro_batch")->number == 1);
+        if (event.find("block")->text == "all")
+            CHECK(event.find("micro_batch")->number == 0);
+        else
+            CHECK(event.find("micro_batch")->number == 1);
     }
     CHECK(grouped);
     CHECK(number_at(timeline, "micro_batches") == 1);
@@ -467,10 +491,14 @@ TEST_CASE("gradient accumulation never changes the peak without a pipeline: the 
 
 TEST_CASE("with many micro-batches the step shows the first and last and groups the rest; durations still add up",
           "[timeline]") {
-    for (const std::string& scenario :
-         {std::string(R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":1000000},"parallel":{"gpus":8,"zero_stage":2}})"),
-          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":1000000,"recompute":"full"},"parallel":{"gpus":64,"pipeline":8,"zero_stage":1}})"),
-          std::string(R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":96},"parallel":{"gpus":64,"pipeline":8}})")}) {
+    for (
+        const std::string& scenario :
+        {std::string(
+             R"({"model":{"preset":"llama3-8b"},"training":{"global_batch":1000000},"parallel":{"gpus":8,"zero_stage":2}})"),
+         std::string(
+             R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":1000000,"recompute":"full"},"parallel":{"gpus":64,"pipeline":8,"zero_stage":1}})"),
+         std::string(
+             R"({"model":{"preset":"llama3-70b"},"training":{"global_batch":96},"parallel":{"gpus":64,"pipeline":8}})")}) {
         INFO(scenario);
         const json::Value estimate = estimate_of(scenario);
         const json::Value timeline = timeline_of(scenario);

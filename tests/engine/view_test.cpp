@@ -35,7 +35,8 @@ std::string member(const json::Value& value, std::string_view path) {
 }
 
 // Llama 3 70B on 64 GPUs with tensor, pipeline and ZeRO sharding: every parallel setting differs from one copy.
-const std::string sharded = R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"pipeline":2,"zero_stage":3}})";
+const std::string sharded =
+    R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"pipeline":2,"zero_stage":3}})";
 
 }  // namespace
 
@@ -47,7 +48,8 @@ TEST_CASE("the view's estimate is estimate_json's answer for the same scenario",
 
 TEST_CASE("the view's reference is the same scenario on one GPU with no tensor, pipeline or ZeRO sharding", "[view]") {
     // docs/page.md, section 1: "one whole copy" of the model, the same scenario unsharded on one GPU.
-    const std::string one_copy = R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":1,"tensor":1,"pipeline":1,"zero_stage":0}})";
+    const std::string one_copy =
+        R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":1,"tensor":1,"pipeline":1,"zero_stage":0}})";
     std::vector<double> numbers;
     const json::Value view = parse_view(view_json(sharded, {}, numbers));
     CHECK(member(view, "reference.estimate") == normalised(estimate_json(one_copy)));
@@ -60,7 +62,8 @@ TEST_CASE("a reference the caller already holds is not computed again", "[view]"
     ViewRequest request;
     request.known_reference = first.find_path("reference.key")->text;
     // Another ZeRO stage and GPU count: one whole copy is unchanged.
-    const std::string other = R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":128,"tensor":8,"pipeline":2,"zero_stage":1}})";
+    const std::string other =
+        R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":128,"tensor":8,"pipeline":2,"zero_stage":1}})";
     const json::Value second = parse_view(view_json(other, request, numbers));
     CHECK(second.find_path("reference.unchanged") != nullptr);
     CHECK(second.find_path("reference.estimate") == nullptr);
@@ -72,7 +75,8 @@ TEST_CASE("a reference whose model changed is computed again, with another key",
     const json::Value first = parse_view(view_json(sharded, {}, numbers));
     ViewRequest request;
     request.known_reference = first.find_path("reference.key")->text;
-    const std::string other_model = R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":64,"tensor":8,"pipeline":2,"zero_stage":3}})";
+    const std::string other_model =
+        R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":64,"tensor":8,"pipeline":2,"zero_stage":3}})";
     const json::Value second = parse_view(view_json(other_model, request, numbers));
     CHECK(second.find_path("reference.key")->text != request.known_reference);
     CHECK(second.find_path("reference.estimate") != nullptr);
@@ -80,7 +84,8 @@ TEST_CASE("a reference whose model changed is computed again, with another key",
 
 TEST_CASE("a scenario that already is one whole copy is its own reference", "[view]") {
     std::vector<double> numbers;
-    const json::Value view = parse_view(view_json(R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":1}})", {}, numbers));
+    const json::Value view =
+        parse_view(view_json(R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":1}})", {}, numbers));
     CHECK(view.find_path("reference.same") != nullptr);
     CHECK(view.find_path("reference.estimate") == nullptr);
 }
@@ -130,12 +135,14 @@ TEST_CASE("the view's text carries the ZeRO formula for the scenario's bytes per
     CHECK(view.find_path("text.zero_formula")->text.find("stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d") != std::string::npos);
 }
 
-TEST_CASE("the view says why a ZeRO stage shards nothing on one data-parallel GPU, and nothing when it shards", "[view]") {
+TEST_CASE("the view says why a ZeRO stage shards nothing on one data-parallel GPU, and nothing when it shards",
+          "[view]") {
     // ZeRO partitions states over the data-parallel group only (Rajbhandari et al. 2019, §5): d = 1 keeps them all.
     std::vector<double> numbers;
     const json::Value alone = parse_view(view_json(R"({"parallel":{"gpus":1,"zero_stage":3}})", {}, numbers));
     CHECK(alone.find_path("text.zero_unsharded")->text.find("ZeRO stage 3") != std::string::npos);
-    const json::Value sharded_over_eight = parse_view(view_json(R"({"parallel":{"gpus":8,"zero_stage":3}})", {}, numbers));
+    const json::Value sharded_over_eight =
+        parse_view(view_json(R"({"parallel":{"gpus":8,"zero_stage":3}})", {}, numbers));
     CHECK(sharded_over_eight.find_path("text.zero_unsharded")->text.empty());
     const json::Value stage_zero = parse_view(view_json(R"({"parallel":{"gpus":1,"zero_stage":0}})", {}, numbers));
     CHECK(stage_zero.find_path("text.zero_unsharded")->text.empty());

@@ -2,11 +2,11 @@
 
 #include "engine/model/estimate.hpp"
 #include "engine/model/hardware.hpp"
+#include "engine/model/model.hpp"
+#include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
-#include "engine/model/model.hpp"
 #include "engine/text/quantity.hpp"
-#include "engine/model/scenario.hpp"
 
 namespace trainscope {
 
@@ -17,7 +17,9 @@ std::string estimate_json(std::string_view scenario_json) {
     bool all_finite = true;
     std::string text = write_estimate(reading.scenario, result, &all_finite);
     // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
-    if (!all_finite) return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    if (!all_finite)
+        return write_errors(
+            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     return text;
 }
 
@@ -27,7 +29,9 @@ std::string step_timeline_json(std::string_view scenario_json) {
     const Estimate result = estimate(reading.scenario, StepDetail::events);
     bool all_finite = true;
     std::string text = write_step_timeline(result.step, &all_finite);
-    if (!all_finite) return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    if (!all_finite)
+        return write_errors(
+            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     return text;
 }
 
@@ -40,7 +44,8 @@ std::string step_timeline_columns(std::string_view scenario_json, std::vector<do
     std::string text = write_step_timeline_columns(result.step, numbers, &all_finite);
     if (!all_finite) {
         numbers.clear();
-        return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+        return write_errors(
+            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     }
     return text;
 }
@@ -59,8 +64,8 @@ std::string presets_json() {
         w.key("architecture").begin_object();
         write_architecture_fields(w, preset.architecture);
         w.end_object();
-        w.field("published_active_params", preset.published_active_params > 0 ? preset.published_active_params
-                                                                               : preset.published_params);
+        w.field("published_active_params",
+                preset.published_active_params > 0 ? preset.published_active_params : preset.published_params);
         w.field("context_window", preset.context_window);
         // Published training runs, each with the scenario that loads it "as it was" (docs/scenario.md).
         w.key("runs").begin_array();

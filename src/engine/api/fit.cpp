@@ -51,12 +51,14 @@ void write_change_value(json::Writer& w, const FitChange& change) {
             return;
         case FitChangeKind::larger_gpu:
             w.field("field", "hardware.gpu").field("value", s.hardware.gpu.id);
-            w.field("label", message("fit.change.larger_gpu", "a larger GPU: {gpu} ({memory})",
-                                     {{"gpu", s.hardware.gpu.short_name}, {"memory", bytes_text(s.hardware.gpu.memory_bytes)}}));
+            w.field("label",
+                    message("fit.change.larger_gpu", "a larger GPU: {gpu} ({memory})",
+                            {{"gpu", s.hardware.gpu.short_name}, {"memory", bytes_text(s.hardware.gpu.memory_bytes)}}));
             return;
         case FitChangeKind::zero_stage:
             w.field("field", "parallel.zero_stage").field("value", s.parallel.zero_stage);
-            w.field("label", message("fit.change.zero_stage", "ZeRO stage {zero}", {{"zero", count(s.parallel.zero_stage)}}));
+            w.field("label",
+                    message("fit.change.zero_stage", "ZeRO stage {zero}", {{"zero", count(s.parallel.zero_stage)}}));
             return;
         case FitChangeKind::recompute:
             w.field("field", "training.recompute").field("value", recompute_name(s.training.recompute));
@@ -71,12 +73,14 @@ void write_change_value(json::Writer& w, const FitChange& change) {
             return;
         case FitChangeKind::sequence:
             w.field("field", "training.sequence").field("value", s.training.sequence);
-            w.field("label", message("fit.change.sequence", "sequences of {sequence} tokens", {{"sequence", count(s.training.sequence)}}));
+            w.field("label", message("fit.change.sequence", "sequences of {sequence} tokens",
+                                     {{"sequence", count(s.training.sequence)}}));
             return;
         case FitChangeKind::offload:
             w.field("field", "training.offload").field("value", offload_name(s.training.offload));
             w.field("label", s.training.offload == Offload::parameters
-                                 ? message("fit.change.offload_parameters", "weights and optimizer offloaded to CPU memory (ZeRO-3)")
+                                 ? message("fit.change.offload_parameters",
+                                           "weights and optimizer offloaded to CPU memory (ZeRO-3)")
                                  : message("fit.change.offload_optimizer", "the optimizer offloaded to CPU memory"));
             return;
         case FitChangeKind::method:
@@ -94,7 +98,8 @@ void write_changes(json::Writer& w, const FitSearch& search) {
         w.begin_object().field("kind", fit_change_name(change.kind));
         write_change_value(w, change);
         write_check(w, change.check);
-        w.field("time_ratio", search.current.run_seconds > 0 ? change.check.run_seconds / search.current.run_seconds : 0.0);
+        w.field("time_ratio",
+                search.current.run_seconds > 0 ? change.check.run_seconds / search.current.run_seconds : 0.0);
         w.key("scenario").raw(write_scenario(change.scenario));
         w.end_object();
     }
@@ -109,22 +114,27 @@ std::vector<FieldError> fit_reasons(const Scenario& s, const FitSearch& search) 
         Scenario one = s;
         one.training.micro_batch = 1;
         const LayoutCheck check = check_layout(one, scenario_parameters(one), false);
-        reasons.push_back({"training.micro_batch", message("fit.reason.micro_batch",
-                                                            "even a micro-batch of one sequence needs {peak} per GPU at this layout, more than its {memory}",
-                                                            {{"peak", bytes_text(check.peak_bytes)}, {"memory", memory}})});
+        reasons.push_back(
+            {"training.micro_batch",
+             message("fit.reason.micro_batch",
+                     "even a micro-batch of one sequence needs {peak} per GPU at this layout, more than its {memory}",
+                     {{"peak", bytes_text(check.peak_bytes)}, {"memory", memory}})});
     }
     if (search.largest_sequence <= 0)
-        reasons.push_back({"training.sequence", message("fit.reason.sequence",
-                                                         "no sequence length fits this layout in {memory} per GPU",
-                                                         {{"memory", memory}})});
+        reasons.push_back({"training.sequence",
+                           message("fit.reason.sequence", "no sequence length fits this layout in {memory} per GPU",
+                                   {{"memory", memory}})});
     if (search.layouts_total <= 0)
-        reasons.push_back({"parallel.gpus", message("fit.reason.layouts",
-                                                     "no layout over the scenario's GPUs ({gpus}) fits in {memory} each; the least any "
-                                                     "layout keeps per GPU in model states alone is {states}",
-                                                     {{"gpus", quantity::format_count(s.parallel.gpus)}, {"memory", memory},
-                                                      {"states", bytes_text(search.least_states)}})});
+        reasons.push_back({"parallel.gpus",
+                           message("fit.reason.layouts",
+                                   "no layout over the scenario's GPUs ({gpus}) fits in {memory} each; the least any "
+                                   "layout keeps per GPU in model states alone is {states}",
+                                   {{"gpus", quantity::format_count(s.parallel.gpus)},
+                                    {"memory", memory},
+                                    {"states", bytes_text(search.least_states)}})});
     if (!search.current.fits && search.changes.empty())
-        reasons.push_back({"scenario", message("fit.reason.changes", "no single change makes this setup fit; combine several")});
+        reasons.push_back(
+            {"scenario", message("fit.reason.changes", "no single change makes this setup fit; combine several")});
     return reasons;
 }
 
@@ -157,7 +167,8 @@ const json::Value* read_fit_input(const json::Value& document, double& max_layou
     if (!document.is_object() || !document.find("scenario")) return &document;
     for (const auto& member : document.members)
         if (member.first != "scenario" && member.first != "max_layouts")
-            errors.push_back({member.first.substr(0, 60), message("scenario.unknown_field", "is not a scenario field")});
+            errors.push_back(
+                {member.first.substr(0, 60), message("scenario.unknown_field", "is not a scenario field")});
     if (const json::Value* given = document.find("max_layouts")) {
         const bool whole = given->kind == json::Kind::number && given->number == std::floor(given->number);
         if (!whole || given->number < 1 || given->number > most_max_layouts)
@@ -187,8 +198,9 @@ std::string fit_json(std::string_view input_json) {
     w.key("errors").begin_array().end_array();
     w.key("notes").begin_array();
     if (!search.complete)
-        w.string(message("fit.note.budget", "There were more layouts than the search checks ({checks} memory checks): "
-                                            "the list ranks those it reached.",
+        w.string(message("fit.note.budget",
+                         "There were more layouts than the search checks ({checks} memory checks): "
+                         "the list ranks those it reached.",
                          {{"checks", quantity::format_count(fit_check_budget)}}));
     w.end_array();
     w.key("scenario").raw(write_scenario(s));
@@ -196,7 +208,8 @@ std::string fit_json(std::string_view input_json) {
     w.end_object();
     // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
     if (!w.all_numbers_finite())
-        return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+        return write_errors(
+            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
     return w.take();
 }
 

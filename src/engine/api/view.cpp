@@ -14,7 +14,8 @@ namespace trainscope {
 namespace {
 
 std::string too_large() {
-    return write_errors({{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    return write_errors(
+        {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
 }
 
 // Section 1 compares one whole copy of the model: the scenario on one GPU, unsharded. Every
@@ -34,7 +35,8 @@ std::string short_hash(std::string_view text) {
     }
     // Written by hand: snprintf would link libc's printf (~7 KB gzipped of wasm) for one number.
     std::string hex(16, '0');
-    for (int digit = 15; digit >= 0; --digit, hash >>= 4) hex[static_cast<std::size_t>(digit)] = "0123456789abcdef"[hash & 0xf];
+    for (int digit = 15; digit >= 0; --digit, hash >>= 4)
+        hex[static_cast<std::size_t>(digit)] = "0123456789abcdef"[hash & 0xf];
     return hex;
 }
 
@@ -75,7 +77,9 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
     if (!write_reference(w, reading.scenario, request)) return too_large();
     // Sentences a section shows that depend on the scenario but are not the estimate's figures.
     w.key("text").begin_object().field("zero_formula", zero_stage_formula(result.training.bytes_per_param));
-    w.field("zero_unsharded", zero_unsharded_sentence(reading.scenario.parallel.zero_stage, result.training.data_parallel)).end_object();
+    w.field("zero_unsharded",
+            zero_unsharded_sentence(reading.scenario.parallel.zero_stage, result.training.data_parallel))
+        .end_object();
     if (request.step) {
         const std::string step_text = write_step_timeline_columns(result.step, step_numbers, &all_finite);
         if (!all_finite) {

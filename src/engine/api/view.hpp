@@ -20,8 +20,8 @@ struct ViewRequest {
 };
 
 // Scenario JSON → {"estimate": …, "reference": {"key", then "estimate" | "unchanged": true |
-// "same": true}, "text": {"zero_formula"}, "step": … (when asked)}. Bad input yields {"errors": […]} alone, as estimate_json
-// does, and no numbers. Never throws.
+// "same": true}, "text": {"zero_formula"}, "step": … (when asked)}. Bad input yields {"errors": […]} alone, as
+// estimate_json does, and no numbers. Never throws.
 std::string view_json(std::string_view scenario_json, const ViewRequest& request, std::vector<double>& step_numbers);
 
 // The "one whole copy" reference of a scenario, as scenario JSON: the same model, data and

@@ -34,13 +34,16 @@ void write_choices(json::Writer& w, std::string_view field, std::initializer_lis
 std::string format_with_bytes(NumberFormat format) {
     const double bytes = bytes_per_value(format);
     const std::string bytes_text = quantity::format_significant(bytes);
-    return bytes == 1 ? message("estimate.number_format.label_one", "{format} ({bytes} byte)", {{"format", format_label(format)}, {"bytes", bytes_text}})
-                      : message("estimate.number_format.label_other", "{format} ({bytes} bytes)", {{"format", format_label(format)}, {"bytes", bytes_text}});
+    return bytes == 1 ? message("estimate.number_format.label_one", "{format} ({bytes} byte)",
+                                {{"format", format_label(format)}, {"bytes", bytes_text}})
+                      : message("estimate.number_format.label_other", "{format} ({bytes} bytes)",
+                                {{"format", format_label(format)}, {"bytes", bytes_text}});
 }
 
 void write_format_choices(json::Writer& w, std::string_view field, std::initializer_list<NumberFormat> formats) {
     w.key(field).begin_array();
-    for (const NumberFormat format : formats) w.begin_object().field("value", format_name(format)).field("label", format_with_bytes(format)).end_object();
+    for (const NumberFormat format : formats)
+        w.begin_object().field("value", format_name(format)).field("label", format_with_bytes(format)).end_object();
     w.end_array();
 }
 
@@ -51,10 +54,15 @@ void write_zero_stages(json::Writer& w) {
         std::string label, hint, short_label;
     };
     const Stage stages[] = {
-        {0, message("choices.zero.0", "Stage 0"), message("choices.zero.0_hint", "plain data parallel (DDP): full copies"), message("choices.zero.0_short", "Stage 0: full copies")},
-        {1, message("choices.zero.1", "Stage 1"), message("choices.zero.1_hint", "optimizer states sharded"), message("choices.zero.1_short", "Stage 1: optimizer states sharded")},
-        {2, message("choices.zero.2", "Stage 2"), message("choices.zero.2_hint", "+ gradients (FSDP SHARD_GRAD_OP)"), message("choices.zero.2_short", "Stage 2: + gradients")},
-        {3, message("choices.zero.3", "Stage 3"), message("choices.zero.3_hint", "+ weights (FSDP FULL_SHARD)"), message("choices.zero.3_short", "Stage 3: + weights")},
+        {0, message("choices.zero.0", "Stage 0"),
+         message("choices.zero.0_hint", "plain data parallel (DDP): full copies"),
+         message("choices.zero.0_short", "Stage 0: full copies")},
+        {1, message("choices.zero.1", "Stage 1"), message("choices.zero.1_hint", "optimizer states sharded"),
+         message("choices.zero.1_short", "Stage 1: optimizer states sharded")},
+        {2, message("choices.zero.2", "Stage 2"), message("choices.zero.2_hint", "+ gradients (FSDP SHARD_GRAD_OP)"),
+         message("choices.zero.2_short", "Stage 2: + gradients")},
+        {3, message("choices.zero.3", "Stage 3"), message("choices.zero.3_hint", "+ weights (FSDP FULL_SHARD)"),
+         message("choices.zero.3_short", "Stage 3: + weights")},
     };
     w.key("parallel.zero_stage").begin_array();
     for (const Stage& stage : stages) {
@@ -89,22 +97,33 @@ std::string choices_json() {
                    {"sgd", message("choices.optimizer.sgd", "Plain SGD (no state)"), ""},
                    {"adam_8bit", message("choices.optimizer.adam_8bit", "8-bit Adam"), ""},
                    {"adafactor", message("choices.optimizer.adafactor", "Adafactor (factored)"), ""}});
-    write_format_choices(w, "inference.precision", {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8, NumberFormat::int8, NumberFormat::int4});
-    write_format_choices(w, "inference.kv_precision", {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8, NumberFormat::int8});
-    // Korthikanti et al. 2022: selective recomputation redoes attention's softmax and dropout; full keeps each layer's input.
-    write_choices(w, "training.recompute",
-                  {{"none", message("choices.recompute.none", "None"), message("choices.recompute.none_hint", "keep everything")},
-                   {"selective", message("choices.recompute.selective", "Selective"), message("choices.recompute.selective_hint", "recompute attention")},
-                   {"full", message("choices.recompute.full", "Full"), message("choices.recompute.full_hint", "keep layer inputs only")}});
+    write_format_choices(w, "inference.precision",
+                         {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8,
+                          NumberFormat::int8, NumberFormat::int4});
+    write_format_choices(
+        w, "inference.kv_precision",
+        {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8, NumberFormat::int8});
+    // Korthikanti et al. 2022: selective recomputation redoes attention's softmax and dropout; full keeps each layer's
+    // input.
+    write_choices(
+        w, "training.recompute",
+        {{"none", message("choices.recompute.none", "None"), message("choices.recompute.none_hint", "keep everything")},
+         {"selective", message("choices.recompute.selective", "Selective"),
+          message("choices.recompute.selective_hint", "recompute attention")},
+         {"full", message("choices.recompute.full", "Full"),
+          message("choices.recompute.full_hint", "keep layer inputs only")}});
     write_zero_stages(w);
     w.end_object();
     return w.take();
 }
 
 std::string zero_stage_formula(const BytesPerParam& bytes) {
-    // Stage 1 shards the optimizer states and the master copy, stage 2 the gradients too, stage 3 the weights (memory.cpp).
+    // Stage 1 shards the optimizer states and the master copy, stage 2 the gradients too, stage 3 the weights
+    // (memory.cpp).
     const double states = bytes.optimizer_states + bytes.master_weights;
-    return message("choices.zero.formula", "per GPU, d data-parallel GPUs: stage 0 {stage_0}; stage 1 {stage_1}; stage 2 {stage_2}; stage 3 {stage_3} (Ψ parameters)",
+    return message("choices.zero.formula",
+                   "per GPU, d data-parallel GPUs: stage 0 {stage_0}; stage 1 {stage_1}; stage 2 {stage_2}; stage 3 "
+                   "{stage_3} (Ψ parameters)",
                    {{"stage_0", stage_term(bytes.total(), 0)},
                     {"stage_1", stage_term(bytes.weights + bytes.gradients, states)},
                     {"stage_2", stage_term(bytes.weights, bytes.gradients + states)},
@@ -115,7 +134,8 @@ std::string zero_unsharded_sentence(int zero_stage, double data_parallel) {
     // ZeRO §5: each stage partitions states over the data-parallel group, so one replica keeps them all.
     if (zero_stage <= 0 || data_parallel > 1) return "";
     return message("choices.zero.unsharded",
-                   "ZeRO stage {stage} shares the model states out among the data-parallel GPUs, and this layout has only one: it keeps them all, and nothing is sharded until there are more GPUs.",
+                   "ZeRO stage {stage} shares the model states out among the data-parallel GPUs, and this layout has "
+                   "only one: it keeps them all, and nothing is sharded until there are more GPUs.",
                    {{"stage", quantity::format(zero_stage, quantity::Figure::integer, 0)}});
 }
 
@@ -124,20 +144,28 @@ std::string stories_json() {
     w.begin_array();
     w.begin_object().field("id", "run-vs-train-70b").field("label", message("stories.70b", "70B: run vs train"));
     w.key("scenario").raw(R"({"model":{"preset":"llama3-70b"}})");
-    w.field("source", message("stories.70b_source", "The lesson’s opening: a 70B model runs on one or two GPUs; training needs over a terabyte."));
+    w.field("source",
+            message("stories.70b_source",
+                    "The lesson’s opening: a 70B model runs on one or two GPUs; training needs over a terabyte."));
     w.end_object();
     // The Llama 3 Herd of Models (Meta, 2024), §3.3: the 405B run's layout. Tokens, GPUs and GPU
     // type are the preset's (model.cpp), so the story does not repeat them.
     const ModelPreset* llama = find_model_preset("llama3-405b");
-    w.begin_object().field("id", "llama3-405b").field("label", message("stories.405b", "Llama 3 405B as Meta trained it"));
-    w.key("scenario").raw(R"({"model":{"preset":"llama3-405b"},"training":{"sequence":8192,"sequence_parallel":true},)"
-                          R"("parallel":{"tensor":8,"pipeline":16,"zero_stage":3},"hardware":{"utilization":0.4}})");
+    w.begin_object()
+        .field("id", "llama3-405b")
+        .field("label", message("stories.405b", "Llama 3 405B as Meta trained it"));
+    w.key("scenario")
+        .raw(R"({"model":{"preset":"llama3-405b"},"training":{"sequence":8192,"sequence_parallel":true},)"
+             R"("parallel":{"tensor":8,"pipeline":16,"zero_stage":3},"hardware":{"utilization":0.4}})");
     const double gpus = llama ? llama->training_gpus : 0;
-    w.field("source", message("stories.405b_source",
-                              "The Llama 3 Herd of Models (Meta, 2024), §3.3: {tokens} tokens, 8,192-token sequences, up to {gpus} H100s as TP 8 × PP 16 × DP {data_parallel} with sharded states, 38–43% MFU; the lesson assumes 40%.",
-                              {{"tokens", quantity::format(llama ? llama->training_tokens : 0, quantity::Figure::count_short, 0)},
-                               {"gpus", quantity::format_count(gpus)},
-                               {"data_parallel", quantity::format_count(gpus / (8 * 16))}}));
+    w.field(
+        "source",
+        message("stories.405b_source",
+                "The Llama 3 Herd of Models (Meta, 2024), §3.3: {tokens} tokens, 8,192-token sequences, up to {gpus} "
+                "H100s as TP 8 × PP 16 × DP {data_parallel} with sharded states, 38–43% MFU; the lesson assumes 40%.",
+                {{"tokens", quantity::format(llama ? llama->training_tokens : 0, quantity::Figure::count_short, 0)},
+                 {"gpus", quantity::format_count(gpus)},
+                 {"data_parallel", quantity::format_count(gpus / (8 * 16))}}));
     w.end_object();
     w.end_array();
     return w.take();

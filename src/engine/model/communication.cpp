@@ -11,31 +11,42 @@ namespace trainscope {
 
 const char* comm_term_name(CommTerm term) {
     switch (term) {
-        case CommTerm::pipeline_bubble: return "pipeline_bubble";
-        case CommTerm::pipeline_transfers: return "pipeline_transfers";
-        case CommTerm::tensor_parallel: return "tensor_parallel";
-        case CommTerm::context_parallel: return "context_parallel";
-        case CommTerm::expert_parallel: return "expert_parallel";
-        case CommTerm::data_parallel: return "data_parallel";
-        case CommTerm::zero3_gathers: return "zero3_gathers";
+        case CommTerm::pipeline_bubble:
+            return "pipeline_bubble";
+        case CommTerm::pipeline_transfers:
+            return "pipeline_transfers";
+        case CommTerm::tensor_parallel:
+            return "tensor_parallel";
+        case CommTerm::context_parallel:
+            return "context_parallel";
+        case CommTerm::expert_parallel:
+            return "expert_parallel";
+        case CommTerm::data_parallel:
+            return "data_parallel";
+        case CommTerm::zero3_gathers:
+            return "zero3_gathers";
     }
     return "pipeline_bubble";
 }
 
 std::string comm_term_label(CommTerm term) {
     switch (term) {
-        case CommTerm::pipeline_bubble: return message("communication.term.pipeline_bubble", "the pipeline bubble");
+        case CommTerm::pipeline_bubble:
+            return message("communication.term.pipeline_bubble", "the pipeline bubble");
         case CommTerm::pipeline_transfers:
             return message("communication.term.pipeline_transfers", "sending activations between pipeline stages");
-        case CommTerm::tensor_parallel: return message("communication.term.tensor_parallel", "tensor-parallel all-reduces");
+        case CommTerm::tensor_parallel:
+            return message("communication.term.tensor_parallel", "tensor-parallel all-reduces");
         case CommTerm::context_parallel:
-            return message("communication.term.context_parallel", "passing keys and values between context-parallel GPUs");
+            return message("communication.term.context_parallel",
+                           "passing keys and values between context-parallel GPUs");
         case CommTerm::expert_parallel:
             return message("communication.term.expert_parallel", "the all-to-all that routes tokens to their experts");
         case CommTerm::data_parallel:
             return message("communication.term.data_parallel", "reducing the gradients over the data-parallel GPUs");
         case CommTerm::zero3_gathers:
-            return message("communication.term.zero3_gathers", "ZeRO-3's gathers of the weights and scatters of the gradients");
+            return message("communication.term.zero3_gathers",
+                           "ZeRO-3's gathers of the weights and scatters of the gradients");
     }
     return std::string();
 }
@@ -108,7 +119,8 @@ void add_tensor_term(const StepShape& s, CommunicationModel& model) {
     CommTermSeconds& tensor = term_of(model, CommTerm::tensor_parallel);
     tensor.group = s.t;
     place(tensor, s.links, s.t);
-    const double per_layer = (s.full_recompute ? 6.0 : 4.0) * 2 * (s.t - 1) / s.t * s.local_tokens * a.hidden * s.value_bytes;
+    const double per_layer =
+        (s.full_recompute ? 6.0 : 4.0) * 2 * (s.t - 1) / s.t * s.local_tokens * a.hidden * s.value_bytes;
     tensor.seconds = tensor.exposed_seconds = s.micro_batches * s.stage_layers * per_layer / tensor.bandwidth;
 }
 
@@ -142,8 +154,9 @@ void add_expert_term(const StepShape& s, CommunicationModel& model) {
     const double moe_layers = (a.layers - a.dense_layers) / s.p;
     // Across nodes, node-limited routing sends a token to at most M nodes, once each, and NVLink
     // forwards it to its experts there (DeepSeek-V3 §2.1.2, §3.2.2): min(k, M) copies cross the network.
-    const double copies = !expert.within_node && a.expert_node_limit > 0 ? std::fmin(a.experts_per_token, a.expert_node_limit)
-                                                                         : a.experts_per_token;
+    const double copies = !expert.within_node && a.expert_node_limit > 0
+                              ? std::fmin(a.experts_per_token, a.expert_node_limit)
+                              : a.experts_per_token;
     const double bytes = s.local_tokens / s.t * copies * a.hidden * s.value_bytes * (s.e - 1) / s.e;
     const double per_layer = (s.full_recompute ? 6.0 : 4.0) * bytes / expert.bandwidth;
     const double layer_compute = s.micro_batch_seconds / s.stage_layers;
@@ -209,8 +222,8 @@ void lay_out_schedule(const StepShape& s, CommunicationModel& model) {
     };
     const double bubble = term_of(model, CommTerm::pipeline_bubble).exposed_seconds;
     add(false, CommTerm::pipeline_bubble, 0, 0, bubble / 2);
-    const CommTerm per_micro_batch[] = {CommTerm::pipeline_transfers, CommTerm::tensor_parallel, CommTerm::context_parallel,
-                                        CommTerm::expert_parallel, CommTerm::zero3_gathers};
+    const CommTerm per_micro_batch[] = {CommTerm::pipeline_transfers, CommTerm::tensor_parallel,
+                                        CommTerm::context_parallel, CommTerm::expert_parallel, CommTerm::zero3_gathers};
     auto micro_batch_run = [&](double first, double last) {
         const double count = last - first + 1;
         add(true, CommTerm::pipeline_bubble, first, last, count * s.micro_batch_seconds);
@@ -253,8 +266,20 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
     model.compute_seconds = model.micro_batches * micro_batch_seconds;
 
     const double d = parallel.data_parallel();
-    const StepShape shape{scenario, params, bytes_per_param, links, t, p, c, parallel.expert, parallel.interleave, d, d * c,
-                          model.micro_batches, micro_batch_seconds, scenario.model.architecture.layers / p,
+    const StepShape shape{scenario,
+                          params,
+                          bytes_per_param,
+                          links,
+                          t,
+                          p,
+                          c,
+                          parallel.expert,
+                          parallel.interleave,
+                          d,
+                          d * c,
+                          model.micro_batches,
+                          micro_batch_seconds,
+                          scenario.model.architecture.layers / p,
                           training.precision == NumberFormat::fp32 ? 4.0 : 2.0,
                           micro_batch_tokens / c,  // one micro-batch's tokens on one context rank
                           training.recompute == Recompute::full};
@@ -321,8 +346,10 @@ CommunicationCurve communication_curve(const Scenario& scenario, const Parameter
     const double unit = parallel.tensor * parallel.pipeline * parallel.context;
     for (const TimeOnGpus& stop : stops) {
         const double d = stop.gpus / unit;
-        if (!(d >= 1) || std::fmod(stop.gpus, unit) != 0 || std::fmod(d * parallel.context, parallel.expert) != 0) continue;
-        const CommunicationModel model = communication_model(scenario, params, bytes_per_param, compute, stop.gpus, curve.global_batch);
+        if (!(d >= 1) || std::fmod(stop.gpus, unit) != 0 || std::fmod(d * parallel.context, parallel.expert) != 0)
+            continue;
+        const CommunicationModel model =
+            communication_model(scenario, params, bytes_per_param, compute, stop.gpus, curve.global_batch);
         const double steps = training.tokens / (curve.global_batch * training.sequence);
         CommunicatedTimeOnGpus point;
         point.gpus = stop.gpus;
@@ -337,7 +364,8 @@ CommunicationCurve communication_curve(const Scenario& scenario, const Parameter
     return curve;
 }
 
-std::string communication_summary(const CommunicationModel& model, const CommunicationCurve& curve, double achieved_mfu) {
+std::string communication_summary(const CommunicationModel& model, const CommunicationCurve& curve,
+                                  double achieved_mfu) {
     using quantity::Figure;
     auto percent = [](double value) { return quantity::format(value, Figure::percent); };
     std::string text;
@@ -347,14 +375,19 @@ std::string communication_summary(const CommunicationModel& model, const Communi
                        "utilisation the model predicts, beside the {achieved} the time figures use.",
                        {{"efficiency", percent(model.arithmetic_efficiency)}, {"achieved", percent(achieved_mfu)}});
     } else {
-        const double share = model.step_seconds > 0 ? model.terms[static_cast<int>(model.dominant)].exposed_seconds / model.step_seconds : 0;
-        text = message("communication.summary.dominant",
-                       "At this layout the largest share of a step that compute does not hide, {share}, goes to {term}: "
-                       "from arithmetic at {efficiency} of peak the model predicts {predicted} utilisation, beside the "
-                       "{achieved} the time figures use.",
-                       {{"term", comm_term_label(model.dominant)}, {"share", percent(share)},
-                        {"efficiency", percent(model.arithmetic_efficiency)}, {"predicted", percent(model.predicted_mfu)},
-                        {"achieved", percent(achieved_mfu)}});
+        const double share = model.step_seconds > 0
+                                 ? model.terms[static_cast<int>(model.dominant)].exposed_seconds / model.step_seconds
+                                 : 0;
+        text =
+            message("communication.summary.dominant",
+                    "At this layout the largest share of a step that compute does not hide, {share}, goes to {term}: "
+                    "from arithmetic at {efficiency} of peak the model predicts {predicted} utilisation, beside the "
+                    "{achieved} the time figures use.",
+                    {{"term", comm_term_label(model.dominant)},
+                     {"share", percent(share)},
+                     {"efficiency", percent(model.arithmetic_efficiency)},
+                     {"predicted", percent(model.predicted_mfu)},
+                     {"achieved", percent(achieved_mfu)}});
     }
     if (curve.stops_paying_gpus > 0) {
         text += " " + message("communication.summary.stops_paying",
@@ -362,7 +395,8 @@ std::string communication_summary(const CommunicationModel& model, const Communi
                               {{"gpus", quantity::format(curve.stops_paying_gpus, Figure::gpus)},
                                {"term", curve.has_dominant && !curve.idle
                                             ? comm_term_label(curve.dominant)
-                                            : message("communication.term.idle", "GPUs idle for want of sequences in the batch")}});
+                                            : message("communication.term.idle",
+                                                      "GPUs idle for want of sequences in the batch")}});
     }
     return text;
 }

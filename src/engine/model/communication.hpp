@@ -20,8 +20,15 @@ constexpr double arithmetic_efficiency = 0.52;
 // Llama 2's 4 million (Touvron et al. 2023 §2.2).
 constexpr double default_batch_tokens = 4e6;
 
-enum class CommTerm { pipeline_bubble, pipeline_transfers, tensor_parallel, context_parallel, expert_parallel,
-                      data_parallel, zero3_gathers };
+enum class CommTerm {
+    pipeline_bubble,
+    pipeline_transfers,
+    tensor_parallel,
+    context_parallel,
+    expert_parallel,
+    data_parallel,
+    zero3_gathers
+};
 constexpr int comm_term_count = 7;
 const char* comm_term_name(CommTerm term);
 // "the pipeline bubble", "tensor-parallel all-reduces", … in the current language.
@@ -48,11 +55,11 @@ struct CommPhase {
 struct CommunicationModel {
     double arithmetic_efficiency = 0;
     double micro_batches = 1;
-    double compute_seconds = 0;  // per step, per GPU, at the arithmetic efficiency
-    double step_seconds = 0;     // compute + every exposed term
-    double predicted_mfu = 0;    // model FLOPs per step per GPU / (step × peak)
+    double compute_seconds = 0;          // per step, per GPU, at the arithmetic efficiency
+    double step_seconds = 0;             // compute + every exposed term
+    double predicted_mfu = 0;            // model FLOPs per step per GPU / (step × peak)
     std::vector<CommTermSeconds> terms;  // every term, in CommTerm order
-    bool has_dominant = false;   // false when nothing is exposed (one GPU)
+    bool has_dominant = false;           // false when nothing is exposed (one GPU)
     CommTerm dominant = CommTerm::pipeline_bubble;
     bool interconnect_assumed = false;  // the GPU gave no interconnect: the H100 SXM's was used
     // The step in time: half the bubble (the warm-up's wait), each micro-batch's arithmetic and the
@@ -86,7 +93,7 @@ struct CommunicationCurve {
     double stops_paying_gpus = 0;  // first point from which doubling the GPUs saves less than a tenth; 0: none
     bool has_dominant = false;
     CommTerm dominant = CommTerm::pipeline_bubble;  // what dominates there
-    bool idle = false;  // … or GPUs idle for want of sequences
+    bool idle = false;                              // … or GPUs idle for want of sequences
 };
 
 CommunicationCurve communication_curve(const Scenario& scenario, const ParameterCount& params,

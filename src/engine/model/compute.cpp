@@ -23,10 +23,11 @@ std::vector<ReferenceDuration> reference_durations() {
     constexpr double lifetime = 73.3 * year;
     const auto tick = [](double seconds) { return quantity::format_tick(seconds, quantity::Figure::duration); };
     const std::string lifetime_text = quantity::format(lifetime, quantity::Figure::duration);  // not a round tick
-    return {{day, tick(day)},
-            {month, tick(month)},
-            {year, tick(year)},
-            {lifetime, message("timeline.reference.lifetime", "a lifetime ({duration})", {{"duration", lifetime_text}})}};
+    return {
+        {day, tick(day)},
+        {month, tick(month)},
+        {year, tick(year)},
+        {lifetime, message("timeline.reference.lifetime", "a lifetime ({duration})", {{"duration", lifetime_text}})}};
 }
 
 namespace {
@@ -49,11 +50,14 @@ std::vector<double> curve_gpus(double scenario_gpus) {
 
 double attention_forward_flops_per_layer(const Architecture& a, double sequence) {
     if (!a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0) return 4 * a.hidden * sequence;
-    const double qk = a.latent_attention() ? a.nope_head_dim + a.rope_head_dim : a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
+    const double qk = a.latent_attention() ? a.nope_head_dim + a.rope_head_dim
+                      : a.head_dim > 0     ? a.head_dim
+                                           : a.hidden / a.heads;
     const double v = a.latent_attention() ? a.v_head_dim : qk;
     double keys = sequence;
     if (a.sliding_window_layers > 0)
-        keys = (sequence * (a.layers - a.sliding_window_layers) + std::fmin(sequence, a.sliding_window) * a.sliding_window_layers) /
+        keys = (sequence * (a.layers - a.sliding_window_layers) +
+                std::fmin(sequence, a.sliding_window) * a.sliding_window_layers) /
                a.layers;
     return 2 * keys * a.heads * (qk + v);
 }
@@ -72,8 +76,9 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
     if (adapters) compute.model_flops = (4 * active_parameters + 6 * adapter_params) * tokens;
     // PaLM (Chowdhery et al. 2022, App. B): attention adds 12·L·h·s FLOPs per token.
     const bool plain_attention = !a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0;
-    const double attention_flops = plain_attention ? 12 * a.layers * a.hidden * training.sequence * tokens
-                                                   : 3 * a.layers * attention_forward_flops_per_layer(a, training.sequence) * tokens;
+    const double attention_flops =
+        plain_attention ? 12 * a.layers * a.hidden * training.sequence * tokens
+                        : 3 * a.layers * attention_forward_flops_per_layer(a, training.sequence) * tokens;
     if (training.attention_flops) compute.model_flops += attention_flops;
 
     switch (training.recompute) {
@@ -84,13 +89,15 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
             // Korthikanti et al. 2022 §5: recomputing the attention core costs about s/(6h)
             // (2.7% for GPT-3, Table 4). It redoes part of one forward pass, so it can never cost
             // more than full recompute's whole forward pass (the cap matters only when s ≫ h).
-            compute.hardware_flops = compute.model_flops * (1 + std::fmin(training.sequence / (6 * a.hidden), 2.0 / 6.0));
+            compute.hardware_flops =
+                compute.model_flops * (1 + std::fmin(training.sequence / (6 * a.hidden), 2.0 / 6.0));
             break;
         case Recompute::full:
             // Narayanan et al. 2021 Eq. 4: one extra forward pass, 8·N·D instead of 6·N·D.
-            compute.hardware_flops = adapters ? compute.model_flops + 2 * (active_parameters + adapter_params) * tokens +
-                                                    (training.attention_flops ? attention_flops / 3 : 0.0)
-                                              : compute.model_flops * 8.0 / 6.0;
+            compute.hardware_flops = adapters
+                                         ? compute.model_flops + 2 * (active_parameters + adapter_params) * tokens +
+                                               (training.attention_flops ? attention_flops / 3 : 0.0)
+                                         : compute.model_flops * 8.0 / 6.0;
             break;
     }
 
@@ -100,7 +107,8 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
     const double gpus = scenario.parallel.gpus;
     compute.seconds_on_one_gpu = compute.hardware_flops / sustained_flops_per_gpu;
     compute.seconds = seconds_on_gpus(compute.seconds_on_one_gpu, gpus);
-    for (const double g : curve_gpus(gpus)) compute.time_over_gpus.push_back({g, seconds_on_gpus(compute.seconds_on_one_gpu, g)});
+    for (const double g : curve_gpus(gpus))
+        compute.time_over_gpus.push_back({g, seconds_on_gpus(compute.seconds_on_one_gpu, g)});
     compute.gpu_hours = gpus * compute.seconds / 3600;
     compute.model_flops_utilization = compute.model_flops / (compute.seconds * gpus * hardware.gpu.peak_flops);
     compute.cost = hardware.price_per_gpu_hour * compute.gpu_hours;

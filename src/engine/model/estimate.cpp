@@ -25,14 +25,17 @@ std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
     auto bytes = [](double value) { return quantity::format(value, quantity::Figure::bytes); };
     std::vector<std::string> parts;
     if (fullest.activations > 0)
-        parts.push_back(message("estimate.overflow.part.activations", "activations {bytes}", {{"bytes", bytes(fullest.activations)}}));
+        parts.push_back(message("estimate.overflow.part.activations", "activations {bytes}",
+                                {{"bytes", bytes(fullest.activations)}}));
     if (fullest.logits > 0)
         parts.push_back(message("estimate.overflow.part.logits", "logits {bytes}", {{"bytes", bytes(fullest.logits)}}));
     if (fullest.gathered_weights > 0)
-        parts.push_back(message("estimate.overflow.part.gathered_weights", "the gathered weights of the layers in use {bytes}",
+        parts.push_back(message("estimate.overflow.part.gathered_weights",
+                                "the gathered weights of the layers in use {bytes}",
                                 {{"bytes", bytes(fullest.gathered_weights)}}));
     if (fullest.temporary > 0)
-        parts.push_back(message("estimate.overflow.part.temporary", "full gradients awaiting their reduce-scatter {bytes}",
+        parts.push_back(message("estimate.overflow.part.temporary",
+                                "full gradients awaiting their reduce-scatter {bytes}",
                                 {{"bytes", bytes(fullest.temporary)}}));
     std::string note;
     if (parts.size() == 1 && fullest.activations > 0) {
@@ -44,7 +47,9 @@ std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
         note = message("estimate.note.unshardable_overflow",
                        "At the step's fullest moment one GPU holds {total} that more data-parallel GPUs cannot shard "
                        "({parts}), more than its {memory}, so no number of them makes training fit.",
-                       {{"total", bytes(fullest.total())}, {"parts", join_list(parts, ListJoin::and_)}, {"memory", bytes(memory)}});
+                       {{"total", bytes(fullest.total())},
+                        {"parts", join_list(parts, ListJoin::and_)},
+                        {"memory", bytes(memory)}});
     }
     std::vector<std::string> remedies;
     // Activation remedies only where activations and logits are most of what overflows.
@@ -53,15 +58,18 @@ std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
             remedies.push_back(message("estimate.remedy.full_checkpointing", "full activation checkpointing"));
         if (!training.flash_attention && training.recompute == Recompute::none)
             remedies.push_back(message("estimate.remedy.flash_attention", "FlashAttention"));
-        if (training.micro_batch > 1) remedies.push_back(message("estimate.remedy.smaller_micro_batch", "a smaller micro-batch"));
+        if (training.micro_batch > 1)
+            remedies.push_back(message("estimate.remedy.smaller_micro_batch", "a smaller micro-batch"));
         remedies.push_back(message("estimate.remedy.shorter_sequences", "shorter sequences"));
     }
     if (!training.sequence_parallel || scenario.parallel.tensor == 1)
-        remedies.push_back(message("estimate.remedy.sequence_parallelism", "tensor parallelism with sequence parallelism"));
+        remedies.push_back(
+            message("estimate.remedy.sequence_parallelism", "tensor parallelism with sequence parallelism"));
     else
         remedies.push_back(message("estimate.remedy.more_tensor_parallelism", "more tensor parallelism"));
-    return note + " " + message("estimate.note.shrink", "Shrink it with {remedies}.",
-                                {{"remedies", join_list(remedies, ListJoin::or_)}});
+    return note + " " +
+           message("estimate.note.shrink", "Shrink it with {remedies}.",
+                   {{"remedies", join_list(remedies, ListJoin::or_)}});
 }
 
 // The fewest GPUs at this t and p with which ZeRO-3 training fits: the step's peak must fit. At
@@ -126,12 +134,14 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
     training.activations = training_activations(model.architecture, scenario.training, parallel);
     // docs/model.md §16: what moves to CPU memory no longer counts against the GPU's.
     const double states_before_offload = training.per_gpu_states.total();
-    result.offload = offload_states(scenario, training.bytes_per_param, result.fine_tuning.trainable_bytes, result.params,
-                                    training.activations.micro_batches, training.per_gpu_states);
-    const double kept_on_gpu = states_before_offload > 0 ? training.per_gpu_states.total() / states_before_offload : 1.0;
+    result.offload = offload_states(scenario, training.bytes_per_param, result.fine_tuning.trainable_bytes,
+                                    result.params, training.activations.micro_batches, training.per_gpu_states);
+    const double kept_on_gpu =
+        states_before_offload > 0 ? training.per_gpu_states.total() / states_before_offload : 1.0;
     TrainingSettings without_recompute = scenario.training;
     without_recompute.recompute = Recompute::none;
-    training.activations_without_recompute = training_activations(model.architecture, without_recompute, parallel).layers;
+    training.activations_without_recompute =
+        training_activations(model.architecture, without_recompute, parallel).layers;
 
     training.min_gpus_for_states = gpus_to_hold(training.model_states.total(), memory_per_gpu);
 
@@ -178,8 +188,9 @@ void write_fine_tuning(json::Writer& w, const TrainingSettings& training, const 
     w.field("method", fine_tuning_method_name(training.method));
     w.field("trainable_params", f.trainable_params).field("frozen_params", f.frozen_params);
     w.field("adapter_params", f.adapter_params).field("quantized_params", f.quantized_params);
-    w.field("base_storage", training.method == FineTuningMethod::full ? std::string_view(format_name(training.precision))
-                                                                       : base_storage_name(training.base_storage));
+    w.field("base_storage", training.method == FineTuningMethod::full
+                                ? std::string_view(format_name(training.precision))
+                                : base_storage_name(training.base_storage));
     w.field("base_bytes_per_param", f.base_bytes_per_param).field("base_bits_per_param", 8 * f.base_bytes_per_param);
     w.field("base_weights", f.base_weights_bytes).field("checkpoint_bytes", f.checkpoint_bytes);
     w.field("trainable_bytes_per_param", f.trainable_bytes.total());
@@ -205,12 +216,18 @@ void write_offload(json::Writer& w, const TrainingSettings& training, const Offl
 
 std::string_view format_label(NumberFormat format) {
     switch (format) {
-        case NumberFormat::fp32: return "FP32";
-        case NumberFormat::bf16: return "BF16";
-        case NumberFormat::fp16: return "FP16";
-        case NumberFormat::fp8: return "FP8";
-        case NumberFormat::int8: return "INT8";
-        case NumberFormat::int4: return "INT4";
+        case NumberFormat::fp32:
+            return "FP32";
+        case NumberFormat::bf16:
+            return "BF16";
+        case NumberFormat::fp16:
+            return "FP16";
+        case NumberFormat::fp8:
+            return "FP8";
+        case NumberFormat::int8:
+            return "INT8";
+        case NumberFormat::int4:
+            return "INT4";
     }
     return "BF16";
 }
@@ -244,7 +261,8 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
                              bytes.optimizer_states});
             break;
         case Optimizer::adafactor:
-            parts.push_back({"optimizer_states", message("estimate.part.factored_second_moment", "factored second moment"),
+            parts.push_back({"optimizer_states",
+                             message("estimate.part.factored_second_moment", "factored second moment"),
                              NumberFormat::fp32, bytes.optimizer_states});
             break;
         case Optimizer::sgd:
@@ -275,8 +293,8 @@ std::string accounting_explanation(AccountingConvention accounting, const Traini
     // docs/model.md §2: the sum is this optimizer's and precision's, written by the engine.
     TrainingSettings under = training;
     under.accounting = accounting;
-    const std::string sum = bytes_per_param_sum(
-        bytes_per_param_parts(under, training_bytes_per_param(under, architecture, parameters)));
+    const std::string sum =
+        bytes_per_param_sum(bytes_per_param_parts(under, training_bytes_per_param(under, architecture, parameters)));
     if (accounting == AccountingConvention::zero)
         return message("estimate.accounting.zero.explanation",
                        "The ZeRO paper's count, and the lesson's: gradients stored in the training precision, {sum} "
@@ -340,7 +358,8 @@ void write_training_bytes(json::Writer& w, const Scenario& scenario, const Estim
     // The same bytes, one entry per stored value, so prose can say "2 + 2 + 4 + 4 + 4 = 16" for
     // whatever optimizer and precision are on screen.
     // With LoRA they are the adapters' bytes, each trainable parameter's (docs/model.md §15).
-    const std::vector<BytesPerParamPart> parts = bytes_per_param_parts(scenario.training, e.fine_tuning.trainable_bytes);
+    const std::vector<BytesPerParamPart> parts =
+        bytes_per_param_parts(scenario.training, e.fine_tuning.trainable_bytes);
     w.key("bytes_per_param_parts").begin_array();
     for (const auto& part : parts) {
         w.begin_object();
@@ -356,8 +375,10 @@ void write_training_bytes(json::Writer& w, const Scenario& scenario, const Estim
     // so the page can offer the choice and say why another tool says 18 (docs/model.md §2).
     const double parameters = e.params.total;
     w.key("accounting").begin_object();
-    w.field("id", accounting_name(scenario.training.accounting)).field("label", accounting_label(scenario.training.accounting));
-    w.field("explanation", accounting_explanation(scenario.training.accounting, scenario.training, e.architecture, parameters));
+    w.field("id", accounting_name(scenario.training.accounting))
+        .field("label", accounting_label(scenario.training.accounting));
+    w.field("explanation",
+            accounting_explanation(scenario.training.accounting, scenario.training, e.architecture, parameters));
     w.end_object();
     w.key("accounting_choices").begin_array();
     for (const AccountingConvention option : {AccountingConvention::zero, AccountingConvention::fp32_gradients}) {
@@ -408,10 +429,12 @@ void write_estimate_compute(json::Writer& w, const Estimate& e) {
     w.field("cost", c.cost).field("energy_joules", c.energy_joules);
     // The time figure's curve, its reference lines and the lesson's cluster (docs/model.md §6).
     w.key("time_over_gpus").begin_array();
-    for (const auto& point : c.time_over_gpus) w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds).end_object();
+    for (const auto& point : c.time_over_gpus)
+        w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds).end_object();
     w.end_array();
     w.key("time_references").begin_array();
-    for (const auto& line : reference_durations()) w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
+    for (const auto& line : reference_durations())
+        w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
     w.end_array();
     w.field("lesson_cluster_gpus", lesson_cluster_gpus());
     // The second curve (docs/model.md §13): the time the communication model predicts on each GPU
@@ -461,8 +484,10 @@ void write_estimate_communication(json::Writer& w, const Estimate& e) {
     }
     w.end_array();
     w.field("global_batch", curve.global_batch).field("stops_paying_gpus", curve.stops_paying_gpus);
-    w.field("stops_paying_dominant",
-            curve.stops_paying_gpus <= 0 ? "" : curve.idle ? "idle" : curve.has_dominant ? comm_term_name(curve.dominant) : "");
+    w.field("stops_paying_dominant", curve.stops_paying_gpus <= 0 ? ""
+                                     : curve.idle                 ? "idle"
+                                     : curve.has_dominant         ? comm_term_name(curve.dominant)
+                                                                  : "");
     w.field("summary", communication_summary(comm, curve, c.model_flops_utilization));
     w.end_object();
 }
@@ -473,8 +498,10 @@ void write_estimate_step(json::Writer& w, const Estimate& e) {
     w.key("step").begin_object();
     w.field("seconds", step.seconds()).field("compute_seconds", step.compute_seconds);
     w.field("optimizer_seconds", step.optimizer_seconds).field("memory_bandwidth", step.memory_bandwidth);
-    w.field("layers", static_cast<double>(step.layers)).field("prefetch_layers", static_cast<double>(step.prefetch_layers));
-    w.field("micro_batches", static_cast<double>(step.micro_batches)).field("in_flight", static_cast<double>(step.in_flight));
+    w.field("layers", static_cast<double>(step.layers))
+        .field("prefetch_layers", static_cast<double>(step.prefetch_layers));
+    w.field("micro_batches", static_cast<double>(step.micro_batches))
+        .field("in_flight", static_cast<double>(step.in_flight));
     w.field("micro_batch_seconds", step.micro_batch_seconds);
     w.field("events", static_cast<double>(step.event_count));
     w.field("peak_bytes", step.peak().total()).field("peak_event", static_cast<double>(step.peak_event));

@@ -7,8 +7,8 @@
 #include "engine/model/communication.hpp"
 #include "engine/model/compute.hpp"
 #include "engine/model/finetune.hpp"
-#include "engine/model/offload.hpp"
 #include "engine/model/memory.hpp"
+#include "engine/model/offload.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/model/timeline.hpp"
 
@@ -26,7 +26,7 @@ struct TrainingMemory {
     StepBytes per_gpu_peak;
     double per_gpu_total() const { return per_gpu_peak.total(); }
     bool fits = false;
-    double min_gpus = -1;  // fewest GPUs with full sharding (ZeRO-3) at this t and p; -1 if none
+    double min_gpus = -1;            // fewest GPUs with full sharding (ZeRO-3) at this t and p; -1 if none
     double min_gpus_for_states = 1;  // a floor: GPUs whose memory just holds the model states
 };
 
@@ -37,7 +37,8 @@ struct Estimate {
     double inference_min_gpus = 0;
     TrainingMemory training;
     FineTuningFigures fine_tuning;
-    OffloadFigures offload;  // docs/model.md §16: what CPU memory holds, and the PCIe traffic per step  // docs/model.md §15: what is trained, what is frozen and how the base is stored
+    OffloadFigures offload;  // docs/model.md §16: what CPU memory holds, and the PCIe traffic per step  //
+                             // docs/model.md §15: what is trained, what is frozen and how the base is stored
     TrainingCompute compute;
     StepTimeline step;  // one training step on one GPU; its peak is training.per_gpu_peak
     // docs/model.md §13: what a step spends besides arithmetic, and the curve it bends.

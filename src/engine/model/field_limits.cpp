@@ -28,7 +28,7 @@ const FieldLimit limits[] = {
     {"model.architecture.expert_mlp", 0, 1e7, UnitKind::number, true},  // 0: the dense MLP's width
     {"model.architecture.dense_layers", 0, 1e4, UnitKind::number, true},
     {"model.architecture.expert_node_limit", 0, 1e4, UnitKind::number, true},  // 0: no limit
-    {"model.architecture.head_dim", 0, 1e5, UnitKind::number, true},    // 0: hidden / heads
+    {"model.architecture.head_dim", 0, 1e5, UnitKind::number, true},           // 0: hidden / heads
     {"model.architecture.q_lora_rank", 0, 1e6, UnitKind::number, true},
     {"model.architecture.kv_lora_rank", 0, 1e6, UnitKind::number, true},  // 0: no latent attention
     {"model.architecture.nope_head_dim", 0, 1e5, UnitKind::number, true},
@@ -62,20 +62,20 @@ const FieldLimit limits[] = {
 // What each slider spans: the sizes the lesson talks about, from a GPT-2 to beyond today's
 // largest runs, with room either side; the typed field takes the rest of the field's range.
 const SliderRange sliders[] = {
-    {"model.params", SliderScale::log, 1e8, 2e12, 20},              // 100M (GPT-2) … 2T parameters
+    {"model.params", SliderScale::log, 1e8, 2e12, 20},  // 100M (GPT-2) … 2T parameters
     {"inference.batch", SliderScale::powers_of_two, 1, 256, 0},
     {"inference.context", SliderScale::powers_of_two, 128, 131072, 0},  // up to Llama 3.1's 128K
     {"training.micro_batch", SliderScale::powers_of_two, 1, 256, 0},
     {"training.global_batch", SliderScale::powers_of_two, 1, 65536, 0},  // Llama 3 405B: 2,048 × 8K tokens
     {"training.sequence", SliderScale::powers_of_two, 128, 131072, 0},
-    {"training.tokens", SliderScale::log, 1e9, 1e14, 20},           // 1B … 100T tokens (Llama 3: 15.6T)
-    {"parallel.gpus", SliderScale::powers_of_two, 1, 1e5, 0},       // Llama 3 405B: 16,384 H100s
-    {"parallel.tensor", SliderScale::powers_of_two, 1, 16, 0},      // within a node's 8 GPUs, and twice that
+    {"training.tokens", SliderScale::log, 1e9, 1e14, 20},       // 1B … 100T tokens (Llama 3: 15.6T)
+    {"parallel.gpus", SliderScale::powers_of_two, 1, 1e5, 0},   // Llama 3 405B: 16,384 H100s
+    {"parallel.tensor", SliderScale::powers_of_two, 1, 16, 0},  // within a node's 8 GPUs, and twice that
     {"parallel.pipeline", SliderScale::powers_of_two, 1, 64, 0},
-    {"parallel.context", SliderScale::powers_of_two, 1, 32, 0},     // Llama 3 405B at 128K: 16
-    {"parallel.expert", SliderScale::powers_of_two, 1, 256, 0},     // DeepSeek-V3: 64
-    {"hardware.memory_bytes", SliderScale::log, 8e9, 1e12, 20},     // 8 GB … 1 TB per GPU
-    {"hardware.peak_flops", SliderScale::log, 1e13, 1e16, 20},      // 10 TFLOP/s … 10 PFLOP/s
+    {"parallel.context", SliderScale::powers_of_two, 1, 32, 0},  // Llama 3 405B at 128K: 16
+    {"parallel.expert", SliderScale::powers_of_two, 1, 256, 0},  // DeepSeek-V3: 64
+    {"hardware.memory_bytes", SliderScale::log, 8e9, 1e12, 20},  // 8 GB … 1 TB per GPU
+    {"hardware.peak_flops", SliderScale::log, 1e13, 1e16, 20},   // 10 TFLOP/s … 10 PFLOP/s
     {"hardware.utilization", SliderScale::linear, 0.01, 1, 0.01},
     {"hardware.price_per_gpu_hour", SliderScale::linear, 0, 10, 0.1},
 };
@@ -110,9 +110,12 @@ const SliderRange* find_slider_range(std::string_view field) {
 
 const char* slider_scale_name(SliderScale scale) {
     switch (scale) {
-        case SliderScale::log: return "log";
-        case SliderScale::linear: return "linear";
-        case SliderScale::powers_of_two: return "powers_of_two";
+        case SliderScale::log:
+            return "log";
+        case SliderScale::linear:
+            return "linear";
+        case SliderScale::powers_of_two:
+            return "powers_of_two";
     }
     return "linear";
 }
@@ -163,7 +166,8 @@ quantity::Reading read_field(std::string_view field, std::string_view text) {
         reading.ok = false;
         // The field's error as a sentence of its own ("must …" → "Must ….") for the page's input box.
         reading.error = problem;
-        if (reading.error[0] >= 'a' && reading.error[0] <= 'z') reading.error[0] = static_cast<char>(reading.error[0] - 'a' + 'A');
+        if (reading.error[0] >= 'a' && reading.error[0] <= 'z')
+            reading.error[0] = static_cast<char>(reading.error[0] - 'a' + 'A');
         reading.error += '.';
     }
     return reading;

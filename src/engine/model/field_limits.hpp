@@ -11,11 +11,11 @@
 namespace trainscope {
 
 struct FieldLimit {
-    const char* field;            // dotted path, as in the scenario JSON: "parallel.gpus"
+    const char* field;  // dotted path, as in the scenario JSON: "parallel.gpus"
     double min;
     double max;
-    quantity::UnitKind kind;      // how a typed value is read and a limit is written
-    bool integer;                 // whole numbers only
+    quantity::UnitKind kind;  // how a typed value is read and a limit is written
+    bool integer;             // whole numbers only
 };
 
 // The stretch of a field's range that the page's slider moves through, and its stops. A slider

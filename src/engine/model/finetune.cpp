@@ -57,21 +57,26 @@ double lora_adapter_params(const Architecture& a, double rank, unsigned targets)
     // and S shared ones of width expert_mlp, or one dense MLP of width mlp (docs/model.md §11).
     if (!a.extended_moe()) return attention + a.layers * a.experts * mlp_adapter_params(a, rank, targets, a.mlp);
     const double moe_layers = a.layers - a.dense_layers;
-    return attention + moe_layers * (a.experts + a.shared_experts) * mlp_adapter_params(a, rank, targets, a.routed_mlp()) +
+    return attention +
+           moe_layers * (a.experts + a.shared_experts) * mlp_adapter_params(a, rank, targets, a.routed_mlp()) +
            a.dense_layers * mlp_adapter_params(a, rank, targets, a.mlp);
 }
 
 double base_storage_bytes_per_param(BaseStorage storage) {
     switch (storage) {
-        case BaseStorage::bf16: return 2.0;
+        case BaseStorage::bf16:
+            return 2.0;
         // LLM.int8 (Dettmers et al. 2022 §3): one byte per weight; its one FP32 constant per row
         // (4/h bytes a weight) is left out.
-        case BaseStorage::int8: return 1.0;
+        case BaseStorage::int8:
+            return 1.0;
         // QLoRA §3: 4-bit NF4 values and one FP32 absmax per block of 64: 4 + 32/64 = 4.5 bits.
-        case BaseStorage::nf4: return (4.0 + 32.0 / 64.0) / 8.0;
+        case BaseStorage::nf4:
+            return (4.0 + 32.0 / 64.0) / 8.0;
         // QLoRA §3, double quantization: the absmax values in 8 bits, with one FP32 constant per
         // 256 of them: 4 + 8/64 + 32/(64·256) = 4.127 bits.
-        case BaseStorage::nf4_double_quant: return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
+        case BaseStorage::nf4_double_quant:
+            return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
     }
     return 2.0;
 }
@@ -93,8 +98,8 @@ FineTuningFigures fine_tuning_figures(const TrainingSettings& training, const Ar
     figures.quantized_params = std::fmax(0.0, parameters - unquantized_params(architecture));
     figures.base_bytes_per_param = base_storage_bytes_per_param(training.base_storage);
     // The embeddings and norms stay 16-bit whatever the linear layers' storage.
-    figures.base_weights_bytes = figures.quantized_params * figures.base_bytes_per_param +
-                                 (parameters - figures.quantized_params) * 2.0;
+    figures.base_weights_bytes =
+        figures.quantized_params * figures.base_bytes_per_param + (parameters - figures.quantized_params) * 2.0;
     // A LoRA checkpoint holds only the adapters, in the training precision (Hu et al. 2021 §4.2).
     figures.checkpoint_bytes = figures.adapter_params * figures.trainable_bytes.weights;
     return figures;

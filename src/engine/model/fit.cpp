@@ -16,14 +16,22 @@ namespace trainscope {
 
 const char* fit_change_name(FitChangeKind kind) {
     switch (kind) {
-        case FitChangeKind::more_gpus: return "more_gpus";
-        case FitChangeKind::larger_gpu: return "larger_gpu";
-        case FitChangeKind::zero_stage: return "zero_stage";
-        case FitChangeKind::recompute: return "recompute";
-        case FitChangeKind::micro_batch: return "micro_batch";
-        case FitChangeKind::sequence: return "sequence";
-        case FitChangeKind::offload: return "offload";
-        case FitChangeKind::method: return "method";
+        case FitChangeKind::more_gpus:
+            return "more_gpus";
+        case FitChangeKind::larger_gpu:
+            return "larger_gpu";
+        case FitChangeKind::zero_stage:
+            return "zero_stage";
+        case FitChangeKind::recompute:
+            return "recompute";
+        case FitChangeKind::micro_batch:
+            return "micro_batch";
+        case FitChangeKind::sequence:
+            return "sequence";
+        case FitChangeKind::offload:
+            return "offload";
+        case FitChangeKind::method:
+            return "method";
     }
     return "more_gpus";
 }
@@ -43,7 +51,8 @@ double states_on_gpu(const Scenario& s, const ParameterCount& params) {
     const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
     const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
     ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
-    offload_states(s, bytes, fine_tuning.trainable_bytes, params, micro_batches_per_step(s.training, s.parallel), states);
+    offload_states(s, bytes, fine_tuning.trainable_bytes, params, micro_batches_per_step(s.training, s.parallel),
+                   states);
     return states.total();
 }
 
@@ -59,7 +68,8 @@ LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing
     offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
     const TrainingCompute compute = training_compute(a, params.active, s);
     // Grouping a timeline's events changes no peak (docs/scenario.md, "Step timeline"): the fewest will do.
-    const StepTimeline timeline = step_timeline(s, params, bytes, states, activations, compute, StepDetail::peak, nullptr, 0);
+    const StepTimeline timeline =
+        step_timeline(s, params, bytes, states, activations, compute, StepDetail::peak, nullptr, 0);
     LayoutCheck check;
     check.peak_bytes = timeline.peak().total();
     check.fits = check.peak_bytes <= s.hardware.gpu.memory_bytes;
@@ -212,7 +222,8 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     if (search.least_states < 0) search.least_states = 0;
     search.layouts_total = static_cast<double>(fitting.size());
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
-    std::partial_sort(fitting.begin(), fitting.begin() + static_cast<std::ptrdiff_t>(shown), fitting.end(), faster<Candidate>);
+    std::partial_sort(fitting.begin(), fitting.begin() + static_cast<std::ptrdiff_t>(shown), fitting.end(),
+                      faster<Candidate>);
     // The listed layouts at their largest micro-batch, ranked again at it.
     for (std::size_t k = 0; k < shown; ++k) {
         FitLayout layout{scenario, {}};
@@ -231,7 +242,8 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
 namespace {
 
 // Adds the change when the changed scenario obeys the rules and fits.
-bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed, const ParameterCount& params) {
+bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed,
+                const ParameterCount& params) {
     if (!layout_is_valid(changed)) return false;
     const LayoutCheck check = check_layout(changed, params);
     if (!check.fits) return false;
@@ -267,7 +279,8 @@ void larger_gpu(const Scenario& s, const ParameterCount& params, std::vector<Fit
     std::vector<const Gpu*> larger;
     for (const Gpu& gpu : gpu_catalogue())
         if (gpu.memory_bytes > s.hardware.gpu.memory_bytes) larger.push_back(&gpu);
-    std::sort(larger.begin(), larger.end(), [](const Gpu* x, const Gpu* y) { return x->memory_bytes < y->memory_bytes; });
+    std::sort(larger.begin(), larger.end(),
+              [](const Gpu* x, const Gpu* y) { return x->memory_bytes < y->memory_bytes; });
     Scenario trial = s;
     for (const Gpu* gpu : larger) {
         trial.hardware.gpu = *gpu;
@@ -352,9 +365,8 @@ FitSearch search_fits(const Scenario& scenario, double max_layouts) {
         larger_gpu(scenario, params, search.changes);
         settings_changes(scenario, params, search.changes);
         memory_saving_changes(scenario, params, search.changes);
-        std::sort(search.changes.begin(), search.changes.end(), [](const FitChange& x, const FitChange& y) {
-            return x.check.run_seconds < y.check.run_seconds;
-        });
+        std::sort(search.changes.begin(), search.changes.end(),
+                  [](const FitChange& x, const FitChange& y) { return x.check.run_seconds < y.check.run_seconds; });
     }
     return search;
 }

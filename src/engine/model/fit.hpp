@@ -15,10 +15,10 @@ namespace trainscope {
 // One scenario's memory and time, as the estimate computes them.
 struct LayoutCheck {
     bool fits = false;
-    double peak_bytes = 0;    // = the estimate's training.per_gpu.total
-    double step_seconds = 0;  // the communication model's step (bubble and communication included)
-    double run_seconds = 0;   // the run's tokens at that step time
-    double micro_batches = 1; // μ
+    double peak_bytes = 0;     // = the estimate's training.per_gpu.total
+    double step_seconds = 0;   // the communication model's step (bubble and communication included)
+    double run_seconds = 0;    // the run's tokens at that step time
+    double micro_batches = 1;  // μ
 };
 
 // The model's parameters as the estimate counts them (a bare count, or the architecture's).
@@ -54,8 +54,10 @@ double largest_fitting(double cap, Fits fits) {
     }
     while (high - low > 1) {
         const double middle = std::floor((low + high) / 2);
-        if (fits(middle)) low = middle;
-        else high = middle;
+        if (fits(middle))
+            low = middle;
+        else
+            high = middle;
     }
     return low;
 }
@@ -79,7 +81,7 @@ struct FitSearch {
     LayoutCheck current;
     double largest_micro_batch = 0;  // 0: not even one sequence fits
     LayoutCheck largest_micro_batch_check;
-    double largest_sequence = 0;     // a power of two; 0: none fits
+    double largest_sequence = 0;  // a power of two; 0: none fits
     LayoutCheck largest_sequence_check;
     std::vector<FitLayout> layouts;  // ranked by run time, at most `max_layouts`
     double layouts_total = 0;        // layouts that fit

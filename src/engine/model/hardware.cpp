@@ -11,8 +11,8 @@ constexpr double bidirectional_gigabytes(double value) { return value * 1e9 / 2;
 Gpu row(const char* id, const char* name, double memory, double peak, double watts, double bandwidth,
         const char* source, const char* short_name, const char* model_name, double gpus_per_node, double intra,
         double inter, double pcie, const char* interconnect_source) {
-    return Gpu{id, name, memory, peak, watts, bandwidth, source, short_name, model_name, gpus_per_node, intra, inter,
-               pcie, interconnect_source};
+    return Gpu{id,         name,       memory,        peak,  watts, bandwidth, source,
+               short_name, model_name, gpus_per_node, intra, inter, pcie,      interconnect_source};
 }
 
 }  // namespace
@@ -37,12 +37,14 @@ const std::vector<Gpu>& gpu_catalogue() {
             "H800 SXM", "H800 SXM", 8, bidirectional_gigabytes(400), gigabits(400), bidirectional_gigabytes(128),
             "NVIDIA H800 datasheet (NVLink 400 GB/s, PCIe Gen5 128 GB/s); DeepSeek-AI 2024, DeepSeek-V3 "
             "Technical Report §3.1–3.2 (8 GPUs per node, InfiniBand 50 GB/s per GPU)"),
-        row("a100-sxm-80", "NVIDIA A100 SXM 80 GB", 80e9, 312e12, 400, 2.039e12, "NVIDIA A100 Tensor Core GPU datasheet",
-            "A100 SXM 80 GB", "A100 SXM", 8, bidirectional_gigabytes(600), gigabits(200), bidirectional_gigabytes(64),
+        row("a100-sxm-80", "NVIDIA A100 SXM 80 GB", 80e9, 312e12, 400, 2.039e12,
+            "NVIDIA A100 Tensor Core GPU datasheet", "A100 SXM 80 GB", "A100 SXM", 8, bidirectional_gigabytes(600),
+            gigabits(200), bidirectional_gigabytes(64),
             "NVIDIA A100 datasheet (NVLink 600 GB/s, PCIe Gen4 64 GB/s); NVIDIA DGX A100 datasheet (8 GPUs, "
             "8 × ConnectX-6 200 Gb/s HDR InfiniBand)"),
-        row("a100-sxm-40", "NVIDIA A100 SXM 40 GB", 40e9, 312e12, 400, 1.555e12, "NVIDIA A100 Tensor Core GPU datasheet",
-            "A100 SXM 40 GB", "A100 SXM", 8, bidirectional_gigabytes(600), gigabits(200), bidirectional_gigabytes(64),
+        row("a100-sxm-40", "NVIDIA A100 SXM 40 GB", 40e9, 312e12, 400, 1.555e12,
+            "NVIDIA A100 Tensor Core GPU datasheet", "A100 SXM 40 GB", "A100 SXM", 8, bidirectional_gigabytes(600),
+            gigabits(200), bidirectional_gigabytes(64),
             "NVIDIA A100 datasheet (NVLink 600 GB/s, PCIe Gen4 64 GB/s); NVIDIA DGX A100 datasheet (8 GPUs, "
             "8 × ConnectX-6 200 Gb/s HDR InfiniBand)"),
         row("b200", "NVIDIA B200", 180e9, 2250e12, 1000, 8e12, "NVIDIA DGX B200 datasheet (per GPU; sold as 192 GB)",
@@ -66,8 +68,8 @@ const std::vector<Gpu>& gpu_catalogue() {
             bidirectional_gigabytes(64), gigabits(100), bidirectional_gigabytes(64),
             "NVIDIA Ada Lovelace architecture whitepaper (no NVLink; PCIe Gen4 x16, 64 GB/s): GPUs of a node "
             "talk over PCIe; 8 per node and one 100 Gb/s Ethernet port per GPU are this catalogue's assumption"),
-        row("tpu-v5p", "Google TPU v5p", 95e9, 459e12, 0, 2765e9, "Google Cloud TPU v5p documentation (BF16)", "TPU v5p",
-            "TPU v5p", 8960, gigabits(4800) / 2, 0, 0,
+        row("tpu-v5p", "Google TPU v5p", 95e9, 459e12, 0, 2765e9, "Google Cloud TPU v5p documentation (BF16)",
+            "TPU v5p", "TPU v5p", 8960, gigabits(4800) / 2, 0, 0,
             "Google Cloud TPU v5p documentation (inter-chip interconnect 4,800 Gb/s per chip, 8,960 chips per pod "
             "in a 3D torus); the network between pods is not published"),
     };

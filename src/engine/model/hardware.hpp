@@ -22,10 +22,10 @@ struct Gpu {
     std::string model_name;
     // Interconnect (docs/model.md §10), bytes/s per GPU and per direction; 0 when not given (a
     // custom GPU, or not published): the model then takes the H100 SXM's and says so.
-    double gpus_per_node = 0;          // GPUs joined by the fast link (NVLink, Infinity Fabric, ICI)
-    double intra_node_bandwidth = 0;   // the fast link within a node
-    double inter_node_bandwidth = 0;   // the network between nodes (InfiniBand/RoCE NIC per GPU)
-    double pcie_bandwidth = 0;         // the GPU's host link
+    double gpus_per_node = 0;         // GPUs joined by the fast link (NVLink, Infinity Fabric, ICI)
+    double intra_node_bandwidth = 0;  // the fast link within a node
+    double inter_node_bandwidth = 0;  // the network between nodes (InfiniBand/RoCE NIC per GPU)
+    double pcie_bandwidth = 0;        // the GPU's host link
     std::string interconnect_source;
 };
 

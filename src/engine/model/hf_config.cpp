@@ -5,10 +5,10 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/text/json.hpp"
-#include "engine/text/messages.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/scenario.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/messages.hpp"
 #include "engine/text/utf8.hpp"
 
 namespace trainscope {
@@ -24,13 +24,14 @@ constexpr std::size_t max_echoed_bytes = 40;
 // Activations whose MLP is gated (SwiGLU/GeGLU: three matrices). Hugging Face names SwiGLU's
 // activation "silu" (Llama, Mistral, Qwen2) or "swish"; the gate itself lives in the modelling code.
 const char* const gated_activations[] = {"silu", "swish", "swiglu", "geglu"};
-const char* const plain_activations[] = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu",
-                                         "gelu_python", "tanh"};
+const char* const plain_activations[] = {"gelu", "gelu_new",   "gelu_fast",   "gelu_pytorch_tanh",
+                                         "relu", "quick_gelu", "gelu_python", "tanh"};
 // Families whose MLP is gated whatever the activation is called (Gemma: GeGLU with hidden_act
 // "gelu_pytorch_tanh").
-const char* const gated_model_types[] = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
-                                         "gemma", "gemma2", "gemma3_text", "phi3", "olmo", "olmo2", "deepseek_v2",
-                                         "deepseek_v3", "granite", "cohere", "internlm2", "yi"};
+const char* const gated_model_types[] = {"llama",   "mistral",   "mixtral",   "qwen2",       "qwen2_moe",
+                                         "qwen3",   "qwen3_moe", "gemma",     "gemma2",      "gemma3_text",
+                                         "phi3",    "olmo",      "olmo2",     "deepseek_v2", "deepseek_v3",
+                                         "granite", "cohere",    "internlm2", "yi"};
 
 template <std::size_t N>
 bool is_one_of(const std::string& text, const char* const (&names)[N]) {
@@ -73,8 +74,9 @@ public:
             if (!present(value)) continue;
             if (used_key) *used_key = key;
             if (value->kind != Kind::number || std::floor(value->number) != value->number || value->number < 1) {
-                errors_.push_back({key, message("hf_config.positive_whole", "must be a positive whole number, got {value}",
-                                                 {{"value", echo(*value)}})});
+                errors_.push_back(
+                    {key, message("hf_config.positive_whole", "must be a positive whole number, got {value}",
+                                  {{"value", echo(*value)}})});
                 return false;
             }
             out = value->number;
@@ -212,8 +214,9 @@ private:
         }
         if (!has_kv_heads && key.empty() && has_heads_) {
             a_.kv_heads = a_.heads;
-            if (!gpt2_style_) r_.notes.push_back(message("hf_config.note.kv_heads_absent",
-                                                         "num_key_value_heads absent: one key/value head per attention head"));
+            if (!gpt2_style_)
+                r_.notes.push_back(message("hf_config.note.kv_heads_absent",
+                                           "num_key_value_heads absent: one key/value head per attention head"));
         }
     }
 
@@ -226,10 +229,12 @@ private:
             // GPT-2's config leaves n_inner null, which its modelling code reads as the plain MLP's
             // width: the engine's own multiple (docs/model.md §1).
             a_.mlp = plain_mlp_multiple * a_.hidden;
-            r_.notes.push_back(message("hf_config.note.n_inner_null", "n_inner is null: GPT-2\u2019s MLP is 4 \u00D7 n_embd"));
+            r_.notes.push_back(
+                message("hf_config.note.n_inner_null", "n_inner is null: GPT-2\u2019s MLP is 4 \u00D7 n_embd"));
         } else if (!gpt2_style_) {
-            r_.errors.push_back({"intermediate_size", message("hf_config.missing_mlp", "missing: the engine needs the MLP size "
-                                                                                      "(also looked for n_inner, ffn_dim)")});
+            r_.errors.push_back({"intermediate_size", message("hf_config.missing_mlp",
+                                                              "missing: the engine needs the MLP size "
+                                                              "(also looked for n_inner, ffn_dim)")});
         }
     }
 
@@ -244,11 +249,13 @@ private:
                 break;
             }
         }
-        if (!activation_key.empty() && !is_one_of(activation, gated_activations) && !is_one_of(activation, plain_activations)) {
-            r_.errors.push_back({activation_key, message("hf_config.unknown_activation",
-                                                         "\u201C{activation}\u201D is not an activation this page knows (silu "
-                                                         "means a gated SwiGLU MLP; gelu a plain one)",
-                                                         {{"activation", utf8::truncate(activation, max_echoed_bytes)}})});
+        if (!activation_key.empty() && !is_one_of(activation, gated_activations) &&
+            !is_one_of(activation, plain_activations)) {
+            r_.errors.push_back(
+                {activation_key, message("hf_config.unknown_activation",
+                                         "\u201C{activation}\u201D is not an activation this page knows (silu "
+                                         "means a gated SwiGLU MLP; gelu a plain one)",
+                                         {{"activation", utf8::truncate(activation, max_echoed_bytes)}})});
         } else if (is_one_of(model_type_, gated_model_types)) {
             a_.gated_mlp = true;
         } else if (!activation_key.empty()) {
@@ -256,8 +263,9 @@ private:
         } else if (gpt2_style_) {
             a_.gated_mlp = false;
         } else {
-            r_.errors.push_back({"hidden_act", message("hf_config.missing_activation",
-                                                       "missing: cannot tell a gated (silu) MLP from a plain (gelu) one")});
+            r_.errors.push_back(
+                {"hidden_act", message("hf_config.missing_activation",
+                                       "missing: cannot tell a gated (silu) MLP from a plain (gelu) one")});
         }
     }
 
@@ -265,11 +273,15 @@ private:
         // Hugging Face's PretrainedConfig ties embeddings unless told otherwise.
         a_.tied_embeddings = true;
         if (const Value* tie = config_.find("tie_word_embeddings")) {
-            if (tie->kind != Kind::boolean) r_.errors.push_back({"tie_word_embeddings", message("hf_config.must_be_boolean", "must be true or false, got {value}",
-                                                                                              {{"value", echo(*tie)}})});
-            else a_.tied_embeddings = tie->boolean;
+            if (tie->kind != Kind::boolean)
+                r_.errors.push_back(
+                    {"tie_word_embeddings", message("hf_config.must_be_boolean", "must be true or false, got {value}",
+                                                    {{"value", echo(*tie)}})});
+            else
+                a_.tied_embeddings = tie->boolean;
         } else if (!gpt2_style_) {
-            r_.notes.push_back(message("hf_config.note.tie_absent", "tie_word_embeddings absent: tied, as Hugging Face assumes"));
+            r_.notes.push_back(
+                message("hf_config.note.tie_absent", "tie_word_embeddings absent: tied, as Hugging Face assumes"));
         }
         // Learned absolute positions: GPT-2's n_positions. RoPE models (max_position_embeddings) learn none.
         a_.learned_positions = 0;
@@ -279,7 +291,8 @@ private:
     void read_biases_and_dropout() {
         a_.biases = gpt2_style_ || is_true("attention_bias") || is_true("mlp_bias") || is_true("bias");
         a_.dropout = false;
-        for (const char* k : {"resid_pdrop", "embd_pdrop", "attn_pdrop", "attention_dropout", "hidden_dropout", "dropout"}) {
+        for (const char* k :
+             {"resid_pdrop", "embd_pdrop", "attn_pdrop", "attention_dropout", "hidden_dropout", "dropout"}) {
             const Value* v = config_.find(k);
             if (v && v->kind == Kind::number && v->number > 0) a_.dropout = true;
         }
@@ -302,7 +315,8 @@ private:
         reader_.integer({"n_shared_experts"}, false, a_.shared_experts, &key);
         remember("shared_experts", key);
         double shared_width = 0;
-        if (key.empty() && a_.expert_mlp > 0 && reader_.integer({"shared_expert_intermediate_size"}, false, shared_width)) {
+        if (key.empty() && a_.expert_mlp > 0 &&
+            reader_.integer({"shared_expert_intermediate_size"}, false, shared_width)) {
             a_.shared_experts = shared_width / a_.expert_mlp;
             remember("shared_experts", "shared_expert_intermediate_size");
         }
@@ -310,7 +324,8 @@ private:
         if (present(first_dense) && !(first_dense->kind == Kind::number && first_dense->number == 0))
             integer("dense_layers", {"first_k_dense_replace"}, false, a_.dense_layers);
         const Value* node_limit = config_.find("topk_group");
-        if (present(node_limit) && config_.find("n_group")) integer("expert_node_limit", {"topk_group"}, false, a_.expert_node_limit);
+        if (present(node_limit) && config_.find("n_group"))
+            integer("expert_node_limit", {"topk_group"}, false, a_.expert_node_limit);
     }
 
     void read_head_dim_and_latent_attention() {
@@ -342,14 +357,18 @@ private:
     // has sliding_window_pattern − 1 local layers to each global one; Mistral 7B slides in every layer.
     void read_sliding_window() {
         const Value* window = config_.find("sliding_window");
-        if (!present(window) || window->kind != Kind::number || !has_layers_ || is_true_or_absent_false(config_, "use_sliding_window")) return;
+        if (!present(window) || window->kind != Kind::number || !has_layers_ ||
+            is_true_or_absent_false(config_, "use_sliding_window"))
+            return;
         double w = 0;
         if (!reader_.integer({"sliding_window"}, false, w)) return;
         double local = 0;
-        if (model_type_ == "gemma2") local = std::floor(a_.layers / 2);
+        if (model_type_ == "gemma2")
+            local = std::floor(a_.layers / 2);
         else if (model_type_ == "gemma3_text" || model_type_ == "gemma3") {
             double pattern = 6;
-            if (present(config_.find("sliding_window_pattern"))) reader_.integer({"sliding_window_pattern"}, false, pattern);
+            if (present(config_.find("sliding_window_pattern")))
+                reader_.integer({"sliding_window_pattern"}, false, pattern);
             local = a_.layers - std::floor(a_.layers / pattern);
         } else if (model_type_ == "mistral" || model_type_ == "mixtral") {
             local = a_.layers;
@@ -388,11 +407,15 @@ private:
     std::string model_type_;
     bool gpt2_style_ = false;
     bool has_layers_ = false, has_hidden_ = false, has_heads_ = false;
-    std::vector<std::pair<std::string, std::string>> key_of_ = {
-        {"layers", "num_hidden_layers"}, {"hidden", "hidden_size"}, {"heads", "num_attention_heads"},
-        {"kv_heads", "num_key_value_heads"}, {"mlp", "intermediate_size"}, {"vocab", "vocab_size"},
-        {"learned_positions", "n_positions"}, {"experts", "num_local_experts"},
-        {"experts_per_token", "num_experts_per_tok"}};
+    std::vector<std::pair<std::string, std::string>> key_of_ = {{"layers", "num_hidden_layers"},
+                                                                {"hidden", "hidden_size"},
+                                                                {"heads", "num_attention_heads"},
+                                                                {"kv_heads", "num_key_value_heads"},
+                                                                {"mlp", "intermediate_size"},
+                                                                {"vocab", "vocab_size"},
+                                                                {"learned_positions", "n_positions"},
+                                                                {"experts", "num_local_experts"},
+                                                                {"experts_per_token", "num_experts_per_tok"}};
 };
 
 void read_config(const Value& config, const Value& outer, Reading& r) { ConfigRead(config, outer, r).read(); }
@@ -409,11 +432,13 @@ std::string model_from_hf_config_json(std::string_view config_json) {
         const json::ParseResult parsed = json::parse(config_json);
         if (!parsed.ok) {
             // A key given twice or nested too deep is named by its path; syntax errors by line and column.
-            r.errors.push_back({parsed.path.empty() ? "config.json" : parsed.path, message("hf_config.invalid_json", "not valid JSON: {error}",
-                                                                                           {{"error", parsed.error}})});
+            r.errors.push_back(
+                {parsed.path.empty() ? "config.json" : parsed.path,
+                 message("hf_config.invalid_json", "not valid JSON: {error}", {{"error", parsed.error}})});
         } else if (!parsed.value.is_object()) {
-            r.errors.push_back({"config.json", message("hf_config.not_object",
-                                                       "expected a JSON object ({ \u2026 }) with the model\u2019s settings")});
+            r.errors.push_back(
+                {"config.json", message("hf_config.not_object",
+                                        "expected a JSON object ({ \u2026 }) with the model\u2019s settings")});
         } else {
             const Value& outer = parsed.value;
             const Value* text_config = outer.find("text_config");

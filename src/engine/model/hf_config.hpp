@@ -13,5 +13,4 @@ namespace trainscope {
 // architecture is null whenever errors is non-empty. Never throws.
 std::string model_from_hf_config_json(std::string_view config_json);
 
-
 }  // namespace trainscope

@@ -128,7 +128,8 @@ LayerActivationTerms layer_activation_terms(const Architecture& a, double sequen
         // docs/model.md §12 (Gemma 2): a sliding-window layer scores each query against at most w
         // keys; the per-layer figure is the mean over the layers.
         const double window = std::fmin(sequence, a.sliding_window);
-        const double keys = (sequence * (a.layers - a.sliding_window_layers) + window * a.sliding_window_layers) / a.layers;
+        const double keys =
+            (sequence * (a.layers - a.sliding_window_layers) + window * a.sliding_window_layers) / a.layers;
         terms.scores = a.heads * sequence * keys * micro_batch * (2 + 3 * dropout_mask);
     }
     return terms;
@@ -245,9 +246,9 @@ ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, const
     // the d·c/e ranks that hold the same experts (Megatron-Core's expert-data-parallel group).
     const ModelStateBytes rest = per_gpu_model_states(bytes_per_param, params.total - params.routed_experts,
                                                       model_parallel, sharding, parallel.zero_stage);
-    const ModelStateBytes experts = per_gpu_model_states(bytes_per_param, params.routed_experts,
-                                                         model_parallel * parallel.expert, sharding / parallel.expert,
-                                                         parallel.zero_stage);
+    const ModelStateBytes experts =
+        per_gpu_model_states(bytes_per_param, params.routed_experts, model_parallel * parallel.expert,
+                             sharding / parallel.expert, parallel.zero_stage);
     ModelStateBytes bytes;
     bytes.weights = rest.weights + experts.weights;
     bytes.gradients = rest.gradients + experts.gradients;

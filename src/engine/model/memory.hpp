@@ -40,9 +40,9 @@ ModelStateBytes per_gpu_model_states(const BytesPerParam& bytes_per_param, const
                                      const ParallelSettings& parallel);
 
 struct ActivationBytes {
-    double per_layer = 0;  // one transformer layer, one micro-batch, on one GPU
-    double layers = 0;     // what the busiest pipeline stage keeps in flight
-    double logits = 0;     // the output layer's FP32 logits, on the last stage
+    double per_layer = 0;      // one transformer layer, one micro-batch, on one GPU
+    double layers = 0;         // what the busiest pipeline stage keeps in flight
+    double logits = 0;         // the output layer's FP32 logits, on the last stage
     double micro_batches = 1;  // per step on each data-parallel replica (micro_batches_per_step)
     double in_flight = 1;      // micro-batches whose activations the reported stage holds at once
     double total() const { return layers + logits; }
@@ -68,6 +68,7 @@ struct InferenceBytes {
 double kv_cache_values_per_token(const Architecture& architecture, double context);
 
 // docs/model.md §5: weights N·bytes + KV cache 2·L·b·s·a_kv·(h/a)·bytes.
-InferenceBytes inference_memory(const Architecture& architecture, double parameters, const InferenceSettings& inference);
+InferenceBytes inference_memory(const Architecture& architecture, double parameters,
+                                const InferenceSettings& inference);
 
 }  // namespace trainscope

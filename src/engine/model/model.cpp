@@ -242,9 +242,10 @@ std::vector<TrainingRun> deepseek_v3_runs() {
     run.tokens = 14.8e12;
     run.published_gpu_hours = 2.664e6;
     run.recompute = "full";
-    run.note = "DeepSeek-V3 recomputes only its RMSNorms and MLA up-projections and caches some activations in FP8 "
-               "(§3.3.2), which this engine's per-layer model cannot express; full recomputation is the nearest "
-               "setting that fits in the H800's 80 GB, and costs a third more arithmetic than the run did.";
+    run.note =
+        "DeepSeek-V3 recomputes only its RMSNorms and MLA up-projections and caches some activations in FP8 "
+        "(§3.3.2), which this engine's per-layer model cannot express; full recomputation is the nearest "
+        "setting that fits in the H800's 80 GB, and costs a third more arithmetic than the run did.";
     run.source =
         "DeepSeek-V3 Technical Report 2024, §3.1 (2,048 H800 GPUs), §3.2 (16-way pipeline, 64-way expert parallelism "
         "over 8 nodes, ZeRO-1 data parallelism, no tensor parallelism), §4.2 (14.8T tokens, 4K sequences, batch "
@@ -263,8 +264,9 @@ std::vector<TrainingRun> gemma2_27b_runs() {
     run.sequence = 8192;
     run.tokens = 13e12;
     run.recompute = "none";
-    run.source = "Gemma Team 2024, Gemma 2, Table 3 (27B: TPUv5p, 6,144 chips, 768-way data and 8-way model "
-                 "sharding), §3.1 (13T tokens, 8,192-token context) and §3.3 (optimizer state sharded like ZeRO-3)";
+    run.source =
+        "Gemma Team 2024, Gemma 2, Table 3 (27B: TPUv5p, 6,144 chips, 768-way data and 8-way model "
+        "sharding), §3.1 (13T tokens, 8,192-token context) and §3.3 (optimizer state sharded like ZeRO-3)";
     return {run};
 }
 

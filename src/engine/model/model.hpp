@@ -12,14 +12,14 @@ struct Architecture {
     double layers = 0;
     double hidden = 0;
     double heads = 0;
-    double kv_heads = 0;          // grouped-query attention; = heads for multi-head attention
-    double mlp = 0;               // MLP (FFN) inner size f
+    double kv_heads = 0;  // grouped-query attention; = heads for multi-head attention
+    double mlp = 0;       // MLP (FFN) inner size f
     double vocab = 0;
-    bool gated_mlp = true;        // SwiGLU: three h×f matrices; plain GeLU: two
-    bool tied_embeddings = false; // output head shares the input embedding matrix
-    double learned_positions = 0; // GPT-2/3 learned position table rows; 0 for rotary
-    bool biases = false;          // linear and LayerNorm biases (GPT-2/3)
-    bool dropout = false;         // dropout masks are kept for the backward pass (GPT-style)
+    bool gated_mlp = true;         // SwiGLU: three h×f matrices; plain GeLU: two
+    bool tied_embeddings = false;  // output head shares the input embedding matrix
+    double learned_positions = 0;  // GPT-2/3 learned position table rows; 0 for rotary
+    bool biases = false;           // linear and LayerNorm biases (GPT-2/3)
+    bool dropout = false;          // dropout masks are kept for the backward pass (GPT-style)
     double experts = 1;
     double experts_per_token = 1;
     // Mixture of experts as DeepSeek-V3 builds it (docs/model.md §11): experts every token visits
@@ -57,8 +57,8 @@ struct Architecture {
 constexpr double plain_mlp_multiple = 4.0;
 
 struct ParameterCount {
-    double total = 0;   // what memory holds
-    double active = 0;  // what one token uses: the compute side of a mixture of experts
+    double total = 0;           // what memory holds
+    double active = 0;          // what one token uses: the compute side of a mixture of experts
     double routed_experts = 0;  // of total, the routed experts' MLPs: what expert parallelism splits
 };
 
@@ -75,17 +75,17 @@ Architecture assumed_architecture(double parameters);
 struct TrainingRun {
     std::string_view id;
     std::string_view name;
-    std::string_view gpu;       // catalogue id
+    std::string_view gpu;  // catalogue id
     double gpus = 0;
     double tensor = 1, pipeline = 1, context = 1, expert = 1, interleave = 1;
     double first_stage_layers = 0, last_stage_layers = 0;  // 0: even stages
     int zero_stage = 0;
     bool sequence_parallel = false;
     bool attention_flops = false;  // count attention's FLOPs (PaLM App. B), as the paper's MFU does at long context
-    double sequence = 0;        // tokens per sequence
-    double global_batch = 0;    // sequences per optimizer step
+    double sequence = 0;           // tokens per sequence
+    double global_batch = 0;       // sequences per optimizer step
     double micro_batch = 1;
-    double tokens = 0;          // tokens of this run
+    double tokens = 0;  // tokens of this run
     // The paper's own figures, for the tests: 0 when not stated.
     double published_gpu_hours = 0;
     double published_mfu_low = 0, published_mfu_high = 0;
@@ -99,10 +99,10 @@ struct ModelPreset {
     std::string_view id;
     std::string_view name;
     Architecture architecture;
-    double published_params;       // the size its authors report, for the tests
-    double training_tokens;        // reported training tokens; 0 when not reported
-    double training_gpus;          // reported largest training cluster; 0 when not reported
-    std::string_view training_gpu; // catalogue id of that cluster's GPU, or empty
+    double published_params;        // the size its authors report, for the tests
+    double training_tokens;         // reported training tokens; 0 when not reported
+    double training_gpus;           // reported largest training cluster; 0 when not reported
+    std::string_view training_gpu;  // catalogue id of that cluster's GPU, or empty
     std::string_view source;
     double published_active_params = 0;  // for a mixture of experts; 0 when the same as the total
     double context_window = 0;           // the longest context it was trained for; 0 when not stated

@@ -13,57 +13,78 @@ namespace trainscope {
 
 std::string_view optimizer_name(Optimizer optimizer) {
     switch (optimizer) {
-        case Optimizer::adamw: return "adamw";
-        case Optimizer::adam: return "adam";
-        case Optimizer::sgd_momentum: return "sgd_momentum";
-        case Optimizer::sgd: return "sgd";
-        case Optimizer::adam_8bit: return "adam_8bit";
-        case Optimizer::adafactor: return "adafactor";
+        case Optimizer::adamw:
+            return "adamw";
+        case Optimizer::adam:
+            return "adam";
+        case Optimizer::sgd_momentum:
+            return "sgd_momentum";
+        case Optimizer::sgd:
+            return "sgd";
+        case Optimizer::adam_8bit:
+            return "adam_8bit";
+        case Optimizer::adafactor:
+            return "adafactor";
     }
     return "adamw";
 }
 
 std::string_view recompute_name(Recompute recompute) {
     switch (recompute) {
-        case Recompute::none: return "none";
-        case Recompute::selective: return "selective";
-        case Recompute::full: return "full";
+        case Recompute::none:
+            return "none";
+        case Recompute::selective:
+            return "selective";
+        case Recompute::full:
+            return "full";
     }
     return "none";
 }
 
 std::string_view accounting_name(AccountingConvention accounting) {
     switch (accounting) {
-        case AccountingConvention::zero: return "zero";
-        case AccountingConvention::fp32_gradients: return "fp32_gradients";
+        case AccountingConvention::zero:
+            return "zero";
+        case AccountingConvention::fp32_gradients:
+            return "fp32_gradients";
     }
     return "zero";
 }
 
 std::string_view fine_tuning_method_name(FineTuningMethod method) {
     switch (method) {
-        case FineTuningMethod::full: return "full";
-        case FineTuningMethod::lora: return "lora";
-        case FineTuningMethod::qlora: return "qlora";
+        case FineTuningMethod::full:
+            return "full";
+        case FineTuningMethod::lora:
+            return "lora";
+        case FineTuningMethod::qlora:
+            return "qlora";
     }
     return "full";
 }
 
 std::string_view base_storage_name(BaseStorage storage) {
     switch (storage) {
-        case BaseStorage::bf16: return "bf16";
-        case BaseStorage::int8: return "int8";
-        case BaseStorage::nf4: return "nf4";
-        case BaseStorage::nf4_double_quant: return "nf4_double_quant";
+        case BaseStorage::bf16:
+            return "bf16";
+        case BaseStorage::int8:
+            return "int8";
+        case BaseStorage::nf4:
+            return "nf4";
+        case BaseStorage::nf4_double_quant:
+            return "nf4_double_quant";
     }
     return "bf16";
 }
 
 std::string_view offload_name(Offload offload) {
     switch (offload) {
-        case Offload::none: return "none";
-        case Offload::optimizer: return "optimizer";
-        case Offload::parameters: return "parameters";
+        case Offload::none:
+            return "none";
+        case Offload::optimizer:
+            return "optimizer";
+        case Offload::parameters:
+            return "parameters";
     }
     return "none";
 }
@@ -88,7 +109,8 @@ public:
     ObjectReader(const json::Value* object, std::string prefix, std::vector<FieldError>& errors)
         : object_(object), prefix_(std::move(prefix)), errors_(errors) {
         if (object_ && !object_->is_object()) {
-            error_at(prefix_.empty() ? "scenario" : prefix_.substr(0, prefix_.size() - 1), message("scenario.must_be_object", "must be a JSON object"));
+            error_at(prefix_.empty() ? "scenario" : prefix_.substr(0, prefix_.size() - 1),
+                     message("scenario.must_be_object", "must be a JSON object"));
             object_ = nullptr;
         }
     }
@@ -113,8 +135,10 @@ public:
             return false;
         }
         const FieldLimit* limit = find_field_limit(path(name));
-        const std::string problem = limit ? field_limit_error(*limit, value->number)
-                                          : (std::isfinite(value->number) ? std::string() : message("limits.must_be_finite", "must be a finite number"));
+        const std::string problem =
+            limit ? field_limit_error(*limit, value->number)
+                  : (std::isfinite(value->number) ? std::string()
+                                                  : message("limits.must_be_finite", "must be a finite number"));
         if (!problem.empty()) {
             error(name, problem);
             return false;
@@ -168,14 +192,14 @@ public:
         for (const auto& member : object_->members) {
             bool is_known = false;
             for (const auto& known : known_) is_known = is_known || member.first == known;
-            if (!is_known) error_at(path(utf8::truncate(member.first, 60)), message("scenario.unknown_field", "is not a scenario field"));
+            if (!is_known)
+                error_at(path(utf8::truncate(member.first, 60)),
+                         message("scenario.unknown_field", "is not a scenario field"));
         }
     }
 
 private:
-    void error_at(std::string field, std::string message) {
-        errors_.push_back({std::move(field), std::move(message)});
-    }
+    void error_at(std::string field, std::string message) { errors_.push_back({std::move(field), std::move(message)}); }
 
     const json::Value* object_;
     std::string prefix_;
@@ -190,7 +214,8 @@ void read_lora(const json::Value* object, TrainingSettings& training, std::vecto
     ObjectReader reader(object, "training.lora.", errors);
     reader.number("rank", training.lora_rank);
     reader.choice("base", training.base_storage,
-                  {BaseStorage::bf16, BaseStorage::int8, BaseStorage::nf4, BaseStorage::nf4_double_quant}, base_storage_name);
+                  {BaseStorage::bf16, BaseStorage::int8, BaseStorage::nf4, BaseStorage::nf4_double_quant},
+                  base_storage_name);
     if (const json::Value* targets = reader.get("targets")) {
         unsigned chosen = 0;
         bool valid = targets->kind == json::Kind::array;
@@ -198,21 +223,26 @@ void read_lora(const json::Value* object, TrainingSettings& training, std::vecto
             int found = -1;
             for (int index = 0; index < lora_target_count; ++index)
                 if (item.kind == json::Kind::string && item.text == lora_target_name(index)) found = index;
-            if (found < 0) valid = false;
-            else chosen |= 1u << found;
+            if (found < 0)
+                valid = false;
+            else
+                chosen |= 1u << found;
         }
         if (!valid)
-            reader.error("targets", message("scenario.lora.targets", "must be a list of matrices among q, k, v, o, gate, up, down"));
+            reader.error("targets", message("scenario.lora.targets",
+                                            "must be a list of matrices among q, k, v, o, gate, up, down"));
         else if (chosen == 0)
             reader.error("targets", message("scenario.lora.no_targets", "must name at least one matrix to adapt"));
         else
             training.lora_targets = chosen;
     }
     reader.finish();
-    const bool four_bit = training.base_storage == BaseStorage::nf4 || training.base_storage == BaseStorage::nf4_double_quant;
+    const bool four_bit =
+        training.base_storage == BaseStorage::nf4 || training.base_storage == BaseStorage::nf4_double_quant;
     if (training.method == FineTuningMethod::qlora && !four_bit)
-        errors.push_back({"training.lora.base", message("scenario.lora.qlora_base",
-                                                        "QLoRA stores the base in 4-bit NF4: nf4 or nf4_double_quant")});
+        errors.push_back(
+            {"training.lora.base",
+             message("scenario.lora.qlora_base", "QLoRA stores the base in 4-bit NF4: nf4 or nf4_double_quant")});
 }
 
 void read_architecture_fields(ObjectReader& reader, Architecture& a) {
@@ -245,33 +275,40 @@ void read_architecture_fields(ObjectReader& reader, Architecture& a) {
 
 void check_architecture(const Architecture& a, std::vector<FieldError>& errors) {
     const std::string prefix = "model.architecture.";
-    auto error = [&](const char* field, std::string message) { errors.push_back({prefix + field, std::move(message)}); };
-    for (const auto& [field, value] : {std::pair<const char*, double>{"layers", a.layers}, {"hidden", a.hidden},
-                                       {"heads", a.heads}, {"mlp", a.mlp}, {"vocab", a.vocab}}) {
-        if (!(value >= 1)) error(field, message("scenario.architecture.required", "is required for a custom architecture"));
+    auto error = [&](const char* field, std::string message) {
+        errors.push_back({prefix + field, std::move(message)});
+    };
+    for (const auto& [field, value] : {std::pair<const char*, double>{"layers", a.layers},
+                                       {"hidden", a.hidden},
+                                       {"heads", a.heads},
+                                       {"mlp", a.mlp},
+                                       {"vocab", a.vocab}}) {
+        if (!(value >= 1))
+            error(field, message("scenario.architecture.required", "is required for a custom architecture"));
     }
     if (a.heads > a.hidden) {
         error("heads", message("scenario.heads.exceed_hidden", "cannot exceed the hidden size ({hidden})",
-                                {{"hidden", format_limit(a.hidden)}}));
+                               {{"hidden", format_limit(a.hidden)}}));
     } else if (a.heads >= 1 && std::fmod(a.hidden, a.heads) != 0) {
         error("heads", message("scenario.heads.divide_hidden", "must divide the hidden size ({hidden}) evenly",
-                                {{"hidden", format_limit(a.hidden)}}));
+                               {{"hidden", format_limit(a.hidden)}}));
     }
     if (a.kv_heads > a.heads) {
         error("kv_heads", message("scenario.kv_heads.exceed_heads", "cannot exceed the attention heads ({heads})",
-                                   {{"heads", format_limit(a.heads)}}));
+                                  {{"heads", format_limit(a.heads)}}));
     } else if (a.kv_heads >= 1 && std::fmod(a.heads, a.kv_heads) != 0) {
         error("kv_heads", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
-                                   {{"heads", format_limit(a.heads)}}));
+                                  {{"heads", format_limit(a.heads)}}));
     }
     if (a.experts_per_token > a.experts)
-        error("experts_per_token", message("scenario.experts_per_token.exceed_experts",
-                                            "cannot exceed the number of experts ({experts})",
-                                            {{"experts", format_limit(a.experts)}}));
+        error("experts_per_token",
+              message("scenario.experts_per_token.exceed_experts", "cannot exceed the number of experts ({experts})",
+                      {{"experts", format_limit(a.experts)}}));
     if (a.dense_layers >= a.layers && a.dense_layers > 0)
-        error("dense_layers", message("scenario.dense_layers.exceed_layers",
-                                       "must be fewer than the layers ({layers}): the rest are mixture-of-experts layers",
-                                       {{"layers", format_limit(a.layers)}}));
+        error("dense_layers",
+              message("scenario.dense_layers.exceed_layers",
+                      "must be fewer than the layers ({layers}): the rest are mixture-of-experts layers",
+                      {{"layers", format_limit(a.layers)}}));
     if (a.experts <= 1 && (a.shared_experts > 0 || a.expert_mlp > 0 || a.dense_layers > 0)) {
         const char* field = a.shared_experts > 0 ? "shared_experts" : a.expert_mlp > 0 ? "expert_mlp" : "dense_layers";
         error(field, message("scenario.moe.needs_experts", "describes a mixture of experts: set experts above 1"));
@@ -279,20 +316,22 @@ void check_architecture(const Architecture& a, std::vector<FieldError>& errors) 
     if (a.latent_attention()) {
         // DeepSeek-V2 §2.1: every head's key has a part without positions and a rotary part.
         for (const auto& [field, value] : {std::pair<const char*, double>{"nope_head_dim", a.nope_head_dim},
-                                           {"rope_head_dim", a.rope_head_dim}, {"v_head_dim", a.v_head_dim}})
+                                           {"rope_head_dim", a.rope_head_dim},
+                                           {"v_head_dim", a.v_head_dim}})
             if (!(value >= 1))
                 error(field, message("scenario.latent_attention.required",
                                      "is required for multi-head latent attention (kv_lora_rank above 0)"));
     } else if (a.q_lora_rank > 0) {
         error("q_lora_rank", message("scenario.q_lora_rank.needs_latent",
-                                      "compresses queries for multi-head latent attention: set kv_lora_rank too"));
+                                     "compresses queries for multi-head latent attention: set kv_lora_rank too"));
     }
     if (a.sliding_window_layers > a.layers)
-        error("sliding_window_layers", message("scenario.sliding_window_layers.exceed_layers",
-                                                "cannot exceed the layers ({layers})", {{"layers", format_limit(a.layers)}}));
+        error("sliding_window_layers",
+              message("scenario.sliding_window_layers.exceed_layers", "cannot exceed the layers ({layers})",
+                      {{"layers", format_limit(a.layers)}}));
     else if (a.sliding_window_layers > 0 && a.sliding_window < 1)
-        error("sliding_window", message("scenario.sliding_window.required",
-                                         "is required when sliding_window_layers is above 0"));
+        error("sliding_window",
+              message("scenario.sliding_window.required", "is required when sliding_window_layers is above 0"));
 }
 
 void read_model(const json::Value* model_json, Scenario& scenario, std::vector<FieldError>& errors) {
@@ -310,17 +349,19 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
         // The name travels in shared links: short plain text, shown with textContent.
         bool plain = !name.empty();
         for (const unsigned char c : name) plain = plain && c >= 0x20 && c != 0x7f;
-        if (!plain) reader.error("name", message("scenario.name.plain", "must be plain text of one line, not empty"));
+        if (!plain)
+            reader.error("name", message("scenario.name.plain", "must be plain text of one line, not empty"));
         else if (name.size() > max_model_name_bytes)
             reader.error("name", message("scenario.name.too_long", "must be at most {max} bytes long",
-                                          {{"max", format_limit(max_model_name_bytes)}}));
-        else model.name = name;
+                                         {{"max", format_limit(max_model_name_bytes)}}));
+        else
+            model.name = name;
     }
     reader.finish();
 
     if (params_present && (preset_given || architecture_json)) {
         reader.error("params", message("scenario.params.not_both",
-                                        "give a parameter count, or a preset or architecture, not both"));
+                                       "give a parameter count, or a preset or architecture, not both"));
         return;
     }
 
@@ -337,9 +378,11 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
         preset = find_model_preset(preset_id);
         if (!preset) {
             std::string known;
-            for (const auto& candidate : model_presets()) known += (known.empty() ? "" : ", ") + std::string(candidate.id);
-            reader.error("preset", message("scenario.preset.unknown", "unknown preset '{preset}'; known presets: {known}",
-                                            {{"preset", utf8::truncate(preset_id, 40)}, {"known", known}}));
+            for (const auto& candidate : model_presets())
+                known += (known.empty() ? "" : ", ") + std::string(candidate.id);
+            reader.error("preset",
+                         message("scenario.preset.unknown", "unknown preset '{preset}'; known presets: {known}",
+                                 {{"preset", utf8::truncate(preset_id, 40)}, {"known", known}}));
             return;
         }
     } else if (!architecture_json) {
@@ -363,7 +406,8 @@ void read_model(const json::Value* model_json, Scenario& scenario, std::vector<F
         model.architecture_overridden = true;
         if (errors.size() != errors_before) return;
         // Multi-head attention unless told otherwise: K and V have as many heads as Q.
-        if (!architecture_reader.has("kv_heads") && (!preset || kv_heads_before == 0 || kv_heads_before > model.architecture.heads))
+        if (!architecture_reader.has("kv_heads") &&
+            (!preset || kv_heads_before == 0 || kv_heads_before > model.architecture.heads))
             model.architecture.kv_heads = model.architecture.heads;
     }
     check_architecture(model.architecture, errors);
@@ -379,9 +423,10 @@ void read_inference(ObjectReader& root, Scenario& scenario, std::vector<FieldErr
                      {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8,
                       NumberFormat::int4},
                      format_name);
-    inference.choice("kv_precision", scenario.inference.kv_cache,
-                     {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8},
-                     format_name);
+    inference.choice(
+        "kv_precision", scenario.inference.kv_cache,
+        {NumberFormat::fp32, NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp8, NumberFormat::int8},
+        format_name);
     inference.number("batch", scenario.inference.batch);
     inference.number("context", scenario.inference.context);
     inference.finish();
@@ -391,8 +436,8 @@ void read_inference(ObjectReader& root, Scenario& scenario, std::vector<FieldErr
 bool read_training(ObjectReader& root, Scenario& scenario, std::vector<FieldError>& errors) {
     TrainingSettings& training = scenario.training;
     ObjectReader training_reader(root.get("training"), "training.", errors);
-    training_reader.choice("precision", training.precision, {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32},
-                           format_name);
+    training_reader.choice("precision", training.precision,
+                           {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32}, format_name);
     training_reader.choice("optimizer", training.optimizer,
                            {Optimizer::adamw, Optimizer::adam, Optimizer::sgd_momentum, Optimizer::sgd,
                             Optimizer::adam_8bit, Optimizer::adafactor},
@@ -409,9 +454,11 @@ bool read_training(ObjectReader& root, Scenario& scenario, std::vector<FieldErro
     training_reader.choice("accounting", training.accounting,
                            {AccountingConvention::zero, AccountingConvention::fp32_gradients}, accounting_name);
     training_reader.choice("method", training.method,
-                           {FineTuningMethod::full, FineTuningMethod::lora, FineTuningMethod::qlora}, fine_tuning_method_name);
+                           {FineTuningMethod::full, FineTuningMethod::lora, FineTuningMethod::qlora},
+                           fine_tuning_method_name);
     read_lora(training_reader.get("lora"), training, errors);
-    training_reader.choice("offload", training.offload, {Offload::none, Offload::optimizer, Offload::parameters}, offload_name);
+    training_reader.choice("offload", training.offload, {Offload::none, Offload::optimizer, Offload::parameters},
+                           offload_name);
     training_reader.finish();
     return tokens_given;
 }
@@ -441,17 +488,22 @@ void read_hardware(ObjectReader& root, const ModelPreset* preset, Scenario& scen
     const bool gpu_given = hardware_reader.text("gpu", gpu_id);
     if (gpu_id == "custom") {
         const std::string custom_name = message("hardware.custom.name", "Custom GPU");
-        hardware.gpu = Gpu{"custom", custom_name, 0, 0, 0, 0, message("hardware.custom.source", "entered by the user"),
-                           custom_name, custom_name, 0, 0, 0, 0, std::string()};
-        if (!hardware_reader.has("memory_bytes")) hardware_reader.error("memory_bytes", message("scenario.custom_gpu.required", "is required for a custom GPU"));
-        if (!hardware_reader.has("peak_flops")) hardware_reader.error("peak_flops", message("scenario.custom_gpu.required", "is required for a custom GPU"));
+        hardware.gpu =
+            Gpu{"custom",    custom_name, 0, 0, 0, 0, message("hardware.custom.source", "entered by the user"),
+                custom_name, custom_name, 0, 0, 0, 0, std::string()};
+        if (!hardware_reader.has("memory_bytes"))
+            hardware_reader.error("memory_bytes",
+                                  message("scenario.custom_gpu.required", "is required for a custom GPU"));
+        if (!hardware_reader.has("peak_flops"))
+            hardware_reader.error("peak_flops",
+                                  message("scenario.custom_gpu.required", "is required for a custom GPU"));
     } else if (const Gpu* gpu = find_gpu(gpu_id)) {
         hardware.gpu = *gpu;
     } else {
         std::string known;
         for (const auto& candidate : gpu_catalogue()) known += (known.empty() ? "" : ", ") + candidate.id;
         hardware_reader.error("gpu", message("scenario.gpu.unknown", "unknown GPU '{gpu}'; known: {known}, custom",
-                                              {{"gpu", utf8::truncate(gpu_id, 40)}, {"known", known}}));
+                                             {{"gpu", utf8::truncate(gpu_id, 40)}, {"known", known}}));
         hardware.gpu = *find_gpu("h100-sxm");
     }
     (void)gpu_given;
@@ -463,7 +515,8 @@ void read_hardware(ObjectReader& root, const ModelPreset* preset, Scenario& scen
     hardware_reader.finish();
 }
 
-void apply_model_defaults(const ModelPreset* preset, bool gpus_given, bool tokens_given, Scenario& scenario, std::vector<FieldError>& errors) {
+void apply_model_defaults(const ModelPreset* preset, bool gpus_given, bool tokens_given, Scenario& scenario,
+                          std::vector<FieldError>& errors) {
     TrainingSettings& training = scenario.training;
     ParallelSettings& parallel = scenario.parallel;
     // Defaults that depend on the model.
@@ -477,9 +530,10 @@ void apply_model_defaults(const ModelPreset* preset, bool gpus_given, bool token
     }
     const double max_parameters = find_field_limit("model.params")->max;
     if (total_params > max_parameters)
-        errors.push_back({"model.architecture",
-                          message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
-                                  {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
+        errors.push_back(
+            {"model.architecture",
+             message("scenario.architecture.too_many_params", "describes {params} parameters; the limit is {max}",
+                     {{"params", format_limit(total_params)}, {"max", format_limit(max_parameters)}})});
 }
 
 void check_layout(const Scenario& scenario, std::vector<FieldError>& errors) {
@@ -492,22 +546,24 @@ void check_layout(const Scenario& scenario, std::vector<FieldError>& errors) {
     const double layout_product = model_parallel * parallel.context;
     const bool layout_divides = std::fmod(parallel.gpus, layout_product) == 0;
     if (!layout_divides && parallel.context == 1) {
-        errors.push_back({"parallel.gpus", message("scenario.gpus.multiple", "must be a multiple of tensor × pipeline ({model_parallel})",
-                                                      {{"model_parallel", format_limit(model_parallel)}})});
+        errors.push_back({"parallel.gpus", message("scenario.gpus.multiple",
+                                                   "must be a multiple of tensor × pipeline ({model_parallel})",
+                                                   {{"model_parallel", format_limit(model_parallel)}})});
     } else if (!layout_divides) {
-        errors.push_back({"parallel.gpus", message("scenario.gpus.layout_product",
-                                                      "tensor × pipeline × context = {product} does not divide {gpus} GPUs",
-                                                      {{"product", format_limit(layout_product)},
-                                                       {"gpus", format_limit(parallel.gpus)}})});
+        errors.push_back({"parallel.gpus",
+                          message("scenario.gpus.layout_product",
+                                  "tensor × pipeline × context = {product} does not divide {gpus} GPUs",
+                                  {{"product", format_limit(layout_product)}, {"gpus", format_limit(parallel.gpus)}})});
     }
     if (parallel.context > 1 && std::fmod(training.sequence, 2 * parallel.context) != 0) {
         // Megatron-Core splits each sequence into 2·CP chunks, two per rank, so that causal
         // attention's work is balanced (docs/model.md §11).
-        errors.push_back({"parallel.context", message("scenario.context.divide_sequence",
-                                                         "2 × context = {chunks} does not divide the sequence of {sequence} "
-                                                         "tokens: each context-parallel rank takes two equal chunks",
-                                                         {{"chunks", format_limit(2 * parallel.context)},
-                                                          {"sequence", format_limit(training.sequence)}})});
+        errors.push_back(
+            {"parallel.context",
+             message("scenario.context.divide_sequence",
+                     "2 × context = {chunks} does not divide the sequence of {sequence} "
+                     "tokens: each context-parallel rank takes two equal chunks",
+                     {{"chunks", format_limit(2 * parallel.context)}, {"sequence", format_limit(training.sequence)}})});
     }
     if (parallel.expert > 1) {
         // Megatron-Core and DeepSpeed-MoE carve expert-parallel groups out of the data- and
@@ -515,17 +571,18 @@ void check_layout(const Scenario& scenario, std::vector<FieldError>& errors) {
         const double data_context = layout_divides ? parallel.gpus / layout_product * parallel.context : 0;
         if (a.experts <= 1)
             errors.push_back({"parallel.expert", message("scenario.expert.needs_experts",
-                                                            "splits a mixture of experts' experts; this model has none")});
+                                                         "splits a mixture of experts' experts; this model has none")});
         else if (std::fmod(a.experts, parallel.expert) != 0)
             errors.push_back({"parallel.expert", message("scenario.expert.divide_experts",
-                                                            "must divide the routed experts ({experts}) evenly",
-                                                            {{"experts", format_limit(a.experts)}})});
+                                                         "must divide the routed experts ({experts}) evenly",
+                                                         {{"experts", format_limit(a.experts)}})});
         if (layout_divides && std::fmod(data_context, parallel.expert) != 0)
-            errors.push_back({"parallel.expert", message("scenario.expert.divide_data_context",
-                                                            "expert = {expert} does not divide data × context = {data_context}: "
-                                                            "expert-parallel groups are carved out of those ranks",
-                                                            {{"expert", format_limit(parallel.expert)},
-                                                             {"data_context", format_limit(data_context)}})});
+            errors.push_back(
+                {"parallel.expert",
+                 message("scenario.expert.divide_data_context",
+                         "expert = {expert} does not divide data × context = {data_context}: "
+                         "expert-parallel groups are carved out of those ranks",
+                         {{"expert", format_limit(parallel.expert)}, {"data_context", format_limit(data_context)}})});
     }
 }
 
@@ -535,25 +592,32 @@ void check_offload(const Scenario& scenario, std::vector<FieldError>& errors) {
     // DeepSpeed's offload_optimizer is a ZeRO option (stages 1–3), offload_param one of stage 3
     // (DeepSpeed configuration docs, "zero_optimization"; docs/model.md §16).
     if (training.offload == Offload::optimizer && parallel.zero_stage < 1)
-        errors.push_back({"training.offload", message("scenario.offload.needs_zero", "moves ZeRO's optimizer shard to the CPU: set parallel.zero_stage to 1, 2 or 3")});
+        errors.push_back({"training.offload",
+                          message("scenario.offload.needs_zero",
+                                  "moves ZeRO's optimizer shard to the CPU: set parallel.zero_stage to 1, 2 or 3")});
     if (training.offload == Offload::parameters && parallel.zero_stage < 3)
-        errors.push_back({"training.offload", message("scenario.offload.needs_zero3", "moves the weights to the CPU, which ZeRO-3 alone gathers back: set parallel.zero_stage to 3")});
+        errors.push_back(
+            {"training.offload",
+             message("scenario.offload.needs_zero3",
+                     "moves the weights to the CPU, which ZeRO-3 alone gathers back: set parallel.zero_stage to 3")});
 }
 
 void check_pipeline_stages(const Scenario& scenario, std::vector<FieldError>& errors) {
     const Architecture& a = scenario.model.architecture;
     const ParallelSettings& parallel = scenario.parallel;
     if (parallel.pipeline > a.layers)
-        errors.push_back({"parallel.pipeline", message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
-                                                          {{"layers", format_limit(a.layers)}})});
+        errors.push_back({"parallel.pipeline",
+                          message("scenario.pipeline.exceed_layers", "cannot exceed the number of layers ({layers})",
+                                  {{"layers", format_limit(a.layers)}})});
     else if (parallel.pipeline * parallel.interleave > a.layers &&
              !(parallel.first_stage_layers > 0 || parallel.last_stage_layers > 0))
         errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_layers",
-                                                            "needs at least one layer per virtual stage: pipeline × "
-                                                            "interleave cannot exceed the layers ({layers})",
-                                                            {{"layers", format_limit(a.layers)}})});
+                                                         "needs at least one layer per virtual stage: pipeline × "
+                                                         "interleave cannot exceed the layers ({layers})",
+                                                         {{"layers", format_limit(a.layers)}})});
     const double uneven_first = parallel.first_stage_layers, uneven_last = parallel.last_stage_layers;
-    if ((uneven_first > 0 || uneven_last > 0) && parallel.pipeline <= 1 + (uneven_first > 0 && uneven_last > 0 ? 1 : 0)) {
+    if ((uneven_first > 0 || uneven_last > 0) &&
+        parallel.pipeline <= 1 + (uneven_first > 0 && uneven_last > 0 ? 1 : 0)) {
         errors.push_back({uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
                           message("scenario.stage_layers.needs_pipeline",
                                   "needs a pipeline with more stages than the ones it sets")});
@@ -562,21 +626,24 @@ void check_pipeline_stages(const Scenario& scenario, std::vector<FieldError>& er
         const double middle_stages = parallel.pipeline - (uneven_first > 0 ? 1 : 0) - (uneven_last > 0 ? 1 : 0);
         const double middle_layers = a.layers - uneven_first - uneven_last;
         if (!(middle_layers >= middle_stages) || std::fmod(middle_layers, middle_stages) != 0)
-            errors.push_back({uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
-                              message("scenario.stage_layers.even_rest",
-                                      "leaves {layers} layers for the other {stages} stages, which must share them evenly",
-                                      {{"layers", format_limit(middle_layers)}, {"stages", format_limit(middle_stages)}})});
+            errors.push_back(
+                {uneven_first > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers",
+                 message("scenario.stage_layers.even_rest",
+                         "leaves {layers} layers for the other {stages} stages, which must share them evenly",
+                         {{"layers", format_limit(middle_layers)}, {"stages", format_limit(middle_stages)}})});
         else if (parallel.interleave > middle_layers / middle_stages)
             // Llama 3 §3.3.2: with uneven ends a chunk may hold only the embedding or the output,
             // but every chunk of the other stages needs a layer.
-            errors.push_back({"parallel.interleave", message("scenario.interleave.exceed_stage_layers",
-                                                                "needs at least one layer per virtual stage: interleave "
-                                                                "cannot exceed the {layers} layers of a middle stage",
-                                                                {{"layers", format_limit(middle_layers / middle_stages)}})});
+            errors.push_back(
+                {"parallel.interleave", message("scenario.interleave.exceed_stage_layers",
+                                                "needs at least one layer per virtual stage: interleave "
+                                                "cannot exceed the {layers} layers of a middle stage",
+                                                {{"layers", format_limit(middle_layers / middle_stages)}})});
     }
     if (std::fmod(a.heads, parallel.tensor) != 0)
-        errors.push_back({"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
-                                                        {{"heads", format_limit(a.heads)}})});
+        errors.push_back(
+            {"parallel.tensor", message("scenario.divide_heads", "must divide the attention heads ({heads}) evenly",
+                                        {{"heads", format_limit(a.heads)}})});
 }
 
 }  // namespace
@@ -611,7 +678,9 @@ ScenarioReading read_scenario_text(std::string_view json_text) {
     if (!parsed.ok) {
         ScenarioReading reading;
         // A member given twice or nested too deep is named by its path, like any other field error.
-        reading.errors.push_back({parsed.path.empty() ? "scenario" : parsed.path, message("scenario.invalid_json", "is not valid JSON: {error}", {{"error", parsed.error}})});
+        reading.errors.push_back(
+            {parsed.path.empty() ? "scenario" : parsed.path,
+             message("scenario.invalid_json", "is not valid JSON: {error}", {{"error", parsed.error}})});
         return reading;
     }
     return read_scenario(parsed.value);

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "engine/model/hardware.hpp"
-#include "engine/text/json.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/precision.hpp"
+#include "engine/text/json.hpp"
 
 namespace trainscope {
 
@@ -24,7 +24,15 @@ enum class FineTuningMethod { full, lora, qlora };
 // quantisation constants quantised again (QLoRA §3, "double quantization").
 enum class BaseStorage { bf16, int8, nf4, nf4_double_quant };
 // The matrices LoRA adapts, as bits: attention's query, key, value and output, the MLP's gate, up and down.
-enum LoraTarget : unsigned { lora_q = 1, lora_k = 2, lora_v = 4, lora_o = 8, lora_gate = 16, lora_up = 32, lora_down = 64 };
+enum LoraTarget : unsigned {
+    lora_q = 1,
+    lora_k = 2,
+    lora_v = 4,
+    lora_o = 8,
+    lora_gate = 16,
+    lora_up = 32,
+    lora_down = 64
+};
 constexpr int lora_target_count = 7;
 // docs/model.md §16: what moves to CPU memory (ZeRO-Offload, ZeRO-Infinity).
 enum class Offload { none, optimizer, parameters };
@@ -39,11 +47,11 @@ std::string_view offload_name(Offload offload);
 std::string_view lora_target_name(int index);
 
 struct ModelChoice {
-    std::string preset_id;            // empty for a bare count or a custom architecture
+    std::string preset_id;  // empty for a bare count or a custom architecture
     bool architecture_overridden = false;
-    bool architecture_assumed = false; // shape derived from a bare parameter count
-    double given_params = 0;           // the bare count, when that is what was given
-    std::string name;                 // what the learner called it (a pasted config's name): shown, never computed with
+    bool architecture_assumed = false;  // shape derived from a bare parameter count
+    double given_params = 0;            // the bare count, when that is what was given
+    std::string name;  // what the learner called it (a pasted config's name): shown, never computed with
     Architecture architecture;
 };
 

@@ -10,25 +10,38 @@ namespace trainscope {
 
 const char* step_phase_name(StepPhase phase) {
     switch (phase) {
-        case StepPhase::gather: return "gather";
-        case StepPhase::forward: return "forward";
-        case StepPhase::loss: return "loss";
-        case StepPhase::recompute: return "recompute";
-        case StepPhase::backward: return "backward";
-        case StepPhase::free: return "free";
-        case StepPhase::reduce_scatter: return "reduce_scatter";
-        case StepPhase::all_reduce: return "all_reduce";
-        case StepPhase::optimizer: return "optimizer";
+        case StepPhase::gather:
+            return "gather";
+        case StepPhase::forward:
+            return "forward";
+        case StepPhase::loss:
+            return "loss";
+        case StepPhase::recompute:
+            return "recompute";
+        case StepPhase::backward:
+            return "backward";
+        case StepPhase::free:
+            return "free";
+        case StepPhase::reduce_scatter:
+            return "reduce_scatter";
+        case StepPhase::all_reduce:
+            return "all_reduce";
+        case StepPhase::optimizer:
+            return "optimizer";
     }
     return "forward";
 }
 
 const char* step_block_name(StepBlock block) {
     switch (block) {
-        case StepBlock::layer: return "layer";
-        case StepBlock::embedding: return "embedding";
-        case StepBlock::output: return "output";
-        case StepBlock::all: return "all";
+        case StepBlock::layer:
+            return "layer";
+        case StepBlock::embedding:
+            return "embedding";
+        case StepBlock::output:
+            return "output";
+        case StepBlock::all:
+            return "all";
     }
     return "layer";
 }
@@ -143,8 +156,10 @@ public:
                 limit_->fullest.gathered_weights = gathered;
             }
             const double room = limit_->memory - (total - held.gathered_weights) - gathered;
-            if (!(room > 0)) limit_->overflows = true;
-            else limit_->data_parallel = std::fmax(limit_->data_parallel, std::ceil((limit_->states - gathered) / room));
+            if (!(room > 0))
+                limit_->overflows = true;
+            else
+                limit_->data_parallel = std::fmax(limit_->data_parallel, std::ceil((limit_->states - gathered) / room));
         }
         if (!keep_events_) return;
 
@@ -384,14 +399,22 @@ void micro_batch_runs(std::int64_t first, std::int64_t last, One one, Middle mid
 // The whole step (docs/model.md §9): the micro-batches of gradient accumulation, or the first
 // pipeline stage's 1F1B schedule (Narayanan et al. 2021 §2.2), then the gradient reduction and
 // the optimizer step.
-void walk_step(Sink& sink, const Plan& plan, std::int64_t micro_batches, std::int64_t in_flight,
-                       double data_parallel) {
-    auto forward = [&](std::int64_t k) { tag_micro_batches(sink, k, k); forward_pass(sink, plan); };
-    auto backward = [&](std::int64_t k) { tag_micro_batches(sink, k, k); backward_pass(sink, plan); };
+void walk_step(Sink& sink, const Plan& plan, std::int64_t micro_batches, std::int64_t in_flight, double data_parallel) {
+    auto forward = [&](std::int64_t k) {
+        tag_micro_batches(sink, k, k);
+        forward_pass(sink, plan);
+    };
+    auto backward = [&](std::int64_t k) {
+        tag_micro_batches(sink, k, k);
+        backward_pass(sink, plan);
+    };
     if (in_flight <= 1) {
         // Gradient accumulation: each micro-batch's forward and backward; the gradient buffer is
         // held all step, so micro-batches between the first and last are alike and run as one.
-        auto both = [&](std::int64_t k) { forward(k); backward(k); };
+        auto both = [&](std::int64_t k) {
+            forward(k);
+            backward(k);
+        };
         micro_batch_runs(1, micro_batches, both, [&](std::int64_t a, std::int64_t b) {
             tag_micro_batches(sink, a, b);
             forward_pass(sink, plan);
@@ -411,7 +434,10 @@ void walk_step(Sink& sink, const Plan& plan, std::int64_t micro_batches, std::in
         };
         micro_batch_runs(1, warm_up, forward, replayed_forwards);
         // Steady state: every pair leaves memory as it found it, so the middle pairs are alike.
-        auto pair = [&](std::int64_t j) { forward(warm_up + j); backward(j); };
+        auto pair = [&](std::int64_t j) {
+            forward(warm_up + j);
+            backward(j);
+        };
         micro_batch_runs(1, steady, pair, [&](std::int64_t a, std::int64_t b) {
             tag_micro_batches(sink, warm_up + a, warm_up + b);
             forward_pass(sink, plan);
@@ -456,14 +482,16 @@ Plan plan_stage(const Scenario& scenario, const ActivationBytes& activations, St
     timeline.prefetch_layers = plan.gathers ? 1 : 0;
     // §4: micro-batches per step, and how many the reported stage holds at once (1F1B).
     timeline.micro_batches = static_cast<std::int64_t>(std::fmax(1.0, activations.micro_batches));
-    timeline.in_flight = static_cast<std::int64_t>(std::fmax(1.0, std::fmin(activations.in_flight, activations.micro_batches)));
+    timeline.in_flight =
+        static_cast<std::int64_t>(std::fmax(1.0, std::fmin(activations.in_flight, activations.micro_batches)));
     return plan;
 }
 
 // The bytes each kind of event adds or frees (docs/model.md §9), and the share of a layer a ZeRO-3
 // gather brings in (0 without gathers).
 Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
-                  const ActivationBytes& activations, const Plan& plan, const StepTimeline& timeline, double& gathered_share) {
+                  const ActivationBytes& activations, const Plan& plan, const StepTimeline& timeline,
+                  double& gathered_share) {
     const Architecture& a = scenario.model.architecture;
     const ParallelSettings& parallel = scenario.parallel;
     const double t = parallel.tensor, e = parallel.expert;
@@ -473,7 +501,8 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
     Sizes size;
     // §9: the estimate's pile (§4) spread evenly over the stage's layers and its in-flight
     // micro-batches, so the stage holds exactly the estimate's figure when the most are in flight.
-    size.kept_activations_per_layer = activations.layers / (static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight));
+    size.kept_activations_per_layer =
+        activations.layers / (static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight));
     if (plan.recompute) {
         // Korthikanti §5: a recomputed layer rebuilds what it would have kept without recompute.
         TrainingSettings without = scenario.training;
@@ -488,9 +517,10 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
     const bool weights_offloaded = scenario.training.offload == Offload::parameters;
     gathered_share = weights_offloaded ? 1.0 : plan.gathers ? (d - 1) / d : 0.0;
     // With expert parallelism a layer's routed experts are split e ways more (docs/model.md §11).
-    const double layer_on_gpu = e > 1 && params.routed_experts > 0
-                                    ? (layer_params.total - layer_params.routed_experts) / t + layer_params.routed_experts / (t * e)
-                                    : layer_params.total / t;
+    const double layer_on_gpu =
+        e > 1 && params.routed_experts > 0
+            ? (layer_params.total - layer_params.routed_experts) / t + layer_params.routed_experts / (t * e)
+            : layer_params.total / t;
     size.gathered_layer = layer_on_gpu * bytes_per_param.weights * gathered_share;
     size.gathered_head = head_params / t * bytes_per_param.weights * gathered_share;
     // ZeRO §5.2 (P_os+g): a layer's full gradients exist until they are reduce-scattered to their owners.
@@ -509,7 +539,8 @@ void time_compute(const Scenario& scenario, const ParameterCount& params, const 
     const TrainingSettings& training = scenario.training;
     const ParallelSettings& parallel = scenario.parallel;
     const ParameterCount layer_params = parameters_per_layer(a, params);
-    const double attention_forward = training.attention_flops ? attention_forward_flops_per_layer(a, training.sequence) : 0.0;  // PaLM App. B: 12·h·s per layer, 1/3 forward
+    const double attention_forward = training.attention_flops ? attention_forward_flops_per_layer(a, training.sequence)
+                                                              : 0.0;   // PaLM App. B: 12·h·s per layer, 1/3 forward
     plan.layer_forward = 2 * layer_params.active + attention_forward;  // Kaplan §2.1: 2 per parameter forward
     plan.layer_backward = 2 * plan.layer_forward;                      // 4 per parameter backward
     plan.head_active = std::fmax(0.0, params.active - a.layers * layer_params.active);
@@ -546,9 +577,9 @@ void time_optimizer(const Scenario& scenario, const ParameterCount& params, cons
     // experts; with it, its 1/(d·c) share either way.
     if (zero == 0 && e > 1 && params.routed_experts > 0)
         updated_params = (params.total - params.routed_experts) / (t * p) + params.routed_experts / (t * p * e);
-    const double bytes_touched_per_param =
-        bytes_per_param.gradients + 2 * (bytes_per_param.master_weights + bytes_per_param.optimizer_states) +
-        (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;
+    const double bytes_touched_per_param = bytes_per_param.gradients +
+                                           2 * (bytes_per_param.master_weights + bytes_per_param.optimizer_states) +
+                                           (bytes_per_param.master_weights > 0 ? 1.0 : 2.0) * bytes_per_param.weights;
     timeline.optimizer_seconds = updated_params * bytes_touched_per_param / timeline.memory_bandwidth;
 }
 
@@ -561,7 +592,8 @@ std::int64_t budget_events(Plan& plan, const StepTimeline& timeline, std::size_t
     const std::int64_t forward_passes = timeline.in_flight <= 1 ? runs(m) : runs(w) + runs(m - w);
     const std::int64_t backward_passes = timeline.in_flight <= 1 ? runs(m) : runs(m - w) + runs(w);
     const std::int64_t forward_cycle = 1 + (plan.gathers ? 2 : 0);
-    const std::int64_t backward_cycle = 1 + (plan.recompute ? 1 : 0) + (plan.zero >= 2 ? 1 : 0) + (plan.gathers ? 2 : 0);
+    const std::int64_t backward_cycle =
+        1 + (plan.recompute ? 1 : 0) + (plan.zero >= 2 ? 1 : 0) + (plan.gathers ? 2 : 0);
     const std::int64_t per_group = forward_passes * forward_cycle + backward_passes * backward_cycle;
     const std::int64_t fixed = (forward_passes + backward_passes) * 2 * (forward_cycle + backward_cycle) + 16;
     const std::int64_t budget = static_cast<std::int64_t>(std::min<std::size_t>(event_limit, 1u << 30)) - fixed;
@@ -643,8 +675,8 @@ void write_step_summary(json::Writer& w, const StepTimeline& timeline) {
     w.end_object();
 }
 
-constexpr StepPhase all_phases[] = {StepPhase::gather,   StepPhase::forward,        StepPhase::loss,
-                                    StepPhase::recompute, StepPhase::backward,      StepPhase::free,
+constexpr StepPhase all_phases[] = {StepPhase::gather,         StepPhase::forward,    StepPhase::loss,
+                                    StepPhase::recompute,      StepPhase::backward,   StepPhase::free,
                                     StepPhase::reduce_scatter, StepPhase::all_reduce, StepPhase::optimizer};
 constexpr StepBlock all_blocks[] = {StepBlock::layer, StepBlock::embedding, StepBlock::output, StepBlock::all};
 
@@ -681,7 +713,8 @@ std::string write_step_timeline_columns(const StepTimeline& timeline, std::vecto
     write_step_summary(w, timeline);
     w.field("event_count", static_cast<double>(timeline.events.size()));
     w.key("event_fields").begin_array();
-    for (const char* name : {"phase", "block", "layer", "layer_last", "micro_batch", "micro_batch_last", "start", "seconds"})
+    for (const char* name :
+         {"phase", "block", "layer", "layer_last", "micro_batch", "micro_batch_last", "start", "seconds"})
         w.string(name);
     w.end_array();
     w.key("held_fields").begin_array();

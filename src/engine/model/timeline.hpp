@@ -55,17 +55,17 @@ struct StepEvent {
 enum class StepDetail { peak, events };
 
 struct StepTimeline {
-    std::vector<StepEvent> events;    // empty with StepDetail::peak
-    std::size_t event_count = 0;      // events the full timeline has, kept or not
-    std::int32_t layers = 0;          // transformer layers this GPU's stage runs
-    std::int32_t prefetch_layers = 0; // ZeRO-3: layers gathered ahead of the one in use
-    std::int64_t micro_batches = 1;   // micro-batches in the step (gradient accumulation / 1F1B)
+    std::vector<StepEvent> events;         // empty with StepDetail::peak
+    std::size_t event_count = 0;           // events the full timeline has, kept or not
+    std::int32_t layers = 0;               // transformer layers this GPU's stage runs
+    std::int32_t prefetch_layers = 0;      // ZeRO-3: layers gathered ahead of the one in use
+    std::int64_t micro_batches = 1;        // micro-batches in the step (gradient accumulation / 1F1B)
     std::int64_t micro_batches_shown = 1;  // micro-batches with events of their own; the rest are grouped
-    std::int64_t in_flight = 1;       // micro-batches whose activations the stage holds at once (1F1B)
-    double micro_batch_seconds = 0;   // forward, recompute and backward of one micro-batch
-    double compute_seconds = 0;       // … of all the step's micro-batches
+    std::int64_t in_flight = 1;            // micro-batches whose activations the stage holds at once (1F1B)
+    double micro_batch_seconds = 0;        // forward, recompute and backward of one micro-batch
+    double compute_seconds = 0;            // … of all the step's micro-batches
     double optimizer_seconds = 0;
-    double memory_bandwidth = 0;      // bytes/s the optimizer step was timed with
+    double memory_bandwidth = 0;            // bytes/s the optimizer step was timed with
     bool memory_bandwidth_assumed = false;  // a custom GPU: scaled from the H100 SXM's ratio
     // The peak: the event (index into the full timeline's events) after which the most is held.
     std::size_t peak_event = 0;

@@ -20,8 +20,8 @@ namespace {
 // and its default used, so a typo in a setting never stops the questions.
 struct BankSettings {
     bool shuffled = false;
-    int draw = 0;            // 0: every usable item
-    double pass_mark = -1;   // < 0: none
+    int draw = 0;           // 0: every usable item
+    double pass_mark = -1;  // < 0: none
 };
 
 struct BankReport {
@@ -45,21 +45,31 @@ void read_bank_settings(const Value& bank, std::size_t item_count, BankReport& r
         if (order->kind == Kind::string && (text == "fixed" || text == "shuffled"))
             report.settings.shuffled = text == "shuffled";
         else
-            report.errors.push_back({"", "order", message("quiz.bank.order", "must be \"fixed\" (the bank's order, the default) or \"shuffled\" (an order per learner)")});
+            report.errors.push_back(
+                {"", "order",
+                 message("quiz.bank.order",
+                         "must be \"fixed\" (the bank's order, the default) or \"shuffled\" (an order per learner)")});
     }
     if (const Value* draw = bank.find("draw")) {
         double count = 0.0;
         if (!number_of(draw, count) || count < 1 || count != std::floor(count) || count > 100000)
-            report.errors.push_back({"", "draw", message("quiz.bank.draw", "must be a whole number of questions to ask, at least 1")});
+            report.errors.push_back(
+                {"", "draw", message("quiz.bank.draw", "must be a whole number of questions to ask, at least 1")});
         else if (item_count > 0 && count > static_cast<double>(item_count))
-            report.errors.push_back({"", "draw", message("quiz.bank.draw_too_many", "asks for {draw} questions but the bank has {items}; every question is asked", {{"draw", quantity::format_count(count)}, {"items", quantity::format_count(static_cast<double>(item_count))}})});
+            report.errors.push_back(
+                {"", "draw",
+                 message("quiz.bank.draw_too_many",
+                         "asks for {draw} questions but the bank has {items}; every question is asked",
+                         {{"draw", quantity::format_count(count)},
+                          {"items", quantity::format_count(static_cast<double>(item_count))}})});
         else
             report.settings.draw = static_cast<int>(count);
     }
     if (const Value* pass_mark = bank.find("pass_mark")) {
         double mark = 0.0;
         if (!number_of(pass_mark, mark) || !(mark >= 0.0 && mark <= 1.0))
-            report.errors.push_back({"", "pass_mark", message("quiz.bank.pass_mark", "must be a fraction from 0 to 1 (0.7 for 70%)")});
+            report.errors.push_back(
+                {"", "pass_mark", message("quiz.bank.pass_mark", "must be a fraction from 0 to 1 (0.7 for 70%)")});
         else
             report.settings.pass_mark = mark;
     }
@@ -67,13 +77,16 @@ void read_bank_settings(const Value& bank, std::size_t item_count, BankReport& r
 
 const Value* bank_items(const Value& bank, BankReport& report) {
     if (!bank.is_object()) {
-        report.errors.push_back({"", "", message("quiz.bank.not_an_object", "the bank must be an object {version, takeaways, items}")});
+        report.errors.push_back(
+            {"", "", message("quiz.bank.not_an_object", "the bank must be an object {version, takeaways, items}")});
         return nullptr;
     }
     for (const auto& member : bank.members) {
-        if (member.first != "version" && member.first != "takeaways" && member.first != "items" && member.first != "$comment" &&
-            member.first != "order" && member.first != "draw" && member.first != "pass_mark")
-            report.errors.push_back({"", member.first, message("quiz.schema.unknown_field", "unknown field (a typo?); see docs/quiz.md")});
+        if (member.first != "version" && member.first != "takeaways" && member.first != "items" &&
+            member.first != "$comment" && member.first != "order" && member.first != "draw" &&
+            member.first != "pass_mark")
+            report.errors.push_back(
+                {"", member.first, message("quiz.schema.unknown_field", "unknown field (a typo?); see docs/quiz.md")});
     }
     double version = 0.0;
     if (!number_of(bank.find("version"), version) || version != 1.0)
@@ -81,14 +94,16 @@ const Value* bank_items(const Value& bank, BankReport& report) {
     std::vector<std::string> takeaways;
     const Value* takeaway_list = bank.find("takeaways");
     if (!takeaway_list || takeaway_list->kind != Kind::array || takeaway_list->items.empty()) {
-        report.errors.push_back({"", "takeaways", message("quiz.bank.takeaways", "must list the lesson's takeaways as [{id, text}]")});
+        report.errors.push_back(
+            {"", "takeaways", message("quiz.bank.takeaways", "must list the lesson's takeaways as [{id, text}]")});
     } else {
         for (std::size_t i = 0; i < takeaway_list->items.size(); ++i) {
             const Value& t = takeaway_list->items[i];
             const std::string field = "takeaways[" + std::to_string(i) + "]";
             const std::string id = text_of(t.find("id"));
             if (!valid_id(id) || text_of(t.find("text")).empty())
-                report.errors.push_back({"", field, message("quiz.bank.takeaway", "needs an id (a-z, 0-9, -, _) and a text")});
+                report.errors.push_back(
+                    {"", field, message("quiz.bank.takeaway", "needs an id (a-z, 0-9, -, _) and a text")});
             takeaways.push_back(id);
             validate_takeaway_translations(t, field, report.errors);
             if (valid_id(id)) report.takeaways.push_back({id, takeaway_text(t)});
@@ -111,7 +126,9 @@ const Value* bank_items(const Value& bank, BankReport& report) {
         validate_item(item, label, report.errors);
         const std::string id = text_of(item.find("id"));
         for (const auto& seen : ids)
-            if (!id.empty() && seen == id) report.errors.push_back({label, "id", message("quiz.bank.item_id_repeated", "repeats another item's id")});
+            if (!id.empty() && seen == id)
+                report.errors.push_back(
+                    {label, "id", message("quiz.bank.item_id_repeated", "repeats another item's id")});
         ids.push_back(id);
         const std::string takeaway = text_of(item.find("takeaway"));
         bool known = false;
@@ -122,7 +139,8 @@ const Value* bank_items(const Value& bank, BankReport& report) {
             }
         }
         if (!takeaway.empty() && !takeaways.empty() && !known)
-            report.errors.push_back({label, "takeaway", message("quiz.bank.takeaway_unknown", "is not one of the bank's takeaways")});
+            report.errors.push_back(
+                {label, "takeaway", message("quiz.bank.takeaway_unknown", "is not one of the bank's takeaways")});
         if (is_numeric_kind(text_of(item.find("kind")))) ++report.numeric_items;
         if (report.errors.size() > errors_before) report.unusable[i] = true;
         // After the verdict above: a broken translation is the author's to fix, but the learner is
@@ -130,7 +148,11 @@ const Value* bank_items(const Value& bank, BankReport& report) {
         validate_translations(item, label, report.errors);
     }
     for (std::size_t t = 0; t < takeaways.size(); ++t) {
-        if (covered[t] == 0) report.errors.push_back({"", "takeaways", message("quiz.bank.takeaway_unchecked", "no item checks the takeaway \"{takeaway}\"", {{"takeaway", takeaways[t]}})});
+        if (covered[t] == 0)
+            report.errors.push_back(
+                {"", "takeaways",
+                 message("quiz.bank.takeaway_unchecked", "no item checks the takeaway \"{takeaway}\"",
+                         {{"takeaway", takeaways[t]}})});
     }
     return items;
 }
@@ -156,8 +178,8 @@ void check_items(const Value& items, int seeds, BankReport& report) {
         }
         for (const Problem& p : checked.warnings) add_once(report.warnings, p);
         const Value* randomize = item.find("randomize");
-        if (!report.unusable[i] && is_numeric_kind(text_of(item.find("kind"))) && randomize && randomize->kind == Kind::array &&
-            !randomize->items.empty())
+        if (!report.unusable[i] && is_numeric_kind(text_of(item.find("kind"))) && randomize &&
+            randomize->kind == Kind::array && !randomize->items.empty())
             report.draws_numbers = true;
         std::vector<Problem> translation_errors;
         check_translations(item, i, translation_errors);
@@ -173,9 +195,15 @@ std::string write_report(const BankReport& report, bool with_counts, int seeds) 
     w.key("settings").begin_object();
     w.field("order", report.settings.shuffled ? "shuffled" : "fixed");
     w.key("draw");
-    if (report.settings.draw > 0) w.integer(report.settings.draw); else w.null();
+    if (report.settings.draw > 0)
+        w.integer(report.settings.draw);
+    else
+        w.null();
     w.key("pass_mark");
-    if (report.settings.pass_mark >= 0) w.number(report.settings.pass_mark); else w.null();
+    if (report.settings.pass_mark >= 0)
+        w.number(report.settings.pass_mark);
+    else
+        w.null();
     w.end_object();
     w.key("takeaways").begin_array();
     for (const auto& [id, text] : report.takeaways) w.begin_object().field("id", id).field("text", text).end_object();
@@ -213,7 +241,9 @@ std::string check_bank(std::string_view bank_json, int seeds, bool with_counts) 
     BankReport report;
     const json::ParseResult parsed = json::parse(bank_json);
     if (!parsed.ok) {
-        report.errors.push_back({"", parsed.path, message("quiz.bank.not_json", "the bank is not valid JSON: {error}", {{"error", parsed.error}})});
+        report.errors.push_back(
+            {"", parsed.path,
+             message("quiz.bank.not_json", "the bank is not valid JSON: {error}", {{"error", parsed.error}})});
         return write_report(report, with_counts, seeds);
     }
     if (const Value* items = bank_items(parsed.value, report)) check_items(*items, seeds, report);

@@ -19,15 +19,22 @@ namespace {
 
 // A word of a sum: a number, an operator, or a unit or size word ("GB", "billion", "GPUs").
 bool is_arithmetic_word(const std::string& word) {
-    static const char* const operators[] = {"+", "-", "\u2212", "\u00D7", "\u00F7", "/", "*", "=", "\u2248", "(", ")", ";", ":"};
+    static const char* const operators[] = {"+", "-",      "\u2212", "\u00D7", "\u00F7", "/", "*",
+                                            "=", "\u2248", "(",      ")",      ";",      ":"};
     std::string rest = word;
     bool trimmed = true;
     while (trimmed && !rest.empty()) {
         trimmed = false;
         for (const char* op : operators) {
             const std::size_t n = std::char_traits<char>::length(op);
-            if (rest.size() >= n && rest.compare(rest.size() - n, n, op) == 0) { rest.erase(rest.size() - n); trimmed = true; }
-            if (rest.size() >= n && rest.compare(0, n, op) == 0) { rest.erase(0, n); trimmed = true; }
+            if (rest.size() >= n && rest.compare(rest.size() - n, n, op) == 0) {
+                rest.erase(rest.size() - n);
+                trimmed = true;
+            }
+            if (rest.size() >= n && rest.compare(0, n, op) == 0) {
+                rest.erase(0, n);
+                trimmed = true;
+            }
         }
     }
     if (rest.empty() || rest.find_first_not_of("0123456789.,") == std::string::npos) return true;
@@ -68,8 +75,8 @@ bool shows_figure(const std::string& text, const std::string& figure, const std:
     for (std::size_t at = text.find(figure); at != std::string::npos; at = text.find(figure, at + 1)) {
         std::size_t before = at;
         while (before > 0 && text[before - 1] == ' ') --before;
-        const bool glued = before < at ? text.compare(before >= 2 ? before - 2 : 0, before >= 2 ? 2 : before, "\u00D7") == 0
-                                       : false;
+        const bool glued =
+            before < at ? text.compare(before >= 2 ? before - 2 : 0, before >= 2 ? 2 : before, "\u00D7") == 0 : false;
         const char previous = at > 0 ? text[at - 1] : ' ';
         if (glued || (previous >= '0' && previous <= '9') || previous == '.' || previous == ',') continue;
         if (leads_to_answer(text, at, figure.size(), answer)) continue;
@@ -79,7 +86,10 @@ bool shows_figure(const std::string& text, const std::string& figure, const std:
 }
 
 std::string shows_misconception(const std::string& shown, const std::string& id) {
-    return message("quiz.check.explanation_shows_misconception", "shows \"{shown}\", the value of misconception \"{misconception}\"; a learner who typed it would read it as confirmation", {{"shown", shown}, {"misconception", id}});
+    return message("quiz.check.explanation_shows_misconception",
+                   "shows \"{shown}\", the value of misconception \"{misconception}\"; a learner who typed it would "
+                   "read it as confirmation",
+                   {{"shown", shown}, {"misconception", id}});
 }
 
 // A show-me that opens the step at a phase needs that phase in the simulation's step (a gather
@@ -90,9 +100,14 @@ void check_moment(const Instance& instance, std::vector<Problem>& errors) {
     bool found = false;
     if (step.ok)
         if (const Value* events = step.value.find("events"))
-            for (const Value& event : events->items) found = found || text_of(event.find("phase")) == instance.show.moment;
+            for (const Value& event : events->items)
+                found = found || text_of(event.find("phase")) == instance.show.moment;
     if (!found)
-        errors.push_back({instance.label, "show.moment", message("quiz.check.moment_missing", "the simulation's step has no \"{moment}\" event: change the simulation or the moment", {{"moment", instance.show.moment}})});
+        errors.push_back(
+            {instance.label, "show.moment",
+             message("quiz.check.moment_missing",
+                     "the simulation's step has no \"{moment}\" event: change the simulation or the moment",
+                     {{"moment", instance.show.moment}})});
 }
 
 // "Show me" loads the simulation: it must compute the very answer the question expects. A
@@ -102,13 +117,19 @@ void check_simulation(const Value& item, const Instance& instance, std::vector<P
     Value estimate;
     std::string error;
     if (!run_estimate(instance.simulation, estimate, error)) {
-        errors.push_back({instance.label, "simulation", message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}})});
+        errors.push_back(
+            {instance.label, "simulation",
+             message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}})});
         return;
     }
     double shown = 0.0;
     if (!evaluate_sum(estimate, text_of(item.find("answer")->find("path")), shown, error)) return;
     if (std::fabs(shown - instance.expected) <= 1e-9 * std::fabs(instance.expected)) return;
-    errors.push_back({instance.label, "simulation", message("quiz.check.simulation_answers_other", "computes {shown} for the answer, not {answer}: make the simulation the question's scenario (or leave the fields it changes out)", {{"shown", figure_text(instance, shown)}, {"answer", answer_text(instance)}})});
+    errors.push_back({instance.label, "simulation",
+                      message("quiz.check.simulation_answers_other",
+                              "computes {shown} for the answer, not {answer}: make the simulation the question's "
+                              "scenario (or leave the fields it changes out)",
+                              {{"shown", figure_text(instance, shown)}, {"answer", answer_text(instance)}})});
 }
 
 // The misconceptions whose value the explanation shows as a figure of its own (the figure, the id),
@@ -131,7 +152,8 @@ MisconceptionsSeen misconceptions_seen(const Value& item, Instance& instance) {
             continue;
         }
         // As the engine writes it, and in the answer's unit, as an author might ("0.14 TB").
-        for (const std::string& figure : {figure_text(instance, m.value), quantity::format_in_unit(m.value, instance.unit)}) {
+        for (const std::string& figure :
+             {figure_text(instance, m.value), quantity::format_in_unit(m.value, instance.unit)}) {
             if (!shows_figure(instance.explanation, figure, answer)) continue;
             seen.shown.emplace_back(figure, m.id);
             break;
@@ -143,9 +165,14 @@ MisconceptionsSeen misconceptions_seen(const Value& item, Instance& instance) {
 void check_misconceptions(const Value& item, Instance& instance, ItemCheck& out) {
     const MisconceptionsSeen seen = misconceptions_seen(item, instance);
     for (const auto& p : instance.problems) out.errors.push_back(p);
-    for (const auto& [figure, id] : seen.shown) out.errors.push_back({instance.label, "explanation", shows_misconception(figure, id)});
+    for (const auto& [figure, id] : seen.shown)
+        out.errors.push_back({instance.label, "explanation", shows_misconception(figure, id)});
     for (const auto& id : seen.hidden)
-        out.warnings.push_back({instance.label, "misconceptions", message("quiz.check.misconception_hidden", "\"{misconception}\" gives an answer that is graded correct, so it is never shown", {{"misconception", id}})});
+        out.warnings.push_back(
+            {instance.label, "misconceptions",
+             message("quiz.check.misconception_hidden",
+                     "\"{misconception}\" gives an answer that is graded correct, so it is never shown",
+                     {{"misconception", id}})});
 }
 
 void check_numeric(const Value& item, Instance& instance, ItemCheck& out) {
@@ -153,9 +180,15 @@ void check_numeric(const Value& item, Instance& instance, ItemCheck& out) {
     // A numeric item's explanation states the engine's answer, so that no other figure in it
     // (a part of the sum, a misconception's value) can be read as the answer.
     if (instance.explanation.find(answer_text(instance)) == std::string::npos)
-        out.errors.push_back({instance.label, "explanation", message("quiz.check.explanation_states_answer", "must state the answer \"{value}\" (write {answer})", {{"value", answer_text(instance)}})});
+        out.errors.push_back(
+            {instance.label, "explanation",
+             message("quiz.check.explanation_states_answer", "must state the answer \"{value}\" (write {answer})",
+                     {{"value", answer_text(instance)}})});
     if (!grades_correct(item, instance, expected_display(instance)))
-        out.errors.push_back({instance.label, "answer", message("quiz.check.expected_not_correct", "the expected answer \"{expected}\" does not grade as correct", {{"expected", expected_display(instance)}})});
+        out.errors.push_back(
+            {instance.label, "answer",
+             message("quiz.check.expected_not_correct", "the expected answer \"{expected}\" does not grade as correct",
+                     {{"expected", expected_display(instance)}})});
     check_misconceptions(item, instance, out);
 }
 
@@ -170,7 +203,9 @@ void check_instance(const Value& item, std::uint32_t seed, ItemCheck& out) {
             Value unused;
             std::string error;
             if (!run_estimate(instance.simulation, unused, error))
-                found.errors.push_back({instance.label, "simulation", message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}})});
+                found.errors.push_back(
+                    {instance.label, "simulation",
+                     message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}})});
             else
                 check_moment(instance, found.errors);
             if (instance.numeric) check_show_holds_answer(item, instance.label, found.errors);
@@ -234,7 +269,11 @@ void check_translations(const Value& item, std::size_t index, std::vector<Proble
             seen = misconceptions_seen(item, instance);
         }
         if (!reads_back)
-            errors.push_back({label, "translations." + tag, message("quiz.check.expected_not_correct", "the expected answer \"{expected}\" does not grade as correct", {{"expected", expected_shown}}), 0});
+            errors.push_back({label, "translations." + tag,
+                              message("quiz.check.expected_not_correct",
+                                      "the expected answer \"{expected}\" does not grade as correct",
+                                      {{"expected", expected_shown}}),
+                              0});
         for (const auto& [figure, id] : seen.shown)
             errors.push_back({label, "translations." + tag + ".explanation", shows_misconception(figure, id), 0});
     }

@@ -8,17 +8,15 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/quiz/internal.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
-#include "engine/quiz/internal.hpp"
 
 namespace trainscope {
 namespace quiz_detail {
 
-std::string text_of(const Value* value) {
-    return value && value->kind == Kind::string ? value->text : std::string();
-}
+std::string text_of(const Value* value) { return value && value->kind == Kind::string ? value->text : std::string(); }
 
 bool number_of(const Value* value, double& out) {
     if (!value || value->kind != Kind::number || !std::isfinite(value->number)) return false;
@@ -75,8 +73,10 @@ void merge(Value& base, const Value& patch) {
         Value* existing = nullptr;
         for (auto& m : base.members)
             if (m.first == member.first) existing = &m.second;
-        if (existing) merge(*existing, member.second);
-        else base.members.push_back(member);
+        if (existing)
+            merge(*existing, member.second);
+        else
+            base.members.push_back(member);
     }
 }
 
@@ -108,7 +108,6 @@ std::uint64_t fnv1a(std::string_view text) {
 double unit_interval(std::uint64_t& state) {
     return static_cast<double>(splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
 }
-
 
 }  // namespace
 
@@ -164,7 +163,9 @@ bool evaluate_sum(const Value& estimate, const std::string& expression, double& 
     for (const auto& part : split_sum(expression)) {
         double term = 0.0;
         if (part.empty() || !number_of(estimate.find_path(part), term)) {
-            error = message("quiz.instance.not_in_estimate", "\"{path}\" is not a number in the estimate (docs/scenario.md lists its fields)", {{"path", part}});
+            error = message("quiz.instance.not_in_estimate",
+                            "\"{path}\" is not a number in the estimate (docs/scenario.md lists its fields)",
+                            {{"path", part}});
             return false;
         }
         out += term;
@@ -215,9 +216,12 @@ double draw_number(const Value& entry, double u, double low, double high) {
     const std::string round = entry.find("round") ? text_of(entry.find("round")) : std::string("nice");
     double x = distribution == "log_uniform" ? std::exp(std::log(low) + u * (std::log(high) - std::log(low)))
                                              : low + u * (high - low);
-    if (round == "nice") x = round_nice(x);
-    else if (round == "integer") x = std::round(x);
-    else if (round == "power_of_two") x = std::exp2(std::round(std::log2(x)));
+    if (round == "nice")
+        x = round_nice(x);
+    else if (round == "integer")
+        x = std::round(x);
+    else if (round == "power_of_two")
+        x = std::exp2(std::round(std::log2(x)));
     // A scaled range is a proportion, not a limit: clamping would undo a power of two.
     if (entry.find("scale_by")) return x;
     if (x < low) x = low;
@@ -232,9 +236,10 @@ void set_drawn(Value& scenario, const std::string& path, const Value& value) {
         for (auto& [name, model] : scenario.members) {
             if (name != "model" || !model.is_object()) continue;
             auto& members = model.members;
-            members.erase(std::remove_if(members.begin(), members.end(), [](const auto& member) {
-                              return member.first == "preset" || member.first == "architecture";
-                          }),
+            members.erase(std::remove_if(members.begin(), members.end(),
+                                         [](const auto& member) {
+                                             return member.first == "preset" || member.first == "architecture";
+                                         }),
                           members.end());
         }
     }
@@ -271,7 +276,8 @@ std::string refused(const std::string& error) {
 }
 
 std::string unknown_placeholder(const std::string& name) {
-    return message("quiz.instance.unknown_placeholder", "placeholder {placeholder} names no value in the scenario or estimate",
+    return message("quiz.instance.unknown_placeholder",
+                   "placeholder {placeholder} names no value in the scenario or estimate",
                    {{"placeholder", "{" + name + "}"}});
 }
 
@@ -284,12 +290,14 @@ const Value* translation_in_use(const Value& item, const Instance& instance) {
 
 json::ParseResult parse_item(std::string_view item_json, std::vector<Problem>& problems) {
     json::ParseResult parsed = json::parse(item_json);
-    if (!parsed.ok) problems.push_back({"", parsed.path, message("quiz.instance.not_json", "the item is not valid JSON: {error}", {{"error", parsed.error}})});
+    if (!parsed.ok)
+        problems.push_back(
+            {"", parsed.path,
+             message("quiz.instance.not_json", "the item is not valid JSON: {error}", {{"error", parsed.error}})});
     return parsed;
 }
 
 }  // namespace
-
 
 // ---------------------------------------------------------------------------------------------
 // The item's texts in the language the instance is asked in. A translation in use was validated
@@ -314,7 +322,8 @@ std::string misconception_feedback(const Value& item, const Instance& instance, 
     if (const Value* translation = translation_in_use(item, instance))
         if (const Value* misconceptions = translation->find("misconceptions"))
             if (const Value* translated = misconceptions->find(text_of(misconception.find("id"))))
-                if (const Value* text = translated->find("feedback"); text && text->kind == Kind::string) return text->text;
+                if (const Value* text = translated->find("feedback"); text && text->kind == Kind::string)
+                    return text->text;
     return text_of(misconception.find("feedback"));
 }
 
@@ -345,7 +354,8 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     if (instance.numeric) {
         instance.scenario = *item.find("scenario");
         draw(item, seed, instance.scenario, drawn);
-        for (const auto& [path, value] : drawn) set_drawn(instance.simulation, path, value);  // "show me" shows the numbers asked about
+        for (const auto& [path, value] : drawn)
+            set_drawn(instance.simulation, path, value);  // "show me" shows the numbers asked about
         std::string error;
         if (!run_estimate(instance.scenario, instance.estimate, error)) {
             instance.problems.push_back({instance.label, "scenario", refused(error)});
@@ -361,7 +371,9 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
         number_of(answer.find("tolerance"), instance.tolerance);
         number_of(answer.find("tolerance_factor"), instance.tolerance_factor);
         if (instance.kind == kind_estimate && !(instance.expected > 0.0))
-            instance.problems.push_back({instance.label, "answer.path", message("quiz.instance.estimate_not_positive", "an estimate needs a positive expected value")});
+            instance.problems.push_back(
+                {instance.label, "answer.path",
+                 message("quiz.instance.estimate_not_positive", "an estimate needs a positive expected value")});
     } else {
         // Choice items still fill placeholders from the simulation's estimate ("{params}").
         std::string error;
@@ -382,7 +394,8 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     const std::string stated_answer = instance.numeric ? answer_text(instance) : std::string();
     instance.explanation = fill(item_text(item, instance, "explanation"),
                                 {instance.estimate, instance.numeric ? &stated_answer : nullptr, own_text}, unknown);
-    for (const auto& name : unknown) instance.problems.push_back({instance.label, "explanation", unknown_placeholder(name)});
+    for (const auto& name : unknown)
+        instance.problems.push_back({instance.label, "explanation", unknown_placeholder(name)});
     return instance;
 }
 
@@ -396,7 +409,8 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         Misconception result;
         result.id = text_of(m.find("id"));
         std::vector<std::string> unknown;
-        result.feedback = fill(misconception_feedback(item, instance, m), {instance.estimate, nullptr, instance.translation.empty()}, unknown);
+        result.feedback = fill(misconception_feedback(item, instance, m),
+                               {instance.estimate, nullptr, instance.translation.empty()}, unknown);
         const std::string field = "misconceptions[" + std::to_string(i) + "]";
         Value estimate = instance.estimate;
         std::string error;
@@ -421,7 +435,9 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         double by = 0.0;
         if (m.find("multiply_by")) {
             if (!number_of(lookup(instance.estimate, text_of(m.find("multiply_by"))), by)) {
-                instance.problems.push_back({instance.label, std::string(field) + ".multiply_by", message("quiz.instance.multiply_by_unknown", "names no number in the scenario or estimate")});
+                instance.problems.push_back(
+                    {instance.label, std::string(field) + ".multiply_by",
+                     message("quiz.instance.multiply_by_unknown", "names no number in the scenario or estimate")});
                 instance.misconceptions.push_back(result);
                 continue;
             }
@@ -429,7 +445,9 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         }
         if (m.find("divide_by")) {
             if (!number_of(lookup(instance.estimate, text_of(m.find("divide_by"))), by) || by == 0.0) {
-                instance.problems.push_back({instance.label, std::string(field) + ".divide_by", message("quiz.instance.divide_by_unknown", "names no non-zero number in the scenario or estimate")});
+                instance.problems.push_back({instance.label, std::string(field) + ".divide_by",
+                                             message("quiz.instance.divide_by_unknown",
+                                                     "names no non-zero number in the scenario or estimate")});
                 instance.misconceptions.push_back(result);
                 continue;
             }
@@ -441,13 +459,16 @@ void compute_misconceptions(const Value& item, Instance& instance) {
     }
 }
 
-std::string figure_text(const Instance& instance, double value) { return quantity::format_natural(value, instance.unit); }
+std::string figure_text(const Instance& instance, double value) {
+    return quantity::format_natural(value, instance.unit);
+}
 
 std::string answer_text(const Instance& instance) { return figure_text(instance, instance.expected); }
 
 std::string expected_display(const Instance& instance) {
     const std::string shown = answer_text(instance);
-    return instance.kind == kind_estimate ? message("quiz.expected.about", "about {answer}", {{"answer", shown}}) : shown;
+    return instance.kind == kind_estimate ? message("quiz.expected.about", "about {answer}", {{"answer", shown}})
+                                          : shown;
 }
 
 void write_problems(json::Writer& w, const std::vector<Problem>& problems) {
@@ -490,22 +511,31 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     // Which translation the texts come from ("de"), or null for the item's own language: the page
     // marks the question's language (lang) so that a screen reader pronounces it right.
     w.key("translation");
-    if (instance.translation.empty()) w.null();
-    else w.string(instance.translation);
+    if (instance.translation.empty())
+        w.null();
+    else
+        w.string(instance.translation);
     w.key("options").begin_array();
     if (parsed.ok && problems.empty() && !instance.numeric) {
         for (const auto& option : parsed.value.find("options")->items) {
-            w.begin_object().field("id", text_of(option.find("id"))).field("text", option_text(parsed.value, instance, option, "text")).end_object();
+            w.begin_object()
+                .field("id", text_of(option.find("id")))
+                .field("text", option_text(parsed.value, instance, option, "text"))
+                .end_object();
         }
     }
     w.end_array();
     const bool usable = loaded.usable();
     w.key("scenario");
-    if (usable && instance.numeric) w.raw(json::serialize(instance.scenario));
-    else w.null();
+    if (usable && instance.numeric)
+        w.raw(json::serialize(instance.scenario));
+    else
+        w.null();
     w.key("simulation");
-    if (usable) w.raw(json::serialize(instance.simulation));
-    else w.null();
+    if (usable)
+        w.raw(json::serialize(instance.simulation));
+    else
+        w.null();
     w.key("show");
     if (usable) {
         w.begin_object().field("section", instance.show.section).field("figure", instance.show.figure);
@@ -514,19 +544,27 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
         // running memory's total): the page then says which part of the figure is meant.
         if (instance.numeric) w.field_bool("answer_drawn", instance.show.answer_drawn);
         w.end_object();
-    }
-    else w.null();
+    } else
+        w.null();
     w.key("expected");
-    if (usable && instance.numeric) w.number(instance.expected);
-    else w.null();
+    if (usable && instance.numeric)
+        w.number(instance.expected);
+    else
+        w.null();
     w.field("expected_display", usable && instance.numeric ? expected_display(instance) : std::string());
-    w.field("unit", instance.unit_spelling).field("unit_name", instance.numeric ? quantity::unit_name(instance.unit) : "").field("unit_kind", instance.numeric ? quantity::unit_kind_name(instance.unit.kind) : "");
+    w.field("unit", instance.unit_spelling)
+        .field("unit_name", instance.numeric ? quantity::unit_name(instance.unit) : "")
+        .field("unit_kind", instance.numeric ? quantity::unit_kind_name(instance.unit.kind) : "");
     w.key("tolerance");
-    if (usable && instance.kind == kind_numeric) w.number(instance.tolerance);
-    else w.null();
+    if (usable && instance.kind == kind_numeric)
+        w.number(instance.tolerance);
+    else
+        w.null();
     w.key("tolerance_factor");
-    if (usable && instance.kind == kind_estimate) w.number(instance.tolerance_factor);
-    else w.null();
+    if (usable && instance.kind == kind_estimate)
+        w.number(instance.tolerance_factor);
+    else
+        w.null();
     w.key("errors");
     write_problems(w, problems);
     w.end_object();

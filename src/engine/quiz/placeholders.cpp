@@ -62,7 +62,8 @@ Figure figure_of_field(const std::string& path) {
 // field measures.
 std::string format_placeholder(const Value& value, const std::string& path, const std::string& format) {
     if (value.kind == Kind::string) return value.text;
-    if (value.kind == Kind::boolean) return value.boolean ? message("quiz.value.yes", "yes") : message("quiz.value.no", "no");
+    if (value.kind == Kind::boolean)
+        return value.boolean ? message("quiz.value.yes", "yes") : message("quiz.value.no", "no");
     if (value.kind != Kind::number) return "?";
     if (format == "count") return quantity::format_count(value.number);
     Unit unit;
@@ -119,7 +120,10 @@ bool english_separated_number(const std::string& run) {
     std::size_t group = 0;
     bool grouped = false;
     for (std::size_t i = 0; i < whole.size(); ++i) {
-        if (whole[i] != ',') { ++group; continue; }
+        if (whole[i] != ',') {
+            ++group;
+            continue;
+        }
         if (grouped ? group != 3 : (group == 0 || group > 3)) return false;
         grouped = true;
         group = 0;
@@ -135,7 +139,8 @@ std::string localize_numbers(const std::string& english) {
     std::size_t i = 0;
     while (i < english.size()) {
         const char previous = i > 0 ? english[i - 1] : ' ';
-        if (!is_digit(english[i]) || is_digit(previous) || is_ascii_letter(previous) || previous == '.' || previous == ',') {
+        if (!is_digit(english[i]) || is_digit(previous) || is_ascii_letter(previous) || previous == '.' ||
+            previous == ',') {
             out += english[i++];
             continue;
         }
@@ -148,7 +153,8 @@ std::string localize_numbers(const std::string& english) {
         const bool after_section = i >= 2 && english.compare(i - 2, 2, "\u00A7") == 0;
         if (!after_section && run.find_first_of(".,") != std::string::npos && english_separated_number(run)) {
             std::string plain;
-            for (const char c : run) if (c != ',') plain += c;
+            for (const char c : run)
+                if (c != ',') plain += c;
             run = quantity::localize_digits(plain);
         }
         out += run;
@@ -174,7 +180,8 @@ std::string fill(const std::string& text, const FillContext& context, std::vecto
         std::string written;
         if (path == "answer" && format.empty() && context.answer) {
             written = *context.answer;
-        } else if (value && (value->kind == Kind::number || value->kind == Kind::string || value->kind == Kind::boolean)) {
+        } else if (value &&
+                   (value->kind == Kind::number || value->kind == Kind::string || value->kind == Kind::boolean)) {
             written = format_placeholder(*value, path, format);
         } else {
             unknown.push_back(path);

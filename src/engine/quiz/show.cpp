@@ -50,7 +50,10 @@ void validate_moment(const Value& show, const std::string& section, const std::s
     const Value* moment = show.find("moment");
     if (!moment) return;
     if (section != "step") {
-        problems.push_back({label, "show.moment", message("quiz.schema.show_moment_section", "only the step section has moments; leave it out for the {section} section", {{"section", section}})});
+        problems.push_back({label, "show.moment",
+                            message("quiz.schema.show_moment_section",
+                                    "only the step section has moments; leave it out for the {section} section",
+                                    {{"section", section}})});
         return;
     }
     bool moment_known = false;
@@ -59,7 +62,9 @@ void validate_moment(const Value& show, const std::string& section, const std::s
         moment_known = moment_known || text_of(moment) == name;
         moments += std::string(moments.empty() ? "\"" : ", \"") + name + "\"";
     }
-    if (moment->kind != Kind::string || !moment_known) problems.push_back({label, "show.moment", message("quiz.schema.show_moment", "must be one of {moments}", {{"moments", moments}})});
+    if (moment->kind != Kind::string || !moment_known)
+        problems.push_back({label, "show.moment",
+                            message("quiz.schema.show_moment", "must be one of {moments}", {{"moments", moments}})});
 }
 
 }  // namespace
@@ -73,32 +78,51 @@ void check_show_holds_answer(const Value& item, const std::string& label, std::v
     const std::string path = answer_path(item);
     if (const ShowTarget* drawing = figure_drawing(path)) {
         if (chosen.path && path == chosen.path) return;
-        problems.push_back({label, "show.figure", message("quiz.schema.show_not_answer", "\"{figure}\" does not draw the answer \"{path}\"; \"{right}\" in the {section} section does: name it, or leave show out", {{"figure", chosen.figure}, {"path", path}, {"right", drawing->figure}, {"section", drawing->section}})});
+        problems.push_back({label, "show.figure",
+                            message("quiz.schema.show_not_answer",
+                                    "\"{figure}\" does not draw the answer \"{path}\"; \"{right}\" in the {section} "
+                                    "section does: name it, or leave show out",
+                                    {{"figure", chosen.figure},
+                                     {"path", path},
+                                     {"right", drawing->figure},
+                                     {"section", drawing->section}})});
         return;
     }
     const FieldHome& home = home_of(first_term(path));
     if (chosen.section == std::string(home.section)) return;
-    problems.push_back({label, "show.section", message("quiz.schema.show_no_figure", "no figure draws \"{path}\"; it is part of \"{figure}\" in the {section} section: leave show out to land there", {{"path", path}, {"figure", home.figure}, {"section", home.section}})});
+    problems.push_back({label, "show.section",
+                        message("quiz.schema.show_no_figure",
+                                "no figure draws \"{path}\"; it is part of \"{figure}\" in the {section} section: "
+                                "leave show out to land there",
+                                {{"path", path}, {"figure", home.figure}, {"section", home.section}})});
 }
 
 void validate_show(const Value& item, const std::string& label, bool numeric, std::vector<Problem>& problems) {
     const Value* show = item.find("show");
     if (!show && numeric) return;  // derived from the answer's field
     if (!show || !show->is_object()) {
-        problems.push_back({label, "show", message("quiz.schema.show_missing", "must name where \"show me in the simulation\" lands: {\"section\": \"sharding\", \"figure\": \"model-states-per-gpu\"}")});
+        problems.push_back({label, "show",
+                            message("quiz.schema.show_missing",
+                                    "must name where \"show me in the simulation\" lands: {\"section\": \"sharding\", "
+                                    "\"figure\": \"model-states-per-gpu\"}")});
         return;
     }
     check_unknown_fields(*show, show_fields, label, "show.", problems);
     const std::string section = text_of(show->find("section"));
     const std::string figure = text_of(show->find("figure"));
     bool section_known = false;
-    for (const ShowTarget* t = show_targets_begin(); t != show_targets_end(); ++t) section_known = section_known || section == t->section;
+    for (const ShowTarget* t = show_targets_begin(); t != show_targets_end(); ++t)
+        section_known = section_known || section == t->section;
     if (!section_known) {
-        problems.push_back({label, "show.section", message("quiz.schema.show_section", "must be one of {sections}", {{"sections", known_sections()}})});
+        problems.push_back(
+            {label, "show.section",
+             message("quiz.schema.show_section", "must be one of {sections}", {{"sections", known_sections()}})});
         return;
     }
     if (!find_show_target(section, figure))
-        problems.push_back({label, "show.figure", message("quiz.schema.show_figure", "must be a figure of the {section} section: {figures}", {{"section", section}, {"figures", figures_of(section)}})});
+        problems.push_back({label, "show.figure",
+                            message("quiz.schema.show_figure", "must be a figure of the {section} section: {figures}",
+                                    {{"section", section}, {"figures", figures_of(section)}})});
     validate_moment(*show, section, label, problems);
 }
 

@@ -45,7 +45,9 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 void check_translated_text(const std::string& original, const Value* translated, const std::string& label,
                            const std::string& field, std::vector<Problem>& problems) {
     if (!translated) {
-        problems.push_back({label, field, message("quiz.translation.missing", "is missing: a translation translates every text of the item")});
+        problems.push_back(
+            {label, field,
+             message("quiz.translation.missing", "is missing: a translation translates every text of the item")});
         return;
     }
     if (translated->kind != Kind::string || translated->text.empty()) {
@@ -56,10 +58,16 @@ void check_translated_text(const std::string& original, const Value* translated,
     const std::vector<std::string> written = placeholders_of(translated->text);
     for (const auto& name : wanted)
         if (!contains(written, name))
-            problems.push_back({label, field, message("quiz.translation.placeholder_missing", "lacks the placeholder {placeholder}, which the original has", {{"placeholder", "{" + name + "}"}})});
+            problems.push_back({label, field,
+                                message("quiz.translation.placeholder_missing",
+                                        "lacks the placeholder {placeholder}, which the original has",
+                                        {{"placeholder", "{" + name + "}"}})});
     for (const auto& name : written)
         if (!contains(wanted, name))
-            problems.push_back({label, field, message("quiz.translation.placeholder_extra", "has the placeholder {placeholder}, which the original does not", {{"placeholder", "{" + name + "}"}})});
+            problems.push_back({label, field,
+                                message("quiz.translation.placeholder_extra",
+                                        "has the placeholder {placeholder}, which the original does not",
+                                        {{"placeholder", "{" + name + "}"}})});
 }
 
 // A language tag as the bank writes it: exactly "en", "de" or "es", so that one language has one
@@ -68,11 +76,15 @@ bool check_language_tag(const std::string& tag, const std::string& label, const 
                         std::vector<Problem>& problems) {
     Language language = Language::en;
     if (!language_from_tag(tag, language)) {
-        problems.push_back({label, field, message("quiz.translation.unknown_language", "is not a language the widget speaks: write \"en\", \"de\" or \"es\"")});
+        problems.push_back({label, field,
+                            message("quiz.translation.unknown_language",
+                                    "is not a language the widget speaks: write \"en\", \"de\" or \"es\"")});
         return false;
     }
     if (tag != language_tag(language)) {
-        problems.push_back({label, field, message("quiz.translation.tag_form", "write the language as \"{tag}\"", {{"tag", language_tag(language)}})});
+        problems.push_back({label, field,
+                            message("quiz.translation.tag_form", "write the language as \"{tag}\"",
+                                    {{"tag", language_tag(language)}})});
         return false;
     }
     return true;
@@ -87,15 +99,20 @@ void check_translated_list(const Value* originals, const Value* translated, cons
     const bool has_originals = originals && originals->kind == Kind::array && !originals->items.empty();
     if (!has_originals) {
         if (translated)
-            problems.push_back({label, field, message("quiz.translation.nothing_to_translate", "the item has none to translate")});
+            problems.push_back(
+                {label, field, message("quiz.translation.nothing_to_translate", "the item has none to translate")});
         return;
     }
     if (!translated) {
-        problems.push_back({label, field, message("quiz.translation.missing", "is missing: a translation translates every text of the item")});
+        problems.push_back(
+            {label, field,
+             message("quiz.translation.missing", "is missing: a translation translates every text of the item")});
         return;
     }
     if (!translated->is_object()) {
-        problems.push_back({label, field, message("quiz.translation.list_not_object", "must be an object keyed by their ids: {\"id\": {…}}")});
+        problems.push_back(
+            {label, field,
+             message("quiz.translation.list_not_object", "must be an object keyed by their ids: {\"id\": {…}}")});
         return;
     }
     std::vector<std::string> ids;
@@ -106,7 +123,9 @@ void check_translated_list(const Value* originals, const Value* translated, cons
         const std::string entry_field = field + "." + id;
         const Value* entry = translated->find(id);
         if (!entry) {
-            problems.push_back({label, entry_field, message("quiz.translation.missing", "is missing: a translation translates every text of the item")});
+            problems.push_back(
+                {label, entry_field,
+                 message("quiz.translation.missing", "is missing: a translation translates every text of the item")});
             continue;
         }
         if (!entry->is_object()) {
@@ -130,13 +149,16 @@ void validate_translation(const Value& item, const std::string& label, const std
                           std::vector<Problem>& problems) {
     const std::string prefix = "translations." + tag;
     if (!translation.is_object()) {
-        problems.push_back({label, prefix, message("quiz.translation.not_object", "must be an object with the item's texts: {\"prompt\": …, \"explanation\": …}")});
+        problems.push_back({label, prefix,
+                            message("quiz.translation.not_object",
+                                    "must be an object with the item's texts: {\"prompt\": …, \"explanation\": …}")});
         return;
     }
     check_unknown_fields(translation, translation_fields, label, prefix + ".", problems);
-    check_translated_text(text_of(item.find("prompt")), translation.find("prompt"), label, prefix + ".prompt", problems);
-    check_translated_text(text_of(item.find("explanation")), translation.find("explanation"), label, prefix + ".explanation",
+    check_translated_text(text_of(item.find("prompt")), translation.find("prompt"), label, prefix + ".prompt",
                           problems);
+    check_translated_text(text_of(item.find("explanation")), translation.find("explanation"), label,
+                          prefix + ".explanation", problems);
     check_translated_list(item.find("options"), translation.find("options"), "options", translated_option_fields,
                           std::size(translated_option_fields), label, prefix, problems);
     check_translated_list(item.find("misconceptions"), translation.find("misconceptions"), "misconceptions",
@@ -149,12 +171,15 @@ void validate_translations(const Value& item, const std::string& label, std::vec
     const Value* translations = item.find("translations");
     if (!translations) return;
     if (!translations->is_object()) {
-        problems.push_back({label, "translations", message("quiz.translation.not_by_language", "must be an object of translations by language: {\"de\": {…}, \"es\": {…}}")});
+        problems.push_back({label, "translations",
+                            message("quiz.translation.not_by_language",
+                                    "must be an object of translations by language: {\"de\": {…}, \"es\": {…}}")});
         return;
     }
     for (const auto& [tag, translation] : translations->members) {
         const std::string field = "translations." + utf8::truncate(tag, 16);
-        if (check_language_tag(tag, label, field, problems)) validate_translation(item, label, tag, translation, problems);
+        if (check_language_tag(tag, label, field, problems))
+            validate_translation(item, label, tag, translation, problems);
     }
 }
 
@@ -173,7 +198,9 @@ void validate_takeaway_translations(const Value& takeaway, const std::string& fi
     const Value* translations = takeaway.find("translations");
     if (!translations) return;
     if (!translations->is_object()) {
-        problems.push_back({"", field + ".translations", message("quiz.translation.takeaway_not_by_language", "must be an object of texts by language: {\"de\": \"…\"}")});
+        problems.push_back({"", field + ".translations",
+                            message("quiz.translation.takeaway_not_by_language",
+                                    "must be an object of texts by language: {\"de\": \"…\"}")});
         return;
     }
     for (const auto& [tag, text] : translations->members) {

@@ -1,8 +1,8 @@
 #include "engine/text/json.hpp"
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 
 #include "engine/text/decimal.hpp"
 #include "engine/text/messages.hpp"
@@ -47,7 +47,8 @@ public:
             std::size_t size = 64;
             while (size < 4 * (count + 1)) size *= 2;
             slots_.assign(size, empty);
-            for (std::size_t i = 0; i < count; ++i) *find(object, object.members[i].first) = static_cast<std::uint32_t>(i);
+            for (std::size_t i = 0; i < count; ++i)
+                *find(object, object.members[i].first) = static_cast<std::uint32_t>(i);
         }
         std::uint32_t* slot = find(object, name);
         if (*slot != empty) return true;
@@ -100,20 +101,30 @@ private:
     std::string where() const {
         int line = 1, column = 1;
         for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
-            if (text_[i] == '\n') { ++line; column = 1; } else { ++column; }
+            if (text_[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
         }
         return message("json.where", "line {line}, column {column}: ",
                        {{"line", std::to_string(line)}, {"column", std::to_string(column)}});
     }
 
-    bool fail(std::string why) { error_ = std::move(why); return false; }
+    bool fail(std::string why) {
+        error_ = std::move(why);
+        return false;
+    }
 
     // The dotted field path of the value being read: "parallel.gpus", "items[2].id".
     std::string path() const {
         std::string out;
         for (const auto& segment : path_) {
-            if (!segment.empty() && segment[0] == '[') out += segment;
-            else out += (out.empty() ? "" : ".") + segment;
+            if (!segment.empty() && segment[0] == '[')
+                out += segment;
+            else
+                out += (out.empty() ? "" : ".") + segment;
         }
         return out;
     }
@@ -132,7 +143,8 @@ private:
 
     bool parse_value(Value& out, int depth) {
         if (depth > max_depth) {
-            error_ = message("json.too_deep", "nested more than {depth} levels deep", {{"depth", std::to_string(max_depth)}});
+            error_ = message("json.too_deep", "nested more than {depth} levels deep",
+                             {{"depth", std::to_string(max_depth)}});
             error_path_ = path();
             return false;
         }
@@ -140,12 +152,27 @@ private:
         const char c = text_[pos_];
         if (c == '{') return parse_object(out, depth);
         if (c == '[') return parse_array(out, depth);
-        if (c == '"') { out.kind = Kind::string; return parse_string(out.text); }
+        if (c == '"') {
+            out.kind = Kind::string;
+            return parse_string(out.text);
+        }
         if (c == '-' || (c >= '0' && c <= '9')) return parse_number(out);
-        if (consume_literal("true")) { out.kind = Kind::boolean; out.boolean = true; return true; }
-        if (consume_literal("false")) { out.kind = Kind::boolean; out.boolean = false; return true; }
-        if (consume_literal("null")) { out.kind = Kind::null; return true; }
-        return fail(message("json.expected_value", "expected a value (object, array, string, number, true, false or null)"));
+        if (consume_literal("true")) {
+            out.kind = Kind::boolean;
+            out.boolean = true;
+            return true;
+        }
+        if (consume_literal("false")) {
+            out.kind = Kind::boolean;
+            out.boolean = false;
+            return true;
+        }
+        if (consume_literal("null")) {
+            out.kind = Kind::null;
+            return true;
+        }
+        return fail(
+            message("json.expected_value", "expected a value (object, array, string, number, true, false or null)"));
     }
 
     // JSON.parse keeps the last copy of a member and other readers the first, so one text
@@ -164,14 +191,19 @@ private:
         out.kind = Kind::object;
         ++pos_;  // '{'
         skip_space();
-        if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return true; }
+        if (pos_ < text_.size() && text_[pos_] == '}') {
+            ++pos_;
+            return true;
+        }
         while (true) {
             skip_space();
-            if (pos_ >= text_.size() || text_[pos_] != '"') return fail(message("json.expected_member_name", "expected a quoted member name"));
+            if (pos_ >= text_.size() || text_[pos_] != '"')
+                return fail(message("json.expected_member_name", "expected a quoted member name"));
             std::string name;
             if (!parse_string(name)) return false;
             skip_space();
-            if (pos_ >= text_.size() || text_[pos_] != ':') return fail(message("json.expected_colon", "expected ':' after the member name"));
+            if (pos_ >= text_.size() || text_[pos_] != ':')
+                return fail(message("json.expected_colon", "expected ':' after the member name"));
             ++pos_;
             skip_space();
             path_.push_back(utf8::truncate(name, max_name_in_path));
@@ -187,8 +219,14 @@ private:
             path_.pop_back();
             out.members.emplace_back(std::move(name), std::move(member));
             skip_space();
-            if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
-            if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return true; }
+            if (pos_ < text_.size() && text_[pos_] == ',') {
+                ++pos_;
+                continue;
+            }
+            if (pos_ < text_.size() && text_[pos_] == '}') {
+                ++pos_;
+                return true;
+            }
             return fail(message("json.expected_object_separator", "expected ',' or '}' in the object"));
         }
     }
@@ -197,7 +235,10 @@ private:
         out.kind = Kind::array;
         ++pos_;  // '['
         skip_space();
-        if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
+        if (pos_ < text_.size() && text_[pos_] == ']') {
+            ++pos_;
+            return true;
+        }
         while (true) {
             skip_space();
             path_.push_back("[" + std::to_string(out.items.size()) + "]");
@@ -206,8 +247,14 @@ private:
             path_.pop_back();
             out.items.push_back(std::move(item));
             skip_space();
-            if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
-            if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return true; }
+            if (pos_ < text_.size() && text_[pos_] == ',') {
+                ++pos_;
+                continue;
+            }
+            if (pos_ < text_.size() && text_[pos_] == ']') {
+                ++pos_;
+                return true;
+            }
             return fail(message("json.expected_array_separator", "expected ',' or ']' in the array"));
         }
     }
@@ -236,10 +283,14 @@ private:
         for (int i = 0; i < 4; ++i) {
             const char h = text_[pos_++];
             out <<= 4;
-            if (h >= '0' && h <= '9') out |= static_cast<unsigned>(h - '0');
-            else if (h >= 'a' && h <= 'f') out |= static_cast<unsigned>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') out |= static_cast<unsigned>(h - 'A' + 10);
-            else return fail(message("json.bad_hex_digit", "bad hex digit in \\u escape"));
+            if (h >= '0' && h <= '9')
+                out |= static_cast<unsigned>(h - '0');
+            else if (h >= 'a' && h <= 'f')
+                out |= static_cast<unsigned>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+                out |= static_cast<unsigned>(h - 'A' + 10);
+            else
+                return fail(message("json.bad_hex_digit", "bad hex digit in \\u escape"));
         }
         return true;
     }
@@ -249,19 +300,39 @@ private:
         while (pos_ < text_.size()) {
             const char c = text_[pos_++];
             if (c == '"') return true;
-            if (static_cast<unsigned char>(c) < 0x20) return fail(message("json.control_character", "control character in a string"));
-            if (c != '\\') { out += c; continue; }
+            if (static_cast<unsigned char>(c) < 0x20)
+                return fail(message("json.control_character", "control character in a string"));
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
             if (pos_ >= text_.size()) break;
             const char escape = text_[pos_++];
             switch (escape) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
                 case 'u': {
                     unsigned code_point = 0;
                     if (!parse_hex4(code_point)) return false;
@@ -269,7 +340,8 @@ private:
                         pos_ += 2;
                         unsigned low = 0;
                         if (!parse_hex4(low)) return false;
-                        if (low < 0xDC00 || low > 0xDFFF) return fail(message("json.unpaired_surrogate", "unpaired surrogate in \\u escape"));
+                        if (low < 0xDC00 || low > 0xDFFF)
+                            return fail(message("json.unpaired_surrogate", "unpaired surrogate in \\u escape"));
                         code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
                     } else if (code_point >= 0xD800 && code_point <= 0xDFFF) {
                         return fail(message("json.unpaired_surrogate", "unpaired surrogate in \\u escape"));
@@ -277,7 +349,8 @@ private:
                     append_utf8(out, code_point);
                     break;
                 }
-                default: return fail(message("json.unknown_escape", "unknown escape in a string"));
+                default:
+                    return fail(message("json.unknown_escape", "unknown escape in a string"));
             }
         }
         return fail(message("json.unterminated_string", "unterminated string"));
@@ -291,11 +364,14 @@ private:
             return pos_ > before;
         };
         if (text_[pos_] == '-') ++pos_;
-        if (pos_ < text_.size() && text_[pos_] == '0') ++pos_;
-        else if (!digits()) return fail(message("json.expected_digits", "expected digits in a number"));
+        if (pos_ < text_.size() && text_[pos_] == '0')
+            ++pos_;
+        else if (!digits())
+            return fail(message("json.expected_digits", "expected digits in a number"));
         if (pos_ < text_.size() && text_[pos_] == '.') {
             ++pos_;
-            if (!digits()) return fail(message("json.expected_fraction_digits", "expected digits after the decimal point"));
+            if (!digits())
+                return fail(message("json.expected_fraction_digits", "expected digits after the decimal point"));
         }
         if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
             ++pos_;
@@ -327,11 +403,21 @@ void write_escaped(std::string& out, std::string_view value) {
         out.append(value.data() + plain_from, i - plain_from);
         plain_from = i + 1;
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     // Only control characters get here: below 0x20, two hex digits.
@@ -365,10 +451,28 @@ void Writer::separate() {
     need_comma_ = true;
 }
 
-Writer& Writer::begin_object() { separate(); out_ += '{'; need_comma_ = false; return *this; }
-Writer& Writer::end_object() { out_ += '}'; need_comma_ = true; return *this; }
-Writer& Writer::begin_array() { separate(); out_ += '['; need_comma_ = false; return *this; }
-Writer& Writer::end_array() { out_ += ']'; need_comma_ = true; return *this; }
+Writer& Writer::begin_object() {
+    separate();
+    out_ += '{';
+    need_comma_ = false;
+    return *this;
+}
+Writer& Writer::end_object() {
+    out_ += '}';
+    need_comma_ = true;
+    return *this;
+}
+Writer& Writer::begin_array() {
+    separate();
+    out_ += '[';
+    need_comma_ = false;
+    return *this;
+}
+Writer& Writer::end_array() {
+    out_ += ']';
+    need_comma_ = true;
+    return *this;
+}
 
 Writer& Writer::key(std::string_view name) {
     separate();
@@ -391,18 +495,42 @@ Writer& Writer::integer(long long value) {
     return *this;
 }
 
-Writer& Writer::boolean(bool value) { separate(); out_ += value ? "true" : "false"; return *this; }
-Writer& Writer::string(std::string_view value) { separate(); write_escaped(out_, value); return *this; }
-Writer& Writer::null() { separate(); out_ += "null"; return *this; }
-Writer& Writer::raw(std::string_view json_text) { separate(); out_ += json_text; return *this; }
+Writer& Writer::boolean(bool value) {
+    separate();
+    out_ += value ? "true" : "false";
+    return *this;
+}
+Writer& Writer::string(std::string_view value) {
+    separate();
+    write_escaped(out_, value);
+    return *this;
+}
+Writer& Writer::null() {
+    separate();
+    out_ += "null";
+    return *this;
+}
+Writer& Writer::raw(std::string_view json_text) {
+    separate();
+    out_ += json_text;
+    return *this;
+}
 
 namespace {
 void serialize_into(Writer& writer, const Value& value) {
     switch (value.kind) {
-        case Kind::null: writer.null(); break;
-        case Kind::boolean: writer.boolean(value.boolean); break;
-        case Kind::number: writer.number(value.number); break;
-        case Kind::string: writer.string(value.text); break;
+        case Kind::null:
+            writer.null();
+            break;
+        case Kind::boolean:
+            writer.boolean(value.boolean);
+            break;
+        case Kind::number:
+            writer.number(value.number);
+            break;
+        case Kind::string:
+            writer.string(value.text);
+            break;
         case Kind::array:
             writer.begin_array();
             for (const auto& item : value.items) serialize_into(writer, item);

@@ -10,9 +10,12 @@ char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + '
 
 const char* language_tag(Language language) {
     switch (language) {
-        case Language::en: return "en";
-        case Language::de: return "de";
-        case Language::es: return "es";
+        case Language::en:
+            return "en";
+        case Language::de:
+            return "de";
+        case Language::es:
+            return "es";
     }
     return "en";
 }
@@ -23,9 +26,18 @@ bool language_from_tag(std::string_view tag, Language& out) {
     while (end < tag.size() && tag[end] != '-' && tag[end] != '_' && tag[end] != '.') ++end;
     if (end != 2) return false;
     const char first = lower(tag[0]), second = lower(tag[1]);
-    if (first == 'e' && second == 'n') { out = Language::en; return true; }
-    if (first == 'd' && second == 'e') { out = Language::de; return true; }
-    if (first == 'e' && second == 's') { out = Language::es; return true; }
+    if (first == 'e' && second == 'n') {
+        out = Language::en;
+        return true;
+    }
+    if (first == 'd' && second == 'e') {
+        out = Language::de;
+        return true;
+    }
+    if (first == 'e' && second == 's') {
+        out = Language::es;
+        return true;
+    }
     return false;
 }
 

@@ -72,7 +72,8 @@ bool starts_with_either(std::string_view word, std::initializer_list<std::string
 // The conjunction before the last item, with its spaces (and, in English, the serial comma).
 std::string last_separator(ListJoin join, std::size_t count, std::string_view last) {
     switch (current_language()) {
-        case Language::de: return join == ListJoin::and_ ? " und " : " oder ";
+        case Language::de:
+            return join == ListJoin::and_ ? " und " : " oder ";
         case Language::es:
             if (join == ListJoin::and_) {
                 // "e" before i-/hi- but not before a diphthong ("y hielo"): the /i/ sound, not the letter.
@@ -81,7 +82,8 @@ std::string last_separator(ListJoin join, std::size_t count, std::string_view la
                 return i_sound ? " e " : " y ";
             }
             return starts_with_either(last, {"o", "ho", "\xc3\xb3", "h\xc3\xb3"}) ? " u " : " o ";
-        case Language::en: break;
+        case Language::en:
+            break;
     }
     if (join == ListJoin::or_) return " or ";
     return count > 2 ? ", and " : " and ";

@@ -34,9 +34,9 @@ bool unit_kind_from_name(std::string_view name, UnitKind& out);
 
 struct Unit {
     UnitKind kind = UnitKind::number;
-    double factor = 1.0;      // base units per one of this unit: 1e12 for TB, 86400 for days
-    bool binary = false;      // KiB, MiB, GiB, TiB, PiB (powers of 1024)
-    std::string symbol;       // how we write it: "TB", "days", "FLOPs", "%"
+    double factor = 1.0;  // base units per one of this unit: 1e12 for TB, 86400 for days
+    bool binary = false;  // KiB, MiB, GiB, TiB, PiB (powers of 1024)
+    std::string symbol;   // how we write it: "TB", "days", "FLOPs", "%"
 };
 
 // Looks up a unit by any accepted spelling, case-insensitively ("TB", "terabytes", "days", "%").
@@ -50,16 +50,16 @@ Unit base_unit(UnitKind kind);
 
 struct Parsed {
     bool ok = false;
-    double value = 0.0;        // in base units (bytes, FLOPs, FLOP/s, seconds, GPUs, fraction); the
-                               // bare number itself when !has_unit
+    double value = 0.0;  // in base units (bytes, FLOPs, FLOP/s, seconds, GPUs, fraction); the
+                         // bare number itself when !has_unit
     UnitKind kind = UnitKind::number;
-    bool has_unit = false;     // false: a bare number, to be read in the question's unit
-    Unit unit;                 // the unit written, when has_unit
+    bool has_unit = false;  // false: a bare number, to be read in the question's unit
+    Unit unit;              // the unit written, when has_unit
     // "1,120" is read as one thousand one hundred and twenty; in decimal-comma countries it is
     // 1.12. When the text allows both readings, the other one is here (same units as value).
     bool has_alternative = false;
     double alternative_value = 0.0;
-    std::string error;         // when !ok: why this is not a number, in the learner's words
+    std::string error;  // when !ok: why this is not a number, in the learner's words
 };
 
 // Never throws; value is always finite when ok. The error never repeats the learner's text
@@ -82,10 +82,10 @@ std::string typing_example(const Unit& unit);
 // What a typed field holds: `text` read as `kind`, checked to be of that kind.
 struct Reading {
     bool ok = false;
-    double value = 0.0;       // in the kind's base unit (bytes, FLOPs, FLOP/s, seconds, fraction)
+    double value = 0.0;  // in the kind's base unit (bytes, FLOPs, FLOP/s, seconds, fraction)
     UnitKind kind = UnitKind::number;
-    std::string display;      // the value as the engine writes it ("70 billion", "1.1 TB")
-    std::string error;        // when !ok: a sentence to show next to the field
+    std::string display;  // the value as the engine writes it ("70 billion", "1.1 TB")
+    std::string error;    // when !ok: a sentence to show next to the field
 };
 Reading read_quantity(std::string_view text, UnitKind kind);
 

@@ -153,13 +153,20 @@ enum class TimeUnit { seconds, minutes, hours, days, weeks, months, years };
 const Noun& time_noun(TimeUnit unit) {
     const Writing& writing = words::writing();
     switch (unit) {
-        case TimeUnit::seconds: return writing.second;
-        case TimeUnit::minutes: return writing.minute;
-        case TimeUnit::hours: return writing.hour;
-        case TimeUnit::days: return writing.day;
-        case TimeUnit::weeks: return writing.week;
-        case TimeUnit::months: return writing.month;
-        case TimeUnit::years: return writing.year;
+        case TimeUnit::seconds:
+            return writing.second;
+        case TimeUnit::minutes:
+            return writing.minute;
+        case TimeUnit::hours:
+            return writing.hour;
+        case TimeUnit::days:
+            return writing.day;
+        case TimeUnit::weeks:
+            return writing.week;
+        case TimeUnit::months:
+            return writing.month;
+        case TimeUnit::years:
+            return writing.year;
     }
     return writing.second;
 }
@@ -170,8 +177,11 @@ struct TimeScale {
 };
 
 std::string duration_text(double seconds, int figures) {
-    static const TimeScale units[] = {{year, TimeUnit::years},   {day, TimeUnit::days}, {hour, TimeUnit::hours},
-                                      {minute, TimeUnit::minutes}, {1.0, TimeUnit::seconds}};
+    static const TimeScale units[] = {{year, TimeUnit::years},
+                                      {day, TimeUnit::days},
+                                      {hour, TimeUnit::hours},
+                                      {minute, TimeUnit::minutes},
+                                      {1.0, TimeUnit::seconds}};
     const TimeScale& unit = pick_scale(seconds, units, 5, figures);
     const Noun& noun = time_noun(unit.unit);
     const double value = seconds / unit.size;
@@ -231,7 +241,10 @@ std::string format_count(double value) {
 }
 
 bool figure_from_name(std::string_view name, Figure& out) {
-    struct Name { const char* text; Figure figure; };
+    struct Name {
+        const char* text;
+        Figure figure;
+    };
     static const Name names[] = {
         {"count", Figure::count},       {"number", Figure::count},        {"count_short", Figure::count_short},
         {"integer", Figure::integer},   {"plain", Figure::plain},         {"scientific", Figure::scientific},
@@ -252,13 +265,20 @@ bool figure_from_name(std::string_view name, Figure& out) {
 
 Figure figure_of(UnitKind kind) {
     switch (kind) {
-        case UnitKind::number: return Figure::count;
-        case UnitKind::memory: return Figure::bytes;
-        case UnitKind::compute: return Figure::flops;
-        case UnitKind::rate: return Figure::flop_rate;
-        case UnitKind::time: return Figure::duration;
-        case UnitKind::gpus: return Figure::gpus;
-        case UnitKind::percent: return Figure::percent;
+        case UnitKind::number:
+            return Figure::count;
+        case UnitKind::memory:
+            return Figure::bytes;
+        case UnitKind::compute:
+            return Figure::flops;
+        case UnitKind::rate:
+            return Figure::flop_rate;
+        case UnitKind::time:
+            return Figure::duration;
+        case UnitKind::gpus:
+            return Figure::gpus;
+        case UnitKind::percent:
+            return Figure::percent;
     }
     return Figure::count;
 }
@@ -267,11 +287,14 @@ std::string format(double value, Figure figure, int significant_figures) {
     if (!std::isfinite(value)) return not_finite;
     const int figures = clamp_figures(significant_figures);
     switch (figure) {
-        case Figure::count: return count_text(value, figures, false).text;
-        case Figure::count_short: return count_text(value, figures, true).text;
+        case Figure::count:
+            return count_text(value, figures, false).text;
+        case Figure::count_short:
+            return count_text(value, figures, true).text;
         case Figure::integer:
             return std::fabs(value) >= 1e21 ? scientific(value, figures) : whole(value);
-        case Figure::plain: return format_significant(value, figures);
+        case Figure::plain:
+            return format_significant(value, figures);
         case Figure::scientific: {
             const double magnitude = std::fabs(round_significant(value, figures));
             if (value == 0.0 || (magnitude >= 1e-3 && magnitude < 1e6)) return format_significant(value, figures);
@@ -289,7 +312,7 @@ std::string format(double value, Figure figure, int significant_figures) {
         }
         case Figure::flop_rate: {
             static const Scale units[] = {{1e18, "EFLOP/s"}, {1e15, "PFLOP/s"}, {1e12, "TFLOP/s"},
-                                          {1e9, "GFLOP/s"},  {1e6, "MFLOP/s"}, {1, "FLOP/s"}};
+                                          {1e9, "GFLOP/s"},  {1e6, "MFLOP/s"},  {1, "FLOP/s"}};
             return scaled(value, units, figures);
         }
         case Figure::duration:
@@ -298,13 +321,16 @@ std::string format(double value, Figure figure, int significant_figures) {
             const CountText number = count_text(value, figures, false);
             return counted(number.text, number.ends_in_word, noun_form(words::writing().gpu, number.text));
         }
-        case Figure::percent: return format_significant(value * 100, figures) + words::writing().percent_sign;
-        case Figure::ratio: return format_significant(value, figures) + "\u00D7";
+        case Figure::percent:
+            return format_significant(value * 100, figures) + words::writing().percent_sign;
+        case Figure::ratio:
+            return format_significant(value, figures) + "\u00D7";
         case Figure::energy: {
             static const Scale units[] = {{1e12, "TWh"}, {1e9, "GWh"}, {1e6, "MWh"}, {1e3, "kWh"}, {1, "Wh"}};
             return scaled(value / hour, units, figures);
         }
-        case Figure::money: return money_text(value, figures);
+        case Figure::money:
+            return money_text(value, figures);
     }
     return format_significant(value, figures);
 }
@@ -313,7 +339,8 @@ std::string format_tick(double value, Figure figure) {
     if (!std::isfinite(value)) return not_finite;
     if (value == 0.0) return "0";
     switch (figure) {
-        case Figure::duration: return value < 0 ? std::string(not_finite) : duration_tick(value);
+        case Figure::duration:
+            return value < 0 ? std::string(not_finite) : duration_tick(value);
         case Figure::flops:
         case Figure::scientific: {
             const std::string number = std::fabs(value) >= 1e6 || std::fabs(value) < 1e-3
@@ -321,13 +348,15 @@ std::string format_tick(double value, Figure figure) {
                                            : format_significant(value, tick_figures);
             return figure == Figure::flops ? number + " FLOPs" : number;
         }
-        default: return format(value, figure, tick_figures);
+        default:
+            return format(value, figure, tick_figures);
     }
 }
 
 std::vector<TimeMark> time_axis_marks() {
     std::vector<TimeMark> marks;
-    for (const double seconds : {1.0, minute, hour, day, week, month}) marks.push_back({seconds, duration_tick(seconds)});
+    for (const double seconds : {1.0, minute, hour, day, week, month})
+        marks.push_back({seconds, duration_tick(seconds)});
     for (double years = 1; years <= 1e8; years *= 10) marks.push_back({years * year, duration_tick(years * year)});
     return marks;
 }

@@ -36,7 +36,6 @@ std::string too_small() { return message("quantity.too_small", "That number is t
 // Decimal exponents beyond this are far outside any quantity in the lesson (and beyond double).
 constexpr long max_exponent = 400;
 
-
 // Superscript digits, minus and plus (U+2070–U+207B, ¹²³ in Latin-1). Returns 0–9 for a digit,
 // 10 for minus, 11 for plus, -1 for none; `length` is the UTF-8 byte count.
 int superscript_at(std::string_view text, std::size_t i, std::size_t& length) {
@@ -44,7 +43,10 @@ int superscript_at(std::string_view text, std::size_t i, std::size_t& length) {
                                         "\u2076", "\u2077", "\u2078", "\u2079", "\u207B", "\u207A"};
     for (int k = 0; k < 12; ++k) {
         const std::size_t n = std::strlen(forms[k]);
-        if (text.substr(i, n) == forms[k]) { length = n; return k; }
+        if (text.substr(i, n) == forms[k]) {
+            length = n;
+            return k;
+        }
     }
     return -1;
 }
@@ -53,13 +55,16 @@ int superscript_at(std::string_view text, std::size_t i, std::size_t& length) {
 // non-breaking and thin spaces (thousands separators in French and SI style), superscript
 // exponents (10²⁵ → 10^25), ≈. Whitespace runs collapse to one space; ends are trimmed.
 std::string normalize(std::string_view text) {
-    struct Replacement { const char* from; char to; };
+    struct Replacement {
+        const char* from;
+        char to;
+    };
     static const Replacement replacements[] = {
-        {"\u2212", '-'}, {"\u2013", '-'}, {"\u2012", '-'},               // minus sign, dashes
-        {"\u00D7", '*'}, {"\u22C5", '*'}, {"\u00B7", '*'}, {"\u2715", '*'},  // × ⋅ · ✕
-        {"\u00A0", ' '}, {"\u2009", ' '}, {"\u202F", ' '}, {"\u2007", ' '},  // spaces
-        {"\u2248", '~'}, {"\u223C", '~'},                                  // ≈ ∼
-        {"\u2019", '\''},                                                   // ’ (Swiss 1’000)
+        {"\u2212", '-'},  {"\u2013", '-'}, {"\u2012", '-'},                   // minus sign, dashes
+        {"\u00D7", '*'},  {"\u22C5", '*'}, {"\u00B7", '*'}, {"\u2715", '*'},  // × ⋅ · ✕
+        {"\u00A0", ' '},  {"\u2009", ' '}, {"\u202F", ' '}, {"\u2007", ' '},  // spaces
+        {"\u2248", '~'},  {"\u223C", '~'},                                    // ≈ ∼
+        {"\u2019", '\''},                                                     // ’ (Swiss 1’000)
     };
     std::string spaced;
     bool in_superscript = false;
@@ -138,7 +143,8 @@ public:
         Unit unit;
         if (!read_unit(rest, unit, result)) return result;
         double value = 0.0, alternative = 0.0;
-        if (!evaluate(mantissa.digits, powers.exponent, powers.caret, powers.caret_exponent, value)) return fail(result);
+        if (!evaluate(mantissa.digits, powers.exponent, powers.caret, powers.caret_exponent, value))
+            return fail(result);
         if (mantissa.has_alternative &&
             evaluate(mantissa.alternative, powers.exponent, powers.caret, powers.caret_exponent, alternative)) {
             result.has_alternative = true;
@@ -149,8 +155,8 @@ public:
 
 private:
     struct Powers {
-        long exponent = 0;        // 3.6e25, and × 10^25
-        bool caret = false;       // 10^25, 2^30
+        long exponent = 0;   // 3.6e25, and × 10^25
+        bool caret = false;  // 10^25, 2^30
         long caret_exponent = 0;
     };
 
@@ -267,8 +273,14 @@ private:
     }
 
     bool read_power_sign() {
-        if (pos_ < s_.size() && s_[pos_] == '^') { ++pos_; return true; }
-        if (s_.substr(pos_, 2) == "**") { pos_ += 2; return true; }
+        if (pos_ < s_.size() && s_[pos_] == '^') {
+            ++pos_;
+            return true;
+        }
+        if (s_.substr(pos_, 2) == "**") {
+            pos_ += 2;
+            return true;
+        }
         return false;
     }
 
@@ -347,7 +359,10 @@ private:
         std::size_t decimal = n;
         bool ambiguous = false;
         if (runs[0].empty()) {
-            if (n != 1) { error_ = couldnt_group(); return false; }
+            if (n != 1) {
+                error_ = couldnt_group();
+                return false;
+            }
             decimal = 0;
         } else if (dots > 0 && commas > 0) {
             // Both marks: the last one is the decimal mark ("1,120.5" and "1.120,5").
@@ -359,10 +374,13 @@ private:
             decimal = n - 1;
         } else if (dots + commas == 1) {
             const char mark = dots ? '.' : ',';
-            if (separators.back() != mark) { error_ = couldnt_group(); return false; }
+            if (separators.back() != mark) {
+                error_ = couldnt_group();
+                return false;
+            }
             const bool other_separators_before = n > 1;
-            const bool looks_like_thousands = !other_separators_before && runs[1].size() == 3 &&
-                                              runs[0].size() <= 3 && runs[0][0] != '0';
+            const bool looks_like_thousands =
+                !other_separators_before && runs[1].size() == 3 && runs[0].size() <= 3 && runs[0][0] != '0';
             // The language's thousands mark: ',' in English, '.' in German and Spanish.
             if (mark == words::writing().group_mark && looks_like_thousands) {
                 // "1,120" (English), "1.120" (German): one thousand one hundred and twenty; 1.12
@@ -456,8 +474,9 @@ private:
             for (const words::NumberWord& n : words::number_words(language)) {
                 const std::size_t length = std::strlen(n.word);
                 // "twenty-one" is not "twenty": a compound gets the plain message, not wrong digits.
-                const bool whole_word = n.word[length - 1] == ' ' || lower.size() == length ||
-                                        !(is_letter(lower[length]) || is_non_ascii(lower[length]) || lower[length] == '-');
+                const bool whole_word =
+                    n.word[length - 1] == ' ' || lower.size() == length ||
+                    !(is_letter(lower[length]) || is_non_ascii(lower[length]) || lower[length] == '-');
                 if (lower.compare(0, length, n.word) != 0 || !whole_word) continue;
                 if (!n.digits)
                     return message("quantity.digits", "Please type the number in digits, for example 1000000 or 1e6.");
@@ -466,8 +485,10 @@ private:
             }
         }
         if (lower.rfind("nan", 0) == 0 || lower.rfind("inf", 0) == 0 || lower.rfind("\u221E", 0) == 0)
-            return message("quantity.not_finite", "That is not a finite number: type digits, for example {example}.", {{"example", example_}});
-        return message("quantity.not_a_number", "That is not a number: type digits, for example {example}.", {{"example", example_}});
+            return message("quantity.not_finite", "That is not a finite number: type digits, for example {example}.",
+                           {{"example", example_}});
+        return message("quantity.not_a_number", "That is not a number: type digits, for example {example}.",
+                       {{"example", example_}});
     }
 
     static std::string unknown_unit_message(const std::string& unit) {
@@ -483,8 +504,7 @@ private:
                        "I don't know the unit. Try bytes, GB, TB, FLOPs, seconds, days, years, GPUs or %.");
     }
 
-    bool evaluate(const std::string& digits, long exponent, bool caret_power, long caret_exponent,
-                  double& out) {
+    bool evaluate(const std::string& digits, long exponent, bool caret_power, long caret_exponent, double& out) {
         if (caret_power && digits != "10") {
             // 2^30: a power of something other than ten.
             const double base = read_decimal(digits);
@@ -541,7 +561,8 @@ std::string with_number_word_as_digits(const std::string& normalized) {
             const std::size_t length = std::strlen(n.word);
             if (!n.digits || lower.compare(start, length, n.word) != 0) continue;
             const std::size_t end = start + length;
-            const bool whole_word = lower.size() == end || !(is_letter(lower[end]) || is_non_ascii(lower[end]) || lower[end] == '-');
+            const bool whole_word =
+                lower.size() == end || !(is_letter(lower[end]) || is_non_ascii(lower[end]) || lower[end] == '-');
             if (whole_word) return normalized.substr(0, start) + n.digits + normalized.substr(end);
         }
     }
@@ -573,13 +594,20 @@ Parsed parse_text(std::string_view text, bool count_letters, const std::string& 
 
 std::string typing_example(UnitKind kind) {
     switch (kind) {
-        case UnitKind::number: return format_count(70e9);
-        case UnitKind::memory: return format(1.1e12, Figure::bytes);
-        case UnitKind::compute: return localize_digits("3.6") + "e25 FLOPs";
-        case UnitKind::rate: return format(989e12, Figure::flop_rate);
-        case UnitKind::time: return format(68 * 86400.0, Figure::duration);
-        case UnitKind::gpus: return format(16, Figure::gpus);
-        case UnitKind::percent: return format(0.4, Figure::percent);
+        case UnitKind::number:
+            return format_count(70e9);
+        case UnitKind::memory:
+            return format(1.1e12, Figure::bytes);
+        case UnitKind::compute:
+            return localize_digits("3.6") + "e25 FLOPs";
+        case UnitKind::rate:
+            return format(989e12, Figure::flop_rate);
+        case UnitKind::time:
+            return format(68 * 86400.0, Figure::duration);
+        case UnitKind::gpus:
+            return format(16, Figure::gpus);
+        case UnitKind::percent:
+            return format(0.4, Figure::percent);
     }
     return format(1.1e12, Figure::bytes);
 }
@@ -601,7 +629,8 @@ Parsed parse(std::string_view text, UnitKind expected) {
 }
 
 Parsed parse(std::string_view text, const Unit& expected) {
-    return parse_text(text, expected.kind == UnitKind::number || expected.kind == UnitKind::gpus, typing_example(expected));
+    return parse_text(text, expected.kind == UnitKind::number || expected.kind == UnitKind::gpus,
+                      typing_example(expected));
 }
 
 Reading read_quantity(std::string_view text, UnitKind kind) {
@@ -613,8 +642,8 @@ Reading read_quantity(std::string_view text, UnitKind kind) {
         return reading;
     }
     // GPUs are a count: "16 GPUs" and "16" are the same field value.
-    const bool same_kind = parsed.kind == kind || (kind == UnitKind::gpus && parsed.kind == UnitKind::number &&
-                                                   parsed.unit.symbol.empty());
+    const bool same_kind = parsed.kind == kind ||
+                           (kind == UnitKind::gpus && parsed.kind == UnitKind::number && parsed.unit.symbol.empty());
     if (parsed.has_unit && !same_kind) {
         reading.error = message("quantity.wrong_kind", "That is {found}; this field takes {expected}.",
                                 {{"found", unit_kind_phrase(parsed.kind)}, {"expected", unit_kind_phrase(kind)}});

@@ -71,23 +71,23 @@ struct Span {
 
 // How a language writes numbers, after CLDR (unicode.org/cldr, "numbers" and "units" of en, de, es).
 struct Writing {
-    char decimal_mark;             // '.' or ','
-    char group_mark;               // ',' or '.'
+    char decimal_mark;  // '.' or ','
+    char group_mark;    // ',' or '.'
     // CLDR's minimumGroupingDigits: the integer part is grouped from 3 + this many digits on.
     // English and German group 1,638 / 1.638; Spanish writes 1638 but 16.384.
     int minimum_grouping_digits;
-    const char* percent_sign;      // "%" or "\u00A0%" (CLDR de and es: "40 %")
-    Span<ScaleWord> count_words;   // long: "13 billion", "13 Milliarden", "13.000 millones"; largest first
-    Span<ScaleWord> short_words;   // where a word does not fit: "70.6B", "70,6 Mrd.", "70,6 mil M"
-    const char* short_space;       // between the number and a short word: "" or a no-break space
+    const char* percent_sign;     // "%" or "\u00A0%" (CLDR de and es: "40 %")
+    Span<ScaleWord> count_words;  // long: "13 billion", "13 Milliarden", "13.000 millones"; largest first
+    Span<ScaleWord> short_words;  // where a word does not fit: "70.6B", "70,6 Mrd.", "70,6 mil M"
+    const char* short_space;      // between the number and a short word: "" or a no-break space
     // Between a number ending in a word and the noun it counts: Spanish "13.000 millones de GPU".
     const char* of;
     Noun second, minute, hour, day, week, month, year, byte, gpu;
     // Money in US dollars: prefix + number + suffix ("$1,234", "1.234 $", "1234 US$").
     const char* money_prefix;
     const char* money_suffix;
-    Span<ScaleWord> money_words;   // "$1.23 million", "1,23 Mio. $", "1,23 M US$"
-    const char* money_space;       // between the number and a money word
+    Span<ScaleWord> money_words;  // "$1.23 million", "1,23 Mio. $", "1,23 M US$"
+    const char* money_space;      // between the number and a money word
 };
 
 const Writing& writing(Language language);

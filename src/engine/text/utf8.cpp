@@ -12,15 +12,30 @@ std::size_t sequence_length(std::string_view text, std::size_t at) {
     if (lead < 0x80) return 1;
     std::size_t length = 0;
     unsigned char second_min = 0x80, second_max = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-    else if (lead == 0xE0) { length = 3; second_min = 0xA0; }
-    else if (lead >= 0xE1 && lead <= 0xEC) length = 3;
-    else if (lead == 0xED) { length = 3; second_max = 0x9F; }  // no UTF-16 surrogates
-    else if (lead >= 0xEE && lead <= 0xEF) length = 3;
-    else if (lead == 0xF0) { length = 4; second_min = 0x90; }
-    else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
-    else if (lead == 0xF4) { length = 4; second_max = 0x8F; }  // nothing above U+10FFFF
-    else return 0;
+    if (lead >= 0xC2 && lead <= 0xDF)
+        length = 2;
+    else if (lead == 0xE0) {
+        length = 3;
+        second_min = 0xA0;
+    } else if (lead >= 0xE1 && lead <= 0xEC)
+        length = 3;
+    else if (lead == 0xED) {
+        length = 3;
+        second_max = 0x9F;
+    }  // no UTF-16 surrogates
+    else if (lead >= 0xEE && lead <= 0xEF)
+        length = 3;
+    else if (lead == 0xF0) {
+        length = 4;
+        second_min = 0x90;
+    } else if (lead >= 0xF1 && lead <= 0xF3)
+        length = 4;
+    else if (lead == 0xF4) {
+        length = 4;
+        second_max = 0x8F;
+    }  // nothing above U+10FFFF
+    else
+        return 0;
     if (at + length > text.size()) return 0;
     if (byte(at + 1) < second_min || byte(at + 1) > second_max) return 0;
     for (std::size_t i = 2; i < length; ++i)
