@@ -2,6 +2,7 @@
 // validation for the widget and quiz-check, answers in the unit a person would use, placeholders
 // written as their kind, draws that belong together, and numbers in the widget's language.
 #include "catch_include.hpp"
+#include "quiz_support.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -25,6 +26,10 @@ namespace json = trainscope::json;
 namespace quantity = trainscope::quantity;
 
 namespace {
+
+using trainscope::quiz_testing::number_at;
+using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::text_at;
 
 // A 70B model's running memory for one conversation: the KV cache, which no figure draws alone.
 const char* const kv_cache_item = R"({
@@ -59,23 +64,6 @@ const char* const days_item = R"({
   "simulation": {"model": {"preset": "llama3-405b"}, "training": {"tokens": 15600000000000}, "parallel": {"gpus": 16384}},
   "show": {"section": "time", "figure": "seconds"}
 })";
-
-json::Value parse_json(const std::string& text) {
-    const json::ParseResult parsed = json::parse(text);
-    INFO(text);
-    REQUIRE(parsed.ok);
-    return parsed.value;
-}
-
-std::string text_at(const json::Value& value, const char* path) {
-    const json::Value* found = value.find_path(path);
-    return found && found->kind == json::Kind::string ? found->text : std::string("<absent>");
-}
-
-double number_at(const json::Value& value, const char* path) {
-    const json::Value* found = value.find_path(path);
-    return found && found->kind == json::Kind::number ? found->number : std::nan("");
-}
 
 // "true", "false" or "<absent>": a missing member is a failed check, never a crash.
 std::string flag_at(const json::Value& value, const char* path) {

@@ -15,6 +15,7 @@
 #include "engine/quiz/quiz.hpp"
 #include "engine/text/json.hpp"
 #include "estimate_support.hpp"
+#include "quiz_support.hpp"
 
 namespace json = trainscope::json;
 using trainscope::quiz_grade_json;
@@ -24,17 +25,8 @@ using trainscope::testing::number_at;
 
 namespace {
 
-json::Value parse_json(const std::string& text) {
-    const json::ParseResult parsed = json::parse(text);
-    INFO(text);
-    REQUIRE(parsed.ok);
-    return parsed.value;
-}
-
-std::string text_at(const json::Value& value, const char* path) {
-    const json::Value* found = value.find_path(path);
-    return found && found->kind == json::Kind::string ? found->text : std::string("<absent>");
-}
+using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::text_at;
 
 std::string built_in_item(const std::string& id) {
     // tests/engine/ → the repository, as quiz_test.cpp reads web/quiz/bank.json.

@@ -1,5 +1,6 @@
 // The quiz: items are data, the engine computes their answers and grades (docs/quiz.md).
 #include "catch_include.hpp"
+#include "quiz_support.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,10 @@ using trainscope::quiz_validate_bank_json;
 namespace json = trainscope::json;
 
 namespace {
+
+using trainscope::quiz_testing::number_at;
+using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::text_at;
 
 // ZeRO (Rajbhandari et al. 2019) §3.1: mixed-precision Adam keeps 2 + 2 + 4 + 8 = 16 bytes per parameter.
 constexpr double training_bytes_per_param = 16.0;
@@ -102,23 +107,6 @@ const char* const multiple_item = R"({
   "simulation": {"model": {"preset": "llama3-70b"}},
   "show": {"section": "memory", "figure": "inference-bytes-per-param"}
 })";
-
-json::Value parse_json(const std::string& text) {
-    const json::ParseResult parsed = json::parse(text);
-    INFO(text);
-    REQUIRE(parsed.ok);
-    return parsed.value;
-}
-
-std::string text_at(const json::Value& value, const char* path) {
-    const json::Value* found = value.find_path(path);
-    return found && found->kind == json::Kind::string ? found->text : std::string("<absent>");
-}
-
-double number_at(const json::Value& value, const char* path) {
-    const json::Value* found = value.find_path(path);
-    return found && found->kind == json::Kind::number ? found->number : std::nan("");
-}
 
 // The item text with one piece swapped, to make a variant that breaks one rule.
 std::string with(const char* item, const std::string& from, const std::string& to) {

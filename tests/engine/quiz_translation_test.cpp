@@ -1,6 +1,7 @@
 // The quiz in the learner's language (docs/quiz.md, "Translations"; docs/i18n.md, "The quiz
 // bank"): an item's own translations, validated field by field, used for the current language.
 #include "catch_include.hpp"
+#include "quiz_support.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -26,6 +27,9 @@ namespace json = trainscope::json;
 namespace quantity = trainscope::quantity;
 
 namespace {
+
+using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::text_at;
 
 // ZeRO (Rajbhandari et al. 2019) §3.1: 16 bytes per parameter for the model states; BF16 weights
 // are 2 bytes each, so 70e9 parameters hold 1.12 TB of states and 140 GB of weights.
@@ -132,18 +136,6 @@ const char* const translated_estimate_item = R"({
     "es": {"prompt": "Entrenar {model.params} parámetros con {training.tokens} tokens: ¿FLOPs?", "explanation": "6 × N × D = {answer}."}
   }
 })";
-
-json::Value parse_json(const std::string& text) {
-    const json::ParseResult parsed = json::parse(text);
-    INFO(text);
-    REQUIRE(parsed.ok);
-    return parsed.value;
-}
-
-std::string text_at(const json::Value& value, const char* path) {
-    const json::Value* found = value.find_path(path);
-    return found && found->kind == json::Kind::string ? found->text : std::string("<absent>");
-}
 
 json::Value instance(const std::string& item) { return parse_json(quiz_instance_json(item, 0)); }
 
