@@ -164,7 +164,7 @@ test('the scenario survives a reload through the URL hash', async () => {
 
 test('an engine error is shown beside its field and the last good figures stay', async () => {
   await withPage(harness.url, {}, async (page) => {
-    await page.locator('details.ts-deeper', { hasText: 'tensor and pipeline' }).locator('summary').click();
+    await page.locator('details.ts-deeper', { hasText: 'tensor, pipeline, context and expert' }).locator('summary').click();
     await page.getByLabel('Tensor parallel degree').selectOption('8');
     const good = await figureValue(page, 'per-gpu-total');
     await page.getByLabel('GPUs, exact number').first().fill('12');
