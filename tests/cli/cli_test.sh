@@ -156,7 +156,7 @@ fit_error="$(printf '%s' '{"scenario":{},"max_layouts":0}' | "$cli" fit - 2>&1 >
 # No test names a development machine's folders: tests run from any checkout (issue 24).
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 ! grep -rnE '(/work/|/home/[a-z]|/Users/)' "$repo/tests" --include='*.mjs' --include='*.cpp' --include='*.hpp' --include='*.inc' --include='*.sh' \
-  | grep -v 'file:///home/me/' | grep -v "grep -rnE" >/dev/null
+  | grep -v "grep -rnE" >/dev/null
 check "no test comment names an absolute path of a development machine" $?
 
 echo "cli: $passed passed, $failed failed"
