@@ -139,7 +139,10 @@ test('the GPU slider’s accessible value is the engine’s count of GPUs, singu
   try {
     const valueText = async (gpus) => {
       await page.evaluate((count) => window.trainscope.setScenario({ parallel: { gpus: count } }), gpus);
-      await page.locator('[data-ts-section="sharding"]').scrollIntoViewIfNeeded();
+      // Scrolled there without waiting for the section to stand still: sections below it are
+      // still being built, which moves it (a fresh clone timed out on Playwright's stability wait).
+      await page.locator('[data-ts-section="sharding"]').evaluate((section) => section.scrollIntoView());
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 200))));
       return page.getByRole('slider', { name: 'GPUs', exact: true }).first().getAttribute('aria-valuetext');
     };
     // The engine's own writing of the count (src/engine/text: Figure::gpus, "1 GPU").
