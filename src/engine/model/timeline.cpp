@@ -642,6 +642,26 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     return timeline;
 }
 
+StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& params,
+                                const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
+                                const ActivationBytes& activations) {
+    StepTimeline timeline;
+    const Plan plan = plan_stage(scenario, activations, timeline);
+    double gathered_share = 0;
+    const Sizes size = event_sizes(scenario, params, bytes_per_param, activations, plan, timeline, gathered_share);
+    // The walk's counts: activation_layers ≤ layers × in-flight (reached by the last warm-up
+    // forward), gathered_layers ≤ 2 (the layer in use and the one prefetched).
+    const double pile = static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight) *
+                        size.kept_activations_per_layer;
+    const double states = per_gpu_states.total();
+    StepPeakBounds bounds;
+    bounds.lower = states + pile;
+    bounds.upper = states + pile + size.rebuilt_activations + (plan.holds_logits ? size.logits : 0.0) +
+                   (plan.gathers ? 2 * size.gathered_layer + size.gathered_head : 0.0) + size.layer_gradients +
+                   size.head_gradients;
+    return bounds;
+}
+
 namespace {
 
 void write_bytes(json::Writer& w, const StepBytes& bytes) {
