@@ -223,7 +223,8 @@ PeakAndBounds peak_and_bounds(const Scenario& s) {
     ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
     const ActivationBytes activations = training_activations(s.model.architecture, s.training, s.parallel);
     offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
-    return {check_layout(s, params, false).peak_bytes, step_peak_bounds(s, params, bytes, states, activations)};
+    return {check_layout(s, params, false).peak_bytes,
+            step_peak_bounds(s, params, layer_parameters(s.model.architecture, params), bytes, states, activations)};
 }
 
 // The training settings the bounds and the pruning are tried with: full training, LoRA, and

@@ -61,12 +61,18 @@ struct Links {
 // §10: a GPU without its interconnect in the catalogue (custom; the TPU's network between pods)
 // takes the H100 SXM's.
 Links links_of(const Gpu& gpu) {
-    const Gpu* reference = find_gpu("h100-sxm");
     Links links;
+    links.assumed = !(gpu.gpus_per_node >= 1 && gpu.intra_node_bandwidth > 0 && gpu.inter_node_bandwidth > 0);
+    if (!links.assumed) {
+        links.per_node = gpu.gpus_per_node;
+        links.intra = gpu.intra_node_bandwidth;
+        links.inter = gpu.inter_node_bandwidth;
+        return links;  // no catalogue look-up (a search over names) for a GPU that needs none
+    }
+    const Gpu* reference = find_gpu("h100-sxm");
     links.per_node = gpu.gpus_per_node >= 1 ? gpu.gpus_per_node : reference->gpus_per_node;
     links.intra = gpu.intra_node_bandwidth > 0 ? gpu.intra_node_bandwidth : reference->intra_node_bandwidth;
     links.inter = gpu.inter_node_bandwidth > 0 ? gpu.inter_node_bandwidth : reference->inter_node_bandwidth;
-    links.assumed = !(gpu.gpus_per_node >= 1 && gpu.intra_node_bandwidth > 0 && gpu.inter_node_bandwidth > 0);
     return links;
 }
 

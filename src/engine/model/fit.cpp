@@ -194,6 +194,7 @@ struct SharedFigures {
     ParameterCount params;
     FineTuningFigures fine_tuning;
     BytesPerParam bytes;
+    LayerParameters layer;
     TrainingCompute compute[3];  // by recompute: none, selective, full
 };
 
@@ -202,6 +203,7 @@ SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& par
     shared.params = params;
     shared.fine_tuning = fine_tuning_figures(scenario.training, scenario.model.architecture, params.total);
     shared.bytes = fine_tuned_bytes_per_param(shared.fine_tuning, params.total);
+    shared.layer = layer_parameters(scenario.model.architecture, params);
     Scenario s = scenario;
     for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
         s.training.recompute = r;
@@ -240,7 +242,8 @@ MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool 
     // The states are held at every event: a layout they overflow fits at no micro-batch.
     if (verdict.states > memory) return verdict;
     if (prune) {
-        const StepPeakBounds bounds = step_peak_bounds(s, shared.params, shared.bytes, states, activations);
+        const StepPeakBounds bounds =
+            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations);
         if (bounds.upper * (1 + 1e-12) <= memory) {
             verdict.fits = true;
             return verdict;
@@ -312,6 +315,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     double checks = 0;
     search.least_states = -1;
     std::vector<Candidate> fitting;
+    fitting.reserve(1024);
     for_each_layout(scenario, [&](const Scenario& s) {
         ++search.layouts_examined;
         const MemoryVerdict verdict = judge_memory(s, shared, prune, search);
