@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "engine/model/communication.hpp"
 #include "engine/model/compute.hpp"
@@ -261,18 +262,22 @@ MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool 
 void time_candidates(const Scenario& scenario, const ParameterCount& params, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
     if (shown == 0) return;
-    auto later_bound = [](const Candidate& x, const Candidate& y) { return x.least_run > y.least_run; };
-    std::make_heap(fitting.begin(), fitting.end(), later_bound);  // least bound on top
+    // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
+    using Bound = std::pair<double, std::size_t>;
+    std::vector<Bound> bounds(fitting.size());
+    for (std::size_t k = 0; k < fitting.size(); ++k) bounds[k] = {fitting[k].least_run, k};
+    auto later_bound = [](const Bound& x, const Bound& y) { return x.first > y.first; };
+    std::make_heap(bounds.begin(), bounds.end(), later_bound);
     std::vector<Candidate> timed;  // a max-heap by `faster`: the slowest of the best `shown` on top
     Scenario s = scenario;
     s.training.micro_batch = 1;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
-    auto end = fitting.end();
-    while (end != fitting.begin()) {
-        if (prune && timed.size() == shown && fitting.front().least_run > timed.front().check.run_seconds) break;
-        std::pop_heap(fitting.begin(), end, later_bound);
+    auto end = bounds.end();
+    while (end != bounds.begin()) {
+        if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
+        std::pop_heap(bounds.begin(), end, later_bound);
         --end;
-        Candidate& next = *end;
+        Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
         next.check = check_layout(s, params, Timing::always);
@@ -315,7 +320,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     double checks = 0;
     search.least_states = -1;
     std::vector<Candidate> fitting;
-    fitting.reserve(1024);
+    fitting.reserve(4096);
     for_each_layout(scenario, [&](const Scenario& s) {
         ++search.layouts_examined;
         const MemoryVerdict verdict = judge_memory(s, shared, prune, search);
