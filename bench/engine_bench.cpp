@@ -80,6 +80,7 @@ int main() {
     // The inverse search (docs/model.md §17) on the lesson's cluster: Llama 3 405B and the largest
     // preset, DeepSeek-V3 (671B), on 16,384 H100s; its target is 1 ms in wasm.
     double fit_ms[2] = {0, 0};
+    trainscope::FitSearch fit_counts[2];  // what one search did: counts that, unlike times, no load moves
     const char* fit_models[2] = {"llama3-405b", "deepseek-v3"};
     for (int m = 0; m < 2; ++m) {
         const trainscope::Scenario cluster =
@@ -89,6 +90,7 @@ int main() {
         const double rate =
             calls_per_second([&](int) { sink = sink + trainscope::search_fits(cluster, 20).layouts_total; }, 1000, 5.0);
         fit_ms[m] = 1e3 / rate;
+        fit_counts[m] = trainscope::search_fits(cluster, 20);
     }
 
     std::printf("estimate (structs):        %12.0f per second  (%.3f us each)\n", struct_rate, 1e6 / struct_rate);
@@ -97,5 +99,9 @@ int main() {
     std::printf("step_timeline_columns:       %10.0f per second  (%.3f us each)\n", columns_rate, 1e6 / columns_rate);
     std::printf("search_fits, 405B on 16,384 GPUs:  %10.3f ms each\n", fit_ms[0]);
     std::printf("search_fits, DeepSeek-V3 on 16,384: %10.3f ms each\n", fit_ms[1]);
+    for (int m = 0; m < 2; ++m)
+        std::printf("search_fits, %s: %.0f layouts examined, %.0f fit, %.0f timelines walked, %.0f fully checked\n",
+                    fit_models[m], fit_counts[m].layouts_examined, fit_counts[m].layouts_total,
+                    fit_counts[m].timelines_walked, fit_counts[m].steps_timed);
     return 0;
 }

@@ -7,8 +7,12 @@
 #include <tuple>
 
 #include "engine/api/fit.hpp"
+#include "engine/model/finetune.hpp"
 #include "engine/model/fit.hpp"
+#include "engine/model/memory.hpp"
+#include "engine/model/offload.hpp"
 #include "engine/model/scenario.hpp"
+#include "engine/model/timeline.hpp"
 #include "estimate_support.hpp"
 
 using namespace trainscope;
@@ -196,4 +200,136 @@ TEST_CASE("a setup that does not fit gets changes that fit, each with its time a
               Approx(number_at(change, "run_seconds") / number_at(result.value, "current.run_seconds")));
         CHECK(change.find_path("scenario.parallel.gpus") != nullptr);  // a whole scenario, to load
     }
+}
+
+namespace {
+
+Scenario read_or_fail(const std::string& text) {
+    const ScenarioReading reading = read_scenario_text(text);
+    REQUIRE(reading.ok());
+    return reading.scenario;
+}
+
+// Both bounds of step_peak_bounds, and the timeline's own peak, by the estimate's chain (check_layout's).
+struct PeakAndBounds {
+    double peak = 0;
+    StepPeakBounds bounds;
+};
+
+PeakAndBounds peak_and_bounds(const Scenario& s) {
+    const ParameterCount params = scenario_parameters(s);
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
+    const ActivationBytes activations = training_activations(s.model.architecture, s.training, s.parallel);
+    offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
+    return {check_layout(s, params, false).peak_bytes,
+            step_peak_bounds(s, params, layer_parameters(s.model.architecture, params), bytes, states, activations)};
+}
+
+// The training settings the bounds and the pruning are tried with: full training, LoRA, and
+// QLoRA with its optimizer states offloaded (which needs ZeRO ≥ 1, so some layouts drop out).
+const char* const trainings[] = {R"({"sequence":2048)", R"({"sequence":4096,"method":"lora","global_batch":64)",
+                                 R"({"sequence":1024,"method":"qlora","offload":"optimizer","flash_attention":false)"};
+
+}  // namespace
+
+TEST_CASE("the step's peak lies between the bounds the search judges a layout by, for every preset",
+          "[fit][exact][bounds]") {
+    // docs/model.md §17: the bounds decide a layout only when the memory lies outside them, so
+    // they must hold the timeline's peak between them for any layout, ZeRO stage, recompute and micro-batch.
+    double layouts = 0, tight_upper = 0;
+    for (const ModelPreset& preset : model_presets()) {
+        for (const char* training : trainings) {
+            Scenario s = read_or_fail(R"({"model":{"preset":")" + std::string(preset.id) + R"("},"training":)" +
+                                      training + R"(},"parallel":{"gpus":64,"zero_stage":1}})");
+            for (const double t : {1.0, 2.0, 8.0})
+                for (const double p : {1.0, 2.0, 4.0})
+                    for (const double c : {1.0, 2.0})
+                        for (const double e : {1.0, 4.0})
+                            for (int zero = 0; zero <= 3; ++zero)
+                                for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
+                                    for (const double b : {1.0, 3.0}) {
+                                        s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
+                                        s.parallel.expert = e, s.parallel.zero_stage = zero;
+                                        s.parallel.interleave =
+                                            p > 1 && std::fmod(s.model.architecture.layers, 2 * p) == 0 ? 2 : 1;
+                                        s.training.recompute = r, s.training.micro_batch = b;
+                                        if (!layout_is_valid(s)) continue;
+                                        const PeakAndBounds found = peak_and_bounds(s);
+                                        INFO(preset.id << " " << training << " t" << t << " p" << p << " c" << c << " e"
+                                                       << e << " zero " << zero << " recompute " << static_cast<int>(r)
+                                                       << " b " << b);
+                                        CHECK(found.bounds.lower <= found.peak * (1 + 1e-12));
+                                        CHECK(found.peak <= found.bounds.upper * (1 + 1e-12));
+                                        ++layouts;
+                                        if (found.bounds.upper <= found.peak * (1 + 1e-12)) ++tight_upper;
+                                    }
+        }
+    }
+    CHECK(layouts > 10000);
+    CHECK(tight_upper > 0);  // the upper bound is reached by some layouts: it is not loose everywhere
+}
+
+namespace {
+
+// Everything a search reports about its layouts, for comparing two searches.
+void check_same_search(const FitSearch& pruned, const FitSearch& exhaustive) {
+    CHECK(pruned.layouts_total == exhaustive.layouts_total);
+    CHECK(pruned.layouts_examined == exhaustive.layouts_examined);
+    CHECK(pruned.least_states == exhaustive.least_states);
+    CHECK(pruned.complete == exhaustive.complete);
+    REQUIRE(pruned.layouts.size() == exhaustive.layouts.size());
+    for (std::size_t k = 0; k < pruned.layouts.size(); ++k) {
+        INFO("layout " << k);
+        CHECK(key_of(pruned.layouts[k].scenario) == key_of(exhaustive.layouts[k].scenario));
+        CHECK(pruned.layouts[k].scenario.training.micro_batch == exhaustive.layouts[k].scenario.training.micro_batch);
+        CHECK(pruned.layouts[k].check.peak_bytes == exhaustive.layouts[k].check.peak_bytes);
+        CHECK(pruned.layouts[k].check.run_seconds == exhaustive.layouts[k].check.run_seconds);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the pruned search lists the same layouts in the same order as the exhaustive one", "[fit][exact]") {
+    // docs/model.md §17: bounds decide most layouts' memory and skip the full check of layouts
+    // that cannot reach the list; the exhaustive search walks and times every layout.
+    double walked = 0, examined = 0, timed = 0, fitting = 0;
+    for (const char* preset : {"llama3-8b", "llama2-13b", "mixtral-8x7b", "deepseek-v3", "gpt2-124m"}) {
+        for (const char* training : trainings) {
+            for (const char* gpu : {"h100-sxm", "rtx-4090"}) {
+                for (const double gpus : {8.0, 16.0, 64.0}) {
+                    const Scenario s =
+                        read_or_fail(R"({"model":{"preset":")" + std::string(preset) + R"("},"training":)" + training +
+                                     R"(},"parallel":{"zero_stage":1,"gpus":)" + std::to_string(gpus) +
+                                     R"(},"hardware":{"gpu":")" + gpu + R"("}})");
+                    // Listing every layout at its largest micro-batch is slow: on the smallest cluster only.
+                    for (const double max_layouts : {1.0, 7.0, gpus == 8 ? 1e9 : 3.0}) {
+                        INFO(preset << " " << training << " on " << gpus << " " << gpu << ", " << max_layouts);
+                        const FitSearch pruned = search_fits(s, max_layouts);
+                        check_same_search(pruned, search_fits(s, max_layouts, FitPruning::none));
+                        if (max_layouts != 7) continue;
+                        walked += pruned.timelines_walked, examined += pruned.layouts_examined;
+                        timed += pruned.steps_timed, fitting += pruned.layouts_total;
+                    }
+                }
+            }
+        }
+    }
+    // The comparison means something only when layouts fit and others do not, and pruning skipped work.
+    CHECK(fitting > 0);
+    CHECK(walked < examined / 4);
+    CHECK(timed < fitting / 4);
+}
+
+TEST_CASE("the pruned search agrees with the exhaustive one on small clusters at memory's edge", "[fit][exact]") {
+    for (const bool experts : {false, true})
+        for (const double gpus : {8.0, 16.0, 64.0})
+            for (const double global_batch : {0.0, 64.0})
+                for (const double share : {0.05, 0.2, 0.45, 0.9}) {
+                    const Scenario s = small_cluster(gpus, global_batch, experts, share * one_gpu_peak(experts));
+                    INFO("gpus " << gpus << ", experts " << experts << ", share " << share);
+                    for (const double max_layouts : {3.0, gpus <= 16 ? 1e9 : 1.0})
+                        check_same_search(search_fits(s, max_layouts), search_fits(s, max_layouts, FitPruning::none));
+                }
 }

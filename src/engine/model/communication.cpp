@@ -61,12 +61,18 @@ struct Links {
 // §10: a GPU without its interconnect in the catalogue (custom; the TPU's network between pods)
 // takes the H100 SXM's.
 Links links_of(const Gpu& gpu) {
-    const Gpu* reference = find_gpu("h100-sxm");
     Links links;
+    links.assumed = !(gpu.gpus_per_node >= 1 && gpu.intra_node_bandwidth > 0 && gpu.inter_node_bandwidth > 0);
+    if (!links.assumed) {
+        links.per_node = gpu.gpus_per_node;
+        links.intra = gpu.intra_node_bandwidth;
+        links.inter = gpu.inter_node_bandwidth;
+        return links;  // no catalogue look-up (a search over names) for a GPU that needs none
+    }
+    const Gpu* reference = find_gpu("h100-sxm");
     links.per_node = gpu.gpus_per_node >= 1 ? gpu.gpus_per_node : reference->gpus_per_node;
     links.intra = gpu.intra_node_bandwidth > 0 ? gpu.intra_node_bandwidth : reference->intra_node_bandwidth;
     links.inter = gpu.inter_node_bandwidth > 0 ? gpu.inter_node_bandwidth : reference->inter_node_bandwidth;
-    links.assumed = !(gpu.gpus_per_node >= 1 && gpu.intra_node_bandwidth > 0 && gpu.inter_node_bandwidth > 0);
     return links;
 }
 
@@ -243,17 +249,15 @@ void lay_out_schedule(const StepShape& s, CommunicationModel& model) {
 
 }  // namespace
 
-CommunicationModel communication_model(const Scenario& scenario_in, const ParameterCount& params,
-                                       const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
-                                       double gpus, double global_batch) {
-    Scenario scenario = scenario_in;
-    if (gpus > 0) scenario.parallel.gpus = gpus;
-    if (global_batch > 0) scenario.training.global_batch = global_batch;
+namespace {
+
+// Every term and the step they sum to (§13), without the schedule: what communication_model and
+// communication_step_seconds share, so the two give one step time.
+StepShape step_terms(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+                     const TrainingCompute& compute, CommunicationModel& model) {
     const TrainingSettings& training = scenario.training;
     const ParallelSettings& parallel = scenario.parallel;
     const double t = parallel.tensor, p = parallel.pipeline, c = parallel.context;
-
-    CommunicationModel model;
     model.arithmetic_efficiency = arithmetic_efficiency;
     const Links links = links_of(scenario.hardware.gpu);
     model.interconnect_assumed = links.assumed;
@@ -283,6 +287,7 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
                           training.precision == NumberFormat::fp32 ? 4.0 : 2.0,
                           micro_batch_tokens / c,  // one micro-batch's tokens on one context rank
                           training.recompute == Recompute::full};
+    model.terms.reserve(comm_term_count);
     for (int i = 0; i < comm_term_count; ++i) model.terms.push_back(CommTermSeconds{static_cast<CommTerm>(i)});
     if (p > 1) add_pipeline_terms(shape, model);
     if (t > 1) add_tensor_term(shape, model);
@@ -290,12 +295,37 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
     if (shape.e > 1 && params.routed_experts > 0) add_expert_term(shape, model);
     if (shape.sharding > 1) add_sharding_term(shape, model);
     sum_step(model);
+    return shape;
+}
+
+}  // namespace
+
+CommunicationModel communication_model(const Scenario& scenario_in, const ParameterCount& params,
+                                       const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
+                                       double gpus, double global_batch) {
+    Scenario scenario = scenario_in;
+    if (gpus > 0) scenario.parallel.gpus = gpus;
+    if (global_batch > 0) scenario.training.global_batch = global_batch;
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    CommunicationModel model;
+    const StepShape shape = step_terms(scenario, params, bytes_per_param, compute, model);
     lay_out_schedule(shape, model);
 
     // The model FLOPs of this GPU's share of the step, over the step's time at peak.
-    model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * model.micro_batches / (t * p * c) /
+    const double tokens = training.tokens > 0 ? training.tokens : 1;
+    const double micro_batch_tokens = training.micro_batch * training.sequence;
+    model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * model.micro_batches /
+                          (parallel.tensor * parallel.pipeline * parallel.context) /
                           (model.step_seconds * scenario.hardware.gpu.peak_flops);
     return model;
+}
+
+double communication_step_seconds(const Scenario& scenario, const ParameterCount& params,
+                                  const BytesPerParam& bytes_per_param, const TrainingCompute& compute) {
+    CommunicationModel model;
+    step_terms(scenario, params, bytes_per_param, compute, model);
+    return model.step_seconds;
 }
 
 namespace {

@@ -76,6 +76,11 @@ CommunicationModel communication_model(const Scenario& scenario, const Parameter
                                        const BytesPerParam& bytes_per_param, const TrainingCompute& compute,
                                        double gpus = 0, double global_batch = 0);
 
+// communication_model(...).step_seconds, the same arithmetic, without the schedule or a copy of
+// the scenario: what the inverse search times thousands of layouts with (docs/model.md §17).
+double communication_step_seconds(const Scenario& scenario, const ParameterCount& params,
+                                  const BytesPerParam& bytes_per_param, const TrainingCompute& compute);
+
 // One point of the time-over-GPUs curve with communication: the same tokens, the same global batch,
 // on `gpus` GPUs of the scenario's t, p, c and e.
 struct CommunicatedTimeOnGpus {

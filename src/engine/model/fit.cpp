@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "engine/model/communication.hpp"
 #include "engine/model/compute.hpp"
@@ -42,21 +43,6 @@ ParameterCount scenario_parameters(const Scenario& scenario) {
     params.total = params.active = scenario.model.given_params;  // as estimate() counts a bare count
     return params;
 }
-
-namespace {
-
-// The model states one GPU keeps after offload: a floor under the step's peak, which holds them
-// at every event (docs/model.md §9), so a layout whose states overflow needs no timeline.
-double states_on_gpu(const Scenario& s, const ParameterCount& params) {
-    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
-    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
-    ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
-    offload_states(s, bytes, fine_tuning.trainable_bytes, params, micro_batches_per_step(s.training, s.parallel),
-                   states);
-    return states.total();
-}
-
-}  // namespace
 
 LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
     const Architecture& a = s.model.architecture;
@@ -191,50 +177,168 @@ double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
 struct Candidate {
     ParallelSettings parallel;
     Recompute recompute = Recompute::none;
-    LayoutCheck check;
+    double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
+    double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
+    LayoutCheck check;     // memory and time, once timed
 };
 
-// Shorter run first; at equal time, less memory.
-template <typename T>
-bool faster(const T& x, const T& y) {
-    return x.check.run_seconds != y.check.run_seconds ? x.check.run_seconds < y.check.run_seconds
-                                                      : x.check.peak_bytes < y.check.peak_bytes;
+// Shorter run first; at equal time, less memory; then the enumeration's order.
+bool faster(const Candidate& x, const Candidate& y) {
+    if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
+    if (x.check.peak_bytes != y.check.peak_bytes) return x.check.peak_bytes < y.check.peak_bytes;
+    return x.order < y.order;
 }
 
-void rank_layouts(const Scenario& scenario, const ParameterCount& params, double max_layouts, FitSearch& search) {
-    const double memory = scenario.hardware.gpu.memory_bytes;
+// What every layout of one search shares (docs/model.md §17): the figures that depend on the
+// model, the training settings and the GPU count alone, worked out once.
+struct SharedFigures {
+    ParameterCount params;
+    FineTuningFigures fine_tuning;
+    BytesPerParam bytes;
+    LayerParameters layer;
+    TrainingCompute compute[3];  // by recompute: none, selective, full
+};
+
+SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& params) {
+    SharedFigures shared;
+    shared.params = params;
+    shared.fine_tuning = fine_tuning_figures(scenario.training, scenario.model.architecture, params.total);
+    shared.bytes = fine_tuned_bytes_per_param(shared.fine_tuning, params.total);
+    shared.layer = layer_parameters(scenario.model.architecture, params);
+    Scenario s = scenario;
+    for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+        s.training.recompute = r;
+        shared.compute[static_cast<int>(r)] = training_compute(s.model.architecture, params.active, s);
+    }
+    return shared;
+}
+
+// A layout's run time at micro-batch 1 as check_layout computes it (the same step, the same
+// arithmetic), times a factor just below 1: a lower bound whatever the rounding.
+double least_run_seconds(const Scenario& s, const SharedFigures& shared) {
+    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
+    const double step = communication_step_seconds(s, shared.params, shared.bytes, compute);
+    // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
+    const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
+    return s.training.tokens / (sequences * s.training.sequence) * step * (1 - 1e-9);
+}
+
+// Whether a layout fits at micro-batch 1, and its states. The bounds on the step's peak decide
+// most layouts; the ones between them (within a relative 1e-12 of the memory, for rounding) walk
+// the timeline, which stays the reference.
+struct MemoryVerdict {
+    bool fits = false;
+    double states = 0;
+};
+
+MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, FitSearch& search) {
+    const Architecture& a = s.model.architecture;
+    const ActivationBytes activations = training_activations(a, s.training, s.parallel);
+    ModelStateBytes states = per_gpu_model_states(shared.bytes, shared.params, s.parallel);
+    offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, activations.micro_batches,
+                   states);
+    MemoryVerdict verdict;
+    verdict.states = states.total();
+    const double memory = s.hardware.gpu.memory_bytes;
+    // The states are held at every event: a layout they overflow fits at no micro-batch.
+    if (verdict.states > memory) return verdict;
+    if (prune) {
+        const StepPeakBounds bounds =
+            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations);
+        if (bounds.upper * (1 + 1e-12) <= memory) {
+            verdict.fits = true;
+            return verdict;
+        }
+        if (bounds.lower * (1 - 1e-12) > memory) return verdict;
+    }
+    ++search.timelines_walked;
+    verdict.fits = check_layout(s, shared.params, Timing::never).fits;
+    return verdict;
+}
+
+// Times candidates (the full check at micro-batch 1) until the `shown` fastest are certain: in
+// order of their lower bounds, stopping once the next bound exceeds the shown-th run time.
+// With `prune` false every candidate is timed (the exhaustive reference).
+void time_candidates(const Scenario& scenario, const ParameterCount& params, std::size_t shown, bool prune,
+                     std::vector<Candidate>& fitting, FitSearch& search) {
+    if (shown == 0) return;
+    // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
+    using Bound = std::pair<double, std::size_t>;
+    std::vector<Bound> bounds(fitting.size());
+    for (std::size_t k = 0; k < fitting.size(); ++k) bounds[k] = {fitting[k].least_run, k};
+    auto later_bound = [](const Bound& x, const Bound& y) { return x.first > y.first; };
+    std::make_heap(bounds.begin(), bounds.end(), later_bound);
+    std::vector<Candidate> timed;  // a max-heap by `faster`: the slowest of the best `shown` on top
+    Scenario s = scenario;
+    s.training.micro_batch = 1;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    auto end = bounds.end();
+    while (end != bounds.begin()) {
+        if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
+        std::pop_heap(bounds.begin(), end, later_bound);
+        --end;
+        Candidate& next = fitting[end->second];
+        s.parallel = next.parallel;
+        s.training.recompute = next.recompute;
+        next.check = check_layout(s, params, Timing::always);
+        ++search.steps_timed;
+        if (timed.size() < shown) {
+            timed.push_back(next);
+            std::push_heap(timed.begin(), timed.end(), faster);
+        } else if (faster(next, timed.front())) {
+            std::pop_heap(timed.begin(), timed.end(), faster);
+            timed.back() = next;
+            std::push_heap(timed.begin(), timed.end(), faster);
+        }
+    }
+    std::sort_heap(timed.begin(), timed.end(), faster);
+    fitting = std::move(timed);
+}
+
+// The listed layouts at their largest micro-batch, ranked again at it (a stable sort: ties keep
+// the order at micro-batch 1).
+void list_layouts(const Scenario& scenario, const ParameterCount& params, const std::vector<Candidate>& best,
+                  FitSearch& search) {
+    for (const Candidate& candidate : best) {
+        FitLayout layout{scenario, {}};
+        layout.scenario.parallel = candidate.parallel;
+        layout.scenario.training.recompute = candidate.recompute;
+        layout.scenario.training.micro_batch = 1;
+        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params);
+        layout.check = check_layout(layout.scenario, params);
+        search.layouts.push_back(std::move(layout));
+    }
+    std::stable_sort(search.layouts.begin(), search.layouts.end(), [](const FitLayout& x, const FitLayout& y) {
+        return x.check.run_seconds != y.check.run_seconds ? x.check.run_seconds < y.check.run_seconds
+                                                          : x.check.peak_bytes < y.check.peak_bytes;
+    });
+}
+
+void rank_layouts(const Scenario& scenario, const ParameterCount& params, double max_layouts, bool prune,
+                  FitSearch& search) {
+    const SharedFigures shared = shared_figures(scenario, params);
     double checks = 0;
     search.least_states = -1;
     std::vector<Candidate> fitting;
+    fitting.reserve(4096);
     for_each_layout(scenario, [&](const Scenario& s) {
         ++search.layouts_examined;
-        const double states = states_on_gpu(s, params);
-        if (search.least_states < 0 || states < search.least_states) search.least_states = states;
-        // The states are held at every event: a layout they overflow fits at no micro-batch.
-        if (states > memory) return true;
+        const MemoryVerdict verdict = judge_memory(s, shared, prune, search);
+        if (search.least_states < 0 || verdict.states < search.least_states) search.least_states = verdict.states;
+        if (verdict.states > s.hardware.gpu.memory_bytes) return true;
         // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
         // a layout fits at some micro-batch exactly when it fits at 1.
-        const LayoutCheck check = check_layout(s, params, Timing::if_fits);
-        if (check.fits) fitting.push_back({s.parallel, s.training.recompute, check});
+        if (verdict.fits)
+            fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined,
+                               prune ? least_run_seconds(s, shared) : 0.0, LayoutCheck{}});
         if (++checks >= fit_check_budget) search.complete = false;
         return search.complete;
     });
     if (search.least_states < 0) search.least_states = 0;
     search.layouts_total = static_cast<double>(fitting.size());
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
-    std::partial_sort(fitting.begin(), fitting.begin() + static_cast<std::ptrdiff_t>(shown), fitting.end(),
-                      faster<Candidate>);
-    // The listed layouts at their largest micro-batch, ranked again at it.
-    for (std::size_t k = 0; k < shown; ++k) {
-        FitLayout layout{scenario, {}};
-        layout.scenario.parallel = fitting[k].parallel;
-        layout.scenario.training.recompute = fitting[k].recompute;
-        layout.scenario.training.micro_batch = 1;
-        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params);
-        layout.check = check_layout(layout.scenario, params);
-        search.layouts.push_back(std::move(layout));
-    }
-    std::sort(search.layouts.begin(), search.layouts.end(), faster<FitLayout>);
+    time_candidates(scenario, params, shown, prune, fitting, search);
+    list_layouts(scenario, params, fitting, search);
 }
 
 }  // namespace
@@ -343,7 +447,7 @@ void memory_saving_changes(const Scenario& s, const ParameterCount& params, std:
 
 }  // namespace
 
-FitSearch search_fits(const Scenario& scenario, double max_layouts) {
+FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning pruning) {
     FitSearch search;
     const ParameterCount params = scenario_parameters(scenario);
     search.current = check_layout(scenario, params);
@@ -359,7 +463,7 @@ FitSearch search_fits(const Scenario& scenario, double max_layouts) {
         at.training.sequence = search.largest_sequence;
         search.largest_sequence_check = check_layout(at, params);
     }
-    rank_layouts(scenario, params, max_layouts, search);
+    rank_layouts(scenario, params, max_layouts, pruning == FitPruning::exact, search);
     if (!search.current.fits) {
         more_gpus(scenario, params, search.changes);
         larger_gpu(scenario, params, search.changes);

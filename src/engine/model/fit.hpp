@@ -85,7 +85,9 @@ struct FitSearch {
     LayoutCheck largest_sequence_check;
     std::vector<FitLayout> layouts;  // ranked by run time, at most `max_layouts`
     double layouts_total = 0;        // layouts that fit
-    double layouts_examined = 0;     // layouts the rules allow
+    double layouts_examined = 0;     // layouts the rules allow (each is judged, most by bounds alone)
+    double timelines_walked = 0;     // layouts whose peak bounds left the verdict open: the timeline decided
+    double steps_timed = 0;          // layouts timed with the communication model at micro-batch 1
     double least_states = 0;         // the fewest model-state bytes any layout keeps per GPU
     std::vector<FitChange> changes;  // for a setup that does not fit: each change's cheapest setting that fits
     bool complete = true;            // false when the layouts outnumbered the search's budget (fit_check_budget)
@@ -95,8 +97,12 @@ struct FitSearch {
 // a search that reaches it says so (FitSearch::complete).
 constexpr double fit_check_budget = 200000;
 
+// How the search decides (docs/model.md §17): with bounds that skip the work they prove needless
+// (the same answer), or every layout walked and timed (the reference the tests compare with).
+enum class FitPruning { exact, none };
+
 // docs/model.md §17. `max_layouts` bounds the ranked list (its total is counted either way).
-FitSearch search_fits(const Scenario& scenario, double max_layouts);
+FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning pruning = FitPruning::exact);
 
 // Every layout the rules allow, each with every micro-batch from 1 to `max_micro_batch`: what the
 // search's pruning must agree with (tests), never used by the search itself.

@@ -489,15 +489,15 @@ Plan plan_stage(const Scenario& scenario, const ActivationBytes& activations, St
 
 // The bytes each kind of event adds or frees (docs/model.md §9), and the share of a layer a ZeRO-3
 // gather brings in (0 without gathers).
-Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
-                  const ActivationBytes& activations, const Plan& plan, const StepTimeline& timeline,
-                  double& gathered_share) {
+Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
+                  const BytesPerParam& bytes_per_param, const ActivationBytes& activations, const Plan& plan,
+                  const StepTimeline& timeline, double& gathered_share) {
     const Architecture& a = scenario.model.architecture;
     const ParallelSettings& parallel = scenario.parallel;
     const double t = parallel.tensor, e = parallel.expert;
     const double d = parallel.data_parallel() * parallel.context;
-    const ParameterCount layer_params = parameters_per_layer(a, params);
-    const double head_params = a.vocab * a.hidden * (params.total / std::fmax(1.0, count_parameters(a).total));
+    const ParameterCount& layer_params = figures.layer;
+    const double head_params = figures.head;
     Sizes size;
     // §9: the estimate's pile (§4) spread evenly over the stage's layers and its in-flight
     // micro-batches, so the stage holds exactly the estimate's figure when the most are in flight.
@@ -533,12 +533,12 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
 
 // §9 durations: FLOPs per token, model-wide, as §6 counts them; each event gets its share of this
 // GPU's compute time for the step.
-void time_compute(const Scenario& scenario, const ParameterCount& params, const TrainingCompute& compute, Plan& plan,
-                  StepTimeline& timeline) {
+void time_compute(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
+                  const TrainingCompute& compute, Plan& plan, StepTimeline& timeline) {
     const Architecture& a = scenario.model.architecture;
     const TrainingSettings& training = scenario.training;
     const ParallelSettings& parallel = scenario.parallel;
-    const ParameterCount layer_params = parameters_per_layer(a, params);
+    const ParameterCount& layer_params = figures.layer;
     const double attention_forward = training.attention_flops ? attention_forward_flops_per_layer(a, training.sequence)
                                                               : 0.0;   // PaLM App. B: 12·h·s per layer, 1/3 forward
     plan.layer_forward = 2 * layer_params.active + attention_forward;  // Kaplan §2.1: 2 per parameter forward
@@ -626,8 +626,10 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     StepTimeline timeline;
     Plan plan = plan_stage(scenario, activations, timeline);
     double gathered_share = 0;
-    const Sizes size = event_sizes(scenario, params, bytes_per_param, activations, plan, timeline, gathered_share);
-    time_compute(scenario, params, compute, plan, timeline);
+    const LayerParameters figures = layer_parameters(scenario.model.architecture, params);
+    const Sizes size =
+        event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline, gathered_share);
+    time_compute(scenario, params, figures, compute, plan, timeline);
     time_optimizer(scenario, params, bytes_per_param, timeline);
     const std::int64_t events_expected = budget_events(plan, timeline, event_limit);
 
@@ -640,6 +642,35 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
     timeline.event_count = sink.count();
     if (keep_events) finish_events(sink, timeline);
     return timeline;
+}
+
+LayerParameters layer_parameters(const Architecture& architecture, const ParameterCount& params) {
+    LayerParameters figures;
+    figures.layer = parameters_per_layer(architecture, params);
+    figures.head = architecture.vocab * architecture.hidden *
+                   (params.total / std::fmax(1.0, count_parameters(architecture).total));
+    return figures;
+}
+
+StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
+                                const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
+                                const ActivationBytes& activations) {
+    StepTimeline timeline;
+    const Plan plan = plan_stage(scenario, activations, timeline);
+    double gathered_share = 0;
+    const Sizes size =
+        event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline, gathered_share);
+    // The walk's counts: activation_layers ≤ layers × in-flight (reached by the last warm-up
+    // forward), gathered_layers ≤ 2 (the layer in use and the one prefetched).
+    const double pile = static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight) *
+                        size.kept_activations_per_layer;
+    const double states = per_gpu_states.total();
+    StepPeakBounds bounds;
+    bounds.lower = states + pile;
+    bounds.upper = states + pile + size.rebuilt_activations + (plan.holds_logits ? size.logits : 0.0) +
+                   (plan.gathers ? 2 * size.gathered_layer + size.gathered_head : 0.0) + size.layer_gradients +
+                   size.head_gradients;
+    return bounds;
 }
 
 namespace {

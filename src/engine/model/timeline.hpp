@@ -102,6 +102,27 @@ StepTimeline step_timeline(const Scenario& scenario, const ParameterCount& param
                            const TrainingCompute& compute, StepDetail detail = StepDetail::events,
                            ShardingLimit* sharding_limit = nullptr, std::size_t event_limit = max_step_events);
 
+// One transformer layer's parameters (the count's growth from 0 to 1 layer, docs/model.md §1) and
+// the embedding's V·h, scaled like the whole count: what the timeline's sizes start from, the same
+// for every layout of a model, so the inverse search works them out once.
+struct LayerParameters {
+    ParameterCount layer;
+    double head = 0;
+};
+LayerParameters layer_parameters(const Architecture& architecture, const ParameterCount& params);
+
+// Bounds on step_timeline's peak from the sizes of what comes and goes, without walking the step
+// (docs/model.md §17): every event holds the states and at most the whole activation pile, two
+// gathered layers and a gathered head, a rebuilt layer, the logits and both gradient buffers; the
+// event that completes the pile holds at least the states and the pile.
+struct StepPeakBounds {
+    double lower = 0;
+    double upper = 0;
+};
+StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
+                                const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
+                                const ActivationBytes& activations);
+
 // The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
 std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);
 
