@@ -5,7 +5,7 @@ import type { Section, Theme } from '../src/widget/mount';
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
 
-const SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
+const SECTIONS: readonly Section[] = ['memory', 'time', 'fit', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** `header` alone (an empty value) switches it on, like a boolean HTML attribute. */
 const HEADER_ON = ['', 'on', 'true', 'yes', 'header'];
