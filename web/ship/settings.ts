@@ -66,7 +66,7 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
     const unknown = words.filter((word) => !(SECTIONS as readonly string[]).includes(word));
     if (unknown.length > 0)
       problems.push(
-        t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time and quiz.', {
+        t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time, fit and quiz.', {
           names: unknown.map((word) => word.slice(0, 20)).join(', '),
         }),
       );
