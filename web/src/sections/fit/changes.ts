@@ -51,8 +51,15 @@ export function changesList(context: SectionContext, apply: (scenario: Scenario)
   );
   const list = h('ol', { className: 'ts-fit-cards', 'data-figure': 'fit-changes' });
   const reasons = h('ul', { className: 'ts-fit-reasons', 'data-figure': 'fit-reasons' });
+  const reasonsBlock = h('div', null, h('p', { className: 'ts-fit-reasons-label' }, t('fit.reasons.label', 'Why not:')), reasons);
   const changes = h('div', { className: 'ts-fit-changes' }, heading, hint, list);
-  const element = h('div', null, changes, reasons);
+  // The current layout does not fit but another of the same GPUs does: the ranked list below is the answer.
+  const otherLayouts = h(
+    'p',
+    { className: 'ts-fit-other-layouts' },
+    t('fit.other_layouts', 'Other layouts of your GPUs fit: load one from the list below.'),
+  );
+  const element = h('div', null, otherLayouts, changes, reasonsBlock);
   return {
     element,
     update(answer) {
@@ -61,7 +68,8 @@ export function changesList(context: SectionContext, apply: (scenario: Scenario)
         list,
         answer.changes.map((change) => changeItem(context, change, apply)),
       );
-      setHidden(reasons, answer.reasons.length === 0);
+      setHidden(otherLayouts, answer.current.fits || answer.layouts_total === 0);
+      setHidden(reasonsBlock, answer.reasons.length === 0);
       replace(
         reasons,
         answer.reasons.map((reason) => h('li', { 'data-field': reason.field }, reason.message)),
