@@ -122,11 +122,7 @@ test('“Load this layout” loads it into the widget, and Back brings the scena
     const { fit } = await engineFit(page);
     const chosen = fit.layouts[0];
     const before = await page.evaluate(() => window.trainscope.overrides());
-    await section
-      .locator('[data-figure="fit-layouts"] li')
-      .first()
-      .getByRole('button', { name: /Load layout 1/ })
-      .click();
+    await section.locator('[data-figure="fit-layouts"] li').first().getByRole('button', { name: 'Load this layout' }).click();
     const loaded = await page.evaluate(() => window.trainscope.scenario());
     for (const field of ['tensor', 'pipeline', 'context', 'expert', 'zero_stage'])
       assert.equal(loaded.parallel[field], chosen.scenario.parallel[field], field);

@@ -1,7 +1,7 @@
 // When the scenario does not fit: the engine's cheapest changes, each with its words, its time
 // against the current layout's and "Apply"; and the reasons when a question has no answer.
 
-import { h, replace, setHidden } from '../../dom/dom';
+import { h, replace, setHidden, uniqueId } from '../../dom/dom';
 import type { FitAnswer, FitChange } from '../../engine/fit';
 import type { Scenario } from '../../engine/types';
 import type { SectionContext } from '../context';
@@ -10,10 +10,11 @@ import { runFigures } from './layouts';
 function changeItem(context: SectionContext, change: FitChange, apply: (scenario: Scenario) => void): HTMLElement {
   const { t } = context;
   const { formatBytes, formatRatio } = context.units;
+  const titleId = uniqueId('change');
   return h(
     'li',
     { className: 'ts-fit-card', 'data-change': change.kind, 'data-field': change.field, 'data-time-ratio': String(change.time_ratio) },
-    h('p', { className: 'ts-fit-card-title' }, change.label),
+    h('p', { className: 'ts-fit-card-title', id: titleId }, change.label),
     h(
       'p',
       { className: 'ts-fit-card-detail' },
@@ -29,7 +30,7 @@ function changeItem(context: SectionContext, change: FitChange, apply: (scenario
         type: 'button',
         className: 'ts-button ts-button-quiet ts-fit-apply',
         onclick: () => apply(change.scenario),
-        'aria-label': t('fit.change.apply_label', 'Apply: {change}', { change: change.label }),
+        'aria-describedby': titleId,
       },
       t('fit.change.apply', 'Apply'),
     ),

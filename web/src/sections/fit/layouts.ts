@@ -1,7 +1,7 @@
 // The ranked layouts of the scenario's GPUs that fit (docs/scenario.md, "What fits"), fastest run
 // first: a list of cards, readable at 320 px, each with "Load this layout".
 
-import { h, replace, setAttribute, setText } from '../../dom/dom';
+import { h, replace, setAttribute, setText, uniqueId } from '../../dom/dom';
 import type { FitAnswer, FitCheck, FitLayout } from '../../engine/fit';
 import type { Scenario } from '../../engine/types';
 import type { SectionContext } from '../context';
@@ -33,26 +33,25 @@ export function runFigures(context: SectionContext, check: FitCheck): string {
 }
 
 function layoutSettings(context: SectionContext, layout: FitLayout): string {
-  const { t } = context;
   const { formatInteger } = context.units;
   const recompute = context.choices('training.recompute').find((choice) => choice.value === layout.recompute)?.label ?? layout.recompute;
-  const zero = context.choices('parallel.zero_stage').find((choice) => choice.value === layout.zero_stage)?.label;
-  return t('fit.layout.settings', 'ZeRO {zero} · recompute: {recompute} · micro-batch {micro_batch}', {
-    zero: zero ?? formatInteger(layout.zero_stage),
-    recompute,
+  return context.t('fit.layout.settings', 'ZeRO {zero} · recompute: {recompute} · micro-batch {micro_batch}', {
+    zero: formatInteger(layout.zero_stage),
+    recompute: recompute.toLocaleLowerCase(context.language),
     micro_batch: formatInteger(layout.micro_batch),
   });
 }
 
 function layoutCard(context: SectionContext, layout: FitLayout, rank: number, load: (scenario: Scenario) => void): HTMLElement {
   const { t } = context;
+  const titleId = uniqueId('layout');
   const { formatBytes, formatInteger } = context.units;
   return h(
     'li',
     { className: 'ts-fit-card', 'data-peak': String(layout.peak_bytes), 'data-run-seconds': String(layout.run_seconds) },
     h(
       'p',
-      { className: 'ts-fit-card-title' },
+      { className: 'ts-fit-card-title', id: titleId },
       h('span', { className: 'ts-fit-rank' }, t('fit.layout.rank', '#{rank}', { rank: formatInteger(rank) })),
       ' ',
       layoutName(context, layout),
@@ -71,10 +70,7 @@ function layoutCard(context: SectionContext, layout: FitLayout, rank: number, lo
         type: 'button',
         className: 'ts-button ts-button-quiet ts-fit-load',
         onclick: () => load(layout.scenario),
-        'aria-label': t('fit.layout.load_label', 'Load layout {rank}: {layout}', {
-          rank: formatInteger(rank),
-          layout: layoutName(context, layout),
-        }),
+        'aria-describedby': titleId,
       },
       t('fit.layout.load', 'Load this layout'),
     ),
