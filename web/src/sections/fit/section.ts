@@ -16,6 +16,7 @@ import { CUSTOM_GPU } from '../time';
 import { changesList } from './changes';
 import { layoutName, layoutsList } from './layouts';
 import { methodsFigure } from './methods';
+import { searchWhenNear } from './schedule';
 
 /** How long the inputs rest before the engine searches again. */
 const SEARCH_REST_MS = 120;
@@ -167,12 +168,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     results,
   );
   setHidden(problem, true);
-  // The engine's search runs for a scenario the section has not shown yet, and only then; while a
-  // learner drags a slider it waits for the input to rest (a cluster's search takes longer than a frame).
-  let shownKey = '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const show = (view: PageView) => {
-    timer = undefined;
+  const search = (view: PageView) => {
     const fit = engine.fit(view.scenario);
     const sideBySide = engine.fineTuningMethods(view.scenario);
     showProblem(context, problem, fit.ok ? [] : fit.errors, sideBySide.ok ? [] : sideBySide.errors);
@@ -187,18 +183,8 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
       );
     }
     if (sideBySide.ok) methods.update(sideBySide.value);
-    element.setAttribute('aria-busy', 'false');
-    element.setAttribute('data-fit-key', shownKey);
   };
-  const update = (view: PageView) => {
-    const key = JSON.stringify(view.scenario);
-    if (key === shownKey) return;
-    const first = shownKey === '';
-    shownKey = key;
-    clearTimeout(timer);
-    element.setAttribute('aria-busy', 'true');
-    if (first) show(view);
-    else timer = setTimeout(() => show(view), SEARCH_REST_MS);
-  };
+  // Only for a scenario not shown yet, once the input rests, and only near the viewport (schedule.ts).
+  const update = searchWhenNear(element, search, SEARCH_REST_MS);
   return { element, update };
 }
