@@ -12,6 +12,7 @@
 
 #include "engine/api/api.hpp"
 #include "engine/api/fit.hpp"
+#include "engine/api/methods.hpp"
 #include "engine/api/view.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
@@ -153,6 +154,8 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("stepTimeline", &step_timeline);
     emscripten::function(
         "fit", +[](const std::string& input) { return trainscope::fit_json(input); });
+    emscripten::function(
+        "fineTuningMethods", +[](const std::string& input) { return trainscope::fine_tuning_methods_json(input); });
     emscripten::function("stepTimelineColumns", &step_timeline_columns);
     emscripten::function("stepTimelineNumbers", &step_timeline_numbers);
     emscripten::function("view", &view);

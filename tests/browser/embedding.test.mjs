@@ -141,6 +141,16 @@ test('a sections="time" widget starts with its model picker and its chart: no ti
   assert.deepEqual(errors, []);
 });
 
+test('a sections="fit" element shows its model picker and "What fits on my GPUs", numbered 1', async (t) => {
+  const { page, errors } = await openHost(t, { fit: '<trainscope-widget id="fit" preset="llama3-8b" sections="fit"></trainscope-widget>' }, 'fit');
+  await settled(page, '#fit');
+  assert.deepEqual(await sectionTitles(page, '#fit', 1), ['h2 1. What fits on my GPUs']);
+  await page.locator('#fit section.ts-fit[aria-busy="false"] [data-figure="fit-methods"] .ts-fit-method').first().waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('#fit .ts-model').count(), 1, 'the goal’s model picker');
+  assert.equal(await page.locator('#fit [data-figure="inference-total"]').count(), 0, 'no memory section');
+  assert.deepEqual(errors, []);
+});
+
 test('a quiz-only widget has no model picker and no text about inputs, with or without its header', async (t) => {
   const { page, errors, warnings } = await openHost(t, {
     quiz: '<trainscope-widget id="bare" sections="quiz"></trainscope-widget>'
@@ -159,7 +169,7 @@ test('a quiz-only widget has no model picker and no text about inputs, with or w
   assert.deepEqual(warnings, []);
 });
 
-test('the full page keeps its header and numbers all six sections', async (t) => {
+test('the full page keeps its header and numbers all seven sections', async (t) => {
   // The page carries its own CSP (index.html's meta element).
   const served = await serveDirectory(distDir, 0);
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -176,13 +186,14 @@ test('the full page keeps its header and numbers all six sections', async (t) =>
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
   assert.equal(await page.locator('.ts-title').count(), 1);
   assert.match(await page.locator('.ts-lede').textContent(), /inputs below/);
-  assert.deepEqual(await sectionTitles(page, '[data-trainscope]', 6), [
+  assert.deepEqual(await sectionTitles(page, '[data-trainscope]', 7), [
     'h2 1. Running vs training: what must sit in memory',
     'h2 2. Activations: remember, or recompute',
     'h2 3. One training step: where the memory goes, layer by layer',
     'h2 4. Sharding: every GPU keeps only its slice',
     'h2 5. Time: staggering amounts of simple arithmetic',
-    'h2 6. Your own model',
+    'h2 6. What fits on my GPUs',
+    'h2 7. Your own model',
   ]);
   assert.deepEqual(errors, []);
 });

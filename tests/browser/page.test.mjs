@@ -307,14 +307,16 @@ test('editing the hash by hand while the page is open reloads the scenario', asy
 
 test('a learner’s own GPU: its memory and peak drive the fit and the time', async () => {
   await withPage(harness.url, {}, async (page) => {
-    await page.getByLabel('GPU type').selectOption('custom');
+    // The time section's controls (the fit section has a GPU type and memory of its own, on the same fields).
+    const time = page.locator('[data-ts-section="time"]');
+    await time.getByLabel('GPU type').selectOption('custom');
     let estimate = await engineEstimate(page);
     assert.equal(estimate.scenario.hardware.gpu, 'custom');
     assert.equal(estimate.gpu.memory_bytes, 80e9, 'starts from the GPU that was on screen (H100)');
 
-    await page.locator('summary', { hasText: 'your own GPU' }).click();
-    await page.getByLabel('GPU memory, exact (e.g. 96 GB)').fill('40 GB');
-    await page.getByLabel('GPU peak, exact (e.g. 1,200 TFLOP/s)').fill('500 TFLOP/s');
+    await time.locator('summary', { hasText: 'your own GPU' }).click();
+    await time.getByLabel('GPU memory, exact (e.g. 96 GB)').fill('40 GB');
+    await time.getByLabel('GPU peak, exact (e.g. 1,200 TFLOP/s)').fill('500 TFLOP/s');
     estimate = await engineEstimate(page);
     assert.equal(estimate.gpu.memory_bytes, 40e9);
     assert.equal(estimate.gpu.peak_flops, 500e12);
@@ -322,7 +324,7 @@ test('a learner’s own GPU: its memory and peak drive the fit and the time', as
     assert.equal(estimate.inference.min_gpus, Math.ceil(estimate.inference.total / 40e9), 'running needs more of the smaller GPU');
 
     // Back to a catalogue GPU: its datasheet figures return.
-    await page.getByLabel('GPU type').selectOption('a100-sxm-80');
+    await time.getByLabel('GPU type').selectOption('a100-sxm-80');
     estimate = await engineEstimate(page);
     assert.equal(estimate.gpu.peak_flops, 312e12);
     assert.equal(estimate.scenario.hardware.memory_bytes, undefined);

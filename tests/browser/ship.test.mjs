@@ -75,6 +75,14 @@ function statusOf(scope, item) {
   return scope.locator(`.ts-quiz-item[data-item-id="${item.id}"]`).getAttribute('data-status');
 }
 
+/** Scrolls to "What fits on my GPUs" until it is built and shows the engine's answer (issue 25). */
+async function fitSectionShown(page) {
+  await page.waitForFunction(() => {
+    document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
+    return document.querySelector('section.ts-fit[aria-busy="false"] [data-figure="fit-methods"] .ts-fit-method') !== null;
+  }, null, { timeout: 20000 });
+}
+
 test('the offline file opens from disk in a fresh profile and makes no request but itself', async (t) => {
   const context = await newContext(t, { viewport: { width: 1280, height: 900 } });
   const { page, problems, requests } = await watchedPage(context);
@@ -84,6 +92,7 @@ test('the offline file opens from disk in a fresh profile and makes no request b
   const shown = await page.locator('[data-figure="inference-total"]').getAttribute('data-value');
   const computed = await page.evaluate(() => window.trainscope.estimate().inference.total);
   assert.equal(Number(shown), computed, 'the figure is the engine’s');
+  await fitSectionShown(page);
   assert.deepEqual(requests, [fileUrl], 'exactly one request: the file itself');
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.match(policy, /script-src 'sha256-[A-Za-z0-9+/=]+' 'wasm-unsafe-eval'/);
@@ -248,6 +257,7 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
       && Math.abs(parseFloat(framed.style.height) - Math.ceil(content.getBoundingClientRect().height)) <= 1;
   }, null, { timeout: 20000 });
   assert.ok(parseFloat(await frameElement.evaluate((element) => element.style.height)) > 1500, 'the frame grew to its content');
+  await frame.locator('section.ts-fit[aria-busy="false"] [data-figure="fit-methods"]').waitFor({ timeout: 20000 });
 
   // A message from the host page itself (not the frame) does not resize anything.
   const height = await frameElement.evaluate((element) => element.style.height);
@@ -418,6 +428,7 @@ test('without an LMS the SCO runs as a plain page', async (t) => {
   const { page, problems } = await watchedPage(context);
   await page.goto(pathToFileURL(join(folder, 'index.html')).href);
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await fitSectionShown(page);
   await answerFirstChoiceQuestion(page.locator('body'));
   assert.deepEqual(problems, []);
 });

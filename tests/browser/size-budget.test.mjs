@@ -6,7 +6,8 @@
 // gzip) and of the page (the layout figure, the second time curve, the step's phases, the notices
 // of issue 24): 160 → 199.8 KiB. Issue 22 asks for ≤ 120 KiB before the widget answers its first
 // input; the engine alone is now 122 KB gzip, so that needs the engine split in two (README,
-// "Measured"). Byte counts are deterministic, so this is a test; how fast those bytes become a
+// "Measured"). Issue 25's page part, the section "What fits on my GPUs" (its code, styles and the
+// engine's side-by-side methods), added 4.2 KB gzip: 202 → 206 KiB. Byte counts are deterministic, so this is a test; how fast those bytes become a
 // figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 202 * 1024;
+const PAGE_BUDGET_BYTES = 206 * 1024;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

@@ -174,6 +174,18 @@ test('a learner fresh from the lesson tries every story and moves every control,
         }
         await assertFiguresAreTheEngines(page, `${at}, after the sharding suggestions`);
         await assertLooksRight(page, `${at}, after the sharding suggestions`);
+        // "What fits on my GPUs" (issue 25): eight H100s for Llama 3 8B list layouts, changes and the
+        // three methods; the fastest layout loaded drives every other section.
+        await page.evaluate(() => { window.location.hash = `s=${encodeURIComponent('{"model":{"preset":"llama3-8b"},"hardware":{"gpu":"h100-sxm"},"parallel":{"gpus":8}}')}`; });
+        await page.waitForFunction(() => {
+          document.querySelector('section.ts-fit')?.scrollIntoView({ block: 'start' });
+          return document.querySelector('section.ts-fit')?.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario());
+        });
+        await assertLooksRight(page, `${at}, what fits on eight H100s`);
+        await page.locator('.ts-fit-load').first().click();
+        await settle(page);
+        await assertFiguresAreTheEngines(page, `${at}, a layout that fits loaded`);
+        await assertLooksRight(page, `${at}, a layout that fits loaded`);
         await reset();
         await screenshot(page, `learner-${width}-${theme}`);
       }

@@ -18,7 +18,7 @@ const none = { preset: null, scenario: null, sections: null, theme: null, passMa
 test('no attributes mean every section, the system theme, no pass mark, no header and the built-in bank', () => {
   assert.deepEqual(readSettings(none), {
     scenario: {},
-    sections: ['memory', 'time', 'quiz'],
+    sections: ['memory', 'time', 'fit', 'quiz'],
     theme: 'auto',
     passMark: null,
     header: false,

@@ -5,7 +5,7 @@ import type { Section, Theme } from '../src/widget/mount';
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
 
-const SECTIONS: readonly Section[] = ['memory', 'time', 'quiz'];
+const SECTIONS: readonly Section[] = ['memory', 'time', 'fit', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** `header` alone (an empty value) switches it on, like a boolean HTML attribute. */
 const HEADER_ON = ['', 'on', 'true', 'yes', 'header'];
@@ -66,7 +66,7 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
     const unknown = words.filter((word) => !(SECTIONS as readonly string[]).includes(word));
     if (unknown.length > 0)
       problems.push(
-        t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time and quiz.', {
+        t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time, fit and quiz.', {
           names: unknown.map((word) => word.slice(0, 20)).join(', '),
         }),
       );

@@ -20,10 +20,13 @@ constexpr double most_max_layouts = 1000;
 
 std::string bytes_text(double value) { return quantity::format(value, quantity::Figure::bytes); }
 
-void write_check(json::Writer& w, const LayoutCheck& check) {
+// GPU-hours = G × time (docs/model.md §6); the cost only with the scenario's price (0 without one).
+void write_check(json::Writer& w, const LayoutCheck& check, const Scenario& s) {
     w.field_bool("fits", check.fits).field("peak_bytes", check.peak_bytes);
     w.field("step_seconds", check.step_seconds).field("run_seconds", check.run_seconds);
     w.field("micro_batches", check.micro_batches);
+    const double gpu_hours = check.run_seconds * s.parallel.gpus / 3600;
+    w.field("gpu_hours", gpu_hours).field("cost", gpu_hours * s.hardware.price_per_gpu_hour);
 }
 
 void write_layout(json::Writer& w, const FitLayout& layout) {
@@ -34,7 +37,7 @@ void write_layout(json::Writer& w, const FitLayout& layout) {
     w.key("zero_stage").integer(l.zero_stage);
     w.field("recompute", recompute_name(layout.scenario.training.recompute));
     w.field("micro_batch", layout.scenario.training.micro_batch);
-    write_check(w, layout.check);
+    write_check(w, layout.check, layout.scenario);
     w.key("scenario").raw(write_scenario(layout.scenario));
     w.end_object();
 }
@@ -97,7 +100,7 @@ void write_changes(json::Writer& w, const FitSearch& search) {
     for (const FitChange& change : search.changes) {
         w.begin_object().field("kind", fit_change_name(change.kind));
         write_change_value(w, change);
-        write_check(w, change.check);
+        write_check(w, change.check, change.scenario);
         w.field("time_ratio",
                 search.current.run_seconds > 0 ? change.check.run_seconds / search.current.run_seconds : 0.0);
         w.key("scenario").raw(write_scenario(change.scenario));
@@ -141,13 +144,13 @@ std::vector<FieldError> fit_reasons(const Scenario& s, const FitSearch& search) 
 void write_search(json::Writer& w, const Scenario& s, const FitSearch& search) {
     w.key("current").begin_object();
     w.field("memory_bytes", s.hardware.gpu.memory_bytes);
-    write_check(w, search.current);
+    write_check(w, search.current, s);
     w.end_object();
     w.key("largest_micro_batch").begin_object().field("value", search.largest_micro_batch);
-    write_check(w, search.largest_micro_batch_check);
+    write_check(w, search.largest_micro_batch_check, s);
     w.end_object();
     w.key("largest_sequence").begin_object().field("value", search.largest_sequence);
-    write_check(w, search.largest_sequence_check);
+    write_check(w, search.largest_sequence_check, s);
     w.end_object();
     w.key("layouts").begin_array();
     for (const FitLayout& layout : search.layouts) write_layout(w, layout);

@@ -83,6 +83,20 @@ std::string stage_term(double whole, double sharded) {
 
 }  // namespace
 
+// docs/model.md §15: full training updates every weight (pre-training or full fine-tuning); LoRA (Hu et al.
+// 2021) trains adapters beside a frozen 16-bit base; QLoRA (Dettmers et al. 2023) beside a 4-bit NF4 base.
+std::string fine_tuning_method_label(FineTuningMethod method) {
+    switch (method) {
+        case FineTuningMethod::full:
+            return message("choices.method.full", "Full training");
+        case FineTuningMethod::lora:
+            return message("choices.method.lora", "LoRA");
+        case FineTuningMethod::qlora:
+            return message("choices.method.qlora", "QLoRA");
+    }
+    return "";
+}
+
 std::string choices_json() {
     json::Writer w;
     w.begin_object();
@@ -112,6 +126,13 @@ std::string choices_json() {
           message("choices.recompute.selective_hint", "recompute attention")},
          {"full", message("choices.recompute.full", "Full"),
           message("choices.recompute.full_hint", "keep layer inputs only")}});
+    write_choices(w, "training.method",
+                  {{"full", fine_tuning_method_label(FineTuningMethod::full),
+                    message("choices.method.full_hint", "pre-training or full fine-tuning: every weight learns")},
+                   {"lora", fine_tuning_method_label(FineTuningMethod::lora),
+                    message("choices.method.lora_hint", "small adapters beside a frozen 16-bit base")},
+                   {"qlora", fine_tuning_method_label(FineTuningMethod::qlora),
+                    message("choices.method.qlora_hint", "adapters beside a frozen 4-bit base")}});
     write_zero_stages(w);
     w.end_object();
     return w.take();

@@ -6,13 +6,18 @@
 #include <string>
 
 #include "engine/model/memory.hpp"
+#include "engine/model/scenario.hpp"
 
 namespace trainscope {
 
 // {"training.precision": [{value, label, hint?}], "training.optimizer": …, "inference.precision": …,
-//  "inference.kv_precision": …, "training.recompute": …, "parallel.zero_stage": [{value, label,
+//  "inference.kv_precision": …, "training.recompute": …, "training.method": …, "parallel.zero_stage": [{value, label,
 //  hint, short}]}: every choice field's values in the order a page lists them.
 std::string choices_json();
+
+// "Full fine-tuning / pre-training", "LoRA", "QLoRA": a training method's name on a page (also the
+// label of training.method's choices).
+std::string fine_tuning_method_label(FineTuningMethod method);
 
 // "per GPU, d data-parallel GPUs: stage 0 16Ψ; stage 1 4Ψ + 12Ψ/d; …" for these bytes per
 // parameter (ZeRO §5.1–5.3, docs/model.md §3: each stage shards one more kind of state over d).

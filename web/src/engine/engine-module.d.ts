@@ -45,6 +45,10 @@ export interface TrainscopeEngineModule {
    * stepTimelineNumbers)}, or {errors}. Never throws.
    */
   view(scenarioJson: string, knownReference: string, withStep: boolean): string;
+  /** A scenario, or {scenario, max_layouts} → what fits (docs/scenario.md, "What fits"); never throws. */
+  fit(inputJson: string): string;
+  /** A scenario → full, LoRA and QLoRA side by side (docs/scenario.md, "Fine-tuning methods side by side"); never throws. */
+  fineTuningMethods(scenarioJson: string): string;
   /** JSON object {field: [{value, label, hint?, short?}]}: every choice field's values and their words. */
   choices(): string;
   /** JSON array of {id, label, scenario, source}: the lesson's starting scenarios. */

@@ -7,6 +7,7 @@
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
 import { translator, type Catalogue, type Language, type Translate, type WidgetLanguage } from '../i18n/i18n';
+import { readFit, readMethods, type EngineAnswer, type FineTuningMethod, type FitAnswer } from './fit';
 import { parseHfConfig, type ConfigResult } from './hf-config';
 import type { QuizEngine } from './quiz';
 import { readView, type EngineView, type ViewRequest } from './view';
@@ -35,6 +36,10 @@ export interface Engine {
   view(scenario: PartialScenario, request: ViewRequest, t?: Translate): EngineView;
   /** The engine's reading of scenario JSON text: its errors, none when it accepts it (a member given twice is one). */
   scenarioErrors(scenarioJson: string): FieldError[];
+  /** What fits the scenario's GPUs (fit.ts): asked by the fit section only, when its scenario changed. */
+  fit(scenario: Scenario): EngineAnswer<FitAnswer>;
+  /** Full training, LoRA and QLoRA side by side for the scenario's model and GPUs (fit.ts). */
+  fineTuningMethods(scenario: Scenario): EngineAnswer<FineTuningMethod[]>;
   /** A Hugging Face config.json read into the engine's architecture fields (hf-config.ts). */
   parseHfConfig(text: string): ConfigResult;
   /** The quiz's engine functions (docs/quiz.md), in this view's language. */
@@ -184,6 +189,8 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     view: (scenario, request, t = english) => readView(engineModule, JSON.stringify(scenario), request, t),
     scenarioErrors: (scenarioJson) => (JSON.parse(engineModule.estimate(scenarioJson)) as { errors: FieldError[] }).errors,
+    fit: (scenario) => readFit(engineModule, scenario),
+    fineTuningMethods: (scenario) => readMethods(engineModule, scenario),
     parseHfConfig: (text) => parseHfConfig(text, engineModule),
     quiz: engineModule,
     presets,

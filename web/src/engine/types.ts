@@ -249,6 +249,17 @@ export interface Estimate {
     min_gpus: number;
     /** A floor: GPUs whose memory the model states alone fill. Not the fewest GPUs to train. */
     min_gpus_for_states?: number;
+    /** What is trained and how the base is stored (docs/scenario.md, training.fine_tuning). */
+    fine_tuning?: {
+      method: 'full' | 'lora' | 'qlora';
+      trainable_params: number;
+      frozen_params: number;
+      adapter_params: number;
+      base_storage: string;
+      base_bytes_per_param: number;
+      base_weights: number;
+      checkpoint_bytes: number;
+    };
   };
   ratio_training_to_inference: number;
   compute: {

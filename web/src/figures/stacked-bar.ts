@@ -38,7 +38,8 @@ export function stackedBar(
       });
       if (marker && markerValue) {
         setStyle(marker, 'left', percent(markerValue.value, max));
-        setClass(marker, 'ts-marker-flip', max > 0 && markerValue.value / max > 0.6);
+        // Past the middle the label reads leftwards: either side then has half the track for it (a phone’s is ~290 px).
+        setClass(marker, 'ts-marker-flip', max > 0 && markerValue.value / max > 0.5);
         if (markerLabel) setText(markerLabel, markerValue.label);
       }
     },

@@ -9,7 +9,7 @@ import type { Units } from '../engine/units';
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
 /** The sections that carry a number in their title, in the order the widget shows them. */
-export type NumberedSection = 'memory' | 'activations' | 'step' | 'sharding' | 'time' | 'config';
+export type NumberedSection = 'memory' | 'activations' | 'step' | 'sharding' | 'time' | 'fit' | 'config';
 
 export interface SectionContext {
   /** The widget's language (docs/i18n.md). */
@@ -32,6 +32,11 @@ export interface SectionContext {
   add<T extends Control>(control: T): T;
   /** A control's new value for one scenario field. */
   onValue(path: string, value: unknown): void;
+  /**
+   * Loads a whole scenario the engine wrote (a layout "What fits" found) in a history entry of its
+   * own: the browser's Back brings back the scenario before it.
+   */
+  load(scenario: Scenario): void;
   /** Replaces the learner's overrides and redraws (a "try this" button). */
   change(next: (overrides: PartialScenario) => PartialScenario): void;
   /** The step's playhead (an event index) as the address set it, or null. */

@@ -1,7 +1,7 @@
 // Section 1: running vs training, one whole copy of the model on one scale.
 
 import { radioControl, selectControl } from '../controls/controls';
-import { h, setFigure, setText, uniqueId } from '../dom/dom';
+import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
 import { gpuIcons } from '../figures/gpu-icons';
 import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
@@ -27,7 +27,7 @@ const TRAIN_KEYS: readonly PartKey[] = [
 /** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
 export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t, parts: labels } = context;
-  const { formatBytes, formatInteger, formatNumber, formatRatio, numberFormatName } = context.units;
+  const { formatBytes, formatCount, formatInteger, formatNumber, formatRatio, numberFormatName } = context.units;
   const headingId = uniqueId('heading');
   const stat = (figure: string) => h('span', { 'data-figure': figure });
 
@@ -41,6 +41,22 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   const trainingIcons = gpuIcons(40);
   const trainingGpus = stat('training-min-gpus');
   const trainingAside = h('span', { className: 'ts-stat-aside' });
+  // LoRA and QLoRA (docs/model.md §15): what is trained, how the frozen base is stored, what a run saves.
+  const trainableParams = stat('trainable-params');
+  const baseBytesPerParam = stat('base-bytes-per-param');
+  const adapterCheckpoint = stat('adapter-checkpoint');
+  const fineTuningMethod = h('strong');
+  const fineTuning = h(
+    'p',
+    { className: 'ts-fine-tuning' },
+    withElements(
+      t(
+        'memory.fine_tuning',
+        '{method}: {trainable} parameters are trained; the frozen base is stored at {base} bytes per parameter, and a run saves {checkpoint}.',
+      ),
+      { method: fineTuningMethod, trainable: trainableParams, base: baseBytesPerParam, checkpoint: adapterCheckpoint },
+    ),
+  );
   const headline = h(
     'div',
     { className: 'ts-headline' },
@@ -212,7 +228,18 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     trainLegend.update(trainParts);
   };
 
+  const updateFineTuning = (estimate: PageView['estimate']) => {
+    const tuning = estimate.training.fine_tuning;
+    const shown = tuning !== undefined && tuning.method !== 'full';
+    setHidden(fineTuning, !shown);
+    if (!tuning || !shown) return;
+    setText(fineTuningMethod, context.choices('training.method').find((choice) => choice.value === tuning.method)?.label ?? tuning.method);
+    setFigure(trainableParams, formatCount(tuning.trainable_params, { short: true, significant: 3 }), tuning.trainable_params);
+    setFigure(baseBytesPerParam, formatNumber(tuning.base_bytes_per_param), tuning.base_bytes_per_param);
+    setFigure(adapterCheckpoint, formatBytes(tuning.checkpoint_bytes), tuning.checkpoint_bytes);
+  };
   const update = ({ estimate, reference: single, scenario: resolved }: PageView) => {
+    updateFineTuning(estimate);
     for (const note of accountingNotes) {
       const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
       setText(note.text, choice?.explanation ?? '');
@@ -398,6 +425,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       ),
     ),
     headline,
+    fineTuning,
     figureElement,
     whyDetails,
     deeper,

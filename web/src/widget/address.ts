@@ -51,6 +51,12 @@ export class AddressWriter {
     return changeHistory('push', { [SHOW_ME_STATE]: true }, this.hash());
   }
 
+  /** A new history entry for what is on screen (a loaded layout); false when the page refuses. */
+  push(): boolean {
+    this.cancel();
+    return changeHistory('push', null, this.hash());
+  }
+
   /** Whether the entry on screen is the one pushShowMe added. */
   static onShowMeEntry(): boolean {
     const state: unknown = history.state;

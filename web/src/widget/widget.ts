@@ -13,7 +13,7 @@ import { rangeControl, type Control } from '../controls/controls';
 import { fieldScale } from '../controls/sliders';
 import { replace } from '../dom/dom';
 import type { Engine } from '../engine/engine';
-import { clone, getField, mergeScenario } from '../engine/scenario';
+import { clone, getField, mergeScenario, scenarioChanges } from '../engine/scenario';
 import { unitsFor, type Units } from '../engine/units';
 import type { EngineView } from '../engine/view';
 import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
@@ -21,6 +21,7 @@ import { partLabels } from '../figures/parts';
 import type { Translate, WidgetLanguage } from '../i18n/i18n';
 import type { ShowMeTarget } from '../quiz/quiz';
 import { activationSection } from '../sections/activations';
+import { fitSection } from '../sections/fit/section';
 import { configSection } from '../sections/config';
 import type { HeadingTag, NumberedSection, PageView, SectionContext, SectionView } from '../sections/context';
 import { memorySection } from '../sections/memory';
@@ -405,6 +406,7 @@ export class Widget {
       add: (control) => this.add(control),
       choices: (path) => this.engine.choices[path] ?? [],
       onValue: this.onValue,
+      load: (scenario) => this.loadScenario(scenario),
       // A button's jump (a story, "try ZeRO-3"): every section shows it at once, as a link does.
       change: (next) => {
         this.overrides = next(this.overrides);
@@ -429,8 +431,9 @@ export class Widget {
   private buildSections(context: SectionContext): { model: SectionView | null; first: SectionView | null; later: HTMLElement[] } {
     const memory = this.sections.has('memory');
     const time = this.sections.has('time');
+    const fit = this.sections.has('fit');
     // The model picker serves the figures; a quiz alone has none to drive.
-    const model = memory || time ? modelSection(context, this.engine, [this.notices.notes, this.notices.generalErrors]) : null;
+    const model = memory || time || fit ? modelSection(context, this.engine, [this.notices.notes, this.notices.generalErrors]) : null;
     if (model) this.presetSelect = model.presetSelect;
     const accounting = () => {
       const defaults = this.viewOf({}, false);
@@ -446,6 +449,7 @@ export class Widget {
         ['sharding', () => shardingSection(context, this.engine.presets)],
       );
     if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
+    if (fit) later.push(['fit', () => fitSection(context, this.engine)]);
     if (memory)
       later.push([
         'config',
@@ -466,6 +470,7 @@ export class Widget {
     const numberedSections: NumberedSection[] = [
       ...(memory ? (['memory', 'activations', 'step', 'sharding'] as const) : []),
       ...(time ? (['time'] as const) : []),
+      ...(this.sections.has('fit') ? (['fit'] as const) : []),
       ...(memory ? (['config'] as const) : []),
     ];
     const { model, first, later } = this.buildSections(this.sectionContext(numberedSections));
@@ -487,6 +492,22 @@ export class Widget {
       pageFooter(this.t, parts),
       this.announcer.element,
     );
+  }
+
+  /**
+   * A whole scenario the engine wrote (a layout or a change "What fits" found), kept as its changes
+   * from the defaults so the link stays short. The scenario before it is written into its own
+   * history entry first and the loaded one gets a new entry: the browser's Back brings it back.
+   */
+  private loadScenario(scenario: Scenario): void {
+    const addEntry = this.syncHash && this.learnerBeforeShowMe === null;
+    if (addEntry) {
+      this.address.cancel();
+      this.address.write();
+    }
+    this.overrides = scenarioChanges(this.defaults, scenario);
+    this.commit({ announce: true, writeHash: !addEntry });
+    if (addEntry && this.shown?.overrides === this.overrides) this.address.push();
   }
 
   /** A model read from a config.json: the engine's verdict, and the model on screen if it takes it. */

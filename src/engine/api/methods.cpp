@@ -1,0 +1,76 @@
+#include "engine/api/methods.hpp"
+
+#include "engine/model/choices.hpp"
+#include "engine/model/estimate.hpp"
+#include "engine/model/scenario.hpp"
+#include "engine/text/json.hpp"
+#include "engine/text/messages.hpp"
+
+namespace trainscope {
+
+namespace {
+
+// The scenario trained with `method`: its own LoRA settings when it has them, else the method's
+// defaults (docs/scenario.md: LoRA on a 16-bit base, QLoRA on NF4 with double quantisation, as the
+// fit search's "method" change sets them).
+Scenario with_method(const Scenario& scenario, FineTuningMethod method) {
+    Scenario trial = scenario;
+    if (scenario.training.method == method) return trial;
+    trial.training.method = method;
+    if (method == FineTuningMethod::lora) trial.training.base_storage = BaseStorage::bf16;
+    if (method == FineTuningMethod::qlora) trial.training.base_storage = BaseStorage::nf4_double_quant;
+    return trial;
+}
+
+// What one GPU holds at the step's peak, in the four kinds the lesson names plus the rest
+// (docs/model.md §9: logits, gathered weights and gradient buffers).
+void write_per_gpu(json::Writer& w, const StepBytes& peak) {
+    w.key("per_gpu").begin_object();
+    w.field("weights", peak.weights).field("gradients", peak.gradients);
+    w.field("master_weights", peak.master_weights).field("optimizer_states", peak.optimizer_states);
+    w.field("activations", peak.activations);
+    w.field("other", peak.gathered_weights + peak.logits + peak.temporary);
+    w.field("total", peak.total()).end_object();
+}
+
+void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod method) {
+    const Scenario trial = with_method(scenario, method);
+    const Estimate e = estimate(trial);
+    const FineTuningFigures& f = e.fine_tuning;
+    w.begin_object();
+    w.field("method", fine_tuning_method_name(method)).field("label", fine_tuning_method_label(method));
+    w.field_bool("current", scenario.training.method == method);
+    w.field_bool("fits", e.training.fits).field("memory_bytes", trial.hardware.gpu.memory_bytes);
+    w.field("peak_bytes", e.training.per_gpu_total());
+    write_per_gpu(w, e.training.per_gpu_peak);
+    w.field("params", e.params.total).field("trainable_params", f.trainable_params);
+    w.field("base_storage", method == FineTuningMethod::full ? std::string_view(format_name(trial.training.precision))
+                                                             : base_storage_name(trial.training.base_storage));
+    w.field("base_bytes_per_param", f.base_bytes_per_param).field("checkpoint_bytes", f.checkpoint_bytes);
+    w.field("run_seconds", e.compute.seconds).field("gpu_hours", e.compute.gpu_hours);
+    w.key("scenario").raw(write_scenario(trial));
+    w.end_object();
+}
+
+}  // namespace
+
+std::string fine_tuning_methods_json(std::string_view scenario_json) {
+    const ScenarioReading reading = read_scenario_text(scenario_json);
+    if (!reading.errors.empty()) return write_errors(reading.errors);
+    json::Writer w;
+    w.begin_object();
+    w.key("errors").begin_array().end_array();
+    w.key("notes").begin_array().end_array();
+    w.key("methods").begin_array();
+    for (const FineTuningMethod method : {FineTuningMethod::full, FineTuningMethod::lora, FineTuningMethod::qlora})
+        write_method(w, reading.scenario, method);
+    w.end_array();
+    w.end_object();
+    // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
+    if (!w.all_numbers_finite())
+        return write_errors(
+            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    return w.take();
+}
+
+}  // namespace trainscope

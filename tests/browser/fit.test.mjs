@@ -1,0 +1,201 @@
+// Issue 25, "What fits on my GPUs": one 24 GB card, eight H100s and a 1,024-GPU cluster each get
+// what fits, ranked, and what to change; every number on screen is the engine's (an independent
+// call to its fit and fineTuningMethods in the same page); loading a layout drives the rest of the
+// widget; the address keeps the inputs; 320 px does not scroll sideways; German and Spanish.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { figure, startHarness, withOpenPage } from './harness.mjs';
+
+/** Llama 3 8B on one RTX 4090 (24 GB, docs/model.md §7) with 2,048-token sequences. */
+const ONE_CARD = { model: { preset: 'llama3-8b' }, hardware: { gpu: 'rtx-4090' }, parallel: { gpus: 1 }, training: { sequence: 2048 } };
+const EIGHT_H100 = { model: { preset: 'llama3-8b' }, hardware: { gpu: 'h100-sxm' }, parallel: { gpus: 8 } };
+const CLUSTER = { model: { preset: 'llama3-70b' }, hardware: { gpu: 'h100-sxm' }, parallel: { gpus: 1024 } };
+
+let harness;
+before(async () => {
+  harness = await startHarness();
+});
+after(async () => {
+  await harness?.close();
+});
+
+const withScenario = (scenario, prefix = '') => `${harness.url}${prefix}#s=${encodeURIComponent(JSON.stringify(scenario))}`;
+
+/** Scrolls to the fit section and waits until it shows the engine's answer for the scenario on screen. */
+async function openFit(page) {
+  // Scrolled without Playwright's stability wait: the placeholder is replaced by the section as it nears.
+  await page.waitForFunction(() => {
+    document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
+    const section = document.querySelector('section.ts-fit');
+    return (
+      section?.getAttribute('aria-busy') === 'false' &&
+      section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
+    );
+  });
+  return page.locator('section.ts-fit');
+}
+
+/** The engine's own answers for the page's scenario, asked in the page. */
+function engineFit(page) {
+  return page.evaluate(() => {
+    const module = window.trainscope.engine.module;
+    const scenario = window.trainscope.scenario();
+    return {
+      fit: JSON.parse(module.fit(JSON.stringify({ scenario, max_layouts: 8 }))),
+      methods: JSON.parse(module.fineTuningMethods(JSON.stringify(scenario))).methods,
+    };
+  });
+}
+
+test('one 24 GB card with Llama 3 8B: full training does not fit, QLoRA does, and the changes say so', async () => {
+  await withOpenPage(harness.browser, withScenario(ONE_CARD), {}, async (page) => {
+    const section = await openFit(page);
+    const { fit, methods } = await engineFit(page);
+    assert.equal(fit.current.fits, false);
+    assert.equal(await figure(page, 'fit-current').getAttribute('data-value'), 'false');
+    assert.equal(Number(await figure(page, 'fit-largest-micro-batch').getAttribute('data-value')), fit.largest_micro_batch.value);
+    const kinds = await section
+      .locator('[data-figure="fit-changes"] > li')
+      .evaluateAll((items) => items.map((item) => item.dataset.change));
+    assert.deepEqual(
+      kinds,
+      fit.changes.map((change) => change.kind),
+      'the engine’s changes, in its order',
+    );
+    assert.ok(kinds.includes('method'), 'a fine-tuning method is among the changes');
+    const labels = await section.locator('[data-figure="fit-changes"] .ts-fit-card-title').allTextContents();
+    assert.ok(
+      labels.some((label) => /QLoRA|LoRA/.test(label)),
+      `LoRA or QLoRA is offered: ${labels.join(' | ')}`,
+    );
+    const columns = section.locator('[data-figure="fit-methods"] .ts-fit-method');
+    assert.deepEqual(await columns.evaluateAll((items) => items.map((item) => item.dataset.method)), ['full', 'lora', 'qlora']);
+    assert.deepEqual(
+      await columns.evaluateAll((items) => items.map((item) => item.dataset.fits)),
+      methods.map((method) => String(method.fits)),
+    );
+    assert.deepEqual(
+      await columns.evaluateAll((items) => items.map((item) => Number(item.dataset.peak))),
+      methods.map((method) => method.peak_bytes),
+    );
+    assert.equal(methods[0].fits, false, 'full training of 8B needs ≈16 bytes per parameter, ≈128 GB');
+    assert.equal(methods[2].fits, true, 'QLoRA’s 4-bit base fits 24 GB');
+  });
+});
+
+test('eight H100s with Llama 3 8B: the ranked layouts are the engine’s, fastest first', async () => {
+  await withOpenPage(harness.browser, withScenario(EIGHT_H100), {}, async (page) => {
+    const section = await openFit(page);
+    const { fit } = await engineFit(page);
+    assert.ok(fit.layouts_total > 0);
+    assert.equal(Number(await figure(page, 'fit-layouts').getAttribute('data-value')), fit.layouts_total);
+    const cards = section.locator('[data-figure="fit-layouts"] li');
+    assert.equal(await cards.count(), fit.layouts.length);
+    const peaks = await cards.evaluateAll((items) => items.map((item) => Number(item.dataset.peak)));
+    assert.deepEqual(
+      peaks,
+      fit.layouts.map((layout) => layout.peak_bytes),
+    );
+    const runs = await cards.evaluateAll((items) => items.map((item) => Number(item.dataset.runSeconds)));
+    assert.deepEqual(
+      runs,
+      [...runs].sort((a, b) => a - b),
+      'fastest run first',
+    );
+  });
+});
+
+test('1,024 H100s with Llama 3 70B: layouts fit, and the largest micro-batch is the engine’s', async () => {
+  await withOpenPage(harness.browser, withScenario(CLUSTER), {}, async (page) => {
+    const section = await openFit(page);
+    const { fit } = await engineFit(page);
+    assert.ok(fit.layouts_total > 0, 'some layout of 1,024 H100s trains 70B');
+    assert.equal(Number(await figure(page, 'fit-layouts').getAttribute('data-value')), fit.layouts_total);
+    assert.equal(Number(await figure(page, 'fit-largest-micro-batch').getAttribute('data-value')), fit.largest_micro_batch.value);
+    assert.equal(await section.locator('[data-figure="fit-layouts"] li').count(), fit.layouts.length);
+  });
+});
+
+test('“Load this layout” loads it into the widget, and Back brings the scenario before it', async () => {
+  await withOpenPage(harness.browser, withScenario(EIGHT_H100), {}, async (page) => {
+    const section = await openFit(page);
+    const { fit } = await engineFit(page);
+    const chosen = fit.layouts[0];
+    const before = await page.evaluate(() => window.trainscope.overrides());
+    await section.locator('[data-figure="fit-layouts"] li').first().getByRole('button', { name: 'Load this layout' }).click();
+    const loaded = await page.evaluate(() => window.trainscope.scenario());
+    for (const field of ['tensor', 'pipeline', 'context', 'expert', 'zero_stage'])
+      assert.equal(loaded.parallel[field], chosen.scenario.parallel[field], field);
+    assert.equal(loaded.training.micro_batch, chosen.scenario.training.micro_batch);
+    const expected = await page.evaluate(
+      (scenario) => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(scenario))),
+      chosen.scenario,
+    );
+    assert.equal(expected.training.fits, true);
+    await page.locator('[data-ts-section="sharding"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (total) => document.querySelector('[data-figure="per-gpu-total"]')?.getAttribute('data-value') === String(total),
+      expected.training.per_gpu.total,
+    );
+    await page.locator('[data-ts-section="time"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (seconds) => document.querySelector('[data-figure="seconds"]')?.getAttribute('data-value') === String(seconds),
+      expected.compute.seconds,
+    );
+    await page.goBack();
+    await page.waitForFunction((overrides) => JSON.stringify(window.trainscope.overrides()) === overrides, JSON.stringify(before));
+  });
+});
+
+test('the address keeps the GPUs and the method after a reload', async () => {
+  await withOpenPage(harness.browser, withScenario(EIGHT_H100), {}, async (page) => {
+    const section = await openFit(page);
+    await section.getByRole('radio', { name: /^QLoRA/ }).check();
+    await page.waitForFunction(() => decodeURIComponent(window.location.hash).includes('"method":"qlora"'));
+    await page.reload();
+    await page.waitForSelector('[data-ts-ready]');
+    const reloaded = await openFit(page);
+    assert.equal(await reloaded.getByRole('radio', { name: /^QLoRA/ }).isChecked(), true);
+    const scenario = await page.evaluate(() => window.trainscope.scenario());
+    assert.equal(scenario.training.method, 'qlora');
+    assert.equal(scenario.hardware.gpu, 'h100-sxm');
+    assert.equal(scenario.parallel.gpus, 8);
+    // The memory section shows the fine-tuning figures, each the estimate's field.
+    const estimate = await page.evaluate(() => window.trainscope.estimate());
+    const tuning = estimate.training.fine_tuning;
+    assert.equal(Number(await figure(page, 'trainable-params').getAttribute('data-value')), tuning.trainable_params);
+    assert.equal(Number(await figure(page, 'base-bytes-per-param').getAttribute('data-value')), tuning.base_bytes_per_param);
+    assert.equal(Number(await figure(page, 'adapter-checkpoint').getAttribute('data-value')), tuning.checkpoint_bytes);
+  });
+});
+
+test('at 320 px the section does not scroll sideways', async () => {
+  await withOpenPage(harness.browser, withScenario(ONE_CARD), { viewport: { width: 320, height: 800 } }, async (page) => {
+    await openFit(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0);
+    const wide = await page
+      .locator('section.ts-fit *')
+      .evaluateAll((elements) =>
+        elements
+          .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map((element) => element.className || element.tagName),
+      );
+    assert.deepEqual(wide, []);
+  });
+});
+
+for (const [language, heading, load] of [
+  ['de', 'Was passt auf meine GPUs', 'Dieses Layout laden'],
+  ['es', 'Qué cabe en mis GPU', 'Cargar esta disposición'],
+]) {
+  test(`?lang=${language} shows the section in its language`, async () => {
+    await withOpenPage(harness.browser, withScenario(EIGHT_H100, `index.html?lang=${language}`), {}, async (page) => {
+      const section = await openFit(page);
+      assert.match(await section.locator('.ts-section-title').textContent(), new RegExp(heading));
+      assert.equal((await section.locator('.ts-fit-load').first().textContent()).trim(), load);
+      const method = await section.locator('[data-figure="fit-methods"] .ts-fit-method-name').first().textContent();
+      assert.doesNotMatch(method, /^Full training/, 'the engine’s method label is translated');
+    });
+  });
+}

@@ -1,0 +1,80 @@
+// When the scenario does not fit: the engine's cheapest changes, each with its words, its time
+// against the current layout's and "Apply"; and the reasons when a question has no answer.
+
+import { h, replace, setHidden, uniqueId } from '../../dom/dom';
+import type { FitAnswer, FitChange } from '../../engine/fit';
+import type { Scenario } from '../../engine/types';
+import type { SectionContext } from '../context';
+import { runFigures } from './layouts';
+
+function changeItem(context: SectionContext, change: FitChange, apply: (scenario: Scenario) => void): HTMLElement {
+  const { t } = context;
+  const { formatBytes, formatRatio } = context.units;
+  const titleId = uniqueId('change');
+  return h(
+    'li',
+    { className: 'ts-fit-card', 'data-change': change.kind, 'data-field': change.field, 'data-time-ratio': String(change.time_ratio) },
+    h('p', { className: 'ts-fit-card-title', id: titleId }, change.label),
+    h(
+      'p',
+      { className: 'ts-fit-card-detail' },
+      t('fit.change.detail', '{peak} per GPU · {ratio} the time of your layout', {
+        peak: formatBytes(change.peak_bytes),
+        ratio: formatRatio(change.time_ratio),
+      }),
+    ),
+    h('p', { className: 'ts-fit-card-detail' }, runFigures(context, change)),
+    h(
+      'button',
+      {
+        type: 'button',
+        className: 'ts-button ts-button-quiet ts-fit-apply',
+        onclick: () => apply(change.scenario),
+        'aria-describedby': titleId,
+      },
+      t('fit.change.apply', 'Apply'),
+    ),
+  );
+}
+
+export interface ChangesView {
+  readonly element: HTMLElement;
+  update(answer: FitAnswer): void;
+}
+
+export function changesList(context: SectionContext, apply: (scenario: Scenario) => void): ChangesView {
+  const { t } = context;
+  const heading = h(context.headingTag(2), { className: 'ts-fit-subtitle' }, t('fit.changes.heading', 'Cheapest ways to make it fit'));
+  const hint = h(
+    'p',
+    { className: 'ts-hint' },
+    t('fit.changes.hint', 'One change at a time, fastest first; the time is against your layout’s run time.'),
+  );
+  const list = h('ol', { className: 'ts-fit-cards', 'data-figure': 'fit-changes' });
+  const reasons = h('ul', { className: 'ts-fit-reasons', 'data-figure': 'fit-reasons' });
+  const reasonsBlock = h('div', null, h('p', { className: 'ts-fit-reasons-label' }, t('fit.reasons.label', 'Why not:')), reasons);
+  const changes = h('div', { className: 'ts-fit-changes' }, heading, hint, list);
+  // The current layout does not fit but another of the same GPUs does: the ranked list below is the answer.
+  const otherLayouts = h(
+    'p',
+    { className: 'ts-fit-other-layouts' },
+    t('fit.other_layouts', 'Other layouts of your GPUs fit: load one from the list below.'),
+  );
+  const element = h('div', null, otherLayouts, changes, reasonsBlock);
+  return {
+    element,
+    update(answer) {
+      setHidden(changes, answer.current.fits || answer.changes.length === 0);
+      replace(
+        list,
+        answer.changes.map((change) => changeItem(context, change, apply)),
+      );
+      setHidden(otherLayouts, answer.current.fits || answer.layouts_total === 0);
+      setHidden(reasonsBlock, answer.reasons.length === 0);
+      replace(
+        reasons,
+        answer.reasons.map((reason) => h('li', { 'data-field': reason.field }, reason.message)),
+      );
+    },
+  };
+}

@@ -1,0 +1,190 @@
+// "What fits on my GPUs": the learner's GPUs and goal (fields of the widget's one scenario), then
+// the engine's answer: does the current layout fit, the largest micro-batch and sequence, every
+// layout that fits ranked by run time, the cheapest changes when it does not, and full / LoRA /
+// QLoRA side by side. The engine's search runs only when the section is built and the scenario it
+// shows changed (other sections never pay for it).
+
+import { radioControl, selectControl } from '../../controls/controls';
+import { h, replace, setClass, setFigure, setHidden, setText, uniqueId } from '../../dom/dom';
+import type { Engine } from '../../engine/engine';
+import type { FitAnswer } from '../../engine/fit';
+import type { FieldError } from '../../engine/types';
+import type { PageView, SectionContext, SectionView } from '../context';
+import { gpuControl } from '../gpus';
+import { ANY_SIZE, MODEL_PRESET } from '../model';
+import { CUSTOM_GPU } from '../time';
+import { changesList } from './changes';
+import { layoutName, layoutsList } from './layouts';
+import { methodsFigure } from './methods';
+import { searchWhenNear } from './schedule';
+
+/** How long the inputs rest before the engine searches again. */
+const SEARCH_REST_MS = 120;
+
+type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets'>;
+
+/** The learner's GPUs and goal: controls on the scenario's fields, shared with the other sections. */
+function fitInputs(context: SectionContext, engine: FitEngine): HTMLElement {
+  const { t } = context;
+  const { formatBytes } = context.units;
+  const gpuChoices = [
+    ...engine.gpus.map((gpu) => ({ value: gpu.id, label: gpu.name })),
+    { value: CUSTOM_GPU, label: t('time.custom_gpu', 'Your own GPU: set it below') },
+  ];
+  const memory = context.range({
+    path: 'hardware.memory_bytes',
+    label: t('time.deeper.memory', 'GPU memory'),
+    formatField: (v) => formatBytes(v),
+    describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
+    fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
+  }).element;
+  const models = [
+    ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
+    { value: ANY_SIZE, label: t('model.any_size', 'Any size (slider below)') },
+  ];
+  return h(
+    'div',
+    { className: 'ts-fit-inputs' },
+    h(
+      'fieldset',
+      { className: 'ts-fit-group' },
+      h('legend', null, t('fit.inputs.gpus', 'Your GPUs')),
+      context.add(selectControl('hardware.gpu', t('time.gpu_type', 'GPU type'), gpuChoices, context.onValue)).element,
+      gpuControl(context),
+      h(
+        'details',
+        { className: 'ts-deeper' },
+        h('summary', null, t('fit.inputs.custom_gpu', 'Your own GPU’s memory')),
+        h('div', { className: 'ts-deeper-body' }, memory),
+      ),
+    ),
+    h(
+      'fieldset',
+      { className: 'ts-fit-group' },
+      h('legend', null, t('fit.inputs.goal', 'Your goal')),
+      context.add(selectControl(MODEL_PRESET, t('model.label', 'Model'), models, context.onValue)).element,
+      context.add(
+        radioControl(
+          'training.method',
+          t('fit.inputs.method', 'How to train it'),
+          context.choices('training.method').map((choice) => ({ value: String(choice.value), label: choice.label, hint: choice.hint })),
+          context.onValue,
+        ),
+      ).element,
+    ),
+  );
+}
+
+/** The engine's refusal, field by field (the last good answer stays on screen, greyed). */
+function showProblem(context: SectionContext, problem: HTMLElement, ...lists: FieldError[][]): void {
+  const errors = lists.flat();
+  setHidden(problem, errors.length === 0);
+  setText(
+    problem,
+    context.t('fit.problem', 'The engine could not search this scenario: {problems}', {
+      problems: errors.map((error) => `${error.field}: ${error.message}`).join('; '),
+    }),
+  );
+}
+
+/** The current layout's verdict, and the largest micro-batch and sequence that fit it. */
+function currentFigures(context: SectionContext) {
+  const { t } = context;
+  const verdict = h('p', { className: 'ts-fit-verdict', 'data-figure': 'fit-current', role: 'status' });
+  const microBatch = h('strong', { 'data-figure': 'fit-largest-micro-batch' });
+  const sequence = h('strong', { 'data-figure': 'fit-largest-sequence' });
+  const element = h(
+    'div',
+    { className: 'ts-fit-current-figures' },
+    verdict,
+    h(
+      'ul',
+      { className: 'ts-fit-facts' },
+      h('li', null, t('fit.largest_micro_batch', 'Largest micro-batch that fits this layout: '), microBatch),
+      h('li', null, t('fit.largest_sequence', 'Longest sequence that fits (a power of two): '), sequence),
+    ),
+  );
+  const update = (answer: FitAnswer, view: PageView) => {
+    const { formatBytes, formatInteger, formatCount } = context.units;
+    const p = view.scenario.parallel;
+    const values = {
+      layout: layoutName(context, { ...p, data: view.estimate.training.data_parallel }),
+      peak: formatBytes(answer.current.peak_bytes),
+      memory: formatBytes(answer.current.memory_bytes),
+    };
+    setFigure(
+      verdict,
+      answer.current.fits
+        ? t('fit.current.fits', 'Your layout ({layout}) fits: {peak} per GPU of {memory}.', values)
+        : t('fit.current.no_fit', 'Your layout ({layout}) does not fit: {peak} per GPU of {memory}.', values),
+      answer.current.fits,
+    );
+    setClass(verdict, 'ts-fit-no', !answer.current.fits);
+    setClass(verdict, 'ts-fit-yes', answer.current.fits);
+    const largest = answer.largest_micro_batch.value;
+    setFigure(microBatch, largest > 0 ? formatInteger(largest) : t('fit.none_fits', 'none (not even 1)'), largest);
+    const longest = answer.largest_sequence.value;
+    setFigure(
+      sequence,
+      longest > 0 ? t('fit.tokens', '{count} tokens', { count: formatCount(longest) }) : t('fit.none_fits', 'none (not even 1)'),
+      longest,
+    );
+  };
+  return { element, update };
+}
+
+export function fitSection(context: SectionContext, engine: FitEngine): SectionView {
+  const { t } = context;
+  const headingId = uniqueId('heading');
+  const current = currentFigures(context);
+  const layouts = layoutsList(context, context.load);
+  const changes = changesList(context, context.load);
+  const methods = methodsFigure(context, context.load);
+  const problem = h('p', { className: 'ts-field-error', role: 'alert' });
+  const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
+  const results = h('div', { className: 'ts-fit-results' }, current.element, changes.element, layouts.element, notes, methods.element);
+  const element = h(
+    'section',
+    { className: 'ts-section ts-fit', 'aria-labelledby': headingId },
+    h(
+      context.headingTag(1),
+      { className: 'ts-section-title', id: headingId },
+      context.numbered('fit', t('fit.heading', 'What fits on my GPUs')),
+    ),
+    h(
+      'div',
+      { className: 'ts-prose' },
+      h(
+        'p',
+        null,
+        t(
+          'fit.prose',
+          'Say which GPUs you have and what you want to train. The engine tries every way to split the work over them, keeps those that fit in memory, and ranks them by how long the run takes. When nothing fits, it lists the cheapest single changes that would.',
+        ),
+      ),
+    ),
+    fitInputs(context, engine),
+    problem,
+    results,
+  );
+  setHidden(problem, true);
+  const search = (view: PageView) => {
+    const fit = engine.fit(view.scenario);
+    const sideBySide = engine.fineTuningMethods(view.scenario);
+    showProblem(context, problem, fit.ok ? [] : fit.errors, sideBySide.ok ? [] : sideBySide.errors);
+    setClass(results, 'ts-stale', !fit.ok);
+    if (fit.ok) {
+      current.update(fit.value, view);
+      changes.update(fit.value);
+      layouts.update(fit.value);
+      replace(
+        notes,
+        fit.value.notes.map((note) => h('li', null, note)),
+      );
+    }
+    if (sideBySide.ok) methods.update(sideBySide.value);
+  };
+  // Only for a scenario not shown yet, once the input rests, and only near the viewport (schedule.ts).
+  const update = searchWhenNear(element, search, SEARCH_REST_MS);
+  return { element, update };
+}
