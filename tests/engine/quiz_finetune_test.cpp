@@ -174,10 +174,9 @@ TEST_CASE("a question on the largest micro-batch where nothing fits is refused w
 }
 
 TEST_CASE("a fit path that names no number of the search is an error naming it", "[quiz][fit]") {
-    const json::Value asked =
-        parse_json(quiz_instance_json(replaced(fit_item, "fit.largest_micro_batch.value\", \"unit\"",
-                                               "fit.largest_micro_batch.valu\", \"unit\""),
-                                      0));
+    const json::Value asked = parse_json(quiz_instance_json(
+        replaced(fit_item, "fit.largest_micro_batch.value\", \"unit\"", "fit.largest_micro_batch.valu\", \"unit\""),
+        0));
     REQUIRE_FALSE(asked.find("errors")->items.empty());
     CHECK(text_at(asked.find("errors")->items[0], "field") == "answer.path");
 }
@@ -227,9 +226,8 @@ TEST_CASE("the layout, the time curve and the fit section's lists take choice it
                                           {"fit", "fit-layouts"},
                                           {"fit", "fit-methods"}}) {
         INFO(section << " / " << figure);
-        const std::string landing =
-            replaced(choice, R"("section": "sharding", "figure": "layout")",
-                     R"("section": ")" + section + R"(", "figure": ")" + figure + "\"");
+        const std::string landing = replaced(choice, R"("section": "sharding", "figure": "layout")",
+                                             R"("section": ")" + section + R"(", "figure": ")" + figure + "\"");
         CHECK(parse_json(quiz_validate_bank_json(bank_of(landing))).find("ok")->boolean);
     }
     // A numeric answer is drawn by its own figure: "layout" draws no number.
@@ -239,10 +237,11 @@ TEST_CASE("the layout, the time curve and the fit section's lists take choice it
 }
 
 TEST_CASE("issue 23's choice items land on the figures that show what they teach", "[quiz][show]") {
-    // Expert and context parallelism: the layout's rows say what each group holds. Why time stops
+    // Expert and context parallelism: the layout, from its first line (its rows say what each group
+    // holds; a row shown only for the scenario is not found in an off-screen section). Why time stops
     // falling: the time section's second curve, with communication and the bubble.
-    CHECK(text_at(instance(built_in_item("expert-parallel-splits"), 0), "show.figure") == "layout");
-    CHECK(text_at(instance(built_in_item("context-parallel-long-context"), 0), "show.figure") == "layout");
+    CHECK(text_at(instance(built_in_item("expert-parallel-splits"), 0), "show.figure") == "layout-gpus");
+    CHECK(text_at(instance(built_in_item("context-parallel-long-context"), 0), "show.figure") == "layout-gpus");
     const json::Value why = instance(built_in_item("why-time-stops-falling"), 0);
     CHECK(text_at(why, "show.section") == "time");
     CHECK(text_at(why, "show.figure") == "time-curve");
@@ -276,7 +275,8 @@ TEST_CASE("the LoRA question names the full fine-tuning tally, gradients for eve
     const double params = number_at(model, "params");
     const double adapters = lora_q_v_params(model, 8);
     const auto bytes = [](double value) { return std::to_string(value) + " bytes"; };
-    CHECK(text_at(typed(item, 0, bytes(trained_bytes_per_param * params)), "misconception") == "full-fine-tuning-tally");
+    CHECK(text_at(typed(item, 0, bytes(trained_bytes_per_param * params)), "misconception") ==
+          "full-fine-tuning-tally");
     CHECK(text_at(typed(item, 0, bytes(2 * bf16_bytes * params)), "misconception") == "gradients-for-all-weights");
     CHECK(text_at(typed(item, 0, bytes(trained_bytes_per_param * adapters)), "misconception") ==
           "lora-shrinks-weights");
@@ -312,9 +312,10 @@ TEST_CASE("the QLoRA question names 16 bits, half a byte exactly, one byte, bits
 
 // ---- largest-micro-batch -----------------------------------------------------------------------------
 
-TEST_CASE("the largest-micro-batch question expects the fit search's answer, which the prompt's figures give, "
-          "for 200 seeds",
-          "[quiz][fit]") {
+TEST_CASE(
+    "the largest-micro-batch question expects the fit search's answer, which the prompt's figures give, "
+    "for 200 seeds",
+    "[quiz][fit]") {
     // docs/model.md §4 and §9: at the step's peak, activations and logits grow with the micro-batch b
     // and the rest does not, so b fits while rest + b × (activations + logits) ≤ the GPU's memory.
     const std::string item = built_in_item("largest-micro-batch");
@@ -323,7 +324,8 @@ TEST_CASE("the largest-micro-batch question expects the fit search's answer, whi
         const json::Value asked = instance(item, seed);
         const std::string scenario = scenario_of(asked);
         const json::Value one = estimate_of(scenario);
-        const double growing = number_at(one, "training.per_gpu.activations") + number_at(one, "training.per_gpu.logits");
+        const double growing =
+            number_at(one, "training.per_gpu.activations") + number_at(one, "training.per_gpu.logits");
         const double rest = number_at(one, "training.per_gpu.total") - growing;
         const double room = (number_at(one, "gpu.memory_bytes") - rest) / growing;
         const double expected = number_at(asked, "expected");
@@ -359,7 +361,7 @@ TEST_CASE("a count misconception's digits inside a longer number are not shown a
         replaced(item, R"("overrides": {"parallel": {"zero_stage": 0}})", R"("path": "scenario.parallel.tensor")");
     const json::Value clean = parse_json(trainscope::quiz_check_bank_json(bank_of(with_value), 0));
     CHECK_FALSE(has_error(clean, "fits", "explanation"));
-    const json::Value shown = parse_json(trainscope::quiz_check_bank_json(
-        bank_of(replaced(with_value, "not 1.05 GB", "not 1 sequence")), 0));
+    const json::Value shown =
+        parse_json(trainscope::quiz_check_bank_json(bank_of(replaced(with_value, "not 1.05 GB", "not 1 sequence")), 0));
     CHECK(has_error(shown, "fits", "explanation"));
 }

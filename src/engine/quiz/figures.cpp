@@ -36,8 +36,16 @@ const ShowTarget page_figures[] = {
     {"sharding", "model-states-total", "training.model_states.total"},
     {"sharding", "per-gpu-total", "training.per_gpu.total"},
     {"sharding", "min-gpus", "training.min_gpus"},
-    // The GPUs grouped by kind of parallelism and the slice of the model each group holds.
+    // The GPUs grouped by kind of parallelism, and each kind's row: the slice of the model its
+    // groups hold (shown when the degree is above 1; data parallelism always).
     {"sharding", "layout", nullptr},
+    // Its first line: the GPUs and their product of degrees, where "show me" lands in view on a phone.
+    {"sharding", "layout-gpus", nullptr},
+    {"sharding", "layout-tensor-slice", nullptr},
+    {"sharding", "layout-context-slice", nullptr},
+    {"sharding", "layout-pipeline-slice", nullptr},
+    {"sharding", "layout-expert-slice", nullptr},
+    {"sharding", "layout-data-slice", nullptr},
     {"time", "flops", "compute.flops"},
     {"time", "seconds", "compute.seconds"},
     {"time", "seconds-on-one-gpu", "compute.seconds_on_one_gpu"},
