@@ -455,9 +455,11 @@ test('answering the last open question out of order offers the results right the
 });
 
 test('the summary names the takeaways to revisit and retries only the missed questions', async () => {
-  const { page, context } = await openQuiz('?passMark=0.9');
+  // Three missed of the bank's 31 is 90.3%: a pass mark of 95% keeps the three below it (up to 59 items).
+  const { page, context } = await openQuiz('?passMark=0.95');
   await page.locator('.ts-quiz-mode').click();
   const missed = ['run-bytes-per-parameter', 'training-memory-model-states', 'one-gpu-years'];
+  assert.ok((bank.items.length - missed.length) / bank.items.length < 0.95, 'the missed questions take the score below the pass mark');
   for (const raw of bank.items) {
     if (missed.includes(raw.id)) await item(page, raw.id).getByRole('button', { name: 'Show solution' }).click();
     else await give(page, raw.id, await rightAnswer(page, raw.id));
@@ -465,7 +467,7 @@ test('the summary names the takeaways to revisit and retries only the missed que
   const summary = page.locator('.ts-quiz-summary');
   await summary.waitFor();
   assert.match(await summary.textContent(), new RegExp(`${bank.items.length - 3} of ${bank.items.length}`));
-  assert.match(await summary.textContent(), /pass mark is 90%/);
+  assert.match(await summary.textContent(), /pass mark is 95%/);
   assert.doesNotMatch(await summary.textContent(), /fail/i);
   const takeawayTexts = await summary.locator('.ts-quiz-takeaway').allTextContents();
   const expectedTakeaways = bank.takeaways.filter((takeaway) => bank.items.some((raw) => missed.includes(raw.id) && raw.takeaway === takeaway.id)).map((takeaway) => takeaway.text);

@@ -859,6 +859,9 @@ TEST_CASE("no explanation gives away a later question's answer as authored", "[q
             if (kind != "numeric" && kind != "estimate") continue;
             const std::string later = without_about(
                 text_at(parse_json(quiz_instance_json(json::serialize(items[j]), 0)), "expected_display"));
+            // A bare small count ("3" sequences) shares its digits with every "Llama 3" and "ZeRO stage
+            // 3": what gives an answer away is a figure with its unit, or a count too long to be chance.
+            if (later.size() < 3 && later.find_first_not_of("0123456789") == std::string::npos) continue;
             INFO(text_at(items[i], "id") << " gives " << text_at(items[j], "id") << "'s " << later << ": "
                                          << explanation);
             CHECK(explanation.find(later) == std::string::npos);

@@ -69,8 +69,15 @@ bool leads_to_answer(const std::string& text, std::size_t at, std::size_t length
     return found != std::string::npos && is_operator_text(text.substr(end, found - end));
 }
 
+// Whether the number that starts at `end` continues the figure before it: "1" is not in "1.05 GB"
+// nor in "141 GB" (a count's figure has no unit to end it).
+bool number_goes_on(const std::string& text, std::size_t end) {
+    auto digit = [&](std::size_t at) { return at < text.size() && text[at] >= '0' && text[at] <= '9'; };
+    return digit(end) || ((end < text.size() && (text[end] == '.' || text[end] == ',')) && digit(end + 1));
+}
+
 // Whether `text` shows `figure` as a figure of its own: "10²² FLOPs" is not in "3 × 10²² FLOPs",
-// nor "2 bytes" in "12 bytes"; nor is a figure that leads to the answer by arithmetic.
+// nor "2 bytes" in "12 bytes", nor "1" in "1.05 GB"; nor is a figure that leads to the answer by arithmetic.
 bool shows_figure(const std::string& text, const std::string& figure, const std::string& answer) {
     for (std::size_t at = text.find(figure); at != std::string::npos; at = text.find(figure, at + 1)) {
         std::size_t before = at;
@@ -79,6 +86,7 @@ bool shows_figure(const std::string& text, const std::string& figure, const std:
             before < at ? text.compare(before >= 2 ? before - 2 : 0, before >= 2 ? 2 : before, "\u00D7") == 0 : false;
         const char previous = at > 0 ? text[at - 1] : ' ';
         if (glued || (previous >= '0' && previous <= '9') || previous == '.' || previous == ',') continue;
+        if (number_goes_on(text, at + figure.size())) continue;
         if (leads_to_answer(text, at, figure.size(), answer)) continue;
         return true;
     }
@@ -116,7 +124,7 @@ void check_simulation(const Value& item, const Instance& instance, std::vector<P
     if (json::serialize(instance.simulation) == json::serialize(instance.scenario)) return;
     Value estimate;
     std::string error;
-    if (!run_estimate(instance.simulation, estimate, error)) {
+    if (!run_estimate(instance.simulation, estimate, error, instance.with_fit)) {
         errors.push_back(
             {instance.label, "simulation",
              message("quiz.instance.engine_refuses", "the engine refuses it: {error}", {{"error", error}})});

@@ -22,6 +22,10 @@ const ShowTarget page_figures[] = {
     {"memory", "inference-min-gpus", "inference.min_gpus"},
     {"memory", "ratio", "ratio_training_to_inference"},
     {"memory", "training-bytes-per-param", "training.bytes_per_param.total"},
+    // Shown with LoRA and QLoRA only (docs/model.md §15): what is trained, the base as stored, the checkpoint.
+    {"memory", "trainable-params", "training.fine_tuning.trainable_params"},
+    {"memory", "base-bytes-per-param", "training.fine_tuning.base_bytes_per_param"},
+    {"memory", "adapter-checkpoint", "training.fine_tuning.checkpoint_bytes"},
     // One unsharded copy on one GPU, whatever the scenario's parallel settings: no estimate path.
     {"memory", "training-total", nullptr},
     {"activations", "activations", "training.per_gpu.activations"},
@@ -32,15 +36,34 @@ const ShowTarget page_figures[] = {
     {"sharding", "model-states-total", "training.model_states.total"},
     {"sharding", "per-gpu-total", "training.per_gpu.total"},
     {"sharding", "min-gpus", "training.min_gpus"},
+    // The GPUs grouped by kind of parallelism, and each kind's row: the slice of the model its
+    // groups hold (shown when the degree is above 1; data parallelism always).
+    {"sharding", "layout", nullptr},
+    // Its first line: the GPUs and their product of degrees, where "show me" lands in view on a phone.
+    {"sharding", "layout-gpus", nullptr},
+    {"sharding", "layout-tensor-slice", nullptr},
+    {"sharding", "layout-context-slice", nullptr},
+    {"sharding", "layout-pipeline-slice", nullptr},
+    {"sharding", "layout-expert-slice", nullptr},
+    {"sharding", "layout-data-slice", nullptr},
     {"time", "flops", "compute.flops"},
     {"time", "seconds", "compute.seconds"},
     {"time", "seconds-on-one-gpu", "compute.seconds_on_one_gpu"},
     {"time", "gpu-hours", "compute.gpu_hours"},
     {"time", "mfu", "compute.mfu"},
+    // Time over GPUs: the ideal curve and the second one with communication and the bubble.
+    {"time", "time-curve", nullptr},
     // The step section: what the playhead's moment holds, and the peak's sentence.
     {"step", "step-phase", nullptr},
     {"step", "step-held", nullptr},
     {"step", "step-peak-text", "training.per_gpu.total"},
+    // The step in time with what its GPUs wait for (docs/model.md §13): its data-value is the step's time.
+    {"step", "step-communication", "communication.step_seconds"},
+    // What fits (docs/model.md §17), from the fit search: the answers a question may ask (the
+    // largest micro-batch), the layouts that fit, and full fine-tuning, LoRA and QLoRA side by side.
+    {"fit", "fit-largest-micro-batch", "fit.largest_micro_batch.value"},
+    {"fit", "fit-layouts", nullptr},
+    {"fit", "fit-methods", nullptr},
 };
 
 // Fields no figure draws as a number of their own, by the start of their path (the first match
@@ -51,6 +74,9 @@ const FieldHome field_homes[] = {
     {"inference.", "memory", "inference-total"},
     {"training.bytes_per_param", "memory", "training-bytes-per-param"},
     {"training.model_states.", "sharding", "model-states-total"},
+    {"training.fine_tuning.base_", "memory", "base-bytes-per-param"},
+    {"training.fine_tuning.checkpoint", "memory", "adapter-checkpoint"},
+    {"training.fine_tuning.", "memory", "trainable-params"},
     {"training.per_gpu.activations", "activations", "activations"},
     {"training.per_gpu.logits", "activations", "activations"},
     {"training.activations", "activations", "activations"},
@@ -58,6 +84,12 @@ const FieldHome field_homes[] = {
     {"training.per_gpu.", "sharding", "per-gpu-total"},
     {"training.", "sharding", "per-gpu-total"},
     {"step.", "step", "step-peak-text"},
+    // The second curve's figures; the rest of the communication model is the step's.
+    {"communication.stops_paying", "time", "time-curve"},
+    {"communication.global_batch", "time", "time-curve"},
+    {"communication.", "step", "step-communication"},
+    {"fit.layouts", "fit", "fit-layouts"},
+    {"fit.", "fit", "fit-largest-micro-batch"},
     {"compute.hardware_flops", "time", "flops"},
     {"compute.", "time", "seconds"},
     {"ratio_", "memory", "ratio"},

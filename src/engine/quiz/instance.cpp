@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/api/fit.hpp"
 #include "engine/quiz/internal.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
@@ -177,20 +178,61 @@ bool evaluate_sum(const Value& estimate, const std::string& expression, double& 
     return true;
 }
 
-// The engine's verdict on a scenario: the parsed estimate, or the first error it reports.
-bool run_estimate(const Value& scenario, Value& estimate, std::string& error) {
-    const json::ParseResult parsed = json::parse(estimate_json(json::serialize(scenario)));
+namespace {
+
+// The engine's JSON answer, parsed, or the first error it reports.
+bool read_answer(const std::string& answer_json, Value& out, std::string& error) {
+    const json::ParseResult parsed = json::parse(answer_json);
     if (!parsed.ok) {
         error = message("quiz.instance.unreadable_estimate", "the engine returned unreadable JSON");
         return false;
     }
-    estimate = parsed.value;
-    const Value* errors = estimate.find("errors");
+    out = parsed.value;
+    const Value* errors = out.find("errors");
     if (errors && errors->kind == Kind::array && !errors->items.empty()) {
         const Value& first = errors->items.front();
         error = text_of(first.find("field")) + ": " + text_of(first.find("message"));
         return false;
     }
+    return true;
+}
+
+// Whether a text or path names a value of the fit search: a path that starts "fit." or a term of a
+// sum or a placeholder that does ("a + fit.x", "{fit.x}").
+bool names_fit(const std::string& text) {
+    for (std::size_t at = text.find("fit."); at != std::string::npos; at = text.find("fit.", at + 1)) {
+        std::size_t before = at;
+        while (before > 0 && text[before - 1] == ' ') --before;
+        if (before == 0 || text[before - 1] == '{' || text[before - 1] == '+') return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool item_uses_fit(const Value& item) {
+    if (item.kind == Kind::string) return names_fit(item.text);
+    for (const Value& element : item.items)
+        if (item_uses_fit(element)) return true;
+    for (const auto& member : item.members)
+        if (item_uses_fit(member.second)) return true;
+    return false;
+}
+
+// The engine's verdict on a scenario: the parsed estimate, or the first error it reports. With
+// `with_fit`, the fit search's answer for the same scenario (docs/scenario.md, "What fits") is the
+// estimate's member "fit", so that answers, misconceptions and placeholders name its numbers as
+// they name the estimate's ("fit.largest_micro_batch.value"). The search is the page's own: one
+// layout listed, as its ranked list is not an answer a question asks for.
+bool run_estimate(const Value& scenario, Value& estimate, std::string& error, bool with_fit) {
+    const std::string scenario_json = json::serialize(scenario);
+    if (!read_answer(estimate_json(scenario_json), estimate, error)) return false;
+    if (!with_fit) return true;
+    json::Writer input;
+    input.begin_object().key("scenario").raw(scenario_json).field("max_layouts", 1.0).end_object();
+    Value fit;
+    if (!read_answer(fit_json(input.take()), fit, error)) return false;
+    estimate.members.emplace_back("fit", std::move(fit));
     return true;
 }
 
@@ -288,6 +330,23 @@ const Value* translation_in_use(const Value& item, const Instance& instance) {
     return translations ? translations->find(instance.translation) : nullptr;
 }
 
+// The fit search's largest micro-batch and longest sequence are 0 when nothing fits: a question
+// that asks for one must be asked where something does. The search's own reason says what overflows.
+void check_something_fits(Instance& instance, const std::string& answer_path) {
+    if (instance.expected != 0.0) return;
+    for (const char* path : {"fit.largest_micro_batch.value", "fit.largest_sequence.value"}) {
+        if (answer_path.find(path) == std::string::npos) continue;
+        const Value* reasons = instance.estimate.find_path("fit.reasons");
+        const std::string reason = reasons && !reasons->items.empty() ? text_of(reasons->items[0].find("message")) : "";
+        instance.problems.push_back({instance.label, "answer.path",
+                                     message("quiz.instance.nothing_fits",
+                                             "the fit search finds nothing that fits here ({reason}): ask about a "
+                                             "scenario where something does",
+                                             {{"reason", reason}})});
+        return;
+    }
+}
+
 json::ParseResult parse_item(std::string_view item_json, std::vector<Problem>& problems) {
     json::ParseResult parsed = json::parse(item_json);
     if (!parsed.ok)
@@ -348,6 +407,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     instance.takeaway = text_of(item.find("takeaway"));
     instance.simulation = *item.find("simulation");
     instance.numeric = is_numeric_kind(instance.kind);
+    instance.with_fit = item_uses_fit(item);
     instance.show = show_place(item, instance.numeric);
 
     std::vector<std::pair<std::string, Value>> drawn;
@@ -357,7 +417,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
         for (const auto& [path, value] : drawn)
             set_drawn(instance.simulation, path, value);  // "show me" shows the numbers asked about
         std::string error;
-        if (!run_estimate(instance.scenario, instance.estimate, error)) {
+        if (!run_estimate(instance.scenario, instance.estimate, error, instance.with_fit)) {
             instance.problems.push_back({instance.label, "scenario", refused(error)});
             return instance;
         }
@@ -370,6 +430,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
         quantity::find_unit(instance.unit_spelling, instance.unit);
         number_of(answer.find("tolerance"), instance.tolerance);
         number_of(answer.find("tolerance_factor"), instance.tolerance_factor);
+        check_something_fits(instance, text_of(answer.find("path")));
         if (instance.kind == kind_estimate && !(instance.expected > 0.0))
             instance.problems.push_back(
                 {instance.label, "answer.path",
@@ -377,7 +438,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     } else {
         // Choice items still fill placeholders from the simulation's estimate ("{params}").
         std::string error;
-        if (!run_estimate(instance.simulation, instance.estimate, error)) {
+        if (!run_estimate(instance.simulation, instance.estimate, error, instance.with_fit)) {
             instance.problems.push_back({instance.label, "simulation", refused(error)});
             return instance;
         }
@@ -417,7 +478,7 @@ void compute_misconceptions(const Value& item, Instance& instance) {
         if (const Value* overrides = m.find("overrides")) {
             Value scenario = instance.scenario;
             merge(scenario, *overrides);
-            if (!run_estimate(scenario, estimate, error)) {
+            if (!run_estimate(scenario, estimate, error, instance.with_fit)) {
                 instance.problems.push_back({instance.label, std::string(field) + ".overrides", refused(error)});
                 instance.misconceptions.push_back(result);
                 continue;

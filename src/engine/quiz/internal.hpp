@@ -123,7 +123,8 @@ struct Instance {
     std::string prompt, explanation;
     std::string translation;  // the language tag of the translation the texts come from; "": the item's own
     Value scenario, simulation, estimate;
-    ShowPlace show;  // where "show me" lands
+    bool with_fit = false;  // the item names a number of the fit search: every estimate carries it
+    ShowPlace show;         // where "show me" lands
     bool numeric = false;
     double expected = 0.0;
     Unit unit;
@@ -143,7 +144,10 @@ bool evaluate_sum(const Value& estimate, const std::string& expression, double& 
 std::string item_text(const Value& item, const Instance& instance, const char* field);
 std::string option_text(const Value& item, const Instance& instance, const Value& option, const char* field);
 std::string misconception_feedback(const Value& item, const Instance& instance, const Value& misconception);
-bool run_estimate(const Value& scenario, Value& estimate, std::string& error);
+// The estimate of a scenario; with `with_fit` also the fit search's answer as its member "fit"
+// (docs/quiz.md: an item that names "fit.…" anywhere, item_uses_fit).
+bool run_estimate(const Value& scenario, Value& estimate, std::string& error, bool with_fit = false);
+bool item_uses_fit(const Value& item);
 
 // Placeholders (placeholders.cpp). What a text is filled from: the estimate (and the scenario in
 // it), the expected answer for {answer} (numeric items' explanations; null elsewhere), and

@@ -42,6 +42,9 @@ const FieldFigure field_figures[] = {
     {"inference.kv_cache", FieldFigure::prefix, Figure::bytes},
     {"inference.total", FieldFigure::prefix, Figure::bytes},
     {"step.peak", FieldFigure::prefix, Figure::bytes},
+    // Fine-tuning (docs/model.md §15): the base as stored and the checkpoint a run saves.
+    {"base_weights", FieldFigure::leaf, Figure::bytes},
+    {"checkpoint_bytes", FieldFigure::leaf, Figure::bytes},
     {"memory_bytes", FieldFigure::leaf, Figure::bytes},
     {"peak_bytes", FieldFigure::leaf, Figure::bytes},
 };

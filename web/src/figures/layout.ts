@@ -27,7 +27,9 @@ function buildRow(dimension: LayoutDimension): Row {
   const more = h('span', { className: 'ts-layout-more', 'aria-hidden': 'true' }, '…');
   const name = h('span', { className: 'ts-layout-name' });
   const count = h('strong', { className: 'ts-layout-count', 'data-figure': `layout-${dimension}` });
-  const slice = h('span', { className: 'ts-layout-slice' });
+  // Named for "show me" (src/engine/quiz/figures.cpp): what each group of this kind holds, no single
+  // number. A block, not a span: a marked span stays on one line, and this is a sentence.
+  const slice = h('div', { className: 'ts-layout-slice', 'data-figure': `layout-${dimension}-slice` });
   const item = h(
     'li',
     { className: 'ts-layout-row' },

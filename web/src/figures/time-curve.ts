@@ -287,7 +287,8 @@ function curveElements(t: Translate) {
   const axis = h('div', { className: 'ts-axis ts-axis-log ts-curve-axis', 'aria-hidden': 'true' }, ticks);
   const element = h(
     'div',
-    { className: 'ts-curve', role: 'img' },
+    // Named for "show me" (src/engine/quiz/figures.cpp): the curve of time over GPUs, no single figure.
+    { className: 'ts-curve', role: 'img', 'data-figure': 'time-curve' },
     h('p', { className: 'ts-curve-axis-title', 'aria-hidden': 'true' }, t('figures.curve.y_title', 'Training time (log scale)')),
     plot,
     axis,
