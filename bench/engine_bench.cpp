@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/api/view.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/fit.hpp"
 #include "engine/model/scenario.hpp"
@@ -32,6 +33,33 @@ double calls_per_second(Work work, int calls, double budget = 2.0) {
 }
 
 volatile double sink = 0;  // keeps the optimiser from dropping the work
+
+struct ViewRun {
+    double rate = 0;
+    double bytes = 0;  // of JSON per call, on average
+};
+
+// The page's call per input (api/view.hpp) while the sequence slider moves: the reference (one
+// whole copy) changes with every step, so it is computed each time, as on the page.
+ViewRun view_rate(bool curve, bool schedule) {
+    trainscope::ViewRequest request;
+    request.communication_curve = curve;
+    request.communication_schedule = schedule;
+    std::vector<double> numbers;
+    double bytes = 0;
+    int calls = 0;
+    const double rate = calls_per_second(
+        [&](int i) {
+            const std::string scenario_json = R"({"model":{"preset":"llama3-405b"},"training":{"sequence":)" +
+                                              std::to_string(512 + 64 * (i % 200)) + "}}";
+            const std::string text = trainscope::view_json(scenario_json, request, numbers);
+            bytes += static_cast<double>(text.size());
+            ++calls;
+        },
+        50000);
+    sink = sink + bytes;
+    return {rate, bytes / calls};
+}
 
 }  // namespace
 
@@ -97,6 +125,12 @@ int main() {
     std::printf("estimate_json (JSON in/out): %10.0f per second  (%.3f us each)\n", json_rate, 1e6 / json_rate);
     std::printf("step_timeline_json:          %10.0f per second  (%.3f us each)\n", timeline_rate, 1e6 / timeline_rate);
     std::printf("step_timeline_columns:       %10.0f per second  (%.3f us each)\n", columns_rate, 1e6 / columns_rate);
+    const ViewRun lean = view_rate(false, false);
+    const ViewRun full = view_rate(true, true);
+    std::printf("view, sequence slider, no parts:   %10.0f per second  (%.3f us each, %.0f bytes)\n", lean.rate,
+                1e6 / lean.rate, lean.bytes);
+    std::printf("view, curve and schedule asked:    %10.0f per second  (%.3f us each, %.0f bytes)\n", full.rate,
+                1e6 / full.rate, full.bytes);
     std::printf("search_fits, 405B on 16,384 GPUs:  %10.3f ms each\n", fit_ms[0]);
     std::printf("search_fits, DeepSeek-V3 on 16,384: %10.3f ms each\n", fit_ms[1]);
     for (int m = 0; m < 2; ++m)

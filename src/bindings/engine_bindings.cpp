@@ -61,10 +61,7 @@ std::string step_timeline_columns(const std::string& scenario_json) {
 }
 // The page's one call per input (api/view.hpp): its step numbers, when asked, are read like
 // stepTimelineColumns' through stepTimelineNumbers.
-std::string view(const std::string& scenario_json, const std::string& known_reference, bool with_step) {
-    trainscope::ViewRequest request;
-    request.known_reference = known_reference;
-    request.step = with_step;
+std::string view(const std::string& scenario_json, const trainscope::ViewRequest& request) {
     return trainscope::view_json(scenario_json, request, step_numbers);
 }
 emscripten::val step_timeline_numbers() {
@@ -143,6 +140,11 @@ std::string load_messages(const std::string& tag, const std::string& catalogue_j
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(trainscope_engine) {
+    emscripten::value_object<trainscope::ViewRequest>("ViewRequest")
+        .field("knownReference", &trainscope::ViewRequest::known_reference)
+        .field("step", &trainscope::ViewRequest::step)
+        .field("communicationCurve", &trainscope::ViewRequest::communication_curve)
+        .field("communicationSchedule", &trainscope::ViewRequest::communication_schedule);
     emscripten::value_object<QuantityReading>("QuantityReading")
         .field("ok", &QuantityReading::ok)
         .field("value", &QuantityReading::value)

@@ -34,16 +34,76 @@ std::string member(const json::Value& value, std::string_view path) {
     return json::serialize(*found);
 }
 
+// estimate_json's answer without the members only some sections ask the view for (EstimateParts).
+const std::vector<std::string> curve_members = {"compute.time_over_gpus_communication", "communication.global_batch",
+                                                "communication.stops_paying_gpus",
+                                                "communication.stops_paying_dominant", "communication.summary"};
+const std::vector<std::string> schedule_members = {"communication.schedule"};
+
+void erase_path(json::Value& value, std::string_view dotted_path) {
+    const std::size_t dot = dotted_path.find('.');
+    const std::string_view head = dotted_path.substr(0, dot);
+    auto& members = value.members;
+    for (auto it = members.begin(); it != members.end(); ++it) {
+        if (it->first != head) continue;
+        if (dot == std::string_view::npos)
+            members.erase(it);
+        else
+            erase_path(it->second, dotted_path.substr(dot + 1));
+        return;
+    }
+    FAIL("no member " << std::string(dotted_path));
+}
+
+std::string without(const std::string& json_text, const std::vector<std::vector<std::string>>& groups) {
+    json::Value value = parse_view(json_text);
+    for (const auto& group : groups)
+        for (const auto& path : group) erase_path(value, path);
+    return json::serialize(value);
+}
+
+ViewRequest every_part() {
+    ViewRequest request;
+    request.communication_curve = true;
+    request.communication_schedule = true;
+    return request;
+}
+
 // Llama 3 70B on 64 GPUs with tensor, pipeline and ZeRO sharding: every parallel setting differs from one copy.
 const std::string sharded =
     R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"tensor":8,"pipeline":2,"zero_stage":3}})";
 
 }  // namespace
 
-TEST_CASE("the view's estimate is estimate_json's answer for the same scenario", "[view]") {
+TEST_CASE("the view's estimate is estimate_json's answer for the same scenario when every part is asked for",
+          "[view]") {
+    std::vector<double> numbers;
+    const json::Value view = parse_view(view_json(sharded, every_part(), numbers));
+    CHECK(member(view, "estimate") == normalised(estimate_json(sharded)));
+}
+
+TEST_CASE("the view's estimate leaves out the communication curve and schedule unless asked, and only them", "[view]") {
     std::vector<double> numbers;
     const json::Value view = parse_view(view_json(sharded, {}, numbers));
-    CHECK(member(view, "estimate") == normalised(estimate_json(sharded)));
+    CHECK(member(view, "estimate") == without(estimate_json(sharded), {curve_members, schedule_members}));
+}
+
+TEST_CASE("the view's communication curve, asked alone, is estimate_json's and brings no schedule", "[view]") {
+    ViewRequest request;
+    request.communication_curve = true;
+    std::vector<double> numbers;
+    const json::Value view = parse_view(view_json(sharded, request, numbers));
+    CHECK(member(view, "estimate") == without(estimate_json(sharded), {schedule_members}));
+    CHECK(view.find_path("estimate.compute.time_over_gpus_communication")->items.size() > 1);
+}
+
+TEST_CASE("the view's communication schedule, asked alone, is estimate_json's and brings no curve", "[view]") {
+    ViewRequest request;
+    request.communication_schedule = true;
+    std::vector<double> numbers;
+    const json::Value view = parse_view(view_json(sharded, request, numbers));
+    CHECK(member(view, "estimate") == without(estimate_json(sharded), {curve_members}));
+    CHECK(!view.find_path("estimate.communication.schedule")->items.empty());
 }
 
 TEST_CASE("the view's reference is the same scenario on one GPU with no tensor, pipeline or ZeRO sharding", "[view]") {
@@ -51,8 +111,9 @@ TEST_CASE("the view's reference is the same scenario on one GPU with no tensor, 
     const std::string one_copy =
         R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":1,"tensor":1,"pipeline":1,"zero_stage":0}})";
     std::vector<double> numbers;
-    const json::Value view = parse_view(view_json(sharded, {}, numbers));
-    CHECK(member(view, "reference.estimate") == normalised(estimate_json(one_copy)));
+    const json::Value view = parse_view(view_json(sharded, every_part(), numbers));
+    // Section 1 draws its memory: the reference never carries the parts other sections draw.
+    CHECK(member(view, "reference.estimate") == without(estimate_json(one_copy), {curve_members, schedule_members}));
     CHECK(view.find_path("reference.key")->text.size() == 16);
 }
 

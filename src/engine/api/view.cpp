@@ -52,7 +52,9 @@ bool write_reference(json::Writer& w, const Scenario& scenario, const ViewReques
         w.field_bool("same", true);
     } else {
         bool all_finite = true;
-        const std::string text = write_estimate(copy, estimate(copy), &all_finite);
+        // Section 1 draws the reference's memory: the parts only other sections draw are left out.
+        const EstimateParts memory_only{false, false};
+        const std::string text = write_estimate(copy, estimate(copy, StepDetail::peak, memory_only), &all_finite);
         if (!all_finite) return false;
         w.key("estimate").raw(text);
     }
@@ -67,7 +69,10 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
     const ScenarioReading reading = read_scenario_text(scenario_json);
     if (!reading.ok()) return write_errors(reading.errors);
     // One estimate serves the figures and the step chart: its events are kept only when asked for.
-    const Estimate result = estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak);
+    EstimateParts parts;
+    parts.communication_curve = request.communication_curve;
+    parts.communication_schedule = request.communication_schedule;
+    const Estimate result = estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak, parts);
     bool all_finite = true;
     const std::string estimate_text = write_estimate(reading.scenario, result, &all_finite);
     if (!all_finite) return too_large();

@@ -17,11 +17,16 @@ struct ViewRequest {
     std::string known_reference;
     // The step timeline, in columns (write_step_timeline_columns): its numbers go to `step_numbers`.
     bool step = false;
+    // The estimate's parts only some sections draw (EstimateParts), computed and written only
+    // when asked: the time section's second curve and its summary; the step section's schedule.
+    bool communication_curve = false;
+    bool communication_schedule = false;
 };
 
 // Scenario JSON → {"estimate": …, "reference": {"key", then "estimate" | "unchanged": true |
-// "same": true}, "text": {"zero_formula"}, "step": … (when asked)}. Bad input yields {"errors": […]} alone, as
-// estimate_json does, and no numbers. Never throws.
+// "same": true}, "text": {"zero_formula"}, "step": … (when asked)}. The estimate is estimate_json's
+// without the parts not asked for; the reference's estimate has none of them (section 1 draws
+// memory only). Bad input yields {"errors": […]} alone, as estimate_json does, and no numbers. Never throws.
 std::string view_json(std::string_view scenario_json, const ViewRequest& request, std::vector<double>& step_numbers);
 
 // The "one whole copy" reference of a scenario, as scenario JSON: the same model, data and

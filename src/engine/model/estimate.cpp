@@ -104,8 +104,9 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
 
 }  // namespace
 
-Estimate estimate(const Scenario& scenario, StepDetail detail) {
+Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts parts) {
     Estimate result;
+    result.parts = parts;
     const ModelChoice& model = scenario.model;
     result.architecture = model.architecture;
     if (model.architecture_assumed) {
@@ -152,8 +153,9 @@ Estimate estimate(const Scenario& scenario, StepDetail detail) {
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
     result.communication = communication_model(scenario, result.params, training.bytes_per_param, result.compute);
-    result.communication_curve = communication_curve(scenario, result.params, training.bytes_per_param, result.compute,
-                                                     result.compute.time_over_gpus);
+    if (parts.communication_curve)
+        result.communication_curve = communication_curve(scenario, result.params, training.bytes_per_param,
+                                                         result.compute, result.compute.time_over_gpus);
     StepBytes fullest;
     training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, kept_on_gpu, fullest);
     if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
@@ -419,6 +421,19 @@ void write_training_states(json::Writer& w, const Estimate& e) {
     w.end_object();
 }
 
+// The second curve (docs/model.md §13): the time the communication model predicts on each GPU
+// count the layout divides, the same tokens and global batch.
+void write_communication_curve(json::Writer& w, const CommunicationCurve& curve) {
+    w.key("time_over_gpus_communication").begin_array();
+    for (const auto& point : curve.points) {
+        w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds);
+        w.field("predicted_mfu", point.predicted_mfu);
+        w.field("dominant", point.idle ? "idle" : point.has_dominant ? comm_term_name(point.dominant) : "");
+        w.end_object();
+    }
+    w.end_array();
+}
+
 void write_estimate_compute(json::Writer& w, const Estimate& e) {
     const TrainingCompute& c = e.compute;
     w.key("compute").begin_object();
@@ -437,23 +452,25 @@ void write_estimate_compute(json::Writer& w, const Estimate& e) {
         w.begin_object().field("seconds", line.seconds).field("label", line.label).end_object();
     w.end_array();
     w.field("lesson_cluster_gpus", lesson_cluster_gpus());
-    // The second curve (docs/model.md §13): the time the communication model predicts on each GPU
-    // count the layout divides, the same tokens and global batch.
-    const CommunicationCurve& curve = e.communication_curve;
-    w.key("time_over_gpus_communication").begin_array();
-    for (const auto& point : curve.points) {
-        w.begin_object().field("gpus", point.gpus).field("seconds", point.seconds);
-        w.field("predicted_mfu", point.predicted_mfu);
-        w.field("dominant", point.idle ? "idle" : point.has_dominant ? comm_term_name(point.dominant) : "");
+    if (e.parts.communication_curve) write_communication_curve(w, e.communication_curve);
+    w.end_object();
+}
+
+// The step as modelled, in time: compute and the exposed communication as phases (docs/model.md §13).
+void write_communication_schedule(json::Writer& w, const std::vector<CommPhase>& schedule) {
+    w.key("schedule").begin_array();
+    for (const CommPhase& phase : schedule) {
+        w.begin_object();
+        w.field("phase", phase.is_compute ? "compute" : comm_term_name(phase.term));
+        w.field("micro_batch", phase.micro_batch).field("micro_batch_last", phase.micro_batch_last);
+        w.field("start", phase.start).field("seconds", phase.seconds);
         w.end_object();
     }
     w.end_array();
-    w.end_object();
 }
 
 void write_estimate_communication(json::Writer& w, const Estimate& e) {
     const TrainingCompute& c = e.compute;
-    const CommunicationCurve& curve = e.communication_curve;
     const CommunicationModel& comm = e.communication;
     w.key("communication").begin_object();
     w.field("arithmetic_efficiency", comm.arithmetic_efficiency);
@@ -473,22 +490,16 @@ void write_estimate_communication(json::Writer& w, const Estimate& e) {
     }
     w.end_array();
     w.field_bool("interconnect_assumed", comm.interconnect_assumed);
-    // The step as modelled, in time: compute and the exposed communication as phases (docs/model.md §13).
-    w.key("schedule").begin_array();
-    for (const CommPhase& phase : comm.schedule) {
-        w.begin_object();
-        w.field("phase", phase.is_compute ? "compute" : comm_term_name(phase.term));
-        w.field("micro_batch", phase.micro_batch).field("micro_batch_last", phase.micro_batch_last);
-        w.field("start", phase.start).field("seconds", phase.seconds);
-        w.end_object();
+    if (e.parts.communication_schedule) write_communication_schedule(w, comm.schedule);
+    if (e.parts.communication_curve) {
+        const CommunicationCurve& curve = e.communication_curve;
+        w.field("global_batch", curve.global_batch).field("stops_paying_gpus", curve.stops_paying_gpus);
+        w.field("stops_paying_dominant", curve.stops_paying_gpus <= 0 ? ""
+                                         : curve.idle                 ? "idle"
+                                         : curve.has_dominant         ? comm_term_name(curve.dominant)
+                                                                      : "");
+        w.field("summary", communication_summary(comm, curve, c.model_flops_utilization));
     }
-    w.end_array();
-    w.field("global_batch", curve.global_batch).field("stops_paying_gpus", curve.stops_paying_gpus);
-    w.field("stops_paying_dominant", curve.stops_paying_gpus <= 0 ? ""
-                                     : curve.idle                 ? "idle"
-                                     : curve.has_dominant         ? comm_term_name(curve.dominant)
-                                                                  : "");
-    w.field("summary", communication_summary(comm, curve, c.model_flops_utilization));
     w.end_object();
 }
 

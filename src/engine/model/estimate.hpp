@@ -30,7 +30,19 @@ struct TrainingMemory {
     double min_gpus_for_states = 1;  // a floor: GPUs whose memory just holds the model states
 };
 
+// The parts of an estimate that only some figures draw, each computed and written only when
+// asked: estimate_json and the CLI ask for all; the page's view for those its sections draw
+// (api/view.hpp). The curve costs one communication model per GPU count it passes through.
+struct EstimateParts {
+    // compute.time_over_gpus_communication, and communication's global_batch, stops_paying_gpus,
+    // stops_paying_dominant and summary (the sentence that names where the curve stops paying).
+    bool communication_curve = true;
+    // communication.schedule: the step as phases in time (the step section's bar).
+    bool communication_schedule = true;
+};
+
 struct Estimate {
+    EstimateParts parts;  // what was computed, and so what write_estimate writes
     ParameterCount params;
     Architecture architecture;
     InferenceBytes inference;
@@ -43,7 +55,7 @@ struct Estimate {
     StepTimeline step;  // one training step on one GPU; its peak is training.per_gpu_peak
     // docs/model.md §13: what a step spends besides arithmetic, and the curve it bends.
     CommunicationModel communication;
-    CommunicationCurve communication_curve;
+    CommunicationCurve communication_curve;  // empty unless parts.communication_curve
     std::vector<std::string> notes;
 };
 
@@ -72,9 +84,11 @@ std::string number_formats_json();
 
 // Assumes a scenario that read_scenario accepted. The step's events are kept only when asked
 // for (the chart); its peak, which the estimate's per-GPU total is, is computed either way.
-Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak);
+// `parts` leaves out what no caller draws (EstimateParts); every other figure is the same.
+Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak, EstimateParts parts = {});
 
-// The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes.
+// The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes, with
+// the parts it was computed with (estimate.parts) and no member of those it was not.
 // `all_finite` is set false if any number was NaN or infinite (written as null).
 std::string write_estimate(const Scenario& scenario, const Estimate& estimate, bool* all_finite = nullptr);
 

@@ -41,10 +41,14 @@ export interface TrainscopeEngineModule {
   stepTimelineNumbers(): Float64Array;
   /**
    * The page's one call per input (docs/scenario.md, "The page's view"): {estimate, reference:
-   * {key, estimate | unchanged | same}, step (when withStep, in columns: its numbers through
-   * stepTimelineNumbers)}, or {errors}. Never throws.
+   * {key, estimate | unchanged | same}, step (when asked, in columns: its numbers through
+   * stepTimelineNumbers)}, or {errors}. The estimate's communication curve and schedule come only
+   * when asked. Never throws.
    */
-  view(scenarioJson: string, knownReference: string, withStep: boolean): string;
+  view(
+    scenarioJson: string,
+    request: { knownReference: string; step: boolean; communicationCurve: boolean; communicationSchedule: boolean },
+  ): string;
   /** A scenario, or {scenario, max_layouts} → what fits (docs/scenario.md, "What fits"); never throws. */
   fit(inputJson: string): string;
   /** A scenario → full, LoRA and QLoRA side by side (docs/scenario.md, "Fine-tuning methods side by side"); never throws. */

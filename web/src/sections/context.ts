@@ -5,6 +5,7 @@ import type { Part, PartKey } from '../figures/parts';
 import type { Language, Translate } from '../i18n/i18n';
 import type { Choice, Estimate, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
 import type { Units } from '../engine/units';
+import type { ViewParts } from '../engine/view';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
@@ -60,7 +61,7 @@ export interface PageView {
   readonly scenario: Scenario;
   /** Sentences the engine writes for the scenario (the ZeRO stages' formula). */
   readonly text: ViewText;
-  /** One training step on one GPU, when a section that draws it is updated (needsStep); else null. */
+  /** One training step on one GPU, when a section that draws it is updated (needs.step); else null. */
   readonly step: StepTimeline | null;
   /** True when the widget is narrower than a phone in landscape (fewer ticks and chips). */
   readonly narrow: boolean;
@@ -72,8 +73,11 @@ export interface SectionView {
   update(view: PageView): void;
   /** True when the section reads only the reference: parallel settings never change it. */
   readonly referenceOnly?: boolean;
-  /** True when the section draws the step timeline: the widget asks the engine for it when this section is updated. */
-  readonly needsStep?: boolean;
+  /**
+   * The parts of the engine's view the section draws (the step timeline, the communication curve or
+   * schedule): the widget asks the engine for them when this section is updated, and not otherwise.
+   */
+  readonly needs?: Partial<ViewParts>;
   /**
    * Parts of a tall section that are updated on their own schedule: a figure below the fold waits
    * (widget/section-views.ts) while the part of its section that is on screen changes at once.

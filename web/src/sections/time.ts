@@ -397,5 +397,5 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       ),
     ),
   );
-  return { element, update, parts: [{ element: curveFigure, update: updateCurve }] };
+  return { element, update, parts: [{ element: curveFigure, update: updateCurve, needs: { communicationCurve: true } }] };
 }

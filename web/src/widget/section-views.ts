@@ -5,11 +5,19 @@
 // it nears the viewport (placeholder).
 
 import { h } from '../dom/dom';
+import { bothParts, NO_PARTS, type ViewParts } from '../engine/view';
 import type { PageView, SectionView } from '../sections/context';
 import { INPUT_REST_MS, NearViewport, ON_SCREEN_MARGIN, STALE_IDLE_TIMEOUT_MS, whenNear, whenRested } from './lazy';
 
-/** The view on screen, with the step timeline when `step` (the widget asks the engine for it if it has not yet). */
-export type LatestView = (step: boolean) => PageView | null;
+/** The view on screen, with the parts asked for (the widget asks the engine for those it does not hold yet). */
+export type LatestView = (parts: ViewParts) => PageView | null;
+
+/** Every part the sections draw. */
+function partsOf(views: readonly SectionView[]): ViewParts {
+  let parts = NO_PARTS;
+  for (const view of views) if (view.needs) parts = bothParts(parts, view.needs);
+  return parts;
+}
 
 export class SectionViews {
   private readonly views: SectionView[] = [];
@@ -34,9 +42,9 @@ export class SectionViews {
     }
   }
 
-  /** Whether the next update draws a section that needs the step timeline now. */
-  wantsStep(offscreenMayWait: boolean): boolean {
-    return this.views.some((view) => view.needsStep && (!offscreenMayWait || this.nearViewport.isNear(view.element)));
+  /** The parts of the view the next update draws now (ViewParts): those of the sections it updates. */
+  wants(offscreenMayWait: boolean): ViewParts {
+    return partsOf(this.views.filter((view) => view.needs && (!offscreenMayWait || this.nearViewport.isNear(view.element))));
   }
 
   /** Shows `view` on the sections that need it now; `referenceUnchanged`: the one-copy reference is the one they show. */
@@ -68,7 +76,7 @@ export class SectionViews {
   }
 
   private refresh(views: readonly SectionView[]): void {
-    const view = this.latest(views.some((each) => each.needsStep));
+    const view = this.latest(partsOf(views));
     if (!view) return;
     for (const each of views) {
       this.stale.delete(each);

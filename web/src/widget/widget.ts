@@ -15,7 +15,7 @@ import { replace } from '../dom/dom';
 import type { Engine } from '../engine/engine';
 import { clone, getField, mergeScenario, scenarioChanges } from '../engine/scenario';
 import { unitsFor, type Units } from '../engine/units';
-import type { EngineView } from '../engine/view';
+import { bothParts, holdsParts, NO_PARTS, type EngineView, type ViewParts } from '../engine/view';
 import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
 import { partLabels } from '../figures/parts';
 import type { Translate, WidgetLanguage } from '../i18n/i18n';
@@ -55,6 +55,8 @@ interface Shown {
   referenceKey: string;
   text: ViewText;
   step: StepTimeline | null;
+  /** The parts the estimate and step carry (engine/view.ts): asked again, with more, when a section needs more. */
+  parts: ViewParts;
 }
 
 export class Widget {
@@ -112,7 +114,7 @@ export class Widget {
     this.notices = new Notices(this.t, options.languageProblem ? [options.languageProblem] : []);
     this.address = new AddressWriter(() => encodeHash(this.overrides, this.stepPlayhead));
     this.sectionViews = new SectionViews(
-      (step) => this.latest(step),
+      (parts) => this.latest(parts),
       () => this.syncControls(),
     );
     this.build();
@@ -136,7 +138,7 @@ export class Widget {
       window.addEventListener('pagehide', this.onPageHide);
       start = this.scenarioFromHash() ?? start;
     }
-    const first = this.viewOf(start, false);
+    const first = this.viewOf(start, NO_PARTS);
     if (!first.ok && start !== this.overrides) {
       this.notices.show(
         t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', {
@@ -149,7 +151,7 @@ export class Widget {
     this.commit({ announce: false, writeHash: false });
     if (!this.shown) {
       // Even the starting scenario was refused (e.g. embed options with a typo): use the engine's defaults.
-      const refused = this.viewOf(this.overrides, false);
+      const refused = this.viewOf(this.overrides, NO_PARTS);
       this.notices.show(
         t('page.start_problems', 'The starting scenario has problems ({problems}); showing the default scenario instead.', {
           problems: describeErrors(t, refused.ok ? [] : refused.errors),
@@ -163,19 +165,25 @@ export class Widget {
   }
 
   /** The engine's view of a scenario, remembered for the last few asked. */
-  private viewOf(overrides: PartialScenario, step: boolean): EngineView {
+  private viewOf(overrides: PartialScenario, parts: ViewParts): EngineView {
     const knownReference = this.shown?.referenceKey ?? '';
-    const key = `${knownReference}|${step ? 1 : 0}|${JSON.stringify(overrides)}`;
-    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, step }, this.t));
+    const { step, communicationCurve, communicationSchedule } = parts;
+    const key = `${knownReference}|${Number(step)}${Number(communicationCurve)}${Number(communicationSchedule)}|${JSON.stringify(overrides)}`;
+    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, ...parts }, this.t));
   }
 
-  /** What the sections draw, from what is on screen; with the step timeline when `step` (asked now if it was not before). */
-  private latest(step: boolean): PageView | null {
+  /** What the sections draw, from what is on screen; with the parts asked for (asked now from the engine if not held). */
+  private latest(parts: ViewParts): PageView | null {
     const { shown } = this;
     if (!shown) return null;
-    if (step && !shown.step) {
-      const answer = this.viewOf(shown.overrides, true);
-      if (answer.ok) shown.step = answer.step;
+    if (!holdsParts(shown.parts, parts)) {
+      // The same scenario with more parts: every figure it shares with the one on screen is the same.
+      const answer = this.viewOf(shown.overrides, bothParts(shown.parts, parts));
+      if (answer.ok) {
+        shown.estimate = answer.estimate;
+        shown.step = answer.step;
+        shown.parts = answer.parts;
+      }
     }
     return {
       estimate: shown.estimate,
@@ -243,7 +251,7 @@ export class Widget {
     if (decodeHash(window.location.hash).kind === 'anchor') return;
     const playheadBefore = this.stepPlayhead;
     const fromHash = this.scenarioFromHash() ?? {};
-    const check = this.viewOf(fromHash, false);
+    const check = this.viewOf(fromHash, NO_PARTS);
     if (!check.ok) {
       this.notices.show(
         this.t('page.link_problems', 'This link’s scenario has problems ({problems}), so the page shows the default scenario instead.', {
@@ -277,7 +285,7 @@ export class Widget {
    */
   private commit(options: { announce: boolean; writeHash: boolean; fromInput?: boolean }): void {
     const offscreenMayWait = options.fromInput === true;
-    const answer = this.viewOf(this.overrides, this.sectionViews.wantsStep(offscreenMayWait));
+    const answer = this.viewOf(this.overrides, this.sectionViews.wants(offscreenMayWait));
     for (const control of this.controls) control.setError(null);
     if (!answer.ok) {
       this.showFieldErrors(answer.errors);
@@ -296,8 +304,9 @@ export class Widget {
         referenceKey: answer.referenceKey,
         text: answer.text,
         step: answer.step,
+        parts: answer.parts,
       };
-      this.sectionViews.update(this.latest(false)!, referenceUnchanged, offscreenMayWait);
+      this.sectionViews.update(this.latest(NO_PARTS)!, referenceUnchanged, offscreenMayWait);
       this.updatePresetChoice();
       this.notices.renderNotes(answer.estimate.notes);
       if (options.writeHash && this.syncHash) this.address.schedule();
@@ -436,7 +445,7 @@ export class Widget {
     const model = memory || time || fit ? modelSection(context, this.engine, [this.notices.notes, this.notices.generalErrors]) : null;
     if (model) this.presetSelect = model.presetSelect;
     const accounting = () => {
-      const defaults = this.viewOf({}, false);
+      const defaults = this.viewOf({}, NO_PARTS);
       return defaults.ok ? (defaults.estimate.training.accounting_choices ?? []) : [];
     };
     const first = memory ? memorySection(context, accounting()) : time ? timeSection(context, this.engine) : null;
@@ -516,11 +525,11 @@ export class Widget {
     name: string,
   ): { errors: FieldError[]; params: number } {
     let candidate = withModel(this.overrides, this.resolved, { architecture, name }, false);
-    let check = this.viewOf(candidate, false);
+    let check = this.viewOf(candidate, NO_PARTS);
     if (!check.ok && check.errors.every((error) => error.field === 'model.name')) {
       // A name the engine will not carry in a link (a control character) costs only the name.
       candidate = withModel(this.overrides, this.resolved, { architecture }, false);
-      check = this.viewOf(candidate, false);
+      check = this.viewOf(candidate, NO_PARTS);
     }
     if (!check.ok) return { errors: check.errors, params: 0 };
     this.overrides = candidate;
@@ -591,7 +600,7 @@ export class Widget {
 
   /** Moves the step's playhead to `moment`: the engine's peak, or the first event of a phase on a layer. */
   private openStepAt(moment: string): void {
-    const timeline = this.latest(true)?.step;
+    const timeline = this.latest({ ...NO_PARTS, step: true })?.step;
     if (!timeline?.events) return;
     const events = timeline.events;
     // A phase's first event on a transformer layer (the embedding's gather comes first, but a

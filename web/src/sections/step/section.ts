@@ -168,5 +168,5 @@ export function stepSection(context: SectionContext): SectionView {
       ),
     ),
   );
-  return { element, update, needsStep: true };
+  return { element, update, needs: { step: true, communicationSchedule: true } };
 }
