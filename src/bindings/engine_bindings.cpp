@@ -60,10 +60,12 @@ std::string step_timeline_columns(const std::string& scenario_json) {
 }
 // The page's one call per input (api/view.hpp): its step numbers, when asked, are read like
 // stepTimelineColumns' through stepTimelineNumbers.
-std::string view(const std::string& scenario_json, const std::string& known_reference, bool with_step) {
+std::string view(const std::string& scenario_json, const std::string& known_reference, bool with_step,
+                 const std::string& shown_controls) {
     trainscope::ViewRequest request;
     request.known_reference = known_reference;
     request.step = with_step;
+    request.shown_controls = shown_controls;
     return trainscope::view_json(scenario_json, request, step_numbers);
 }
 emscripten::val step_timeline_numbers() {
@@ -170,6 +172,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("formatCount", &format_count);
     emscripten::function("fieldLimits", &trainscope::field_limits_json);
     emscripten::function("timeAxisMarks", &trainscope::time_axis_marks_json);
+    emscripten::function("durationTicks", &trainscope::duration_ticks_json);
     emscripten::function("fieldError", &field_error);
 
     emscripten::function("quizInstance", &quiz_instance);

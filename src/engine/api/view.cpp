@@ -67,7 +67,8 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
     const ScenarioReading reading = read_scenario_text(scenario_json);
     if (!reading.ok()) return write_errors(reading.errors);
     // One estimate serves the figures and the step chart: its events are kept only when asked for.
-    const Estimate result = estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak);
+    const Estimate result =
+        estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak, request.shown_controls);
     bool all_finite = true;
     const std::string estimate_text = write_estimate(reading.scenario, result, &all_finite);
     if (!all_finite) return too_large();

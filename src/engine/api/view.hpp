@@ -17,6 +17,9 @@ struct ViewRequest {
     std::string known_reference;
     // The step timeline, in columns (write_step_timeline_columns): its numbers go to `step_numbers`.
     bool step = false;
+    // The scenario fields the page shows controls for, separated by spaces, or "*" for all: the
+    // notes' advice names only these (estimate's shown_controls).
+    std::string shown_controls = "*";
 };
 
 // Scenario JSON → {"estimate": …, "reference": {"key", then "estimate" | "unchanged": true |

@@ -42,9 +42,10 @@ export interface TrainscopeEngineModule {
   /**
    * The page's one call per input (docs/scenario.md, "The page's view"): {estimate, reference:
    * {key, estimate | unchanged | same}, step (when withStep, in columns: its numbers through
-   * stepTimelineNumbers)}, or {errors}. Never throws.
+   * stepTimelineNumbers)}, or {errors}. Never throws. `shownControls`: the fields the page shows
+   * controls for, separated by spaces, or '*': the notes' advice names no other.
    */
-  view(scenarioJson: string, knownReference: string, withStep: boolean): string;
+  view(scenarioJson: string, knownReference: string, withStep: boolean, shownControls: string): string;
   /** JSON object {field: [{value, label, hint?, short?}]}: every choice field's values and their words. */
   choices(): string;
   /** JSON array of {id, label, scenario, source}: the lesson's starting scenarios. */
@@ -73,6 +74,8 @@ export interface TrainscopeEngineModule {
   fieldLimits(): string;
   /** JSON array of {seconds, label}: a log time axis's marks, "1 second" … "100 million years". */
   timeAxisMarks(): string;
+  /** JSON array of seconds: about `count` round ticks of a linear time axis from 0 to maxSeconds. */
+  durationTicks(maxSeconds: number, count: number): string;
   /** Why `value` cannot go in `field` ("must be between 1 and 10 million GPUs"), or "" when it can. */
   fieldError(field: string, value: number): string;
 

@@ -35,12 +35,14 @@ export interface ViewRequest {
   knownReference: string;
   /** Whether the step timeline is wanted (the step section is being drawn). */
   step: boolean;
+  /** The scenario fields the widget shows controls for, separated by spaces ('*': all): notes name no other. */
+  shownControls?: string;
 }
 
 export function readView(engineModule: TrainscopeEngineModule, scenarioJson: string, request: ViewRequest, t: Translate): EngineView {
   let answer: ViewAnswer;
   try {
-    answer = JSON.parse(engineModule.view(scenarioJson, request.knownReference, request.step)) as ViewAnswer;
+    answer = JSON.parse(engineModule.view(scenarioJson, request.knownReference, request.step, request.shownControls ?? '*')) as ViewAnswer;
   } catch (error) {
     return {
       ok: false,

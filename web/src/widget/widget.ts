@@ -26,6 +26,7 @@ import type { HeadingTag, NumberedSection, PageView, SectionContext, SectionView
 import { memorySection } from '../sections/memory';
 import { FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from '../sections/model';
 import { shardingSection } from '../sections/sharding';
+import { shownControls } from '../sections/shown-controls';
 import { stepSection } from '../sections/step/section';
 import { timeSection } from '../sections/time';
 import { AddressWriter } from './address';
@@ -62,6 +63,8 @@ export class Widget {
   private readonly units: Units;
   private readonly syncHash: boolean;
   private readonly sections: ReadonlySet<Section>;
+  /** The fields this widget's sections offer controls for: the engine's notes name no other. */
+  private readonly shownControls: string;
   private quiz: QuizSection | null = null;
   private readonly defaults: Scenario;
   /** What the learner (or the link) set: the engine fills in everything else. This is the state. */
@@ -105,6 +108,7 @@ export class Widget {
     this.units = unitsFor(engine);
     this.syncHash = options.syncHash !== false;
     this.sections = new Set(options.sections && options.sections.length > 0 ? options.sections : ALL_SECTIONS);
+    this.shownControls = shownControls({ memory: this.sections.has('memory'), time: this.sections.has('time') });
     this.defaults = clone(engine.defaultScenario);
     this.overrides = clone(options.scenario ?? {});
     this.resolved = clone(this.defaults);
@@ -165,7 +169,8 @@ export class Widget {
   private viewOf(overrides: PartialScenario, step: boolean): EngineView {
     const knownReference = this.shown?.referenceKey ?? '';
     const key = `${knownReference}|${step ? 1 : 0}|${JSON.stringify(overrides)}`;
-    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, step }, this.t));
+    const shownControls = this.shownControls;
+    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, step, shownControls }, this.t));
   }
 
   /** What the sections draw, from what is on screen; with the step timeline when `step` (asked now if it was not before). */
