@@ -46,7 +46,7 @@ export interface Units {
 }
 
 /** The engine members the writers use (engine.ts's Engine has them all). */
-type UnitsEngine = Pick<Engine, 'format' | 'readField' | 'timeAxisMarks' | 'numberFormats' | 'fieldLimits'>;
+type UnitsEngine = Pick<Engine, 'format' | 'readField' | 'timeAxisMarks' | 'durationTicks' | 'numberFormats' | 'fieldLimits'>;
 
 /**
  * The writers for one engine view. Its writings are remembered: a slider step asks for a few
