@@ -482,7 +482,20 @@ for (const language of ['en', 'de', 'es']) {
           const spoken = await row.locator('input[type="range"]').getAttribute('aria-valuetext');
           if (value.trim() === '1') assert.doesNotMatch(spoken, PLURAL_AT_ONE, `${at}: slider ${index} at 1 reads “${spoken}”`);
         }
-        await full.page.evaluate((next) => { window.location.hash = next; }, hash.slice(1));
+        // Item 18: no drop-down's choice is wider than the drop-down ("AdamW (zwei Zustände pro Gewicht" cut at 360 px).
+        const cut = await full.page.evaluate(() => {
+          const context = document.createElement('canvas').getContext('2d');
+          return [...document.querySelectorAll('.ts-root select')].flatMap((select) => {
+            const style = getComputedStyle(select);
+            context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+            // The room for text: the box less its padding and the arrow (about 20 px).
+            const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+            return [...select.options].filter((option) => context.measureText(option.text).width > room).map((option) => option.text);
+          });
+        });
+        assert.deepEqual(cut, [], `${at}: drop-down choices cut off`);
+        // Back to the overflowing scenario (a hash would race the page writing the sliders' one).
+        await full.page.evaluate((scenario) => window.trainscope.setScenario(scenario), OVERFLOWING);
         await settle(full.page);
         const ticks = await full.page.locator('.ts-step-chart .ts-tick:not([hidden])').allTextContents();
         for (const tick of ticks) assert.doesNotMatch(tick, UNROUND_TICK, `${at}: step-chart tick “${tick}”`);

@@ -76,7 +76,7 @@ TEST_CASE("the German catalogue writes the overflow note, its list and its remed
     CHECK(note.rfind("Bei ZeRO-Stufe 0 hält jede GPU alle Gewichte, Gradienten und Optimizer-Zustände", 0) == 0);
     CHECK(contains(note, "im speicherintensivsten Moment eines Schritts noch "));
     // The parts joined with "und", without the English serial comma.
-    CHECK(contains(note, ", die Gewichte der gerade arbeitenden Schichten, vollständig zusammengeholt, "));
+    CHECK(contains(note, ", die vollständigen Gewichte der gerade arbeitenden Schichten "));
     CHECK(contains(note, " und die vollständigen Gradienten einer Schicht, bevor sie aufgeteilt werden, "));
     CHECK_FALSE(contains(note, ", und "));
     // The GPU's memory as the engine writes bytes in German.

@@ -263,7 +263,7 @@ TEST_CASE("the overflow note says what the step's fullest moment holds, not alwa
     CHECK(note.find("activations alone") == std::string::npos);
     CHECK(note.find("activations") != std::string::npos);
     CHECK(note.find("logits") != std::string::npos);
-    CHECK(note.find("gathered whole") != std::string::npos);
+    CHECK(note.find("full weights of the layers at work") != std::string::npos);
     CHECK(note.find("80 GB") != std::string::npos);
 
     // Two enormous layers on a 24 GB GPU: gathered weights and full-layer gradients overflow, not
@@ -273,7 +273,7 @@ TEST_CASE("the overflow note says what the step's fullest moment holds, not alwa
                     R"("training":{"recompute":"full","sequence":128},"hardware":{"gpu":"rtx-4090"}})");
     REQUIRE(number_at(wide, "training.min_gpus") == -1);
     const std::string wide_note = wide.find("notes")->items.at(0).text;
-    CHECK(wide_note.find("gathered whole") != std::string::npos);
+    CHECK(wide_note.find("full weights of the layers at work") != std::string::npos);
     CHECK(wide_note.find("whole gradients before they are split up") != std::string::npos);
     CHECK(wide_note.find("activations alone") == std::string::npos);
     CHECK(wide_note.find("shorter sequences") == std::string::npos);

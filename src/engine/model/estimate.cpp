@@ -43,7 +43,7 @@ std::vector<std::string> overflow_parts(const StepBytes& fullest) {
                                 {{"bytes", overflow_bytes(fullest.logits)}}));
     if (fullest.gathered_weights > 0)
         parts.push_back(message("estimate.overflow.part.gathered_weights",
-                                "the weights of the layers at work, gathered whole {bytes}",
+                                "the full weights of the layers at work {bytes}",
                                 {{"bytes", overflow_bytes(fullest.gathered_weights)}}));
     if (fullest.temporary > 0)
         parts.push_back(message("estimate.overflow.part.temporary",

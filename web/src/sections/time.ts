@@ -137,7 +137,8 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       term(peak, t('time.eq.peak', 'peak')),
       op('×'),
       h('span', { className: 'ts-eq-group' }, term(utilisation, t('time.eq.utilisation', 'utilisation')), op(')')),
-      h('span', { className: 'ts-eq-group' }, op('≈'), h('span', { className: 'ts-eq-term ts-eq-result' }, seconds)),
+      // The time has no unit line beneath it: raised as the operators are, it sits on the values' line.
+      h('span', { className: 'ts-eq-group' }, op('≈'), h('span', { className: 'ts-eq-term ts-eq-result ts-eq-unitless' }, seconds)),
     ),
   );
 
