@@ -212,8 +212,8 @@ test('an engine answer with errors names the field and keeps the last good chart
       // The page asks the engine once per input (web/src/engine/view.ts): the step's errors come in its "step" member.
       const module = window.trainscope.engine.module;
       const real = module.view;
-      module.view = (json, known, withStep) => {
-        const answer = JSON.parse(real(json, known, withStep));
+      module.view = (json, known, withStep, shownControls) => {
+        const answer = JSON.parse(real(json, known, withStep, shownControls));
         if (withStep) answer.step = { errors: [{ field: 'training.sequence', message: 'is not simulated' }], notes: [] };
         return JSON.stringify(answer);
       };
@@ -370,7 +370,7 @@ for (const language of ['en', 'de', 'es']) {
     const oneGpu = `#s=${encodeURIComponent('{"parallel":{"gpus":1,"zero_stage":3}}')}`;
     await withStep({ viewport: { width: 360, height: 900 } }, async (page) => {
       const note = step(page).locator('[data-figure="zero-unsharded"]');
-      const engineText = await page.evaluate(() => JSON.parse(window.trainscope.engine.module.view(JSON.stringify(window.trainscope.overrides()), '', false)).text.zero_unsharded);
+      const engineText = await page.evaluate(() => JSON.parse(window.trainscope.engine.module.view(JSON.stringify(window.trainscope.overrides()), '', false, '*')).text.zero_unsharded);
       assert.ok(engineText.length > 0);
       assert.equal(await note.innerText(), engineText);
       if (language !== 'en') assert.ok(!engineText.startsWith('ZeRO stage'), `the sentence is in ${language}: ${engineText}`);
