@@ -144,7 +144,8 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
         .field("knownReference", &trainscope::ViewRequest::known_reference)
         .field("step", &trainscope::ViewRequest::step)
         .field("communicationCurve", &trainscope::ViewRequest::communication_curve)
-        .field("communicationSchedule", &trainscope::ViewRequest::communication_schedule);
+        .field("communicationSchedule", &trainscope::ViewRequest::communication_schedule)
+        .field("shownControls", &trainscope::ViewRequest::shown_controls);
     emscripten::value_object<QuantityReading>("QuantityReading")
         .field("ok", &QuantityReading::ok)
         .field("value", &QuantityReading::value)
@@ -175,6 +176,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("formatCount", &format_count);
     emscripten::function("fieldLimits", &trainscope::field_limits_json);
     emscripten::function("timeAxisMarks", &trainscope::time_axis_marks_json);
+    emscripten::function("durationTicks", &trainscope::duration_ticks_json);
     emscripten::function("fieldError", &field_error);
 
     emscripten::function("quizInstance", &quiz_instance);

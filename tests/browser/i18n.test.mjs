@@ -274,3 +274,21 @@ test('node web/build.mjs --lang xx stops with a message naming the languages', (
     stdio: 'pipe',
   }), (error) => error.status === 64 && /--lang must be one of en, de, es/.test(String(error.stderr)));
 });
+
+test('a German widget lists the published runs by German names and notes; their sources stay as published (issue 23)', async (t) => {
+  const { page, seen } = await open(t, 'index.html?lang=de');
+  await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await page.locator('[data-ts-section="sharding"]').scrollIntoViewIfNeeded();
+  const deepseek = page.locator('.ts-run[data-run="deepseek-v3/pretraining"]');
+  await deepseek.waitFor({ timeout: 20000 });
+  const names = await page.locator('.ts-run').allTextContents();
+  const engineWords = catalogue('de', 'engine');
+  assert.ok(names.some((name) => name.endsWith(': Vortraining auf 2.048 H800')), names.join(' | '));
+  assert.ok(names.every((name) => !/Pre-training|H100s|H800s/.test(name)), `no English run name: ${names.join(' | ')}`);
+  await deepseek.click();
+  const source = await page.locator('.ts-run-source').textContent();
+  assert.ok(source.includes(engineWords['presets.run.deepseek_v3.pretraining_note'].split(' {memory}')[0].slice(0, 60)), source);
+  assert.ok(source.includes('DeepSeek-V3 Technical Report 2024, §3.1 (2,048 H800 GPUs)'), `the source as published: ${source}`);
+  assert.ok(!source.includes('which this engine'), source);
+  assert.deepEqual(seen.errors, []);
+});

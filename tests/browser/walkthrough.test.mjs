@@ -428,3 +428,106 @@ test('a course author follows README.md and docs/embedding.md: two elements and 
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+// ── Issue 24, items 15, 17 and 18, in the three languages ────────────────────────────────────
+
+/** Llama 3 70B as the engine starts it: no number of GPUs makes training fit (tests/engine/memory_test.cpp). */
+const OVERFLOWING = { model: { preset: 'llama3-70b' } };
+/** Advice a sections="time" widget cannot follow: it shows no ZeRO, checkpointing, micro-batch or tensor control. */
+const HIDDEN_ADVICE = /ZeRO|checkpointing|FlashAttention|tensor|micro-batch|shorter sequences|kürzeren Sequenzen|secuencias más cortas/i;
+const JARGON = /data-parallel|datenparallel|paralelismo de datos|shard/i;
+/** A count slider read at 1 with its noun in the plural (item 18). */
+const PLURAL_AT_ONE = /^1\s(sequences|tokens|parameters|GPUs|Sequenzen|secuencias|parámetros)\b/;
+/** A number written the English way: a thousands comma, or a decimal point (item 17, in a German or Spanish widget). */
+const ENGLISH_NUMBER = /\d,\d{3}(?!\d)|\d\.\d{1,2}(?!\d)/;
+/** A tick of more than round precision: any decimal but ".5" ("16.7 min", "1.11 h"; item 18). */
+const UNROUND_TICK = /\d[.,]\d*[1-46-9]/;
+
+/** An English author's question whose explanation has a number of its own beside the engine's {answer} (item 17). */
+function englishKvBank() {
+  const author = JSON.parse(readFileSync(join(repoRoot, 'docs', 'examples', 'author-bank.json'), 'utf8'));
+  const item = {
+    id: 'kv-per-token',
+    takeaway: author.takeaways[0].id,
+    kind: 'numeric',
+    prompt: 'How much memory does the KV cache of this model take? Give a unit.',
+    scenario: { model: { preset: 'llama3-70b' } },
+    answer: { path: 'inference.kv_cache', unit: 'GB', tolerance: 0.05 },
+    explanation: 'Each token keeps 327,680 bytes of keys and values, 0.33 MB; the whole cache takes {answer}.',
+    simulation: { model: { preset: 'llama3-70b' } },
+  };
+  return { version: author.version, takeaways: author.takeaways, items: [item] };
+}
+
+for (const language of ['en', 'de', 'es']) {
+  test(`issue 24 in ${language}: plain notes naming shown controls only, numbers in the widget's language, round ticks and singular sliders, at 360 and 1280 px`, async (t) => {
+    // The iframe page has no icon of its own: an empty one keeps the browser's 404 out of the console.
+    const extra = {
+      '/host/bank.json': { type: 'application/json', body: JSON.stringify(englishKvBank()) },
+      '/favicon.ico': { type: 'image/x-icon', body: '' },
+    };
+    const served = await serveDirectory(distDir, 0, { extra });
+    t.after(() => new Promise((resolve) => served.server.close(resolve)));
+    const hash = `#s=${encodeURIComponent(JSON.stringify(OVERFLOWING))}`;
+    const full = await openPage(harness.browser, `${served.url}?lang=${language}${hash}`);
+    const time = await openPage(harness.browser, `${served.url}iframe/index.html?lang=${language}&sections=time&scenario=${encodeURIComponent(JSON.stringify(OVERFLOWING))}`);
+    const quiz = await openPage(harness.browser, `${served.url}iframe/index.html?lang=${language}&sections=quiz&bank=/host/bank.json`, { readySelector: '[data-ts-quiz-ready]' });
+    try {
+      await buildEverything(full.page);
+      for (const width of [360, 1280]) {
+        const at = `${language}, ${width} px`;
+        for (const { page } of [full, time, quiz]) await page.setViewportSize({ width, height: 800 });
+        // Item 15: the note is plain and true for stage 0; a time-only widget's names no hidden control.
+        const note = (await full.page.locator('.ts-notes li').first().textContent()).trim();
+        assert.match(note, /ZeRO/, `${at}: the full page's note names the ZeRO stage it shows`);
+        assert.doesNotMatch(note, JARGON, `${at}: the note speaks plainly: ${note}`);
+        const timeNote = (await time.page.locator('.ts-notes li').first().textContent()).trim();
+        assert.ok(timeNote.length > 0, `${at}: the time-only widget says training does not fit`);
+        assert.doesNotMatch(timeNote, HIDDEN_ADVICE, `${at}: the time-only note names no control it hides: ${timeNote}`);
+        assert.doesNotMatch(timeNote, JARGON, `${at}: ${timeNote}`);
+        // Item 18: every count slider at 1 says its noun in the singular; the step chart's time ticks are round.
+        const ranges = full.page.locator('.ts-root .ts-control:has(input[type="range"])');
+        for (let index = 0; index < (await ranges.count()); index += 1) {
+          const row = ranges.nth(index);
+          await row.locator('input[type="range"]').press('Home');
+          const value = await row.locator('input.ts-number').inputValue().catch(() => '');
+          const spoken = await row.locator('input[type="range"]').getAttribute('aria-valuetext');
+          if (value.trim() === '1') assert.doesNotMatch(spoken, PLURAL_AT_ONE, `${at}: slider ${index} at 1 reads “${spoken}”`);
+        }
+        // Item 18: no drop-down's choice is wider than the drop-down ("AdamW (zwei Zustände pro Gewicht" cut at 360 px).
+        const cut = await full.page.evaluate(() => {
+          const context = document.createElement('canvas').getContext('2d');
+          return [...document.querySelectorAll('.ts-root select')].flatMap((select) => {
+            const style = getComputedStyle(select);
+            context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+            // The room for text: the box less its padding and the arrow (about 20 px).
+            const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+            return [...select.options].filter((option) => context.measureText(option.text).width > room).map((option) => option.text);
+          });
+        });
+        assert.deepEqual(cut, [], `${at}: drop-down choices cut off`);
+        // Back to the overflowing scenario (a hash would race the page writing the sliders' one).
+        await full.page.evaluate((scenario) => window.trainscope.setScenario(scenario), OVERFLOWING);
+        await settle(full.page);
+        const ticks = await full.page.locator('.ts-step-chart .ts-tick:not([hidden])').allTextContents();
+        for (const tick of ticks) assert.doesNotMatch(tick, UNROUND_TICK, `${at}: step-chart tick “${tick}”`);
+        // Item 17: the English bank's own numbers follow a German or Spanish widget, as the engine's do.
+        const item = quiz.page.locator('li.ts-quiz-item').first();
+        await item.locator('[data-action="reveal"]').first().click();
+        const explanation = (await item.locator('.ts-quiz-explanation').textContent()).trim();
+        if (language !== 'en') assert.doesNotMatch(explanation, ENGLISH_NUMBER, `${at}: ${explanation}`);
+        else assert.match(explanation, /327,680 bytes/);
+        await item.locator('[data-action="retry"]').click();
+        for (const theme of THEMES) {
+          for (const { page } of [full, time, quiz]) await page.emulateMedia({ colorScheme: theme });
+          await assertLooksRight(full.page, `${at}, ${theme}, full page`);
+          await screenshot(time.page, `issue24-time-${language}-${width}-${theme}`);
+          await screenshot(full.page, `issue24-full-${language}-${width}-${theme}`);
+        }
+      }
+      for (const opened of [full, time, quiz]) assert.deepEqual(opened.problems, [], 'no console errors, page errors or outside requests');
+    } finally {
+      for (const opened of [full, time, quiz]) await opened.context.close();
+    }
+  });
+}

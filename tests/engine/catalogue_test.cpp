@@ -69,21 +69,22 @@ TEST_CASE("lists join with the current language's conjunction and no serial comm
 TEST_CASE("the German catalogue writes the overflow note, its list and its remedies in German", "[i18n]") {
     load_source_catalogues(Language::de);
     const std::string english = first_note(overflowing);
-    REQUIRE(contains(english, "At the step's fullest moment one GPU holds"));
+    REQUIRE(contains(english, "at the busiest moment of a step one GPU still holds"));
     LanguageScope german(Language::de);
     const std::string note = first_note(overflowing);
     INFO(note);
-    CHECK(note.rfind("Im speicherintensivsten Moment des Schritts hält eine GPU ", 0) == 0);
+    CHECK(note.rfind("Bei ZeRO-Stufe 0 hält jede GPU alle Gewichte, Gradienten und Optimizer-Zustände", 0) == 0);
+    CHECK(contains(note, "im speicherintensivsten Moment eines Schritts noch "));
     // The parts joined with "und", without the English serial comma.
-    CHECK(contains(note, ", die gesammelten Gewichte der gerade genutzten Schichten "));
-    CHECK(contains(note, " und vollständige Gradienten, die auf ihr Reduce-Scatter warten, "));
+    CHECK(contains(note, ", die vollständigen Gewichte der gerade arbeitenden Schichten "));
+    CHECK(contains(note, " und die vollständigen Gradienten einer Schicht, bevor sie aufgeteilt werden, "));
     CHECK_FALSE(contains(note, ", und "));
     // The GPU's memory as the engine writes bytes in German.
     CHECK(contains(note, "mehr als ihre " + bytes(80e9) + ";"));
     CHECK(contains(note,
                    "Verringern lässt sich das mit vollständigem Activation Checkpointing, kürzeren Sequenzen oder "
                    "Tensor-Parallelität samt Sequenz-Parallelität."));
-    CHECK_FALSE(contains(note, "GPU holds"));
+    CHECK_FALSE(contains(note, "GPU still holds"));
 }
 
 TEST_CASE("the Spanish catalogue writes the parameter-count note and a field's error in Spanish", "[i18n]") {
@@ -99,8 +100,9 @@ TEST_CASE("the Spanish catalogue writes the parameter-count note and a field's e
           "debe ser un múltiplo de tensor × pipeline (" + quantity::format_count(4) + ")");
     const std::string note = first_note(overflowing);
     INFO(note);
-    CHECK(note.rfind("En el momento de mayor ocupación del paso, una GPU guarda ", 0) == 0);
-    CHECK(contains(note, " y gradientes completos a la espera de su reduce-scatter "));
+    CHECK(note.rfind("En la etapa 0 de ZeRO cada GPU guarda todos los pesos", 0) == 0);
+    CHECK(contains(note, "una GPU sigue guardando "));
+    CHECK(contains(note, " y los gradientes completos de una capa antes de repartirse "));
     CHECK(contains(note,
                    "Puedes reducirlo con checkpointing completo de activaciones, secuencias más cortas o "
                    "paralelismo de tensores con paralelismo de secuencia."));
@@ -133,4 +135,24 @@ TEST_CASE("an English call after a German one is English again", "[i18n]") {
     const std::string english = first_note(R"({"model":{"params":7e9}})");
     CHECK(german.rfind("Es wurde nur eine Parameterzahl angegeben", 0) == 0);
     CHECK(english.rfind("Only a parameter count was given", 0) == 0);
+}
+
+TEST_CASE("the published runs' names and notes follow the language; their sources stay as published", "[i18n]") {
+    load_source_catalogues(Language::de);
+    auto deepseek_run = [] {
+        const json::ParseResult presets = json::parse(trainscope::presets_json());
+        REQUIRE(presets.ok);
+        for (const json::Value& preset : presets.value.items)
+            if (preset.find("id")->text == "deepseek-v3") return preset.find("runs")->items.at(0);
+        FAIL("no DeepSeek-V3 preset");
+        return json::Value{};
+    };
+    const json::Value english = deepseek_run();
+    LanguageScope german(Language::de);
+    const json::Value run = deepseek_run();
+    CHECK(run.find("name")->text == "Vortraining auf " + quantity::format_count(2048) + " H800");
+    CHECK(contains(run.find("note")->text, "volle Neuberechnung ist die nächstliegende Einstellung"));
+    CHECK(contains(run.find("note")->text, bytes(80e9)));
+    CHECK(run.find("source")->text == english.find("source")->text);
+    CHECK(contains(run.find("source")->text, "DeepSeek-V3 Technical Report 2024"));
 }

@@ -1,7 +1,9 @@
 #include <string>
 
 #include "catch_include.hpp"
+#include "engine/model/estimate.hpp"
 #include "engine/model/memory.hpp"
+#include "engine/model/scenario.hpp"
 #include "estimate_support.hpp"
 
 using namespace trainscope;
@@ -258,10 +260,10 @@ TEST_CASE("the overflow note says what the step's fullest moment holds, not alwa
     const json::Value mixed = estimate_of(R"({"model":{"preset":"llama3-70b"}})");
     REQUIRE(number_at(mixed, "training.min_gpus") == -1);
     const std::string note = mixed.find("notes")->items.at(0).text;
-    CHECK(note.find("alone") == std::string::npos);
+    CHECK(note.find("activations alone") == std::string::npos);
     CHECK(note.find("activations") != std::string::npos);
     CHECK(note.find("logits") != std::string::npos);
-    CHECK(note.find("gathered weights") != std::string::npos);
+    CHECK(note.find("full weights of the layers at work") != std::string::npos);
     CHECK(note.find("80 GB") != std::string::npos);
 
     // Two enormous layers on a 24 GB GPU: gathered weights and full-layer gradients overflow, not
@@ -271,9 +273,62 @@ TEST_CASE("the overflow note says what the step's fullest moment holds, not alwa
                     R"("training":{"recompute":"full","sequence":128},"hardware":{"gpu":"rtx-4090"}})");
     REQUIRE(number_at(wide, "training.min_gpus") == -1);
     const std::string wide_note = wide.find("notes")->items.at(0).text;
-    CHECK(wide_note.find("gathered weights") != std::string::npos);
-    CHECK(wide_note.find("gradients awaiting their reduce-scatter") != std::string::npos);
-    CHECK(wide_note.find("Activations alone") == std::string::npos);
+    CHECK(wide_note.find("full weights of the layers at work") != std::string::npos);
+    CHECK(wide_note.find("whole gradients before they are split up") != std::string::npos);
+    CHECK(wide_note.find("activations alone") == std::string::npos);
     CHECK(wide_note.find("shorter sequences") == std::string::npos);
     CHECK(wide_note.find("tensor parallelism") != std::string::npos);
+}
+
+namespace {
+
+std::string overflow_note_at(int zero_stage, std::string_view shown_controls = trainscope::every_control) {
+    const ScenarioReading reading = read_scenario_text(R"({"model":{"preset":"llama3-70b"},"parallel":{"zero_stage":)" +
+                                                       std::to_string(zero_stage) + "}}");
+    REQUIRE(reading.ok());
+    const Estimate result = estimate(reading.scenario, StepDetail::peak, EstimateParts{}, shown_controls);
+    REQUIRE(result.training.min_gpus == -1);
+    REQUIRE(result.notes.size() == 1);
+    return result.notes[0];
+}
+
+bool says(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("at ZeRO stage 0 the overflow note says more GPUs split no states and a ZeRO stage would", "[activations]") {
+    // docs/model.md §11: at stage 0 every data-parallel GPU keeps whole model states.
+    const std::string note = overflow_note_at(0);
+    INFO(note);
+    CHECK(note.rfind("At ZeRO stage 0 every GPU keeps all the weights, gradients and optimizer states", 0) == 0);
+    CHECK(says(note, "a higher ZeRO stage splits them"));
+    CHECK(says(note, "Even with them split over any number of GPUs"));
+    CHECK_FALSE(says(note, "data-parallel"));
+    CHECK_FALSE(says(note, "shard"));
+}
+
+TEST_CASE("at ZeRO stages 1, 2 and 3 the overflow note says what that stage splits", "[activations]") {
+    CHECK(overflow_note_at(1).rfind("At ZeRO stage 1 more GPUs split only the optimizer states; ZeRO stage 3", 0) == 0);
+    CHECK(overflow_note_at(2).rfind("At ZeRO stage 2 more GPUs split the gradients and optimizer states;", 0) == 0);
+    const std::string three = overflow_note_at(3);
+    CHECK(three.rfind("At ZeRO stage 3 more GPUs split the weights, gradients and optimizer states.", 0) == 0);
+    CHECK(says(three, "that no split reaches (activations "));
+}
+
+TEST_CASE("the overflow note names only the controls shown, and no ZeRO stage when that control is hidden",
+          "[activations]") {
+    // A sections="time" widget: the model picker, GPUs, tokens and hardware, no memory controls.
+    const std::string time_only = "model.preset parallel.gpus training.tokens hardware.gpu hardware.utilization";
+    for (int stage = 0; stage <= 3; ++stage) {
+        const std::string note = overflow_note_at(stage, time_only);
+        INFO(note);
+        CHECK_FALSE(says(note, "ZeRO"));
+        CHECK_FALSE(says(note, "checkpointing"));
+        CHECK_FALSE(says(note, "tensor parallelism"));
+        CHECK_FALSE(says(note, "Shrink it"));
+        CHECK(says(note, "no number of GPUs makes training fit."));
+    }
+    const std::string some = overflow_note_at(0, "training.sequence parallel.zero_stage");
+    CHECK(says(some, "Shrink it with shorter sequences."));
+    CHECK(says(some, "At ZeRO stage 0"));
 }

@@ -277,3 +277,26 @@ TEST_CASE("a unit is named in the sentence's language; symbols stay symbols", "[
     LanguageScope spanish(Language::es);
     CHECK(unit_name(days) == "d\u00EDas");
 }
+
+TEST_CASE("a count slider's spoken value takes the singular at 1 in English, German and Spanish", "[i18n]") {
+    // Issue 24, item 18: screen readers heard "1 sequences". CLDR en, de, es: "one" for exactly 1.
+    CHECK(q::format(1, q::Figure::sequences) == "1 sequence");
+    CHECK(q::format(8, q::Figure::sequences) == "8 sequences");
+    CHECK(q::format(1, q::Figure::tokens) == "1 token");
+    CHECK(q::format(8192, q::Figure::tokens) == "8,192 tokens");
+    CHECK(q::format(1, q::Figure::parameters) == "1 parameter");
+    CHECK(q::format(70e9, q::Figure::parameters) == "70 billion parameters");
+    {
+        LanguageScope german(Language::de);
+        CHECK(q::format(1, q::Figure::sequences) == "1 Sequenz");
+        CHECK(q::format(2, q::Figure::sequences) == "2 Sequenzen");
+        CHECK(q::format(1, q::Figure::tokens) == "1 Token");
+        CHECK(q::format(1, q::Figure::parameters) == "1 Parameter");
+    }
+    LanguageScope spanish(Language::es);
+    CHECK(q::format(1, q::Figure::sequences) == "1 secuencia");
+    CHECK(q::format(2, q::Figure::sequences) == "2 secuencias");
+    CHECK(q::format(1, q::Figure::tokens) == "1 token");
+    CHECK(q::format(13e9, q::Figure::tokens) == "13.000 millones de tokens");
+    CHECK(q::format(1, q::Figure::parameters) == "1 par\u00E1metro");
+}

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "engine/text/language.hpp"
 #include "engine/text/quantity.hpp"
@@ -473,4 +474,16 @@ TEST_CASE("a typed field's message gives an example of the field's own kind", "[
     CHECK(count.find("TB") == std::string::npos);
     CHECK(trainscope::quantity::read_quantity("", UnitKind::time).error == "Type a number, for example 68 days.");
     CHECK(trainscope::quantity::read_quantity("abc", UnitKind::memory).error.find("1.1 TB") != std::string::npos);
+}
+
+TEST_CASE("a linear time axis ticks at a clock's round steps, not at 1,000 seconds", "[quantity]") {
+    // Issue 24, item 18: a step of about 1 h 10 min had ticks at 16.7 min, 33.3 min and 1.11 h.
+    using trainscope::quantity::duration_ticks;
+    CHECK(duration_ticks(4200, 5) == std::vector<double>{0, 900, 1800, 2700, 3600});
+    CHECK(duration_ticks(4200, 3) == std::vector<double>{0, 1800, 3600});
+    CHECK(duration_ticks(100, 5) == std::vector<double>{0, 30, 60, 90});
+    CHECK(duration_ticks(9 * 3600, 5) == std::vector<double>{0, 2 * 3600, 4 * 3600, 6 * 3600, 8 * 3600});
+    CHECK(duration_ticks(2.5, 5) == std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5});
+    CHECK(duration_ticks(0, 5) == std::vector<double>{0});
+    CHECK(duration_ticks(std::nan(""), 5) == std::vector<double>{0});
 }

@@ -71,7 +71,7 @@ std::string presets_json() {
         w.key("runs").begin_array();
         for (const TrainingRun& run : preset.runs) {
             w.begin_object();
-            w.field("id", run.id).field("name", run.name).field("gpu", run.gpu).field("gpus", run.gpus);
+            w.field("id", run.id).field("name", run.name()).field("gpu", run.gpu).field("gpus", run.gpus);
             w.field("tensor", run.tensor).field("pipeline", run.pipeline).field("context", run.context);
             w.field("expert", run.expert).field("data", run.gpus / (run.tensor * run.pipeline * run.context));
             w.key("zero_stage").integer(run.zero_stage);
@@ -79,7 +79,7 @@ std::string presets_json() {
             w.field("published_gpu_hours", run.published_gpu_hours);
             w.field("published_mfu_low", run.published_mfu_low).field("published_mfu_high", run.published_mfu_high);
             w.field("published_flops", run.published_flops);
-            w.field("note", run.note).field("source", run.source);
+            w.field("note", run.note ? run.note() : std::string()).field("source", run.source);
             w.key("scenario").raw(run_scenario_json(preset, run));
             w.end_object();
         }
@@ -113,6 +113,14 @@ std::string time_axis_marks_json() {
         w.field("seconds", mark.seconds).field("label", mark.label);
         w.end_object();
     }
+    w.end_array();
+    return w.take();
+}
+
+std::string duration_ticks_json(double max_seconds, int count) {
+    json::Writer w;
+    w.begin_array();
+    for (const double seconds : quantity::duration_ticks(max_seconds, count)) w.number(seconds);
     w.end_array();
     return w.take();
 }

@@ -33,6 +33,8 @@ std::string gpus_json();
 // The marks of a logarithmic time axis, as a JSON array of {seconds, label}: "1 second" …
 // "100 million years" (quantity::time_axis_marks).
 std::string time_axis_marks_json();
+// A linear time axis's round ticks (quantity::duration_ticks), as a JSON array of seconds.
+std::string duration_ticks_json(double max_seconds, int count);
 
 // The scenario used when a field is not given, fully spelled out.
 std::string default_scenario_json();

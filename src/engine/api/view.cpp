@@ -72,7 +72,8 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
     EstimateParts parts;
     parts.communication_curve = request.communication_curve;
     parts.communication_schedule = request.communication_schedule;
-    const Estimate result = estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak, parts);
+    const Estimate result =
+        estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak, parts, request.shown_controls);
     bool all_finite = true;
     const std::string estimate_text = write_estimate(reading.scenario, result, &all_finite);
     if (!all_finite) return too_large();

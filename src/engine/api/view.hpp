@@ -21,6 +21,9 @@ struct ViewRequest {
     // when asked: the time section's second curve and its summary; the step section's schedule.
     bool communication_curve = false;
     bool communication_schedule = false;
+    // The scenario fields the page shows controls for, separated by spaces, or "*" for all: the
+    // notes' advice names only these (estimate's shown_controls).
+    std::string shown_controls = "*";
 };
 
 // Scenario JSON → {"estimate": …, "reference": {"key", then "estimate" | "unchanged": true |

@@ -101,8 +101,8 @@ std::string choices_json() {
     json::Writer w;
     w.begin_object();
     write_choices(w, "training.precision",
-                  {{"bf16", message("choices.precision.bf16", "BF16 mixed precision (FP32 master copy)"), ""},
-                   {"fp16", message("choices.precision.fp16", "FP16 mixed precision (FP32 master copy)"), ""},
+                  {{"bf16", message("choices.precision.bf16", "BF16 mixed (FP32 master copy)"), ""},
+                   {"fp16", message("choices.precision.fp16", "FP16 mixed (FP32 master copy)"), ""},
                    {"fp32", message("choices.precision.fp32", "FP32 throughout"), ""}});
     write_choices(w, "training.optimizer",
                   {{"adamw", message("choices.optimizer.adamw", "AdamW (two states per weight)"), ""},

@@ -1,6 +1,7 @@
 #include "engine/model/estimate.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
@@ -16,57 +17,125 @@ double gpus_to_hold(double bytes, double capacity) {
     return std::fmax(1.0, std::ceil(bytes / capacity));
 }
 
-// Says what fills the step's fullest moment that no number of data-parallel GPUs shrinks
-// (docs/model.md §9: activations, logits, ZeRO-3's gathered layers, full-layer gradients), and
-// names only the remedies the scenario has not used yet, so the advice is always actionable.
-std::string overflow_note(const Scenario& scenario, const StepBytes& fullest) {
-    const TrainingSettings& training = scenario.training;
-    const double memory = scenario.hardware.gpu.memory_bytes;
-    auto bytes = [](double value) { return quantity::format(value, quantity::Figure::bytes); };
+// Whether `shown_controls` (every_control, or field paths separated by spaces) holds `field`.
+bool shows(std::string_view shown_controls, std::string_view field) {
+    if (shown_controls == every_control) return true;
+    std::size_t start = 0;
+    while (start <= shown_controls.size()) {
+        std::size_t end = shown_controls.find(' ', start);
+        if (end == std::string_view::npos) end = shown_controls.size();
+        if (shown_controls.substr(start, end - start) == field) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+std::string overflow_bytes(double value) { return quantity::format(value, quantity::Figure::bytes); }
+
+// What fills the step's fullest moment that no split over more GPUs reaches (docs/model.md §9).
+std::vector<std::string> overflow_parts(const StepBytes& fullest) {
     std::vector<std::string> parts;
     if (fullest.activations > 0)
         parts.push_back(message("estimate.overflow.part.activations", "activations {bytes}",
-                                {{"bytes", bytes(fullest.activations)}}));
+                                {{"bytes", overflow_bytes(fullest.activations)}}));
     if (fullest.logits > 0)
-        parts.push_back(message("estimate.overflow.part.logits", "logits {bytes}", {{"bytes", bytes(fullest.logits)}}));
+        parts.push_back(message("estimate.overflow.part.logits", "the scores over the vocabulary (logits) {bytes}",
+                                {{"bytes", overflow_bytes(fullest.logits)}}));
     if (fullest.gathered_weights > 0)
         parts.push_back(message("estimate.overflow.part.gathered_weights",
-                                "the gathered weights of the layers in use {bytes}",
-                                {{"bytes", bytes(fullest.gathered_weights)}}));
+                                "the full weights of the layers at work {bytes}",
+                                {{"bytes", overflow_bytes(fullest.gathered_weights)}}));
     if (fullest.temporary > 0)
         parts.push_back(message("estimate.overflow.part.temporary",
-                                "full gradients awaiting their reduce-scatter {bytes}",
-                                {{"bytes", bytes(fullest.temporary)}}));
-    std::string note;
-    if (parts.size() == 1 && fullest.activations > 0) {
-        note = message("estimate.note.activations_overflow",
-                       "Activations alone ({activations} at the step's fullest moment) overflow one GPU's {memory}, so "
-                       "no number of data-parallel GPUs makes training fit.",
-                       {{"activations", bytes(fullest.activations)}, {"memory", bytes(memory)}});
-    } else {
-        note = message("estimate.note.unshardable_overflow",
-                       "At the step's fullest moment one GPU holds {total} that more data-parallel GPUs cannot shard "
-                       "({parts}), more than its {memory}, so no number of them makes training fit.",
-                       {{"total", bytes(fullest.total())},
-                        {"parts", join_list(parts, ListJoin::and_)},
-                        {"memory", bytes(memory)}});
+                                "a layer's whole gradients before they are split up {bytes}",
+                                {{"bytes", overflow_bytes(fullest.temporary)}}));
+    return parts;
+}
+
+// What more GPUs split at the scenario's ZeRO stage (docs/model.md §11), and what a higher stage
+// would split; the stage is named only where the reader can change it.
+std::string stage_sentence(int zero_stage, bool stage_shown) {
+    switch (zero_stage) {
+        case 0:
+            return stage_shown ? message("estimate.note.stage0",
+                                         "At ZeRO stage 0 every GPU keeps all the weights, gradients and optimizer "
+                                         "states, so more GPUs alone do not make them smaller; a higher ZeRO stage "
+                                         "splits them across the GPUs.")
+                               : message("estimate.note.stage0_unnamed",
+                                         "Every GPU keeps all the weights, gradients and optimizer states here, so "
+                                         "more GPUs alone do not make them smaller.");
+        case 1:
+            return stage_shown
+                       ? message("estimate.note.stage1",
+                                 "At ZeRO stage 1 more GPUs split only the optimizer states; ZeRO stage 3 "
+                                 "would split the weights and gradients too.")
+                       : message("estimate.note.stage1_unnamed", "More GPUs split only the optimizer states here.");
+        case 2:
+            return stage_shown ? message("estimate.note.stage2",
+                                         "At ZeRO stage 2 more GPUs split the gradients and optimizer states; ZeRO "
+                                         "stage 3 would split the weights too.")
+                               : message("estimate.note.stage2_unnamed",
+                                         "More GPUs split the gradients and optimizer states here.");
+        default:
+            return stage_shown ? message("estimate.note.stage3",
+                                         "At ZeRO stage 3 more GPUs split the weights, gradients and optimizer states.")
+                               : message("estimate.note.stage3_unnamed",
+                                         "More GPUs split the weights, gradients and optimizer states here.");
     }
+}
+
+// The remedies the scenario has not used yet, among the controls the reader can change.
+std::vector<std::string> overflow_remedies(const Scenario& scenario, const StepBytes& fullest,
+                                           std::string_view shown_controls) {
+    const TrainingSettings& training = scenario.training;
     std::vector<std::string> remedies;
+    auto offer = [&](std::string_view field, std::string text) {
+        if (shows(shown_controls, field)) remedies.push_back(std::move(text));
+    };
     // Activation remedies only where activations and logits are most of what overflows.
     if (fullest.activations + fullest.logits >= fullest.gathered_weights + fullest.temporary) {
         if (training.recompute != Recompute::full)
-            remedies.push_back(message("estimate.remedy.full_checkpointing", "full activation checkpointing"));
+            offer("training.recompute", message("estimate.remedy.full_checkpointing", "full activation checkpointing"));
         if (!training.flash_attention && training.recompute == Recompute::none)
-            remedies.push_back(message("estimate.remedy.flash_attention", "FlashAttention"));
+            offer("training.flash_attention", message("estimate.remedy.flash_attention", "FlashAttention"));
         if (training.micro_batch > 1)
-            remedies.push_back(message("estimate.remedy.smaller_micro_batch", "a smaller micro-batch"));
-        remedies.push_back(message("estimate.remedy.shorter_sequences", "shorter sequences"));
+            offer("training.micro_batch", message("estimate.remedy.smaller_micro_batch", "a smaller micro-batch"));
+        offer("training.sequence", message("estimate.remedy.shorter_sequences", "shorter sequences"));
     }
+    if (!shows(shown_controls, "parallel.tensor")) return remedies;
     if (!training.sequence_parallel || scenario.parallel.tensor == 1)
-        remedies.push_back(
-            message("estimate.remedy.sequence_parallelism", "tensor parallelism with sequence parallelism"));
+        offer("training.sequence_parallel",
+              message("estimate.remedy.sequence_parallelism", "tensor parallelism with sequence parallelism"));
     else
         remedies.push_back(message("estimate.remedy.more_tensor_parallelism", "more tensor parallelism"));
+    return remedies;
+}
+
+// Says, plainly and true for the scenario's ZeRO stage, why no number of GPUs makes training fit:
+// what the step's fullest moment holds that no split reaches. Its advice names only remedies the
+// scenario has not used yet and the reader can choose, so it is always actionable; with none, it
+// gives none.
+std::string overflow_note(const Scenario& scenario, const StepBytes& fullest, std::string_view shown_controls) {
+    const double memory = scenario.hardware.gpu.memory_bytes;
+    const std::vector<std::string> parts = overflow_parts(fullest);
+    std::string note;
+    if (parts.size() == 1 && fullest.activations > 0) {
+        note = message("estimate.note.activations_overflow",
+                       "At the busiest moment of a step the activations alone ({activations}) are more than one "
+                       "GPU's {memory}, and more GPUs do not split them, so no number of GPUs makes training fit.",
+                       {{"activations", overflow_bytes(fullest.activations)}, {"memory", overflow_bytes(memory)}});
+    } else {
+        note = stage_sentence(scenario.parallel.zero_stage, shows(shown_controls, "parallel.zero_stage")) + " " +
+               message("estimate.note.unsplittable_overflow",
+                       "Even with them split over any number of GPUs, at the busiest moment of a step one GPU still "
+                       "holds {total} that no split reaches ({parts}), more than its {memory}, so no number of GPUs "
+                       "makes training fit.",
+                       {{"total", overflow_bytes(fullest.total())},
+                        {"parts", join_list(parts, ListJoin::and_)},
+                        {"memory", overflow_bytes(memory)}});
+    }
+    const std::vector<std::string> remedies = overflow_remedies(scenario, fullest, shown_controls);
+    if (remedies.empty()) return note;
     return note + " " +
            message("estimate.note.shrink", "Shrink it with {remedies}.",
                    {{"remedies", join_list(remedies, ListJoin::or_)}});
@@ -104,7 +173,7 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
 
 }  // namespace
 
-Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts parts) {
+Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts parts, std::string_view shown_controls) {
     Estimate result;
     result.parts = parts;
     const ModelChoice& model = scenario.model;
@@ -158,7 +227,7 @@ Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts par
                                                          result.compute, result.compute.time_over_gpus);
     StepBytes fullest;
     training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, kept_on_gpu, fullest);
-    if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest));
+    if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest, shown_controls));
     return result;
 }
 

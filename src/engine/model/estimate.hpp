@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/model/communication.hpp"
@@ -82,10 +83,16 @@ std::string_view format_label(NumberFormat format);
 // Every number format: [{id, name, bytes, label: "BF16 (2 bytes)"}], for labels that state bytes.
 std::string number_formats_json();
 
+// The scenario fields a reader can change where the notes are read, as field paths separated by
+// spaces ("training.recompute parallel.zero_stage"), or "*" for every field (the CLI). A note's
+// advice names only these: a page showing some sections names no control it hides.
+inline constexpr std::string_view every_control = "*";
+
 // Assumes a scenario that read_scenario accepted. The step's events are kept only when asked
 // for (the chart); its peak, which the estimate's per-GPU total is, is computed either way.
 // `parts` leaves out what no caller draws (EstimateParts); every other figure is the same.
-Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak, EstimateParts parts = {});
+Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak, EstimateParts parts = {},
+                  std::string_view shown_controls = every_control);
 
 // The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes, with
 // the parts it was computed with (estimate.parts) and no member of those it was not.

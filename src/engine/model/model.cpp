@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
 namespace trainscope {
 
 namespace {
@@ -181,7 +184,10 @@ Architecture gemma2_27b() {
 std::vector<TrainingRun> llama3_405b_runs() {
     TrainingRun main_run;
     main_run.id = "pretraining-8k";
-    main_run.name = "Pre-training at 8K context on 16,384 H100s";
+    main_run.name = [] {
+        return message("presets.run.llama3_405b.pretraining_8k", "Pre-training at 8K context on {gpus} H100s",
+                       {{"gpus", quantity::format_count(16384)}});
+    };
     main_run.gpu = "h100-sxm";
     main_run.gpus = 16384;
     main_run.tensor = 8;
@@ -208,7 +214,10 @@ std::vector<TrainingRun> llama3_405b_runs() {
         "GPU-hours for 405B)";
     TrainingRun long_context = main_run;
     long_context.id = "long-context-128k";
-    long_context.name = "Long-context pre-training at 128K on 16,384 H100s";
+    long_context.name = [] {
+        return message("presets.run.llama3_405b.long_context_128k", "Long-context pre-training at 128K on {gpus} H100s",
+                       {{"gpus", quantity::format_count(16384)}});
+    };
     long_context.context = 16;
     // At 128K attention's FLOPs (12·L·h·s per token) exceed the 6·N of the weights: an MFU of 38%
     // counts them, as PaLM's (App. B) does.
@@ -231,7 +240,10 @@ std::vector<TrainingRun> llama3_405b_runs() {
 std::vector<TrainingRun> deepseek_v3_runs() {
     TrainingRun run;
     run.id = "pretraining";
-    run.name = "Pre-training on 2,048 H800s";
+    run.name = [] {
+        return message("presets.run.deepseek_v3.pretraining", "Pre-training on {gpus} H800s",
+                       {{"gpus", quantity::format_count(2048)}});
+    };
     run.gpu = "h800-sxm";
     run.gpus = 2048;
     run.pipeline = 16;
@@ -242,10 +254,14 @@ std::vector<TrainingRun> deepseek_v3_runs() {
     run.tokens = 14.8e12;
     run.published_gpu_hours = 2.664e6;
     run.recompute = "full";
-    run.note =
-        "DeepSeek-V3 recomputes only its RMSNorms and MLA up-projections and caches some activations in FP8 "
-        "(§3.3.2), which this engine's per-layer model cannot express; full recomputation is the nearest "
-        "setting that fits in the H800's 80 GB, and costs a third more arithmetic than the run did.";
+    run.note = [] {
+        return message("presets.run.deepseek_v3.pretraining_note",
+                       "DeepSeek-V3 recomputes only its RMSNorms and MLA up-projections and caches some activations "
+                       "in FP8 (§3.3.2), which this engine's per-layer model cannot express; full recomputation is "
+                       "the nearest setting that fits in the H800's {memory}, and costs a third more arithmetic "
+                       "than the run did.",
+                       {{"memory", quantity::format(80e9, quantity::Figure::bytes)}});
+    };
     run.source =
         "DeepSeek-V3 Technical Report 2024, §3.1 (2,048 H800 GPUs), §3.2 (16-way pipeline, 64-way expert parallelism "
         "over 8 nodes, ZeRO-1 data parallelism, no tensor parallelism), §4.2 (14.8T tokens, 4K sequences, batch "
@@ -256,7 +272,10 @@ std::vector<TrainingRun> deepseek_v3_runs() {
 std::vector<TrainingRun> gemma2_27b_runs() {
     TrainingRun run;
     run.id = "pretraining";
-    run.name = "Pre-training on 6,144 TPU v5p chips";
+    run.name = [] {
+        return message("presets.run.gemma2_27b.pretraining", "Pre-training on {chips} TPU v5p chips",
+                       {{"chips", quantity::format_count(6144)}});
+    };
     run.gpu = "tpu-v5p";
     run.gpus = 6144;
     run.tensor = 8;

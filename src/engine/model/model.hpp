@@ -74,7 +74,9 @@ Architecture assumed_architecture(double parameters);
 // "load the run as it was" loads, and what the tests check against the paper's own figures.
 struct TrainingRun {
     std::string_view id;
-    std::string_view name;
+    // The run's name and what the engine approximates, in the current language: functions, since
+    // the table is built once and a learner may change the language after (docs/i18n.md).
+    std::string (*name)() = nullptr;
     std::string_view gpu;  // catalogue id
     double gpus = 0;
     double tensor = 1, pipeline = 1, context = 1, expert = 1, interleave = 1;
@@ -90,8 +92,8 @@ struct TrainingRun {
     double published_gpu_hours = 0;
     double published_mfu_low = 0, published_mfu_high = 0;
     double published_flops = 0;
-    std::string_view recompute;  // "none", "selective" or "full"
-    std::string_view note;       // what the engine approximates, when it cannot lay the run out exactly
+    std::string_view recompute;       // "none", "selective" or "full"
+    std::string (*note)() = nullptr;  // when the engine cannot lay the run out exactly; null: nothing to say
     std::string_view source;
 };
 

@@ -109,14 +109,17 @@ enum class Figure {
     flop_rate,    // 989e12 → "989 TFLOP/s"
     duration,     // seconds → "42 seconds", "5.5 hours", "68 days", "1.1 years"
     gpus,         // 2048 → "2,048 GPUs", 1 → "1 GPU"
+    sequences,    // 1 → "1 sequence", 8 → "8 sequences" (count sliders' spoken values)
+    tokens,       // 1 → "1 token", 8192 → "8,192 tokens", 15.6e12 → "15.6 trillion tokens"
+    parameters,   // 1 → "1 parameter", 70e9 → "70 billion parameters"
     percent,      // 0.4 → "40%"
     ratio,        // 8.25 → "8.25×"
     energy,       // joules → "1.23 GWh"
     money,        // US dollars → "$1,234", "$1.23 million"
 };
 // "count", "count_short", "integer", "plain", "scientific", "bytes", "flops", "flop_rate",
-// "duration", "gpus", "percent", "ratio", "energy", "money"; the reading kinds' names and
-// aliases ("memory", "time", …) name the matching figure. False when unknown.
+// "duration", "gpus", "sequences", "tokens", "parameters", "percent", "ratio", "energy", "money"; the reading kinds'
+// names and aliases ("memory", "time", …) name the matching figure. False when unknown.
 bool figure_from_name(std::string_view name, Figure& out);
 Figure figure_of(UnitKind kind);
 
@@ -136,6 +139,12 @@ struct TimeMark {
     std::string label;
 };
 std::vector<TimeMark> time_axis_marks();
+
+// About `count` round ticks of a linear time axis from 0 to `max_seconds`, a clock's step apart
+// (1, 2, 5, 10, 15 or 30 seconds or minutes; 1, 2, 3, 6 or 12 hours; 1, 2 or 7 days; then 1, 2 or
+// 5 × a power of ten of weeks): 15 minutes, not 1,000 seconds that read "16.7 min". [0] when
+// max_seconds is not a positive finite number.
+std::vector<double> duration_ticks(double max_seconds, int count);
 
 // Writes value (base units) in `unit` with three significant figures: "1.13 TB", "1,130 GB",
 // "68 days", "3.65 × 10²⁵ FLOPs", "40%". Parsing the result gives back the value within 0.5%.

@@ -148,6 +148,12 @@ CountText count_text(double value, int figures, bool short_form) {
                       : in_words(value, figures, writing.count_words, " ");
 }
 
+// "1 GPU", "2,048 GPUs", "13.000 millones de tokens": a count and its noun, singular for "1".
+std::string counted_noun(double value, int figures, const Noun& noun) {
+    const CountText number = count_text(value, figures, false);
+    return counted(number.text, number.ends_in_word, noun_form(noun, number.text));
+}
+
 enum class TimeUnit { seconds, minutes, hours, days, weeks, months, years };
 
 const Noun& time_noun(TimeUnit unit) {
@@ -246,13 +252,14 @@ bool figure_from_name(std::string_view name, Figure& out) {
         Figure figure;
     };
     static const Name names[] = {
-        {"count", Figure::count},       {"number", Figure::count},        {"count_short", Figure::count_short},
-        {"integer", Figure::integer},   {"plain", Figure::plain},         {"scientific", Figure::scientific},
-        {"bytes", Figure::bytes},       {"memory", Figure::bytes},        {"flops", Figure::flops},
-        {"compute", Figure::flops},     {"flop_rate", Figure::flop_rate}, {"rate", Figure::flop_rate},
-        {"duration", Figure::duration}, {"time", Figure::duration},       {"seconds", Figure::duration},
-        {"gpus", Figure::gpus},         {"percent", Figure::percent},     {"fraction", Figure::percent},
-        {"ratio", Figure::ratio},       {"energy", Figure::energy},       {"money", Figure::money},
+        {"count", Figure::count},         {"number", Figure::count},        {"count_short", Figure::count_short},
+        {"integer", Figure::integer},     {"plain", Figure::plain},         {"scientific", Figure::scientific},
+        {"bytes", Figure::bytes},         {"memory", Figure::bytes},        {"flops", Figure::flops},
+        {"compute", Figure::flops},       {"flop_rate", Figure::flop_rate}, {"rate", Figure::flop_rate},
+        {"duration", Figure::duration},   {"time", Figure::duration},       {"seconds", Figure::duration},
+        {"gpus", Figure::gpus},           {"percent", Figure::percent},     {"fraction", Figure::percent},
+        {"sequences", Figure::sequences}, {"tokens", Figure::tokens},       {"parameters", Figure::parameters},
+        {"ratio", Figure::ratio},         {"energy", Figure::energy},       {"money", Figure::money},
     };
     for (const auto& n : names) {
         if (name == n.text) {
@@ -317,10 +324,14 @@ std::string format(double value, Figure figure, int significant_figures) {
         }
         case Figure::duration:
             return value < 0 ? std::string(not_finite) : duration_text(value, figures);
-        case Figure::gpus: {
-            const CountText number = count_text(value, figures, false);
-            return counted(number.text, number.ends_in_word, noun_form(words::writing().gpu, number.text));
-        }
+        case Figure::gpus:
+            return counted_noun(value, figures, words::writing().gpu);
+        case Figure::sequences:
+            return counted_noun(value, figures, words::writing().sequence);
+        case Figure::tokens:
+            return counted_noun(value, figures, words::writing().token);
+        case Figure::parameters:
+            return counted_noun(value, figures, words::writing().parameter);
         case Figure::percent:
             return format_significant(value * 100, figures) + words::writing().percent_sign;
         case Figure::ratio:
@@ -351,6 +362,39 @@ std::string format_tick(double value, Figure figure) {
         default:
             return format(value, figure, tick_figures);
     }
+}
+
+// The smallest round time step of at least `rough` seconds.
+double round_time_step(double rough) {
+    static const double steps[] = {1,          2,          5,           10,          15,          30,   minute,
+                                   2 * minute, 5 * minute, 10 * minute, 15 * minute, 30 * minute, hour, 2 * hour,
+                                   3 * hour,   6 * hour,   12 * hour,   day,         2 * day,     week};
+    for (const double step : steps)
+        if (step >= rough) return step;
+    const double weeks = rough / week;
+    const double power = std::pow(10.0, std::floor(std::log10(weeks)));
+    for (const double multiple : {1.0, 2.0, 5.0})
+        if (multiple * power >= weeks) return multiple * power * week;
+    return 10 * power * week;
+}
+
+std::vector<double> duration_ticks(double max_seconds, int count) {
+    if (!std::isfinite(max_seconds) || max_seconds <= 0 || count < 1) return {0.0};
+    const double rough = max_seconds / count;
+    // Below a second, the decimal steps of a plain axis (0.2 s, 0.5 s).
+    double step = rough;
+    if (rough < 1) {
+        const double power = std::pow(10.0, std::floor(std::log10(rough)));
+        step = 10 * power;
+        for (const double multiple : {5.0, 2.0, 1.0})
+            if (multiple * power >= rough) step = multiple * power;
+    } else {
+        step = round_time_step(rough);
+    }
+    std::vector<double> ticks;
+    for (int index = 0; index * step <= max_seconds * 1.0001 && index <= 4 * count; ++index)
+        ticks.push_back(index * step);
+    return ticks;
 }
 
 std::vector<TimeMark> time_axis_marks() {

@@ -83,6 +83,8 @@ struct Writing {
     // Between a number ending in a word and the noun it counts: Spanish "13.000 millones de GPU".
     const char* of;
     Noun second, minute, hour, day, week, month, year, byte, gpu;
+    // What a count slider counts, for its spoken value ("1 sequence", "8 Sequenzen").
+    Noun sequence, token, parameter;
     // Money in US dollars: prefix + number + suffix ("$1,234", "1.234 $", "1234 US$").
     const char* money_prefix;
     const char* money_suffix;

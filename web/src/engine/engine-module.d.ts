@@ -43,11 +43,18 @@ export interface TrainscopeEngineModule {
    * The page's one call per input (docs/scenario.md, "The page's view"): {estimate, reference:
    * {key, estimate | unchanged | same}, step (when asked, in columns: its numbers through
    * stepTimelineNumbers)}, or {errors}. The estimate's communication curve and schedule come only
-   * when asked. Never throws.
+   * when asked. Never throws. `shownControls`: the fields the page shows controls for, separated by
+   * spaces, or '*': the notes' advice names no other.
    */
   view(
     scenarioJson: string,
-    request: { knownReference: string; step: boolean; communicationCurve: boolean; communicationSchedule: boolean },
+    request: {
+      knownReference: string;
+      step: boolean;
+      communicationCurve: boolean;
+      communicationSchedule: boolean;
+      shownControls: string;
+    },
   ): string;
   /** A scenario, or {scenario, max_layouts} → what fits (docs/scenario.md, "What fits"); never throws. */
   fit(inputJson: string): string;
@@ -81,6 +88,8 @@ export interface TrainscopeEngineModule {
   fieldLimits(): string;
   /** JSON array of {seconds, label}: a log time axis's marks, "1 second" … "100 million years". */
   timeAxisMarks(): string;
+  /** JSON array of seconds: about `count` round ticks of a linear time axis from 0 to maxSeconds. */
+  durationTicks(maxSeconds: number, count: number): string;
   /** Why `value` cannot go in `field` ("must be between 1 and 10 million GPUs"), or "" when it can. */
   fieldError(field: string, value: number): string;
 

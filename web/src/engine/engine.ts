@@ -65,6 +65,8 @@ export interface Engine {
   format(value: number, figure: FigureName, significantFigures?: number): string;
   /** An axis tick, exact to six figures: "200 GB", "10²⁴ FLOPs", "1 week". */
   formatTick(value: number, figure: FigureName): string;
+  /** About `count` round ticks of a linear time axis from 0 to `maxSeconds`: 15 minutes apart, not 1,000 seconds. */
+  durationTicks(maxSeconds: number, count: number): number[];
   /** 13e9 → "13 billion", 16384 → "16,384". */
   formatCount(value: number): string;
   /** Why `value` cannot go in `field`, or "" when it can. */
@@ -176,7 +178,6 @@ export function engineFor(shared: Engine, words: WidgetLanguage): Engine {
 
 export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en', shared?: Engine): Engine {
   const engineModule = moduleIn(rawModule, language);
-  const presets = shared?.presets ?? (JSON.parse(engineModule.presets()) as Preset[]);
   const gpus = shared?.gpus ?? (JSON.parse(engineModule.gpus()) as Gpu[]);
   const defaultScenario = shared?.defaultScenario ?? (JSON.parse(engineModule.defaultScenario()) as Scenario);
   const fieldLimits = shared?.fieldLimits ?? (JSON.parse(engineModule.fieldLimits()) as FieldLimits);
@@ -185,6 +186,8 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
   let timeAxisMarks: Array<{ seconds: number; label: string }> | null = null;
   let choices: Choices | null = null;
   let stories: Story[] | null = null;
+  // The published runs' names and notes are written in the language: asked again for each.
+  let presets: Preset[] | null = null;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     view: (scenario, request, t = english) => readView(engineModule, JSON.stringify(scenario), request, t),
@@ -193,7 +196,10 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
     fineTuningMethods: (scenario) => readMethods(engineModule, scenario),
     parseHfConfig: (text) => parseHfConfig(text, engineModule),
     quiz: engineModule,
-    presets,
+    get presets() {
+      presets ??= JSON.parse(engineModule.presets()) as Preset[];
+      return presets;
+    },
     gpus,
     defaultScenario,
     fieldLimits,
@@ -217,6 +223,7 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
     readField: (field, text) => engineModule.readField(field, text),
     format: (value, figure, significantFigures = 0) => engineModule.formatQuantity(value, figure, significantFigures),
     formatTick: (value, figure) => engineModule.formatTick(value, figure),
+    durationTicks: (maxSeconds, count) => JSON.parse(engineModule.durationTicks(maxSeconds, count)) as number[],
     formatCount: (value) => engineModule.formatCount(value),
     fieldError: (field, value) => engineModule.fieldError(field, value),
     module: engineModule,

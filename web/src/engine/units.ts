@@ -17,6 +17,10 @@ export interface Units {
   formatCount(value: number, options?: { short?: boolean; significant?: number }): string;
   /** A number of GPUs with its noun in the engine's singular or plural: "1 GPU", "2,048 GPUs". */
   formatGpus(count: number): string;
+  /** Counts with their noun in the engine's singular or plural: "1 sequence", "8,192 tokens", "70 billion parameters". */
+  formatSequences(count: number): string;
+  formatTokens(count: number): string;
+  formatParameters(count: number): string;
   formatBytes(bytes: number, significantFigures?: number): string;
   formatDuration(seconds: number): string;
   formatPercent(fraction: number, significantFigures?: number): string;
@@ -26,6 +30,8 @@ export interface Units {
   formatMoney(dollars: number): string;
   /** The named marks of a log time axis ("1 day", "1 year", …), as the engine writes them. */
   timeAxisMarks(): ReadonlyArray<{ seconds: number; label: string }>;
+  /** Round ticks of a linear time axis (a clock's steps: 15 min, 1 h), as the engine picks them. */
+  durationTicks(maxSeconds: number, count: number): number[];
   /** "BF16": a number format's name. */
   numberFormatName(id: string): string;
   /** "BF16 (2 bytes)": a number format with the bytes the engine counts for it. */
@@ -40,7 +46,7 @@ export interface Units {
 }
 
 /** The engine members the writers use (engine.ts's Engine has them all). */
-type UnitsEngine = Pick<Engine, 'format' | 'readField' | 'timeAxisMarks' | 'numberFormats' | 'fieldLimits'>;
+type UnitsEngine = Pick<Engine, 'format' | 'readField' | 'timeAxisMarks' | 'durationTicks' | 'numberFormats' | 'fieldLimits'>;
 
 /**
  * The writers for one engine view. Its writings are remembered: a slider step asks for a few
@@ -68,6 +74,9 @@ export function unitsFor(engine: UnitsEngine): Units {
     formatScientific: (value, significantFigures = 2) => write(value, 'scientific', significantFigures),
     formatCount: (value, options = {}) => write(value, options.short ? 'count_short' : 'count', options.significant ?? 0),
     formatGpus: (count) => write(count, 'gpus'),
+    formatSequences: (count) => write(count, 'sequences'),
+    formatTokens: (count) => write(count, 'tokens'),
+    formatParameters: (count) => write(count, 'parameters'),
     formatBytes: (bytes, significantFigures = 0) => write(bytes, 'bytes', significantFigures),
     formatDuration: (seconds) => write(seconds, 'duration'),
     formatPercent: (fraction, significantFigures = 2) => write(fraction, 'percent', significantFigures),
@@ -76,6 +85,7 @@ export function unitsFor(engine: UnitsEngine): Units {
     formatEnergy: (joules) => write(joules, 'energy'),
     formatMoney: (dollars) => write(dollars, 'money'),
     timeAxisMarks: () => engine.timeAxisMarks,
+    durationTicks: (maxSeconds, count) => engine.durationTicks(maxSeconds, count),
     numberFormatName: (id) => engine.numberFormats.find((format) => format.id === id)?.name ?? id,
     numberFormatLabel: (id) => engine.numberFormats.find((format) => format.id === id)?.label ?? id,
     readField: (path, text) => {

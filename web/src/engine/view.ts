@@ -66,12 +66,14 @@ export function holdsParts(held: ViewParts, wanted: ViewParts): boolean {
 export interface ViewRequest extends ViewParts {
   /** The reference key of the view the caller holds ('' for none). */
   knownReference: string;
+  /** The scenario fields the widget shows controls for, separated by spaces ('*', the default: all): notes name no other. */
+  shownControls?: string;
 }
 
 export function readView(engineModule: TrainscopeEngineModule, scenarioJson: string, request: ViewRequest, t: Translate): EngineView {
   let answer: ViewAnswer;
   try {
-    answer = JSON.parse(engineModule.view(scenarioJson, request)) as ViewAnswer;
+    answer = JSON.parse(engineModule.view(scenarioJson, { ...request, shownControls: request.shownControls ?? '*' })) as ViewAnswer;
   } catch (error) {
     return {
       ok: false,

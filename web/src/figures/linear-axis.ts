@@ -18,13 +18,16 @@ export function niceTicks(max: number, count = 5): number[] {
 const MAX_TICKS = 11;
 
 /** A linear axis under stacked bars; ticks are a fixed pool, shown or hidden. */
-export function linearAxis(format: Formatter): { element: HTMLElement; update(max: number, narrow: boolean): void } {
+export function linearAxis(
+  format: Formatter,
+  tickValues: (max: number, count: number) => number[] = niceTicks,
+): { element: HTMLElement; update(max: number, narrow: boolean): void } {
   const ticks = Array.from({ length: MAX_TICKS }, () => h('span', { className: 'ts-tick' }));
   const element = h('div', { className: 'ts-axis', 'aria-hidden': 'true' }, ticks);
   return {
     element,
     update(max, narrow) {
-      const values = niceTicks(max, narrow ? 3 : 5);
+      const values = tickValues(max, narrow ? 3 : 5);
       ticks.forEach((tick, index) => {
         const value = values[index];
         setHidden(tick, value === undefined);

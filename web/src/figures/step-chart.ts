@@ -149,8 +149,8 @@ function showFocus(note: HTMLElement, steadyBytes: number | null, memory: number
   );
 }
 
-export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration'>): StepChart {
-  const { formatBytes, formatDuration } = units;
+export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration' | 'durationTicks'>): StepChart {
+  const { formatBytes, formatDuration, durationTicks } = units;
   const patternIds = STEP_KEYS.map((key) => uniqueId(`step-${key}`));
   const areas = STEP_KEYS.map((key, index) =>
     svg('path', { class: `ts-step-area ts-step-area-${key}`, fill: `url(#${patternIds[index]})`, d: '' }),
@@ -186,7 +186,8 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
   );
   const peakRow = h('div', { className: 'ts-step-peak-row', 'aria-hidden': 'true' }, peakLabel);
   const focusNote = h('p', { className: 'ts-step-focus', 'data-figure': 'step-focus' });
-  const xAxis = linearAxis(formatDuration);
+  // A clock's round steps (15 min, 1 h), not 1,000 s read as "16.7 min" (issue 24, item 18).
+  const xAxis = linearAxis(formatDuration, durationTicks);
   const element = h(
     'div',
     { className: 'ts-step-chart', role: 'img', 'aria-label': t('figures.step.label', 'Memory held by one GPU through one training step') },

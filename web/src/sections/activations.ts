@@ -39,23 +39,20 @@ function activationsControls(context: SectionContext, accumulation: HTMLElement)
       path: 'training.micro_batch',
       label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'),
       formatField: formatInteger,
-      describe: (v) => t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
+      describe: (v) => context.units.formatSequences(v),
     }).element,
     context.range({
       path: 'training.global_batch',
       label: t('activations.global_batch', 'Global batch (sequences per optimizer step; 0: the fewest)'),
       formatField: formatInteger,
-      describe: (v) =>
-        v === 0
-          ? t('activations.global_batch_fewest', 'the fewest micro-batches')
-          : t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
+      describe: (v) => (v === 0 ? t('activations.global_batch_fewest', 'the fewest micro-batches') : context.units.formatSequences(v)),
     }).element,
     accumulation,
     context.range({
       path: 'training.sequence',
       label: t('activations.sequence', 'Sequence length (tokens)'),
       formatField: formatInteger,
-      describe: (v) => t('controls.tokens', '{count} tokens', { count: formatInteger(v) }),
+      describe: (v) => context.units.formatTokens(v),
     }).element,
     context.add(
       radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),

@@ -337,13 +337,13 @@ export function memorySection(context: SectionContext, accountingChoices: readon
         path: 'inference.batch',
         label: t('memory.deeper.batch', 'Sequences served at once'),
         formatField: formatInteger,
-        describe: (v) => t('controls.sequences', '{count} sequences', { count: formatInteger(v) }),
+        describe: (v) => context.units.formatSequences(v),
       }).element,
       context.range({
         path: 'inference.context',
         label: t('memory.deeper.context', 'Context per sequence (tokens)'),
         formatField: formatInteger,
-        describe: (v) => t('controls.tokens', '{count} tokens', { count: formatInteger(v) }),
+        describe: (v) => context.units.formatTokens(v),
       }).element,
       context.add(
         selectControl(

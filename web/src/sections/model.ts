@@ -55,7 +55,7 @@ export function modelSection(
     label: t('model.params', 'Parameters'),
     hint: t('model.params_hint', 'Moving this slider uses a typical Llama-like shape for the chosen size.'),
     formatField: (value) => formatCount(value, { short: true, significant: 4 }),
-    describe: (value) => t('model.params_value', '{count} parameters', { count: formatCount(value) }),
+    describe: (value) => context.units.formatParameters(value),
     fieldLabel: t('model.params_field', 'Parameters, exact number (e.g. 70B or 7e9)'),
   });
 

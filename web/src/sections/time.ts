@@ -123,8 +123,8 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       attention,
       op('×'),
       term(tokens, t('time.eq.tokens', 'tokens')),
-      op('≈'),
-      term(flops, 'FLOPs', ' ts-eq-result'),
+      // "≈" and the result wrap as one: an operator never starts or ends a line alone.
+      h('span', { className: 'ts-eq-group' }, op('≈'), term(flops, 'FLOPs', ' ts-eq-result')),
     ),
     h(
       'p',
@@ -136,10 +136,9 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       op('×'),
       term(peak, t('time.eq.peak', 'peak')),
       op('×'),
-      term(utilisation, t('time.eq.utilisation', 'utilisation')),
-      op(')'),
-      op('≈'),
-      h('span', { className: 'ts-eq-term ts-eq-result' }, seconds),
+      h('span', { className: 'ts-eq-group' }, term(utilisation, t('time.eq.utilisation', 'utilisation')), op(')')),
+      // The time has no unit line beneath it: raised as the operators are, it sits on the values' line.
+      h('span', { className: 'ts-eq-group' }, op('≈'), h('span', { className: 'ts-eq-term ts-eq-result ts-eq-unitless' }, seconds)),
     ),
   );
 
@@ -327,7 +326,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
           path: 'training.tokens',
           label: t('time.tokens', 'Training tokens'),
           formatField: (v) => formatCount(v, { short: true, significant: 4 }),
-          describe: (v) => t('controls.tokens', '{count} tokens', { count: formatCount(v) }),
+          describe: (v) => context.units.formatTokens(v),
           fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
         }).element,
         gpuControl(context),

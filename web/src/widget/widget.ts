@@ -27,6 +27,7 @@ import type { HeadingTag, NumberedSection, PageView, SectionContext, SectionView
 import { memorySection } from '../sections/memory';
 import { FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from '../sections/model';
 import { shardingSection } from '../sections/sharding';
+import { shownControls } from '../sections/shown-controls';
 import { stepSection } from '../sections/step/section';
 import { timeSection } from '../sections/time';
 import { AddressWriter } from './address';
@@ -65,6 +66,8 @@ export class Widget {
   private readonly units: Units;
   private readonly syncHash: boolean;
   private readonly sections: ReadonlySet<Section>;
+  /** The fields this widget's sections offer controls for: the engine's notes name no other. */
+  private readonly shownControls: string;
   private quiz: QuizSection | null = null;
   private readonly defaults: Scenario;
   /** What the learner (or the link) set: the engine fills in everything else. This is the state. */
@@ -108,6 +111,11 @@ export class Widget {
     this.units = unitsFor(engine);
     this.syncHash = options.syncHash !== false;
     this.sections = new Set(options.sections && options.sections.length > 0 ? options.sections : ALL_SECTIONS);
+    this.shownControls = shownControls({
+      memory: this.sections.has('memory'),
+      time: this.sections.has('time'),
+      fit: this.sections.has('fit'),
+    });
     this.defaults = clone(engine.defaultScenario);
     this.overrides = clone(options.scenario ?? {});
     this.resolved = clone(this.defaults);
@@ -167,9 +175,10 @@ export class Widget {
   /** The engine's view of a scenario, remembered for the last few asked. */
   private viewOf(overrides: PartialScenario, parts: ViewParts): EngineView {
     const knownReference = this.shown?.referenceKey ?? '';
+    const shownControls = this.shownControls;
     const { step, communicationCurve, communicationSchedule } = parts;
     const key = `${knownReference}|${Number(step)}${Number(communicationCurve)}${Number(communicationSchedule)}|${JSON.stringify(overrides)}`;
-    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, ...parts }, this.t));
+    return this.recentViews.get(key, () => this.engine.view(overrides, { knownReference, ...parts, shownControls }, this.t));
   }
 
   /** What the sections draw, from what is on screen; with the parts asked for (asked now from the engine if not held). */
