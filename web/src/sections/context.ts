@@ -83,6 +83,8 @@ export interface SectionView {
    * (widget/section-views.ts) while the part of its section that is on screen changes at once.
    */
   readonly parts?: readonly SectionView[];
+  /** Draws now what the section put off (an answer it computes only near the viewport): "show me" lands on it. */
+  settle?(): void;
 }
 
 /** The step's passing parts at its peak (ZeRO-3's gathered layers, ZeRO-2/3's full-gradient buffer), when held. */

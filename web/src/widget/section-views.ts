@@ -118,6 +118,12 @@ export class SectionViews {
     for (const run of [...this.buildNow.values()]) run();
   }
 
+  /** Every section shows the latest view and draws now what it put off: "show me" is about to land. */
+  settleAll(): void {
+    if (this.stale.size > 0) this.refresh([...this.stale]);
+    for (const each of this.views) each.settle?.();
+  }
+
   destroy(): void {
     for (const cancel of this.cancels) cancel();
     this.cancelRefresh?.();

@@ -571,6 +571,7 @@ export class Widget {
     this.overrides = clone(scenario);
     this.commit({ announce: true, writeHash: false });
     this.sectionViews.buildAll();
+    this.sectionViews.settleAll();
     const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
     if (target.moment) this.openStepAt(target.moment);
     if (addEntry) this.address.pushShowMe();

@@ -9,18 +9,24 @@ import type { PageView } from '../context';
 const NEAR_MARGIN = '25% 0px';
 
 /**
- * Returns the section's `update`: `search(view)` runs at once the first time (the section is built
- * near the viewport), then `restMs` after the last new scenario, when near. The element carries
+ * Returns the section's `update`: `search(view)` runs at once for a scenario that comes after a
+ * rest of `restMs` (the first one, a loaded layout, a "show me" that lands here), and `restMs`
+ * after the last of a quick run of them (a slider being dragged), when near. The element carries
  * `aria-busy` while an answer is owed and `data-fit-key`, the scenario its answer is for.
  */
-export function searchWhenNear(element: HTMLElement, search: (view: PageView) => void, restMs: number): (view: PageView) => void {
+export function searchWhenNear(
+  element: HTMLElement,
+  search: (view: PageView) => void,
+  restMs: number,
+): { update: (view: PageView) => void; settle: () => void } {
   let shownKey = '';
   let owed: PageView | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let near = true;
-  const run = () => {
+  let lastAsked = -Infinity;
+  const run = (evenFar = false) => {
     timer = undefined;
-    if (!owed || !near) return;
+    if (!owed || (!near && !evenFar)) return;
     const view = owed;
     owed = null;
     search(view);
@@ -37,16 +43,24 @@ export function searchWhenNear(element: HTMLElement, search: (view: PageView) =>
     );
     observer.observe(element);
   }
-  return (view) => {
+  const update = (view: PageView) => {
     const key = JSON.stringify(view.scenario);
     if (key === shownKey) return;
-    const first = shownKey === '';
+    const now = performance.now();
+    const rested = now - lastAsked >= restMs;
+    lastAsked = now;
     shownKey = key;
     owed = view;
     clearTimeout(timer);
     timer = undefined;
     element.setAttribute('aria-busy', 'true');
-    if (first) run();
-    else timer = setTimeout(run, restMs);
+    if (rested) run();
+    else timer = setTimeout(() => run(), restMs);
   };
+  // Answers now what is owed, near or not: "show me" is about to land on this section.
+  const settle = () => {
+    clearTimeout(timer);
+    run(true);
+  };
+  return { update, settle };
 }

@@ -185,6 +185,6 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     if (sideBySide.ok) methods.update(sideBySide.value);
   };
   // Only for a scenario not shown yet, once the input rests, and only near the viewport (schedule.ts).
-  const update = searchWhenNear(element, search, SEARCH_REST_MS);
-  return { element, update };
+  const { update, settle } = searchWhenNear(element, search, SEARCH_REST_MS);
+  return { element, update, settle };
 }
