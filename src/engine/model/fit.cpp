@@ -178,7 +178,7 @@ struct Candidate {
     ParallelSettings parallel;
     Recompute recompute = Recompute::none;
     double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
-    double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
+    double least_run = 0;  // a cheap lower bound on its run time (docs/model.md §17)
     LayoutCheck check;     // memory and time, once timed
 };
 
@@ -213,14 +213,32 @@ SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& par
     return shared;
 }
 
+// The run's steps at micro-batch 1 (docs/model.md §17: the run's tokens in steps of μ·b·d sequences).
+double steps_of_run(const Scenario& s) {
+    const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
+    return s.training.tokens / (sequences * s.training.sequence);
+}
+
 // A layout's run time at micro-batch 1 as check_layout computes it (the same step, the same
 // arithmetic), times a factor just below 1: a lower bound whatever the rounding.
 double least_run_seconds(const Scenario& s, const SharedFigures& shared) {
     const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
     const double step = communication_step_seconds(s, shared.params, shared.bytes, compute);
-    // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
-    const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
-    return s.training.tokens / (sequences * s.training.sequence) * step * (1 - 1e-9);
+    return steps_of_run(s) * step * (1 - 1e-9);
+}
+
+// A cheaper lower bound on the same run time: the step's arithmetic and its pipeline bubble alone
+// (docs/model.md §13; Narayanan et al. 2021 §2.2: (p − 1)/v micro-batches' worth), every other
+// term being exposed time ≥ 0; lowered by 1 − 10⁻⁶, far more than the rounding of either.
+double cheap_run_seconds(const Scenario& s, const SharedFigures& shared, double sustained_flops) {
+    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
+    const ParallelSettings& l = s.parallel;
+    const double tokens = s.training.tokens > 0 ? s.training.tokens : 1;
+    const double micro_batch_seconds =
+        compute.hardware_flops / tokens * s.training.sequence / (l.tensor * l.pipeline * l.context) / sustained_flops;
+    const double micro_batches = micro_batches_per_step(s.training, l);
+    const double bubble = l.pipeline > 1 ? (l.pipeline - 1) / l.interleave : 0.0;
+    return steps_of_run(s) * micro_batch_seconds * (micro_batches + bubble) * (1 - 1e-6);
 }
 
 // Whether a layout fits at micro-batch 1, and its states. The bounds on the step's peak decide
@@ -257,16 +275,22 @@ MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool 
 }
 
 // Times candidates (the full check at micro-batch 1) until the `shown` fastest are certain: in
-// order of their lower bounds, stopping once the next bound exceeds the shown-th run time.
+// order of their lower bounds, stopping once the next bound exceeds the shown-th run time. A
+// candidate comes with the cheap bound; when it tops the heap it gets the exact one
+// (least_run_seconds) and goes back, and only a candidate whose exact bound tops it is checked.
 // With `prune` false every candidate is timed (the exhaustive reference).
-void time_candidates(const Scenario& scenario, const ParameterCount& params, std::size_t shown, bool prune,
+void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
     if (shown == 0) return;
-    // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
-    using Bound = std::pair<double, std::size_t>;
+    // A heap of small PODs, least bound on top: cheap to move, unlike the candidates.
+    struct Bound {
+        double seconds;
+        std::size_t index;
+        bool exact;
+    };
     std::vector<Bound> bounds(fitting.size());
-    for (std::size_t k = 0; k < fitting.size(); ++k) bounds[k] = {fitting[k].least_run, k};
-    auto later_bound = [](const Bound& x, const Bound& y) { return x.first > y.first; };
+    for (std::size_t k = 0; k < fitting.size(); ++k) bounds[k] = {fitting[k].least_run, k, !prune};
+    auto later_bound = [](const Bound& x, const Bound& y) { return x.seconds > y.seconds; };
     std::make_heap(bounds.begin(), bounds.end(), later_bound);
     std::vector<Candidate> timed;  // a max-heap by `faster`: the slowest of the best `shown` on top
     Scenario s = scenario;
@@ -274,13 +298,19 @@ void time_candidates(const Scenario& scenario, const ParameterCount& params, std
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     auto end = bounds.end();
     while (end != bounds.begin()) {
-        if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
+        if (prune && timed.size() == shown && bounds.front().seconds > timed.front().check.run_seconds) break;
         std::pop_heap(bounds.begin(), end, later_bound);
-        --end;
-        Candidate& next = fitting[end->second];
+        Candidate& next = fitting[(end - 1)->index];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        next.check = check_layout(s, params, Timing::always);
+        if (!(end - 1)->exact) {
+            *(end - 1) = {least_run_seconds(s, shared), (end - 1)->index, true};
+            ++search.steps_bounded;
+            std::push_heap(bounds.begin(), end, later_bound);
+            continue;
+        }
+        --end;
+        next.check = check_layout(s, shared.params, Timing::always);
         ++search.steps_timed;
         if (timed.size() < shown) {
             timed.push_back(next);
@@ -319,6 +349,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     const SharedFigures shared = shared_figures(scenario, params);
     double checks = 0;
     search.least_states = -1;
+    const double sustained_flops = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
     std::vector<Candidate> fitting;
     fitting.reserve(4096);
     for_each_layout(scenario, [&](const Scenario& s) {
@@ -330,14 +361,14 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
         // a layout fits at some micro-batch exactly when it fits at 1.
         if (verdict.fits)
             fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined,
-                               prune ? least_run_seconds(s, shared) : 0.0, LayoutCheck{}});
+                               prune ? cheap_run_seconds(s, shared, sustained_flops) : 0.0, LayoutCheck{}});
         if (++checks >= fit_check_budget) search.complete = false;
         return search.complete;
     });
     if (search.least_states < 0) search.least_states = 0;
     search.layouts_total = static_cast<double>(fitting.size());
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
-    time_candidates(scenario, params, shown, prune, fitting, search);
+    time_candidates(scenario, shared, shown, prune, fitting, search);
     list_layouts(scenario, params, fitting, search);
 }
 
