@@ -178,7 +178,8 @@ struct Candidate {
     ParallelSettings parallel;
     Recompute recompute = Recompute::none;
     double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
-    double least_run = 0;  // a cheap lower bound on its run time (docs/model.md §17)
+    double least_run = 0;  // a lower bound on its run time: cheap, then exact (docs/model.md §17)
+    bool bounded = false;  // least_run is the exact bound
     LayoutCheck check;     // memory and time, once timed
 };
 
@@ -249,17 +250,42 @@ struct MemoryVerdict {
     double states = 0;
 };
 
-MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, FitSearch& search) {
-    const Architecture& a = s.model.architecture;
-    const ActivationBytes activations = training_activations(a, s.training, s.parallel);
+// A layout's activations at micro-batch 1 depend on t, p, c, v and recompute, not on the ZeRO
+// stage or e: the enumeration's four ZeRO stages (and expert splits) reuse one computation.
+class ActivationMemo {
+public:
+    const ActivationBytes& of(const Scenario& s) {
+        Entry& entry = entries_[static_cast<int>(s.training.recompute)];
+        const ParallelSettings& l = s.parallel;
+        if (!entry.valid || entry.tensor != l.tensor || entry.pipeline != l.pipeline || entry.context != l.context ||
+            entry.interleave != l.interleave) {
+            entry = {true,      l.tensor,     l.pipeline,
+                     l.context, l.interleave, training_activations(s.model.architecture, s.training, l)};
+        }
+        return entry.bytes;
+    }
+
+private:
+    struct Entry {
+        bool valid = false;
+        double tensor = 0, pipeline = 0, context = 0, interleave = 0;
+        ActivationBytes bytes;
+    };
+    Entry entries_[3];  // by recompute: none, selective, full
+};
+
+MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, ActivationMemo& memo,
+                           FitSearch& search) {
     ModelStateBytes states = per_gpu_model_states(shared.bytes, shared.params, s.parallel);
-    offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, activations.micro_batches,
-                   states);
+    // = training_activations(...).micro_batches, without the activations a layout the states overflow never needs.
+    const double micro_batches = micro_batches_per_step(s.training, s.parallel);
+    offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, micro_batches, states);
     MemoryVerdict verdict;
     verdict.states = states.total();
     const double memory = s.hardware.gpu.memory_bytes;
     // The states are held at every event: a layout they overflow fits at no micro-batch.
     if (verdict.states > memory) return verdict;
+    const ActivationBytes& activations = memo.of(s);
     if (prune) {
         const StepPeakBounds bounds =
             step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations);
@@ -274,23 +300,66 @@ MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool 
     return verdict;
 }
 
+// The run time a candidate's exact bound gives, for a scenario set to its layout.
+double exact_bound(Scenario& s, const Candidate& candidate, const SharedFigures& shared, FitSearch& search) {
+    s.parallel = candidate.parallel;
+    s.training.recompute = candidate.recompute;
+    ++search.steps_bounded;
+    return least_run_seconds(s, shared);
+}
+
+// Drops the candidates that cannot be among the `shown` fastest, and gives the others their exact
+// bound (least_run_seconds). `best` keeps the `shown` least exact bounds of distinct layouts so
+// far; its greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the
+// run time of `shown` layouts: a candidate whose cheap, then exact, bound exceeds it is slower
+// than all of them. The `shown` least cheap bounds seed it, so that it starts low.
+void narrow_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown,
+                       std::vector<Candidate>& fitting, FitSearch& search) {
+    Scenario s = scenario;
+    if (fitting.size() <= shown) {
+        for (Candidate& candidate : fitting) candidate.least_run = exact_bound(s, candidate, shared, search);
+        return;
+    }
+    std::vector<double> cheap(fitting.size());
+    for (std::size_t k = 0; k < fitting.size(); ++k) cheap[k] = fitting[k].least_run;
+    std::nth_element(cheap.begin(), cheap.begin() + static_cast<std::ptrdiff_t>(shown - 1), cheap.end());
+    const double cheap_cut = cheap[shown - 1];
+    std::vector<double> best;  // a max-heap
+    for (Candidate& candidate : fitting) {
+        if (best.size() == shown || candidate.least_run > cheap_cut) continue;
+        candidate.least_run = exact_bound(s, candidate, shared, search);
+        candidate.bounded = true;
+        best.push_back(candidate.least_run);
+        std::push_heap(best.begin(), best.end());
+    }
+    std::size_t kept = 0;
+    for (Candidate& candidate : fitting) {
+        if (candidate.least_run > best.front() * (1 + 1e-8)) continue;
+        if (!candidate.bounded) {
+            candidate.least_run = exact_bound(s, candidate, shared, search);
+            if (candidate.least_run < best.front()) {
+                std::pop_heap(best.begin(), best.end());
+                best.back() = candidate.least_run;
+                std::push_heap(best.begin(), best.end());
+            }
+        }
+        if (candidate.least_run <= best.front() * (1 + 1e-8)) fitting[kept++] = candidate;
+    }
+    fitting.resize(kept);
+}
+
 // Times candidates (the full check at micro-batch 1) until the `shown` fastest are certain: in
-// order of their lower bounds, stopping once the next bound exceeds the shown-th run time. A
-// candidate comes with the cheap bound; when it tops the heap it gets the exact one
-// (least_run_seconds) and goes back, and only a candidate whose exact bound tops it is checked.
+// order of their exact lower bounds, stopping once the next bound exceeds the shown-th run time.
 // With `prune` false every candidate is timed (the exhaustive reference).
 void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
     if (shown == 0) return;
-    // A heap of small PODs, least bound on top: cheap to move, unlike the candidates.
-    struct Bound {
-        double seconds;
-        std::size_t index;
-        bool exact;
-    };
+    if (prune) narrow_candidates(scenario, shared, shown, fitting, search);
+    // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
+    using Bound = std::pair<double, std::size_t>;
     std::vector<Bound> bounds(fitting.size());
-    for (std::size_t k = 0; k < fitting.size(); ++k) bounds[k] = {fitting[k].least_run, k, !prune};
-    auto later_bound = [](const Bound& x, const Bound& y) { return x.seconds > y.seconds; };
+    for (std::size_t k = 0; k < fitting.size(); ++k) bounds[k] = {fitting[k].least_run, k};
+    auto later_bound = [](const Bound& x, const Bound& y) { return x.first > y.first; };
     std::make_heap(bounds.begin(), bounds.end(), later_bound);
     std::vector<Candidate> timed;  // a max-heap by `faster`: the slowest of the best `shown` on top
     Scenario s = scenario;
@@ -298,18 +367,12 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     auto end = bounds.end();
     while (end != bounds.begin()) {
-        if (prune && timed.size() == shown && bounds.front().seconds > timed.front().check.run_seconds) break;
+        if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
         std::pop_heap(bounds.begin(), end, later_bound);
-        Candidate& next = fitting[(end - 1)->index];
+        --end;
+        Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        if (!(end - 1)->exact) {
-            *(end - 1) = {least_run_seconds(s, shared), (end - 1)->index, true};
-            ++search.steps_bounded;
-            std::push_heap(bounds.begin(), end, later_bound);
-            continue;
-        }
-        --end;
         next.check = check_layout(s, shared.params, Timing::always);
         ++search.steps_timed;
         if (timed.size() < shown) {
@@ -352,16 +415,17 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     const double sustained_flops = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
     std::vector<Candidate> fitting;
     fitting.reserve(4096);
+    ActivationMemo memo;
     for_each_layout(scenario, [&](const Scenario& s) {
         ++search.layouts_examined;
-        const MemoryVerdict verdict = judge_memory(s, shared, prune, search);
+        const MemoryVerdict verdict = judge_memory(s, shared, prune, memo, search);
         if (search.least_states < 0 || verdict.states < search.least_states) search.least_states = verdict.states;
         if (verdict.states > s.hardware.gpu.memory_bytes) return true;
         // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
         // a layout fits at some micro-batch exactly when it fits at 1.
         if (verdict.fits)
             fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined,
-                               prune ? cheap_run_seconds(s, shared, sustained_flops) : 0.0, LayoutCheck{}});
+                               prune ? cheap_run_seconds(s, shared, sustained_flops) : 0.0, false, LayoutCheck{}});
         if (++checks >= fit_check_budget) search.complete = false;
         return search.complete;
     });
