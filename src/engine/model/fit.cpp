@@ -308,6 +308,20 @@ double exact_bound(Scenario& s, const Candidate& candidate, const SharedFigures&
     return least_run_seconds(s, shared);
 }
 
+// Keeps in `least` (a max-heap) the `count` least values offered; returns whether it took this one.
+bool keep_least(std::vector<double>& least, std::size_t count, double value) {
+    if (least.size() < count) {
+        least.push_back(value);
+    } else if (value < least.front()) {
+        std::pop_heap(least.begin(), least.end());
+        least.back() = value;
+    } else {
+        return false;
+    }
+    std::push_heap(least.begin(), least.end());
+    return true;
+}
+
 // Drops the candidates that cannot be among the `shown` fastest, and gives the others their exact
 // bound (least_run_seconds). `best` keeps the `shown` least exact bounds of distinct layouts so
 // far; its greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the
@@ -316,32 +330,20 @@ double exact_bound(Scenario& s, const Candidate& candidate, const SharedFigures&
 void narrow_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown,
                        std::vector<Candidate>& fitting, FitSearch& search) {
     Scenario s = scenario;
-    if (fitting.size() <= shown) {
-        for (Candidate& candidate : fitting) candidate.least_run = exact_bound(s, candidate, shared, search);
-        return;
-    }
-    std::vector<double> cheap(fitting.size());
-    for (std::size_t k = 0; k < fitting.size(); ++k) cheap[k] = fitting[k].least_run;
-    std::nth_element(cheap.begin(), cheap.begin() + static_cast<std::ptrdiff_t>(shown - 1), cheap.end());
-    const double cheap_cut = cheap[shown - 1];
-    std::vector<double> best;  // a max-heap
+    std::vector<double> cheap, best;
+    for (const Candidate& candidate : fitting) keep_least(cheap, shown, candidate.least_run);
     for (Candidate& candidate : fitting) {
-        if (best.size() == shown || candidate.least_run > cheap_cut) continue;
+        if (best.size() == shown || candidate.least_run > cheap.front()) continue;
         candidate.least_run = exact_bound(s, candidate, shared, search);
         candidate.bounded = true;
-        best.push_back(candidate.least_run);
-        std::push_heap(best.begin(), best.end());
+        keep_least(best, shown, candidate.least_run);
     }
     std::size_t kept = 0;
     for (Candidate& candidate : fitting) {
         if (candidate.least_run > best.front() * (1 + 1e-8)) continue;
         if (!candidate.bounded) {
             candidate.least_run = exact_bound(s, candidate, shared, search);
-            if (candidate.least_run < best.front()) {
-                std::pop_heap(best.begin(), best.end());
-                best.back() = candidate.least_run;
-                std::push_heap(best.begin(), best.end());
-            }
+            keep_least(best, shown, candidate.least_run);
         }
         if (candidate.least_run <= best.front() * (1 + 1e-8)) fitting[kept++] = candidate;
     }
