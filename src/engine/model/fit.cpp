@@ -254,13 +254,21 @@ struct MemoryVerdict {
 // stage or e: the enumeration's four ZeRO stages (and expert splits) reuse one computation.
 class ActivationMemo {
 public:
-    const ActivationBytes& of(const Scenario& s) {
-        Entry& entry = entries_[static_cast<int>(s.training.recompute)];
+    // The activations of the layout with the given recompute (the enumeration's other training
+    // settings being fixed).
+    const ActivationBytes& of(const Scenario& s, Recompute recompute) {
+        Entry& entry = entries_[static_cast<int>(recompute)];
         const ParallelSettings& l = s.parallel;
+        if (!entry.valid) {
+            entry.training = s.training;
+            entry.training.recompute = recompute;
+        }
         if (!entry.valid || entry.tensor != l.tensor || entry.pipeline != l.pipeline || entry.context != l.context ||
             entry.interleave != l.interleave) {
-            entry = {true,      l.tensor,     l.pipeline,
-                     l.context, l.interleave, training_activations(s.model.architecture, s.training, l)};
+            entry.valid = true;
+            entry.tensor = l.tensor, entry.pipeline = l.pipeline, entry.context = l.context;
+            entry.interleave = l.interleave;
+            entry.bytes = training_activations(s.model.architecture, entry.training, l);
         }
         return entry.bytes;
     }
@@ -269,6 +277,7 @@ private:
     struct Entry {
         bool valid = false;
         double tensor = 0, pipeline = 0, context = 0, interleave = 0;
+        TrainingSettings training;
         ActivationBytes bytes;
     };
     Entry entries_[3];  // by recompute: none, selective, full
@@ -285,10 +294,12 @@ MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool 
     const double memory = s.hardware.gpu.memory_bytes;
     // The states are held at every event: a layout they overflow fits at no micro-batch.
     if (verdict.states > memory) return verdict;
-    const ActivationBytes& activations = memo.of(s);
+    const ActivationBytes& activations = memo.of(s, s.training.recompute);
+    // What a recomputed layer rebuilds (timeline.cpp's event_sizes): the layout's activations without recompute.
+    const ActivationBytes& without_recompute = memo.of(s, Recompute::none);
     if (prune) {
         const StepPeakBounds bounds =
-            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations);
+            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations, &without_recompute);
         if (bounds.upper * (1 + 1e-12) <= memory) {
             verdict.fits = true;
             return verdict;
