@@ -98,7 +98,7 @@ struct StepShape {
     bool full_recompute;
 };
 
-CommTermSeconds& term_of(CommunicationModel& model, CommTerm id) { return model.terms[static_cast<int>(id)]; }
+CommTermSeconds& term_of(CommunicationModel& model, CommTerm id) { return model.terms[static_cast<std::size_t>(id)]; }
 
 void add_pipeline_terms(const StepShape& s, CommunicationModel& model) {
     const Architecture& a = s.scenario.model.architecture;
@@ -287,8 +287,7 @@ StepShape step_terms(const Scenario& scenario, const ParameterCount& params, con
                           training.precision == NumberFormat::fp32 ? 4.0 : 2.0,
                           micro_batch_tokens / c,  // one micro-batch's tokens on one context rank
                           training.recompute == Recompute::full};
-    model.terms.reserve(comm_term_count);
-    for (int i = 0; i < comm_term_count; ++i) model.terms.push_back(CommTermSeconds{static_cast<CommTerm>(i)});
+    for (int i = 0; i < comm_term_count; ++i) model.terms[static_cast<std::size_t>(i)].term = static_cast<CommTerm>(i);
     if (p > 1) add_pipeline_terms(shape, model);
     if (t > 1) add_tensor_term(shape, model);
     if (c > 1) add_context_term(shape, sustained, model);

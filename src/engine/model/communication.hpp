@@ -4,6 +4,7 @@
 // it predicts the utilisation a layout reaches, shown beside the one used.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -55,11 +56,12 @@ struct CommPhase {
 struct CommunicationModel {
     double arithmetic_efficiency = 0;
     double micro_batches = 1;
-    double compute_seconds = 0;          // per step, per GPU, at the arithmetic efficiency
-    double step_seconds = 0;             // compute + every exposed term
-    double predicted_mfu = 0;            // model FLOPs per step per GPU / (step × peak)
-    std::vector<CommTermSeconds> terms;  // every term, in CommTerm order
-    bool has_dominant = false;           // false when nothing is exposed (one GPU)
+    double compute_seconds = 0;  // per step, per GPU, at the arithmetic efficiency
+    double step_seconds = 0;     // compute + every exposed term
+    double predicted_mfu = 0;    // model FLOPs per step per GPU / (step × peak)
+    // Every term, in CommTerm order: an array, so the inverse search's step times allocate nothing.
+    std::array<CommTermSeconds, comm_term_count> terms{};
+    bool has_dominant = false;  // false when nothing is exposed (one GPU)
     CommTerm dominant = CommTerm::pipeline_bubble;
     bool interconnect_assumed = false;  // the GPU gave no interconnect: the H100 SXM's was used
     // The step in time: half the bubble (the warm-up's wait), each micro-batch's arithmetic and the

@@ -178,7 +178,8 @@ struct Candidate {
     ParallelSettings parallel;
     Recompute recompute = Recompute::none;
     double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
-    double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
+    double least_run = 0;  // a lower bound on its run time: cheap, then exact (docs/model.md §17)
+    bool bounded = false;  // least_run is the exact bound
     LayoutCheck check;     // memory and time, once timed
 };
 
@@ -213,14 +214,32 @@ SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& par
     return shared;
 }
 
+// The run's steps at micro-batch 1 (docs/model.md §17: the run's tokens in steps of μ·b·d sequences).
+double steps_of_run(const Scenario& s) {
+    const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
+    return s.training.tokens / (sequences * s.training.sequence);
+}
+
 // A layout's run time at micro-batch 1 as check_layout computes it (the same step, the same
 // arithmetic), times a factor just below 1: a lower bound whatever the rounding.
 double least_run_seconds(const Scenario& s, const SharedFigures& shared) {
     const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
     const double step = communication_step_seconds(s, shared.params, shared.bytes, compute);
-    // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
-    const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
-    return s.training.tokens / (sequences * s.training.sequence) * step * (1 - 1e-9);
+    return steps_of_run(s) * step * (1 - 1e-9);
+}
+
+// A cheaper lower bound on the same run time: the step's arithmetic and its pipeline bubble alone
+// (docs/model.md §13; Narayanan et al. 2021 §2.2: (p − 1)/v micro-batches' worth), every other
+// term being exposed time ≥ 0; lowered by 1 − 10⁻⁶, far more than the rounding of either.
+double cheap_run_seconds(const Scenario& s, const SharedFigures& shared, double sustained_flops) {
+    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
+    const ParallelSettings& l = s.parallel;
+    const double tokens = s.training.tokens > 0 ? s.training.tokens : 1;
+    const double micro_batch_seconds =
+        compute.hardware_flops / tokens * s.training.sequence / (l.tensor * l.pipeline * l.context) / sustained_flops;
+    const double micro_batches = micro_batches_per_step(s.training, l);
+    const double bubble = l.pipeline > 1 ? (l.pipeline - 1) / l.interleave : 0.0;
+    return steps_of_run(s) * micro_batch_seconds * (micro_batches + bubble) * (1 - 1e-6);
 }
 
 // Whether a layout fits at micro-batch 1, and its states. The bounds on the step's peak decide
@@ -231,20 +250,56 @@ struct MemoryVerdict {
     double states = 0;
 };
 
-MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, FitSearch& search) {
-    const Architecture& a = s.model.architecture;
-    const ActivationBytes activations = training_activations(a, s.training, s.parallel);
+// A layout's activations at micro-batch 1 depend on t, p, c, v and recompute, not on the ZeRO
+// stage or e: the enumeration's four ZeRO stages (and expert splits) reuse one computation.
+class ActivationMemo {
+public:
+    // The activations of the layout with the given recompute (the enumeration's other training
+    // settings being fixed).
+    const ActivationBytes& of(const Scenario& s, Recompute recompute) {
+        Entry& entry = entries_[static_cast<int>(recompute)];
+        const ParallelSettings& l = s.parallel;
+        if (!entry.valid) {
+            entry.training = s.training;
+            entry.training.recompute = recompute;
+        }
+        if (!entry.valid || entry.tensor != l.tensor || entry.pipeline != l.pipeline || entry.context != l.context ||
+            entry.interleave != l.interleave) {
+            entry.valid = true;
+            entry.tensor = l.tensor, entry.pipeline = l.pipeline, entry.context = l.context;
+            entry.interleave = l.interleave;
+            entry.bytes = training_activations(s.model.architecture, entry.training, l);
+        }
+        return entry.bytes;
+    }
+
+private:
+    struct Entry {
+        bool valid = false;
+        double tensor = 0, pipeline = 0, context = 0, interleave = 0;
+        TrainingSettings training;
+        ActivationBytes bytes;
+    };
+    Entry entries_[3];  // by recompute: none, selective, full
+};
+
+MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, ActivationMemo& memo,
+                           FitSearch& search) {
     ModelStateBytes states = per_gpu_model_states(shared.bytes, shared.params, s.parallel);
-    offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, activations.micro_batches,
-                   states);
+    // = training_activations(...).micro_batches, without the activations a layout the states overflow never needs.
+    const double micro_batches = micro_batches_per_step(s.training, s.parallel);
+    offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, micro_batches, states);
     MemoryVerdict verdict;
     verdict.states = states.total();
     const double memory = s.hardware.gpu.memory_bytes;
     // The states are held at every event: a layout they overflow fits at no micro-batch.
     if (verdict.states > memory) return verdict;
+    const ActivationBytes& activations = memo.of(s, s.training.recompute);
+    // What a recomputed layer rebuilds (timeline.cpp's event_sizes): the layout's activations without recompute.
+    const ActivationBytes& without_recompute = memo.of(s, Recompute::none);
     if (prune) {
         const StepPeakBounds bounds =
-            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations);
+            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations, &without_recompute);
         if (bounds.upper * (1 + 1e-12) <= memory) {
             verdict.fits = true;
             return verdict;
@@ -256,12 +311,63 @@ MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool 
     return verdict;
 }
 
+// The run time a candidate's exact bound gives, for a scenario set to its layout.
+double exact_bound(Scenario& s, const Candidate& candidate, const SharedFigures& shared, FitSearch& search) {
+    s.parallel = candidate.parallel;
+    s.training.recompute = candidate.recompute;
+    ++search.steps_bounded;
+    return least_run_seconds(s, shared);
+}
+
+// Keeps in `least` (a max-heap) the `count` least values offered; returns whether it took this one.
+bool keep_least(std::vector<double>& least, std::size_t count, double value) {
+    if (least.size() < count) {
+        least.push_back(value);
+    } else if (value < least.front()) {
+        std::pop_heap(least.begin(), least.end());
+        least.back() = value;
+    } else {
+        return false;
+    }
+    std::push_heap(least.begin(), least.end());
+    return true;
+}
+
+// Drops the candidates that cannot be among the `shown` fastest, and gives the others their exact
+// bound (least_run_seconds). `best` keeps the `shown` least exact bounds of distinct layouts so
+// far; its greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the
+// run time of `shown` layouts: a candidate whose cheap, then exact, bound exceeds it is slower
+// than all of them. The `shown` least cheap bounds seed it, so that it starts low.
+void narrow_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown,
+                       std::vector<Candidate>& fitting, FitSearch& search) {
+    Scenario s = scenario;
+    std::vector<double> cheap, best;
+    for (const Candidate& candidate : fitting) keep_least(cheap, shown, candidate.least_run);
+    for (Candidate& candidate : fitting) {
+        if (best.size() == shown || candidate.least_run > cheap.front()) continue;
+        candidate.least_run = exact_bound(s, candidate, shared, search);
+        candidate.bounded = true;
+        keep_least(best, shown, candidate.least_run);
+    }
+    std::size_t kept = 0;
+    for (Candidate& candidate : fitting) {
+        if (candidate.least_run > best.front() * (1 + 1e-8)) continue;
+        if (!candidate.bounded) {
+            candidate.least_run = exact_bound(s, candidate, shared, search);
+            keep_least(best, shown, candidate.least_run);
+        }
+        if (candidate.least_run <= best.front() * (1 + 1e-8)) fitting[kept++] = candidate;
+    }
+    fitting.resize(kept);
+}
+
 // Times candidates (the full check at micro-batch 1) until the `shown` fastest are certain: in
-// order of their lower bounds, stopping once the next bound exceeds the shown-th run time.
+// order of their exact lower bounds, stopping once the next bound exceeds the shown-th run time.
 // With `prune` false every candidate is timed (the exhaustive reference).
-void time_candidates(const Scenario& scenario, const ParameterCount& params, std::size_t shown, bool prune,
+void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
     if (shown == 0) return;
+    if (prune) narrow_candidates(scenario, shared, shown, fitting, search);
     // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
     using Bound = std::pair<double, std::size_t>;
     std::vector<Bound> bounds(fitting.size());
@@ -280,7 +386,7 @@ void time_candidates(const Scenario& scenario, const ParameterCount& params, std
         Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        next.check = check_layout(s, params, Timing::always);
+        next.check = check_layout(s, shared.params, Timing::always);
         ++search.steps_timed;
         if (timed.size() < shown) {
             timed.push_back(next);
@@ -319,25 +425,27 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     const SharedFigures shared = shared_figures(scenario, params);
     double checks = 0;
     search.least_states = -1;
+    const double sustained_flops = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
     std::vector<Candidate> fitting;
     fitting.reserve(4096);
+    ActivationMemo memo;
     for_each_layout(scenario, [&](const Scenario& s) {
         ++search.layouts_examined;
-        const MemoryVerdict verdict = judge_memory(s, shared, prune, search);
+        const MemoryVerdict verdict = judge_memory(s, shared, prune, memo, search);
         if (search.least_states < 0 || verdict.states < search.least_states) search.least_states = verdict.states;
         if (verdict.states > s.hardware.gpu.memory_bytes) return true;
         // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
         // a layout fits at some micro-batch exactly when it fits at 1.
         if (verdict.fits)
             fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined,
-                               prune ? least_run_seconds(s, shared) : 0.0, LayoutCheck{}});
+                               prune ? cheap_run_seconds(s, shared, sustained_flops) : 0.0, false, LayoutCheck{}});
         if (++checks >= fit_check_budget) search.complete = false;
         return search.complete;
     });
     if (search.least_states < 0) search.least_states = 0;
     search.layouts_total = static_cast<double>(fitting.size());
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
-    time_candidates(scenario, params, shown, prune, fitting, search);
+    time_candidates(scenario, shared, shown, prune, fitting, search);
     list_layouts(scenario, params, fitting, search);
 }
 

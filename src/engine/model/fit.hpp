@@ -88,6 +88,7 @@ struct FitSearch {
     double layouts_examined = 0;     // layouts the rules allow (each is judged, most by bounds alone)
     double timelines_walked = 0;     // layouts whose peak bounds left the verdict open: the timeline decided
     double steps_timed = 0;          // layouts timed with the communication model at micro-batch 1
+    double steps_bounded = 0;        // layouts whose cheap run-time bound left them in the running: step time alone
     double least_states = 0;         // the fewest model-state bytes any layout keeps per GPU
     std::vector<FitChange> changes;  // for a setup that does not fit: each change's cheapest setting that fits
     bool complete = true;            // false when the layouts outnumbered the search's budget (fit_check_budget)

@@ -491,7 +491,8 @@ Plan plan_stage(const Scenario& scenario, const ActivationBytes& activations, St
 // gather brings in (0 without gathers).
 Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
                   const BytesPerParam& bytes_per_param, const ActivationBytes& activations, const Plan& plan,
-                  const StepTimeline& timeline, double& gathered_share) {
+                  const StepTimeline& timeline, double& gathered_share,
+                  const ActivationBytes* without_recompute = nullptr) {
     const Architecture& a = scenario.model.architecture;
     const ParallelSettings& parallel = scenario.parallel;
     const double t = parallel.tensor, e = parallel.expert;
@@ -505,9 +506,11 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
         activations.layers / (static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight));
     if (plan.recompute) {
         // Korthikanti §5: a recomputed layer rebuilds what it would have kept without recompute.
+        // The caller may have them already (the fit search keeps them): they cost as much as the rest.
         TrainingSettings without = scenario.training;
         without.recompute = Recompute::none;
-        const double full_layer = training_activations(a, without, parallel).per_layer;
+        const double full_layer =
+            without_recompute ? without_recompute->per_layer : training_activations(a, without, parallel).per_layer;
         size.rebuilt_activations = std::fmax(0.0, full_layer - activations.per_layer);
     }
     size.logits = activations.logits;
@@ -654,12 +657,12 @@ LayerParameters layer_parameters(const Architecture& architecture, const Paramet
 
 StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
                                 const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
-                                const ActivationBytes& activations) {
+                                const ActivationBytes& activations, const ActivationBytes* without_recompute) {
     StepTimeline timeline;
     const Plan plan = plan_stage(scenario, activations, timeline);
     double gathered_share = 0;
-    const Sizes size =
-        event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline, gathered_share);
+    const Sizes size = event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline,
+                                   gathered_share, without_recompute);
     // The walk's counts: activation_layers ≤ layers × in-flight (reached by the last warm-up
     // forward), gathered_layers ≤ 2 (the layer in use and the one prefetched).
     const double pile = static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight) *

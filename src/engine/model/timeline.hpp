@@ -121,7 +121,7 @@ struct StepPeakBounds {
 };
 StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
                                 const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
-                                const ActivationBytes& activations);
+                                const ActivationBytes& activations, const ActivationBytes* without_recompute = nullptr);
 
 // The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
 std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);
