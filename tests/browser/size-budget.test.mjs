@@ -1,4 +1,4 @@
-// What a learner downloads, checked against the README's budget: 206 KiB gzip -9 for the whole
+// What a learner downloads, checked against the README's budget: 213 KiB gzip -9 for the whole
 // page. History: 150 KiB until the engine learned German and Spanish (+13.5 KB gzip), 165 KiB,
 // then 162 KiB after zopfli (web/build.mjs) and the first view (docs/page.md). Session 9 added
 // what issues 23 and 25 asked of the engine (expert and context parallelism, communication, five
@@ -7,8 +7,10 @@
 // of issue 24): 160 → 199.8 KiB. Issue 22 asks for ≤ 120 KiB before the widget answers its first
 // input; the engine alone is now 122 KB gzip, so that needs the engine split in two (README,
 // "Measured"). Issue 25's page part, the section "What fits on my GPUs" (its code, styles and the
-// engine's side-by-side methods), added 4.2 KB gzip: 202 → 206 KiB; session 10's faster search
-// added 0.9 KB of wasm. Byte counts are deterministic, so this is a test; how fast those bytes
+// engine's side-by-side methods), added 4.2 KB gzip: 202 → 206 KiB. Merged with the rest of session 10
+// (three quiz items and their words in the bank, the engine's plain notes, count words and run
+// names, the view's request parts, the faster search's +0.9 KB of wasm) the page was 217,786 B:
+// 206 → 213 KiB. Byte counts are deterministic, so this is a test; how fast those bytes
 // become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 206 * 1024;
+const PAGE_BUDGET_BYTES = 213 * 1024;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON
