@@ -278,7 +278,9 @@ test('node web/build.mjs --lang xx stops with a message naming the languages', (
 test('a German widget lists the published runs by German names and notes; their sources stay as published (issue 23)', async (t) => {
   const { page, seen } = await open(t, 'index.html?lang=de');
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
-  await page.locator('[data-ts-section="sharding"]').scrollIntoViewIfNeeded();
+  // Scrolled without Playwright's stability wait: the pending section is replaced by the built one
+  // while the scroll runs (a fresh clone's run found the placeholder detached).
+  await page.evaluate(() => document.querySelector('[data-ts-section="sharding"]').scrollIntoView());
   const deepseek = page.locator('.ts-run[data-run="deepseek-v3/pretraining"]');
   await deepseek.waitFor({ timeout: 20000 });
   const names = await page.locator('.ts-run').allTextContents();
