@@ -10,6 +10,11 @@
 
 namespace trainscope {
 
+std::string too_large_errors() {
+    return write_errors(
+        {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+}
+
 std::string estimate_json(std::string_view scenario_json) {
     const ScenarioReading reading = read_scenario_text(scenario_json);
     if (!reading.ok()) return write_errors(reading.errors);
@@ -17,9 +22,7 @@ std::string estimate_json(std::string_view scenario_json) {
     bool all_finite = true;
     std::string text = write_estimate(reading.scenario, result, &all_finite);
     // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
-    if (!all_finite)
-        return write_errors(
-            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    if (!all_finite) return too_large_errors();
     return text;
 }
 
@@ -29,9 +32,7 @@ std::string step_timeline_json(std::string_view scenario_json) {
     const Estimate result = estimate(reading.scenario, StepDetail::events);
     bool all_finite = true;
     std::string text = write_step_timeline(result.step, &all_finite);
-    if (!all_finite)
-        return write_errors(
-            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    if (!all_finite) return too_large_errors();
     return text;
 }
 
@@ -44,8 +45,7 @@ std::string step_timeline_columns(std::string_view scenario_json, std::vector<do
     std::string text = write_step_timeline_columns(result.step, numbers, &all_finite);
     if (!all_finite) {
         numbers.clear();
-        return write_errors(
-            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+        return too_large_errors();
     }
     return text;
 }

@@ -8,6 +8,10 @@
 
 namespace trainscope {
 
+// {errors} for a scenario every field of which is valid but whose result would not be finite:
+// what every call answers when its JSON writer met a NaN or an infinity.
+std::string too_large_errors();
+
 // Scenario JSON → estimate JSON. Malformed or invalid input yields an estimate whose
 // "errors" list names each bad field; the numbers are then absent.
 std::string estimate_json(std::string_view scenario_json);

@@ -210,9 +210,7 @@ std::string fit_json(std::string_view input_json) {
     write_search(w, s, search);
     w.end_object();
     // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
-    if (!w.all_numbers_finite())
-        return write_errors(
-            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    if (!w.all_numbers_finite()) return too_large_errors();
     return w.take();
 }
 

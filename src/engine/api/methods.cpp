@@ -1,5 +1,6 @@
 #include "engine/api/methods.hpp"
 
+#include "engine/api/api.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/scenario.hpp"
@@ -67,9 +68,7 @@ std::string fine_tuning_methods_json(std::string_view scenario_json) {
     w.end_array();
     w.end_object();
     // Validation keeps every product finite; this guard makes sure no NaN can ever reach a page.
-    if (!w.all_numbers_finite())
-        return write_errors(
-            {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
+    if (!w.all_numbers_finite()) return too_large_errors();
     return w.take();
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "engine/api/api.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/scenario.hpp"
@@ -12,11 +13,6 @@
 namespace trainscope {
 
 namespace {
-
-std::string too_large() {
-    return write_errors(
-        {{"scenario", message("scenario.too_large", "gives a result too large to compute; try smaller values")}});
-}
 
 // Section 1 compares one whole copy of the model: the scenario on one GPU, unsharded. Every
 // parallel check of read_scenario passes for it whenever it passes for the scenario.
@@ -76,11 +72,11 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
         estimate(reading.scenario, request.step ? StepDetail::events : StepDetail::peak, parts, request.shown_controls);
     bool all_finite = true;
     const std::string estimate_text = write_estimate(reading.scenario, result, &all_finite);
-    if (!all_finite) return too_large();
+    if (!all_finite) return too_large_errors();
     json::Writer w;
     w.begin_object();
     w.key("estimate").raw(estimate_text);
-    if (!write_reference(w, reading.scenario, request)) return too_large();
+    if (!write_reference(w, reading.scenario, request)) return too_large_errors();
     // Sentences a section shows that depend on the scenario but are not the estimate's figures.
     w.key("text").begin_object().field("zero_formula", zero_stage_formula(result.training.bytes_per_param));
     w.field("zero_unsharded",
@@ -90,7 +86,7 @@ std::string view_json(std::string_view scenario_json, const ViewRequest& request
         const std::string step_text = write_step_timeline_columns(result.step, step_numbers, &all_finite);
         if (!all_finite) {
             step_numbers.clear();
-            return too_large();
+            return too_large_errors();
         }
         w.key("step").raw(step_text);
     }
