@@ -29,6 +29,7 @@ namespace {
 
 using trainscope::quiz_testing::number_at;
 using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::source_file;
 using trainscope::quiz_testing::text_at;
 
 // A 70B model's running memory for one conversation: the KV cache, which no figure draws alone.
@@ -95,17 +96,6 @@ std::string message_at(const json::Value& report, const std::string& item, const
     for (const auto& e : report.find("errors")->items)
         if (text_at(e, "item") == item && text_at(e, "field") == field) return text_at(e, "message");
     return "";
-}
-
-std::string source_file(const std::string& path_in_repository) {
-    // tests/engine/ → the repository, as quiz_test.cpp reads web/quiz/bank.json.
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    std::ifstream file(here + path_in_repository, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    REQUIRE(!text.str().empty());
-    return text.str();
 }
 
 std::string built_in_item(const std::string& id) {

@@ -25,35 +25,12 @@ using trainscope::testing::number_at;
 
 namespace {
 
+using trainscope::quiz_testing::built_in_item;
+using trainscope::quiz_testing::instance;
 using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::replaced;
 using trainscope::quiz_testing::text_at;
-
-std::string built_in_item(const std::string& id) {
-    // tests/engine/ → the repository, as quiz_test.cpp reads web/quiz/bank.json.
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    std::ifstream file(here + "web/quiz/bank.json", std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    const json::Value bank = parse_json(text.str());
-    for (const auto& item : bank.find("items")->items)
-        if (text_at(item, "id") == id) return json::serialize(item);
-    FAIL("no item " << id << " in the built-in bank");
-    return {};
-}
-
-json::Value instance(const std::string& item, std::uint32_t seed) {
-    const json::Value asked = parse_json(quiz_instance_json(item, seed));
-    INFO("seed " << seed);
-    REQUIRE(asked.find("errors")->items.empty());
-    return asked;
-}
-
-json::Value typed(const std::string& item, std::uint32_t seed, const std::string& text) {
-    json::Writer answer;
-    answer.begin_object().field("text", text).end_object();
-    return parse_json(quiz_grade_json(item, seed, answer.text()));
-}
+using trainscope::quiz_testing::typed;
 
 json::Value chosen(const std::string& item, const char* choices_json) {
     return parse_json(quiz_grade_json(item, 0, std::string(R"({"choices": )") + choices_json + "}"));
@@ -62,13 +39,6 @@ json::Value chosen(const std::string& item, const char* choices_json) {
 // The item's simulation as scenario text, with one JSON member replaced (text-level, so the test
 // states exactly what differs).
 std::string simulation_of(const std::string& item) { return json::serialize(*instance(item, 0).find("simulation")); }
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    const std::size_t at = text.find(from);
-    INFO(from << " in " << text);
-    REQUIRE(at != std::string::npos);
-    return text.replace(at, from.size(), to);
-}
 
 std::string flops_text(double flops) {
     char text[64];

@@ -28,56 +28,23 @@ using trainscope::testing::number_at;
 
 namespace {
 
+using trainscope::quiz_testing::built_in_bank;
+using trainscope::quiz_testing::built_in_item;
+using trainscope::quiz_testing::instance;
 using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::replaced;
 using trainscope::quiz_testing::text_at;
+using trainscope::quiz_testing::typed;
 
 // ZeRO (Rajbhandari et al. 2019) §3.1: mixed-precision Adam keeps 2 + 2 + 4 + 8 = 16 bytes per
 // trained parameter; a frozen BF16 weight keeps its 2 bytes (docs/model.md §15).
 constexpr double trained_bytes_per_param = 16.0;
 constexpr double bf16_bytes = 2.0;
 
-std::string built_in_bank() {
-    // tests/engine/ → the repository, as quiz_test.cpp reads web/quiz/bank.json.
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    std::ifstream file(here + "web/quiz/bank.json", std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
-std::string built_in_item(const std::string& id) {
-    const json::Value bank = parse_json(built_in_bank());
-    for (const auto& item : bank.find("items")->items)
-        if (text_at(item, "id") == id) return json::serialize(item);
-    FAIL("no item " << id << " in the built-in bank");
-    return {};
-}
-
-json::Value instance(const std::string& item, std::uint32_t seed) {
-    const json::Value asked = parse_json(quiz_instance_json(item, seed));
-    INFO("seed " << seed << ": " << json::serialize(asked));
-    REQUIRE(asked.find("errors")->items.empty());
-    return asked;
-}
-
-json::Value typed(const std::string& item, std::uint32_t seed, const std::string& text) {
-    json::Writer answer;
-    answer.begin_object().field("text", text).end_object();
-    return parse_json(quiz_grade_json(item, seed, answer.text()));
-}
-
 std::string scenario_of(const json::Value& asked) { return json::serialize(*asked.find("scenario")); }
 
 // The fit search's answer for a scenario, called as `trainscope fit` calls it.
 json::Value fit_of(const std::string& scenario) { return parse_json(trainscope::fit_json(scenario)); }
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    const std::size_t at = text.find(from);
-    INFO(from << " in " << text);
-    REQUIRE(at != std::string::npos);
-    return text.replace(at, from.size(), to);
-}
 
 // A preset's architecture as `trainscope presets` lists it: an input read apart from the estimate.
 json::Value preset(const std::string& id) {

@@ -21,6 +21,7 @@ namespace json = trainscope::json;
 
 namespace {
 
+using trainscope::quiz_testing::built_in_bank;
 using trainscope::quiz_testing::number_at;
 using trainscope::quiz_testing::parse_json;
 using trainscope::quiz_testing::text_at;
@@ -770,17 +771,6 @@ TEST_CASE("a typed answer can be read without grading", "[quiz]") {
 // ---- Explanations state the engine's answer (issue 11, item 1) ------------------------------
 
 namespace {
-
-std::string built_in_bank() {
-    // The bank beside this test: tests/engine/ → web/quiz/bank.json.
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    std::ifstream file(here + "web/quiz/bank.json", std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    REQUIRE(!text.str().empty());
-    return text.str();
-}
 
 std::string without_about(std::string display) { return display.rfind("about ", 0) == 0 ? display.substr(6) : display; }
 

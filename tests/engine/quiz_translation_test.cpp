@@ -29,6 +29,7 @@ namespace quantity = trainscope::quantity;
 namespace {
 
 using trainscope::quiz_testing::parse_json;
+using trainscope::quiz_testing::source_file;
 using trainscope::quiz_testing::text_at;
 
 // ZeRO (Rajbhandari et al. 2019) §3.1: 16 bytes per parameter for the model states; BF16 weights
@@ -178,17 +179,6 @@ std::string problem_at(const json::Value& report, const std::string& item, const
 }
 
 std::string all_problems(const json::Value& report) { return json::serialize(*report.find("errors")); }
-
-std::string source_file(const std::string& path_in_repository) {
-    // tests/engine/ → the repository, as quiz_test.cpp reads web/quiz/bank.json.
-    std::string here = __FILE__;
-    here = here.substr(0, here.rfind("tests/engine/"));
-    std::ifstream file(here + path_in_repository, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    REQUIRE(!text.str().empty());
-    return text.str();
-}
 
 Language load_catalogue(Language language) { return trainscope::testing::install_engine_catalogues(language); }
 
