@@ -1,7 +1,8 @@
 // Internals shared by the quiz's files, one job each: the item schema (schema.cpp), translations
-// (translation.cpp), the page's figures (figures.cpp) and where show-me lands (show.cpp), one
-// question computed for a seed (instance.cpp) with its texts filled in (placeholders.cpp), grading
-// (grade.cpp), checking an item as learners meet it (check.cpp) and a whole bank (bank.cpp).
+// (translation.cpp), the page's figures (figures.cpp) and where show-me lands (show.cpp), the
+// seed's draws (draw.cpp), one question computed for a seed (instance.cpp) with its texts filled
+// in (placeholders.cpp), grading (grade.cpp), checking an item as learners meet it (check.cpp)
+// and a whole bank (bank.cpp).
 // Not part of the API.
 #pragma once
 
@@ -40,7 +41,16 @@ inline bool is_numeric_kind(const std::string& kind) { return kind == kind_numer
 std::string text_of(const Value* value);
 bool number_of(const Value* value, double& out);
 Value object_value();
+Value number_value(double x);
+// Sets a dotted path in a JSON object, creating objects on the way ("model.params").
+void set_path(Value& root, std::string_view path, const Value& value);
 double power_of_ten(int exponent);
+
+// Draws (draw.cpp): the item's randomised fields for `seed` into `scenario`, in order, each also
+// listed in `drawn`; seed 0 leaves the scenario as authored.
+void draw(const Value& item, std::uint32_t seed, Value& scenario, std::vector<std::pair<std::string, Value>>& drawn);
+// Sets one drawn field; a drawn parameter count replaces the authored preset or architecture.
+void set_drawn(Value& scenario, const std::string& path, const Value& value);
 
 // Schema (schema.cpp)
 
