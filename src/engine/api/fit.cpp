@@ -56,7 +56,7 @@ void write_change_value(json::Writer& w, const FitChange& change) {
             w.field("field", "hardware.gpu").field("value", s.hardware.gpu.id);
             w.field("label",
                     message("fit.change.larger_gpu", "a larger GPU: {gpu} ({memory})",
-                            {{"gpu", s.hardware.gpu.short_name}, {"memory", bytes_text(s.hardware.gpu.memory_bytes)}}));
+                            {{"gpu", s.hardware.gpu.model_name}, {"memory", bytes_text(s.hardware.gpu.memory_bytes)}}));
             return;
         case FitChangeKind::zero_stage:
             w.field("field", "parallel.zero_stage").field("value", s.parallel.zero_stage);
