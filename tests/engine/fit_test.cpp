@@ -205,8 +205,8 @@ TEST_CASE("a setup that does not fit gets changes that fit, each with its time a
 TEST_CASE("a larger GPU's label states its memory once", "[fit]") {
     // QLoRA of Llama 3 8B on one 24 GB card does not fit; the catalogue's V100 32 GB does. Its
     // short name carries the memory ("V100 32 GB"), so the label names the model alone beside it.
-    const auto result = json::parse(fit_json(
-        R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},"training":{"method":"qlora"}})"));
+    const auto result = json::parse(
+        fit_json(R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},"training":{"method":"qlora"}})"));
     REQUIRE(result.ok);
     bool found = false;
     for (const auto& change : result.value.find("changes")->items) {
