@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "engine/model/communication.hpp"
@@ -178,8 +179,7 @@ struct Candidate {
     ParallelSettings parallel;
     Recompute recompute = Recompute::none;
     double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
-    double least_run = 0;  // a lower bound on its run time: cheap, then exact (docs/model.md §17)
-    bool bounded = false;  // least_run is the exact bound
+    double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
     LayoutCheck check;     // memory and time, once timed
 };
 
@@ -214,6 +214,8 @@ SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& par
     return shared;
 }
 
+constexpr Recompute recompute_choices[3] = {Recompute::none, Recompute::selective, Recompute::full};
+
 // The run's steps at micro-batch 1 (docs/model.md §17: the run's tokens in steps of μ·b·d sequences).
 double steps_of_run(const Scenario& s) {
     const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
@@ -228,146 +230,34 @@ double least_run_seconds(const Scenario& s, const SharedFigures& shared) {
     return steps_of_run(s) * step * (1 - 1e-9);
 }
 
-// A cheaper lower bound on the same run time: the step's arithmetic and its pipeline bubble alone
-// (docs/model.md §13; Narayanan et al. 2021 §2.2: (p − 1)/v micro-batches' worth), every other
-// term being exposed time ≥ 0; lowered by 1 − 10⁻⁶, far more than the rounding of either.
-double cheap_run_seconds(const Scenario& s, const SharedFigures& shared, double sustained_flops) {
-    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
-    const ParallelSettings& l = s.parallel;
-    const double tokens = s.training.tokens > 0 ? s.training.tokens : 1;
-    const double micro_batch_seconds =
-        compute.hardware_flops / tokens * s.training.sequence / (l.tensor * l.pipeline * l.context) / sustained_flops;
-    const double micro_batches = micro_batches_per_step(s.training, l);
-    const double bubble = l.pipeline > 1 ? (l.pipeline - 1) / l.interleave : 0.0;
-    return steps_of_run(s) * micro_batch_seconds * (micro_batches + bubble) * (1 - 1e-6);
-}
-
-// Whether a layout fits at micro-batch 1, and its states. The bounds on the step's peak decide
-// most layouts; the ones between them (within a relative 1e-12 of the memory, for rounding) walk
-// the timeline, which stays the reference.
-struct MemoryVerdict {
-    bool fits = false;
-    double states = 0;
-};
-
-// A layout's activations at micro-batch 1 depend on t, p, c, v and recompute, not on the ZeRO
-// stage or e: the enumeration's four ZeRO stages (and expert splits) reuse one computation.
-class ActivationMemo {
-public:
-    // The activations of the layout with the given recompute (the enumeration's other training
-    // settings being fixed).
-    const ActivationBytes& of(const Scenario& s, Recompute recompute) {
-        Entry& entry = entries_[static_cast<int>(recompute)];
-        const ParallelSettings& l = s.parallel;
-        if (!entry.valid) {
-            entry.training = s.training;
-            entry.training.recompute = recompute;
-        }
-        if (!entry.valid || entry.tensor != l.tensor || entry.pipeline != l.pipeline || entry.context != l.context ||
-            entry.interleave != l.interleave) {
-            entry.valid = true;
-            entry.tensor = l.tensor, entry.pipeline = l.pipeline, entry.context = l.context;
-            entry.interleave = l.interleave;
-            entry.bytes = training_activations(s.model.architecture, entry.training, l);
-        }
-        return entry.bytes;
-    }
-
-private:
-    struct Entry {
-        bool valid = false;
-        double tensor = 0, pipeline = 0, context = 0, interleave = 0;
-        TrainingSettings training;
-        ActivationBytes bytes;
-    };
-    Entry entries_[3];  // by recompute: none, selective, full
-};
-
-MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, ActivationMemo& memo,
-                           FitSearch& search) {
+// The model states one layout keeps per GPU (the estimate's chain: §3, then §16's offload).
+double states_of(const Scenario& s, const SharedFigures& shared, double micro_batches) {
     ModelStateBytes states = per_gpu_model_states(shared.bytes, shared.params, s.parallel);
-    // = training_activations(...).micro_batches, without the activations a layout the states overflow never needs.
-    const double micro_batches = micro_batches_per_step(s.training, s.parallel);
     offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, micro_batches, states);
-    MemoryVerdict verdict;
-    verdict.states = states.total();
-    const double memory = s.hardware.gpu.memory_bytes;
-    // The states are held at every event: a layout they overflow fits at no micro-batch.
-    if (verdict.states > memory) return verdict;
-    const ActivationBytes& activations = memo.of(s, s.training.recompute);
-    // What a recomputed layer rebuilds (timeline.cpp's event_sizes): the layout's activations without recompute.
-    const ActivationBytes& without_recompute = memo.of(s, Recompute::none);
-    if (prune) {
-        const StepPeakBounds bounds =
-            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations, &without_recompute);
-        if (bounds.upper * (1 + 1e-12) <= memory) {
-            verdict.fits = true;
-            return verdict;
-        }
-        if (bounds.lower * (1 - 1e-12) > memory) return verdict;
-    }
-    ++search.timelines_walked;
-    verdict.fits = check_layout(s, shared.params, Timing::never).fits;
-    return verdict;
+    return states.total();
 }
 
-// The run time a candidate's exact bound gives, for a scenario set to its layout.
-double exact_bound(Scenario& s, const Candidate& candidate, const SharedFigures& shared, FitSearch& search) {
-    s.parallel = candidate.parallel;
-    s.training.recompute = candidate.recompute;
-    ++search.steps_bounded;
-    return least_run_seconds(s, shared);
-}
+// The exhaustive reference (FitPruning::none) walks every layout and times every fitting one; the
+// pruned search shares its last stage (time_candidates).
 
-// Keeps in `least` (a max-heap) the `count` least values offered; returns whether it took this one.
-bool keep_least(std::vector<double>& least, std::size_t count, double value) {
+// Keeps in `least` (a max-heap) the `count` least values offered.
+void keep_least(std::vector<double>& least, std::size_t count, double value) {
     if (least.size() < count) {
         least.push_back(value);
     } else if (value < least.front()) {
         std::pop_heap(least.begin(), least.end());
         least.back() = value;
     } else {
-        return false;
+        return;
     }
     std::push_heap(least.begin(), least.end());
-    return true;
 }
 
-// Drops the candidates that cannot be among the `shown` fastest, and gives the others their exact
-// bound (least_run_seconds). `best` keeps the `shown` least exact bounds of distinct layouts so
-// far; its greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the
-// run time of `shown` layouts: a candidate whose cheap, then exact, bound exceeds it is slower
-// than all of them. The `shown` least cheap bounds seed it, so that it starts low.
-void narrow_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown,
-                       std::vector<Candidate>& fitting, FitSearch& search) {
-    Scenario s = scenario;
-    std::vector<double> cheap, best;
-    for (const Candidate& candidate : fitting) keep_least(cheap, shown, candidate.least_run);
-    for (Candidate& candidate : fitting) {
-        if (best.size() == shown || candidate.least_run > cheap.front()) continue;
-        candidate.least_run = exact_bound(s, candidate, shared, search);
-        candidate.bounded = true;
-        keep_least(best, shown, candidate.least_run);
-    }
-    std::size_t kept = 0;
-    for (Candidate& candidate : fitting) {
-        if (candidate.least_run > best.front() * (1 + 1e-8)) continue;
-        if (!candidate.bounded) {
-            candidate.least_run = exact_bound(s, candidate, shared, search);
-            keep_least(best, shown, candidate.least_run);
-        }
-        if (candidate.least_run <= best.front() * (1 + 1e-8)) fitting[kept++] = candidate;
-    }
-    fitting.resize(kept);
-}
-
-// Times candidates (the full check at micro-batch 1) until the `shown` fastest are certain: in
-// order of their exact lower bounds, stopping once the next bound exceeds the shown-th run time.
-// With `prune` false every candidate is timed (the exhaustive reference).
+// Gives the candidates their full check (timeline peak and communication model at micro-batch 1),
+// least bound first, and keeps the `shown` fastest. With `prune`, stops once the next bound exceeds
+// the shown-th run time: every candidate left is slower than all of them.
 void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
-    if (shown == 0) return;
-    if (prune) narrow_candidates(scenario, shared, shown, fitting, search);
     // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
     using Bound = std::pair<double, std::size_t>;
     std::vector<Bound> bounds(fitting.size());
@@ -379,7 +269,7 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     s.training.micro_batch = 1;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     auto end = bounds.end();
-    while (end != bounds.begin()) {
+    while (end != bounds.begin() && shown > 0) {
         if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
         std::pop_heap(bounds.begin(), end, later_bound);
         --end;
@@ -399,6 +289,207 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     }
     std::sort_heap(timed.begin(), timed.end(), faster);
     fitting = std::move(timed);
+}
+
+// Every layout's states, then (when they leave room) its timeline; every fitting layout kept.
+std::vector<Candidate> walk_every_layout(const Scenario& scenario, const SharedFigures& shared, FitSearch& search) {
+    std::vector<Candidate> fitting;
+    double checks = 0;
+    for_each_layout(scenario, [&](const Scenario& s) {
+        ++search.layouts_examined;
+        const double states = states_of(s, shared, micro_batches_per_step(s.training, s.parallel));
+        if (search.least_states < 0 || states < search.least_states) search.least_states = states;
+        // The states are held at every event: a layout they overflow fits at no micro-batch.
+        if (states > s.hardware.gpu.memory_bytes) return true;
+        ++search.timelines_walked;
+        if (check_layout(s, shared.params, Timing::never).fits)
+            fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined, 0.0, LayoutCheck{}});
+        if (++checks >= fit_check_budget) search.complete = false;
+        return search.complete;
+    });
+    return fitting;
+}
+
+// One family of layouts for the pruned search (docs/model.md §17): a (t, p, c, e, v) whose ZeRO
+// stages and recompute choices it judges together; which of them fit, and a floor under each
+// recompute choice's run time that holds for every ZeRO stage and expert split.
+struct Family {
+    ParallelSettings parallel;  // its t, p, c, e and v
+    double first_order = 0;     // the enumeration's count before its first layout
+    int least_zero = 0;         // the first ZeRO stage the offload allows; the stages from it on are its layouts
+    unsigned fitting = 0;       // bit 3·(zero − least_zero) + recompute: that layout fits at micro-batch 1
+    double floor_run[3] = {0, 0, 0};
+    double least_floor = 0;  // the least floor among the recompute choices that fit
+};
+
+// What a (t, p, c, v) gives every family under it: per recompute choice, the activations' part of
+// the peak bounds and the run time's floor.
+struct ShapeFigures {
+    double micro_batches = 1;
+    StepPeakParts parts[3];
+    double floor_run[3] = {0, 0, 0};
+};
+
+ShapeFigures shape_figures(Scenario s, const SharedFigures& shared) {
+    ShapeFigures figures;
+    figures.micro_batches = micro_batches_per_step(s.training, s.parallel);
+    s.parallel.zero_stage = 0;  // the activations' parts do not depend on it (step_peak_parts)
+    s.training.recompute = Recompute::none;
+    const ActivationBytes without_recompute = training_activations(s.model.architecture, s.training, s.parallel);
+    const double steps = steps_of_run(s);
+    for (int r = 0; r < 3; ++r) {
+        s.training.recompute = recompute_choices[r];
+        const ActivationBytes activations =
+            r == 0 ? without_recompute : training_activations(s.model.architecture, s.training, s.parallel);
+        figures.parts[r] =
+            step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &without_recompute);
+        // communication_step_floor ≤ the step of every ZeRO stage and expert split, bit for bit.
+        const double floor = communication_step_floor(s, shared.params, shared.bytes, shared.compute[r]);
+        figures.floor_run[r] = steps * floor * (1 - 1e-9);
+    }
+    return figures;
+}
+
+// Whether one layout fits at micro-batch 1, by the bounds on its peak (docs/model.md §17), or
+// when they leave it open (within a relative 10⁻¹² of the memory either side, for rounding), by
+// walking its timeline, which stays the reference.
+bool fits_at_one(const Scenario& s, const SharedFigures& shared, double states, const StepPeakParts& activation_parts,
+                 double weight_extra, FitSearch& search) {
+    const double memory = s.hardware.gpu.memory_bytes;
+    const double lower = states + activation_parts.pile;
+    const double upper = lower + activation_parts.activation_extra + weight_extra;
+    if (upper * (1 + 1e-12) <= memory) return true;
+    if (lower * (1 - 1e-12) > memory) return false;
+    ++search.timelines_walked;
+    return check_layout(s, shared.params, Timing::never).fits;
+}
+
+// The weights' part of a layout's peak bounds (gathered layers and head, gradient buffers), for a
+// scenario without recompute: it reads no activation figure, so none are worked out.
+double weight_part(const Scenario& s, const SharedFigures& shared) {
+    return step_peak_parts(s, shared.params, shared.layer, shared.bytes, ActivationBytes{}).weight_extra;
+}
+
+// Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
+// examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
+bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& shape, Family& family,
+                  double& checks, FitSearch& search) {
+    const double memory = s.hardware.gpu.memory_bytes;
+    for (int zero = family.least_zero; zero <= 3; ++zero) {
+        s.parallel.zero_stage = zero;
+        const double states = states_of(s, shared, shape.micro_batches);
+        if (search.least_states < 0 || states < search.least_states) search.least_states = states;
+        if (states > memory) {  // held at every event: none of the three fits
+            search.layouts_examined += 3;
+            continue;
+        }
+        s.training.recompute = Recompute::none;
+        const double weight_extra = weight_part(s, shared);
+        for (int r = 0; r < 3; ++r) {
+            ++search.layouts_examined;
+            s.training.recompute = recompute_choices[r];
+            if (fits_at_one(s, shared, states, shape.parts[r], weight_extra, search)) {
+                family.fitting |= 1u << (3 * (zero - family.least_zero) + r);
+                ++search.layouts_total;
+            }
+            if (++checks >= fit_check_budget) return search.complete = false;
+        }
+    }
+    return true;
+}
+
+// The family's floors, and the least of them among its recompute choices that fit.
+Family finish_family(Family family, const ShapeFigures& shape) {
+    family.least_floor = -1;
+    for (int r = 0; r < 3; ++r) {
+        family.floor_run[r] = shape.floor_run[r];
+        const unsigned mask = 1u << r | 1u << (3 + r) | 1u << (6 + r) | 1u << (9 + r);
+        if ((family.fitting & mask) != 0 && (family.least_floor < 0 || shape.floor_run[r] < family.least_floor))
+            family.least_floor = shape.floor_run[r];
+    }
+    return family;
+}
+
+// Every family of the scenario's GPUs in the enumeration's order (for_each_layout's: t, p, c, e,
+// v, then ZeRO stage and recompute), each judged; the ones with a layout that fits are kept.
+std::vector<Family> judge_families(const Scenario& base, const SharedFigures& shared, FitSearch& search) {
+    const Architecture& a = base.model.architecture;
+    Scenario s = base;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    s.training.micro_batch = 1;
+    const int least_zero = base.training.offload == Offload::parameters  ? 3
+                           : base.training.offload == Offload::optimizer ? 1
+                                                                         : 0;
+    const double gpus = base.parallel.gpus;
+    const std::vector<double> expert_choices = a.experts > 1 ? divisors(a.experts) : std::vector<double>{1};
+    std::vector<Family> families;
+    double checks = 0;
+    for (const double t : divisors(gpus)) {
+        if (std::fmod(a.heads, t) != 0) continue;
+        for (const double p : divisors(gpus / t)) {
+            if (p > a.layers) break;
+            const std::vector<double> interleaves = interleave_choices(a, p);
+            for (const double c : divisors(gpus / (t * p))) {
+                if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
+                std::vector<ShapeFigures> shapes(interleaves.size());
+                std::vector<bool> shaped(interleaves.size(), false);
+                for (const double e : expert_choices) {
+                    if (std::fmod(gpus / (t * p), e) != 0) continue;
+                    for (std::size_t k = 0; k < interleaves.size(); ++k) {
+                        s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
+                        s.parallel.expert = e, s.parallel.interleave = interleaves[k], s.parallel.zero_stage = 3;
+                        if (!layout_is_valid(s)) continue;  // rules that hold or fail for every stage alike
+                        if (!shaped[k]) shapes[k] = shape_figures(s, shared), shaped[k] = true;
+                        Family family;
+                        family.parallel = s.parallel;
+                        family.first_order = search.layouts_examined;
+                        family.least_zero = least_zero;
+                        const bool go_on = judge_family(s, shared, shapes[k], family, checks, search);
+                        if (family.fitting != 0) families.push_back(finish_family(family, shapes[k]));
+                        if (!go_on) return families;
+                    }
+                }
+            }
+        }
+    }
+    return families;
+}
+
+// The layouts that may be among the `shown` fastest, each with its exact bound (least_run_seconds):
+// families are taken least floor first. `best` keeps the `shown` least exact bounds so far; its
+// greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the run
+// time of `shown` layouts, so a layout whose floor, or else exact bound, is over it is slower than
+// all of them, and once a family's least floor is over it, so is every family after it.
+std::vector<Candidate> bound_candidates(const Scenario& scenario, const SharedFigures& shared,
+                                        std::vector<Family>& families, std::size_t shown, FitSearch& search) {
+    std::sort(families.begin(), families.end(), [](const Family& x, const Family& y) {
+        return x.least_floor != y.least_floor ? x.least_floor < y.least_floor : x.first_order < y.first_order;
+    });
+    Scenario s = scenario;
+    s.training.micro_batch = 1;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    std::vector<double> best;
+    std::vector<Candidate> candidates;
+    auto cut = [&] { return best.size() == shown ? best.front() * (1 + 1e-8) : std::numeric_limits<double>::max(); };
+    for (const Family& family : families) {
+        if (family.least_floor > cut()) break;
+        for (int bit = 0; bit < 12; ++bit) {
+            const int r = bit % 3;
+            if ((family.fitting >> bit & 1u) == 0 || family.floor_run[r] > cut()) continue;
+            s.parallel = family.parallel;
+            s.parallel.zero_stage = family.least_zero + bit / 3;
+            s.training.recompute = recompute_choices[r];
+            ++search.steps_bounded;
+            const double bound = least_run_seconds(s, shared);
+            keep_least(best, shown, bound);
+            if (bound <= cut()) candidates.push_back({s.parallel, s.training.recompute, family.first_order + bit + 1, bound, {}});
+        }
+    }
+    const double last_cut = cut();
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                    [&](const Candidate& candidate) { return candidate.least_run > last_cut; }),
+                     candidates.end());
+    return candidates;
 }
 
 // The listed layouts at their largest micro-batch, ranked again at it (a stable sort: ties keep
@@ -423,28 +514,17 @@ void list_layouts(const Scenario& scenario, const ParameterCount& params, const 
 void rank_layouts(const Scenario& scenario, const ParameterCount& params, double max_layouts, bool prune,
                   FitSearch& search) {
     const SharedFigures shared = shared_figures(scenario, params);
-    double checks = 0;
     search.least_states = -1;
-    const double sustained_flops = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
     std::vector<Candidate> fitting;
-    fitting.reserve(4096);
-    ActivationMemo memo;
-    for_each_layout(scenario, [&](const Scenario& s) {
-        ++search.layouts_examined;
-        const MemoryVerdict verdict = judge_memory(s, shared, prune, memo, search);
-        if (search.least_states < 0 || verdict.states < search.least_states) search.least_states = verdict.states;
-        if (verdict.states > s.hardware.gpu.memory_bytes) return true;
-        // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
-        // a layout fits at some micro-batch exactly when it fits at 1.
-        if (verdict.fits)
-            fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined,
-                               prune ? cheap_run_seconds(s, shared, sustained_flops) : 0.0, false, LayoutCheck{}});
-        if (++checks >= fit_check_budget) search.complete = false;
-        return search.complete;
-    });
+    std::vector<Family> families;
+    if (prune)
+        families = judge_families(scenario, shared, search);
+    else
+        fitting = walk_every_layout(scenario, shared, search);
+    if (!prune) search.layouts_total = static_cast<double>(fitting.size());
     if (search.least_states < 0) search.least_states = 0;
-    search.layouts_total = static_cast<double>(fitting.size());
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
+    if (prune && shown > 0) fitting = bound_candidates(scenario, shared, families, shown, search);
     time_candidates(scenario, shared, shown, prune, fitting, search);
     list_layouts(scenario, params, fitting, search);
 }
