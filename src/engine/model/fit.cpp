@@ -100,6 +100,17 @@ std::vector<double> divisors(double n) {
     return low;
 }
 
+// The divisors of n among `candidates` (the divisors of a multiple of n), ascending: every divisor
+// of a divisor of G is a divisor of G, so G's list serves every quotient.
+std::vector<double> divisors_among(const std::vector<double>& candidates, double n) {
+    std::vector<double> found;
+    for (const double k : candidates) {
+        if (k > n) break;
+        if (std::fmod(n, k) == 0) found.push_back(k);
+    }
+    return found;
+}
+
 // Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
 // evenly, every divisor of the layers per stage (Megatron's rule for the interleaved schedule).
 std::vector<double> interleave_choices(const Architecture& a, double pipeline) {
@@ -330,10 +341,11 @@ struct ShapeFigures {
     double floor_run[3] = {0, 0, 0};
 };
 
-ShapeFigures shape_figures(Scenario s, const SharedFigures& shared) {
+// `s` is set to the shape (any ZeRO stage and expert split: neither changes these figures); its
+// recompute choice is left changed.
+ShapeFigures shape_figures(Scenario& s, const SharedFigures& shared) {
     ShapeFigures figures;
     figures.micro_batches = micro_batches_per_step(s.training, s.parallel);
-    s.parallel.zero_stage = 0;  // the activations' parts do not depend on it (step_peak_parts)
     s.training.recompute = Recompute::none;
     const ActivationBytes without_recompute = training_activations(s.model.architecture, s.training, s.parallel);
     const double steps = steps_of_run(s);
@@ -384,7 +396,9 @@ bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& 
             continue;
         }
         s.training.recompute = Recompute::none;
-        const double weight_extra = weight_part(s, shared);
+        // Below ZeRO-2 a layer holds no gradient buffer and gathers nothing (offloading the weights
+        // needs ZeRO-3): the part is 0 (timeline.cpp's event_sizes).
+        const double weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0;
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
@@ -422,14 +436,16 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                                                                          : 0;
     const double gpus = base.parallel.gpus;
     const std::vector<double> expert_choices = a.experts > 1 ? divisors(a.experts) : std::vector<double>{1};
+    const std::vector<double> gpu_divisors = divisors(gpus);
     std::vector<Family> families;
+    families.reserve(1024);
     double checks = 0;
-    for (const double t : divisors(gpus)) {
+    for (const double t : gpu_divisors) {
         if (std::fmod(a.heads, t) != 0) continue;
-        for (const double p : divisors(gpus / t)) {
+        for (const double p : divisors_among(gpu_divisors, gpus / t)) {
             if (p > a.layers) break;
             const std::vector<double> interleaves = interleave_choices(a, p);
-            for (const double c : divisors(gpus / (t * p))) {
+            for (const double c : divisors_among(gpu_divisors, gpus / (t * p))) {
                 if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
                 std::vector<ShapeFigures> shapes(interleaves.size());
                 std::vector<bool> shaped(interleaves.size(), false);
@@ -461,18 +477,22 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
 // time of `shown` layouts, so a layout whose floor, or else exact bound, is over it is slower than
 // all of them, and once a family's least floor is over it, so is every family after it.
 std::vector<Candidate> bound_candidates(const Scenario& scenario, const SharedFigures& shared,
-                                        std::vector<Family>& families, std::size_t shown, FitSearch& search) {
-    std::sort(families.begin(), families.end(), [](const Family& x, const Family& y) {
-        return x.least_floor != y.least_floor ? x.least_floor < y.least_floor : x.first_order < y.first_order;
-    });
+                                        const std::vector<Family>& families, std::size_t shown, FitSearch& search) {
+    // (least floor, index) pairs, least on top: the families are taken in order without sorting them all.
+    using Floor = std::pair<double, std::size_t>;
+    std::vector<Floor> floors(families.size());
+    for (std::size_t k = 0; k < families.size(); ++k) floors[k] = {families[k].least_floor, k};
+    auto later = [](const Floor& x, const Floor& y) { return x > y; };
+    std::make_heap(floors.begin(), floors.end(), later);
     Scenario s = scenario;
     s.training.micro_batch = 1;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     std::vector<double> best;
     std::vector<Candidate> candidates;
     auto cut = [&] { return best.size() == shown ? best.front() * (1 + 1e-8) : std::numeric_limits<double>::max(); };
-    for (const Family& family : families) {
-        if (family.least_floor > cut()) break;
+    for (auto end = floors.end(); end != floors.begin() && floors.front().first <= cut(); --end) {
+        std::pop_heap(floors.begin(), end, later);
+        const Family& family = families[(end - 1)->second];
         for (int bit = 0; bit < 12; ++bit) {
             const int r = bit % 3;
             if ((family.fitting >> bit & 1u) == 0 || family.floor_run[r] > cut()) continue;
