@@ -382,14 +382,25 @@ double weight_part(const Scenario& s, const SharedFigures& shared) {
     return step_peak_parts(s, shared.params, shared.layer, shared.bytes, ActivationBytes{}).weight_extra;
 }
 
+// A layout's model states and the weights' part of its peak bounds depend on t·p, e, the ZeRO
+// stage, d·c (= G/(t·p)) and the training settings, not on c or v by themselves (memory.cpp's
+// per_gpu_model_states, offload.cpp's offload_states, timeline.cpp's event_sizes): worked out once
+// per (t, p, e, ZeRO stage) and shared by the contexts and interleavings under it.
+struct StateFigures {
+    bool has_states = false, has_weight_extra = false;
+    double states = 0, weight_extra = 0;
+};
+
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
 // examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
-bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& shape, Family& family,
-                  double& checks, FitSearch& search) {
+bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& shape, StateFigures* by_zero,
+                  Family& family, double& checks, FitSearch& search) {
     const double memory = s.hardware.gpu.memory_bytes;
     for (int zero = family.least_zero; zero <= 3; ++zero) {
         s.parallel.zero_stage = zero;
-        const double states = states_of(s, shared, shape.micro_batches);
+        StateFigures& known = by_zero[zero];
+        if (!known.has_states) known.states = states_of(s, shared, shape.micro_batches), known.has_states = true;
+        const double states = known.states;
         if (search.least_states < 0 || states < search.least_states) search.least_states = states;
         if (states > memory) {  // held at every event: none of the three fits
             search.layouts_examined += 3;
@@ -398,7 +409,9 @@ bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& 
         s.training.recompute = Recompute::none;
         // Below ZeRO-2 a layer holds no gradient buffer and gathers nothing (offloading the weights
         // needs ZeRO-3): the part is 0 (timeline.cpp's event_sizes).
-        const double weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0;
+        if (!known.has_weight_extra)
+            known.weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0, known.has_weight_extra = true;
+        const double weight_extra = known.weight_extra;
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
@@ -445,11 +458,13 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
         for (const double p : divisors_among(gpu_divisors, gpus / t)) {
             if (p > a.layers) break;
             const std::vector<double> interleaves = interleave_choices(a, p);
+            std::vector<StateFigures> state_figures(4 * expert_choices.size());
             for (const double c : divisors_among(gpu_divisors, gpus / (t * p))) {
                 if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
                 std::vector<ShapeFigures> shapes(interleaves.size());
                 std::vector<bool> shaped(interleaves.size(), false);
-                for (const double e : expert_choices) {
+                for (std::size_t expert_index = 0; expert_index < expert_choices.size(); ++expert_index) {
+                    const double e = expert_choices[expert_index];
                     if (std::fmod(gpus / (t * p), e) != 0) continue;
                     for (std::size_t k = 0; k < interleaves.size(); ++k) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
@@ -460,7 +475,7 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                         family.parallel = s.parallel;
                         family.first_order = search.layouts_examined;
                         family.least_zero = least_zero;
-                        const bool go_on = judge_family(s, shared, shapes[k], family, checks, search);
+                        const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family, checks, search);
                         if (family.fitting != 0) families.push_back(finish_family(family, shapes[k]));
                         if (!go_on) return families;
                     }
