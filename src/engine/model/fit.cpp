@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -45,15 +46,15 @@ ParameterCount scenario_parameters(const Scenario& scenario) {
     return params;
 }
 
-LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
+namespace {
+
+// check_layout with the figures that depend on the model and the training settings alone given.
+LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
+                               const BytesPerParam& bytes, const TrainingCompute& compute, Timing timing) {
     const Architecture& a = s.model.architecture;
-    // The estimate's own chain (estimate.cpp), without what the peak and the step time do not need.
-    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, a, params.total);
-    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
     ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
     const ActivationBytes activations = training_activations(a, s.training, s.parallel);
     offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
-    const TrainingCompute compute = training_compute(a, params.active, s);
     // Grouping a timeline's events changes no peak (docs/scenario.md, "Step timeline"): the fewest will do.
     const StepTimeline timeline =
         step_timeline(s, params, bytes, states, activations, compute, StepDetail::peak, nullptr, 0);
@@ -71,15 +72,41 @@ LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing
     return check;
 }
 
+}  // namespace
+
+LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
+    const Architecture& a = s.model.architecture;
+    // The estimate's own chain (estimate.cpp), without what the peak and the step time do not need.
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, a, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    const TrainingCompute compute = training_compute(a, params.active, s);
+    return check_layout_given(s, params, fine_tuning, bytes, compute, timing);
+}
+
+namespace {
+
+// Whether k divides n, as std::fmod(n, k) == 0 says, by integer division when both are whole
+// numbers (the layouts' figures are): libm's fmod loops over the exponents' difference, and the
+// search asks tens of thousands of times.
+bool divides(double k, double n) {
+    constexpr double exact_integers = 9007199254740992.0;  // 2^53
+    if (k >= 1 && n >= 0 && k < exact_integers && n < exact_integers) {
+        const auto whole_k = static_cast<std::int64_t>(k), whole_n = static_cast<std::int64_t>(n);
+        if (static_cast<double>(whole_k) == k && static_cast<double>(whole_n) == n) return whole_n % whole_k == 0;
+    }
+    return std::fmod(n, k) == 0;
+}
+
+}  // namespace
+
 bool layout_is_valid(const Scenario& s) {
     const ParallelSettings& l = s.parallel;
     const Architecture& a = s.model.architecture;
     const double product = l.tensor * l.pipeline * l.context;
-    if (std::fmod(l.gpus, product) != 0 || std::fmod(a.heads, l.tensor) != 0) return false;
+    if (!divides(product, l.gpus) || !divides(l.tensor, a.heads)) return false;
     if (l.pipeline > a.layers || l.pipeline * l.interleave > a.layers) return false;
-    if (l.context > 1 && std::fmod(s.training.sequence, 2 * l.context) != 0) return false;
-    if (l.expert > 1 && (a.experts <= 1 || std::fmod(a.experts, l.expert) != 0 ||
-                         std::fmod(l.gpus / product * l.context, l.expert) != 0))
+    if (l.context > 1 && !divides(2 * l.context, s.training.sequence)) return false;
+    if (l.expert > 1 && (a.experts <= 1 || !divides(l.expert, a.experts) || !divides(l.expert, l.gpus / product * l.context)))
         return false;
     if (s.training.offload == Offload::optimizer && l.zero_stage < 1) return false;
     if (s.training.offload == Offload::parameters && l.zero_stage < 3) return false;
@@ -92,7 +119,7 @@ namespace {
 std::vector<double> divisors(double n) {
     std::vector<double> low, high;
     for (double k = 1; k * k <= n; ++k) {
-        if (std::fmod(n, k) != 0) continue;
+        if (!divides(k, n)) continue;
         low.push_back(k);
         if (k * k != n) high.push_back(n / k);
     }
@@ -106,7 +133,7 @@ std::vector<double> divisors_among(const std::vector<double>& candidates, double
     std::vector<double> found;
     for (const double k : candidates) {
         if (k > n) break;
-        if (std::fmod(n, k) == 0) found.push_back(k);
+        if (divides(k, n)) found.push_back(k);
     }
     return found;
 }
@@ -114,7 +141,7 @@ std::vector<double> divisors_among(const std::vector<double>& candidates, double
 // Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
 // evenly, every divisor of the layers per stage (Megatron's rule for the interleaved schedule).
 std::vector<double> interleave_choices(const Architecture& a, double pipeline) {
-    if (pipeline <= 1 || std::fmod(a.layers, pipeline) != 0) return {1};
+    if (pipeline <= 1 || !divides(pipeline, a.layers)) return {1};
     return divisors(a.layers / pipeline);
 }
 
@@ -129,14 +156,14 @@ void for_each_layout(const Scenario& base, Visit visit) {
     s.training.micro_batch = 1;
     const double gpus = base.parallel.gpus;
     for (const double t : divisors(gpus)) {
-        if (std::fmod(a.heads, t) != 0) continue;
+        if (!divides(t, a.heads)) continue;
         for (const double p : divisors(gpus / t)) {
             if (p > a.layers) break;
             for (const double c : divisors(gpus / (t * p))) {
-                if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
+                if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
                 const double data_context = gpus / (t * p);
                 for (const double e : a.experts > 1 ? divisors(a.experts) : std::vector<double>{1}) {
-                    if (std::fmod(data_context, e) != 0) continue;
+                    if (!divides(e, data_context)) continue;
                     for (const double m : interleave_choices(a, p)) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
                         s.parallel.expert = e, s.parallel.interleave = m;
@@ -155,6 +182,41 @@ void for_each_layout(const Scenario& base, Visit visit) {
     }
 }
 
+// What every layout of one search shares (docs/model.md §17): the figures that depend on the
+// model, the training settings and the GPU count alone, worked out once.
+struct SharedFigures {
+    ParameterCount params;
+    FineTuningFigures fine_tuning;
+    BytesPerParam bytes;
+    LayerParameters layer;
+    TrainingCompute compute[3];  // by recompute: none, selective, full
+};
+
+SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& params) {
+    SharedFigures shared;
+    shared.params = params;
+    shared.fine_tuning = fine_tuning_figures(scenario.training, scenario.model.architecture, params.total);
+    shared.bytes = fine_tuned_bytes_per_param(shared.fine_tuning, params.total);
+    shared.layer = layer_parameters(scenario.model.architecture, params);
+    Scenario s = scenario;
+    for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+        s.training.recompute = r;
+        shared.compute[static_cast<int>(r)] = training_compute(s.model.architecture, params.active, s);
+    }
+    return shared;
+}
+
+// check_layout for a layout of the search's own scenario (another t, p, c, e, v, ZeRO stage,
+// recompute or micro-batch, the same G and training otherwise): the shared figures are the ones
+// check_layout would work out, since none of them reads those settings (finetune.cpp,
+// compute.cpp). Without shared figures (the exhaustive reference), check_layout itself.
+LayoutCheck check_in_search(const Scenario& s, const ParameterCount& params, const SharedFigures* shared,
+                            Timing timing) {
+    if (shared == nullptr) return check_layout(s, params, timing);
+    return check_layout_given(s, params, shared->fine_tuning, shared->bytes,
+                              shared->compute[static_cast<int>(s.training.recompute)], timing);
+}
+
 // The largest micro-batch worth trying: the field's limit, or with a global batch the most
 // sequences one data-parallel replica takes per step (beyond it the step only grows).
 double micro_batch_cap(const Scenario& s) {
@@ -163,11 +225,11 @@ double micro_batch_cap(const Scenario& s) {
     return std::fmin(limit, std::fmax(1.0, std::ceil(s.training.global_batch / s.parallel.data_parallel() - 1e-9)));
 }
 
-double largest_micro_batch_of(const Scenario& s, const ParameterCount& params) {
+double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, const SharedFigures* shared = nullptr) {
     Scenario trial = s;
     return largest_fitting(micro_batch_cap(s), [&](double b) {
         trial.training.micro_batch = b;
-        return check_layout(trial, params, false).fits;
+        return check_in_search(trial, params, shared, Timing::never).fits;
     });
 }
 
@@ -199,30 +261,6 @@ bool faster(const Candidate& x, const Candidate& y) {
     if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
     if (x.check.peak_bytes != y.check.peak_bytes) return x.check.peak_bytes < y.check.peak_bytes;
     return x.order < y.order;
-}
-
-// What every layout of one search shares (docs/model.md §17): the figures that depend on the
-// model, the training settings and the GPU count alone, worked out once.
-struct SharedFigures {
-    ParameterCount params;
-    FineTuningFigures fine_tuning;
-    BytesPerParam bytes;
-    LayerParameters layer;
-    TrainingCompute compute[3];  // by recompute: none, selective, full
-};
-
-SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& params) {
-    SharedFigures shared;
-    shared.params = params;
-    shared.fine_tuning = fine_tuning_figures(scenario.training, scenario.model.architecture, params.total);
-    shared.bytes = fine_tuned_bytes_per_param(shared.fine_tuning, params.total);
-    shared.layer = layer_parameters(scenario.model.architecture, params);
-    Scenario s = scenario;
-    for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
-        s.training.recompute = r;
-        shared.compute[static_cast<int>(r)] = training_compute(s.model.architecture, params.active, s);
-    }
-    return shared;
 }
 
 constexpr Recompute recompute_choices[3] = {Recompute::none, Recompute::selective, Recompute::full};
@@ -287,7 +325,7 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
         Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        next.check = check_layout(s, shared.params, Timing::always);
+        next.check = check_in_search(s, shared.params, prune ? &shared : nullptr, Timing::always);
         ++search.steps_timed;
         if (timed.size() < shown) {
             timed.push_back(next);
@@ -333,33 +371,44 @@ struct Family {
     double least_floor = 0;  // the least floor among the recompute choices that fit
 };
 
-// What a (t, p, c, v) gives every family under it: per recompute choice, the activations' part of
-// the peak bounds and the run time's floor.
+// What a (t, p, c, v) gives every family under it, per recompute choice: the activations' part of
+// the peak bounds and the run time's floor, each worked out when first needed. Neither depends on
+// the ZeRO stage or the expert split (step_peak_parts, communication_step_floor).
 struct ShapeFigures {
-    double micro_batches = 1;
+    double micro_batches = 0;  // 0: not yet known
+    bool has_without_recompute = false;
+    ActivationBytes without_recompute;
+    bool has_parts[3] = {false, false, false};
     StepPeakParts parts[3];
+    bool has_floor[3] = {false, false, false};
     double floor_run[3] = {0, 0, 0};
 };
 
-// `s` is set to the shape (any ZeRO stage and expert split: neither changes these figures); its
-// recompute choice is left changed.
-ShapeFigures shape_figures(Scenario& s, const SharedFigures& shared) {
-    ShapeFigures figures;
-    figures.micro_batches = micro_batches_per_step(s.training, s.parallel);
-    s.training.recompute = Recompute::none;
-    const ActivationBytes without_recompute = training_activations(s.model.architecture, s.training, s.parallel);
-    const double steps = steps_of_run(s);
-    for (int r = 0; r < 3; ++r) {
-        s.training.recompute = recompute_choices[r];
-        const ActivationBytes activations =
-            r == 0 ? without_recompute : training_activations(s.model.architecture, s.training, s.parallel);
-        figures.parts[r] =
-            step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &without_recompute);
-        // communication_step_floor ≤ the step of every ZeRO stage and expert split, bit for bit.
-        const double floor = communication_step_floor(s, shared.params, shared.bytes, shared.compute[r]);
-        figures.floor_run[r] = steps * floor * (1 - 1e-9);
+// The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
+const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
+    if (shape.has_parts[r]) return shape.parts[r];
+    const Architecture& a = s.model.architecture;
+    if (!shape.has_without_recompute) {
+        TrainingSettings without = s.training;
+        without.recompute = Recompute::none;
+        shape.without_recompute = training_activations(a, without, s.parallel);
+        shape.has_without_recompute = true;
     }
-    return figures;
+    const ActivationBytes activations = r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
+    shape.parts[r] = step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &shape.without_recompute);
+    shape.has_parts[r] = true;
+    return shape.parts[r];
+}
+
+// The run-time floor for recompute choice r, with `s` set to a layout of the shape with that choice:
+// communication_step_floor ≤ the step of every ZeRO stage and expert split, bit for bit.
+double floor_run_of(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
+    if (!shape.has_floor[r]) {
+        const double floor = communication_step_floor(s, shared.params, shared.bytes, shared.compute[r]);
+        shape.floor_run[r] = steps_of_run(s) * floor * (1 - 1e-9);
+        shape.has_floor[r] = true;
+    }
+    return shape.floor_run[r];
 }
 
 // Whether one layout fits at micro-batch 1, by the bounds on its peak (docs/model.md §17), or
@@ -373,7 +422,7 @@ bool fits_at_one(const Scenario& s, const SharedFigures& shared, double states, 
     if (upper * (1 + 1e-12) <= memory) return true;
     if (lower * (1 - 1e-12) > memory) return false;
     ++search.timelines_walked;
-    return check_layout(s, shared.params, Timing::never).fits;
+    return check_in_search(s, shared.params, &shared, Timing::never).fits;
 }
 
 // The weights' part of a layout's peak bounds (gathered layers and head, gradient buffers), for a
@@ -393,7 +442,7 @@ struct StateFigures {
 
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
 // examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
-bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& shape, StateFigures* by_zero,
+bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, StateFigures* by_zero,
                   Family& family, double& checks, FitSearch& search) {
     const double memory = s.hardware.gpu.memory_bytes;
     for (int zero = family.least_zero; zero <= 3; ++zero) {
@@ -415,7 +464,7 @@ bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& 
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
-            if (fits_at_one(s, shared, states, shape.parts[r], weight_extra, search)) {
+            if (fits_at_one(s, shared, states, activation_parts(s, shared, shape, r), weight_extra, search)) {
                 family.fitting |= 1u << (3 * (zero - family.least_zero) + r);
                 ++search.layouts_total;
             }
@@ -425,14 +474,16 @@ bool judge_family(Scenario& s, const SharedFigures& shared, const ShapeFigures& 
     return true;
 }
 
-// The family's floors, and the least of them among its recompute choices that fit.
-Family finish_family(Family family, const ShapeFigures& shape) {
+// The family's floors for its recompute choices that fit, and the least of them; `s` is set to
+// one of its layouts.
+Family finish_family(Family family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
     family.least_floor = -1;
     for (int r = 0; r < 3; ++r) {
-        family.floor_run[r] = shape.floor_run[r];
         const unsigned mask = 1u << r | 1u << (3 + r) | 1u << (6 + r) | 1u << (9 + r);
-        if ((family.fitting & mask) != 0 && (family.least_floor < 0 || shape.floor_run[r] < family.least_floor))
-            family.least_floor = shape.floor_run[r];
+        if ((family.fitting & mask) == 0) continue;
+        s.training.recompute = recompute_choices[r];
+        family.floor_run[r] = floor_run_of(s, shared, shape, r);
+        if (family.least_floor < 0 || family.floor_run[r] < family.least_floor) family.least_floor = family.floor_run[r];
     }
     return family;
 }
@@ -454,29 +505,28 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
     families.reserve(1024);
     double checks = 0;
     for (const double t : gpu_divisors) {
-        if (std::fmod(a.heads, t) != 0) continue;
+        if (!divides(t, a.heads)) continue;
         for (const double p : divisors_among(gpu_divisors, gpus / t)) {
             if (p > a.layers) break;
             const std::vector<double> interleaves = interleave_choices(a, p);
             std::vector<StateFigures> state_figures(4 * expert_choices.size());
             for (const double c : divisors_among(gpu_divisors, gpus / (t * p))) {
-                if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
+                if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
                 std::vector<ShapeFigures> shapes(interleaves.size());
-                std::vector<bool> shaped(interleaves.size(), false);
                 for (std::size_t expert_index = 0; expert_index < expert_choices.size(); ++expert_index) {
                     const double e = expert_choices[expert_index];
-                    if (std::fmod(gpus / (t * p), e) != 0) continue;
+                    if (!divides(e, gpus / (t * p))) continue;
                     for (std::size_t k = 0; k < interleaves.size(); ++k) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
                         s.parallel.expert = e, s.parallel.interleave = interleaves[k], s.parallel.zero_stage = 3;
                         if (!layout_is_valid(s)) continue;  // rules that hold or fail for every stage alike
-                        if (!shaped[k]) shapes[k] = shape_figures(s, shared), shaped[k] = true;
+                        if (shapes[k].micro_batches == 0) shapes[k].micro_batches = micro_batches_per_step(s.training, s.parallel);
                         Family family;
                         family.parallel = s.parallel;
                         family.first_order = search.layouts_examined;
                         family.least_zero = least_zero;
                         const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family, checks, search);
-                        if (family.fitting != 0) families.push_back(finish_family(family, shapes[k]));
+                        if (family.fitting != 0) families.push_back(finish_family(family, s, shared, shapes[k]));
                         if (!go_on) return families;
                     }
                 }
@@ -529,15 +579,15 @@ std::vector<Candidate> bound_candidates(const Scenario& scenario, const SharedFi
 
 // The listed layouts at their largest micro-batch, ranked again at it (a stable sort: ties keep
 // the order at micro-batch 1).
-void list_layouts(const Scenario& scenario, const ParameterCount& params, const std::vector<Candidate>& best,
-                  FitSearch& search) {
+void list_layouts(const Scenario& scenario, const ParameterCount& params, const SharedFigures* shared,
+                  const std::vector<Candidate>& best, FitSearch& search) {
     for (const Candidate& candidate : best) {
         FitLayout layout{scenario, {}};
         layout.scenario.parallel = candidate.parallel;
         layout.scenario.training.recompute = candidate.recompute;
         layout.scenario.training.micro_batch = 1;
-        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params);
-        layout.check = check_layout(layout.scenario, params);
+        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params, shared);
+        layout.check = check_in_search(layout.scenario, params, shared, Timing::always);
         search.layouts.push_back(std::move(layout));
     }
     std::stable_sort(search.layouts.begin(), search.layouts.end(), [](const FitLayout& x, const FitLayout& y) {
@@ -561,7 +611,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
     if (prune && shown > 0) fitting = bound_candidates(scenario, shared, families, shown, search);
     time_candidates(scenario, shared, shown, prune, fitting, search);
-    list_layouts(scenario, params, fitting, search);
+    list_layouts(scenario, params, prune ? &shared : nullptr, fitting, search);
 }
 
 }  // namespace
