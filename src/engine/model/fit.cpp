@@ -225,11 +225,33 @@ double micro_batch_cap(const Scenario& s) {
     return std::fmin(limit, std::fmax(1.0, std::ceil(s.training.global_batch / s.parallel.data_parallel() - 1e-9)));
 }
 
+// Whether a layout of the search's own scenario fits, at any micro-batch: by the bounds on its
+// peak where they decide (docs/model.md §17), else by its timeline. Without shared figures (the
+// exhaustive reference), by the timeline alone.
+bool fits_in_search(const Scenario& s, const ParameterCount& params, const SharedFigures* shared) {
+    if (shared == nullptr) return check_layout(s, params, Timing::never).fits;
+    const Architecture& a = s.model.architecture;
+    const double memory = s.hardware.gpu.memory_bytes;
+    ModelStateBytes states = per_gpu_model_states(shared->bytes, params, s.parallel);
+    const ActivationBytes activations = training_activations(a, s.training, s.parallel);
+    offload_states(s, shared->bytes, shared->fine_tuning.trainable_bytes, params, activations.micro_batches, states);
+    if (states.total() > memory) return false;  // held at every event
+    TrainingSettings without = s.training;
+    without.recompute = Recompute::none;
+    const ActivationBytes without_recompute =
+        s.training.recompute == Recompute::none ? activations : training_activations(a, without, s.parallel);
+    const StepPeakBounds bounds =
+        step_peak_bounds(s, params, shared->layer, shared->bytes, states, activations, &without_recompute);
+    if (bounds.upper * (1 + 1e-12) <= memory) return true;
+    if (bounds.lower * (1 - 1e-12) > memory) return false;
+    return check_in_search(s, params, shared, Timing::never).fits;
+}
+
 double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, const SharedFigures* shared = nullptr) {
     Scenario trial = s;
     return largest_fitting(micro_batch_cap(s), [&](double b) {
         trial.training.micro_batch = b;
-        return check_in_search(trial, params, shared, Timing::never).fits;
+        return fits_in_search(trial, params, shared);
     });
 }
 
@@ -440,6 +462,18 @@ struct StateFigures {
     double states = 0, weight_extra = 0;
 };
 
+// True when the upper bound of the recompute choice with the most activations fits: then the
+// three layouts of this ZeRO stage fit without judging each (`s` is set to the stage's layout).
+bool all_three_fit(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, double states, double weight_extra) {
+    double most = 0;
+    for (int r = 0; r < 3; ++r) {
+        s.training.recompute = recompute_choices[r];
+        const StepPeakParts& parts = activation_parts(s, shared, shape, r);
+        most = std::fmax(most, parts.pile + parts.activation_extra);
+    }
+    return (states + most + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
+}
+
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
 // examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
 bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, StateFigures* by_zero,
@@ -461,6 +495,11 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         if (!known.has_weight_extra)
             known.weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0, known.has_weight_extra = true;
         const double weight_extra = known.weight_extra;
+        if (all_three_fit(s, shared, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
+            search.layouts_examined += 3, search.layouts_total += 3, checks += 3;
+            family.fitting |= 7u << (3 * (zero - family.least_zero));
+            continue;
+        }
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
