@@ -558,7 +558,11 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                     for (std::size_t k = 0; k < interleaves.size(); ++k) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
                         s.parallel.expert = e, s.parallel.interleave = interleaves[k], s.parallel.zero_stage = 3;
-                        if (!layout_is_valid(s)) continue;  // rules that hold or fail for every stage alike
+                        // The enumeration meets layout_is_valid's other rules by construction (t, p, c and
+                        // e divisors, t of the heads, p ≤ L, 2c of s, e of the experts and of d·c; ZeRO
+                        // stages from the offload's least): only p·v ≤ L is left to check. The exhaustive
+                        // reference calls layout_is_valid on every layout, and the tests compare the two.
+                        if (p * interleaves[k] > a.layers) continue;
                         if (shapes[k].micro_batches == 0) shapes[k].micro_batches = micro_batches_per_step(s.training, s.parallel);
                         Family family;
                         family.parallel = s.parallel;
