@@ -225,34 +225,60 @@ double micro_batch_cap(const Scenario& s) {
     return std::fmin(limit, std::fmax(1.0, std::ceil(s.training.global_batch / s.parallel.data_parallel() - 1e-9)));
 }
 
-// Whether a layout of the search's own scenario fits, at any micro-batch: by the bounds on its
-// peak where they decide (docs/model.md §17), else by its timeline. Without shared figures (the
-// exhaustive reference), by the timeline alone.
-bool fits_in_search(const Scenario& s, const ParameterCount& params, const SharedFigures* shared) {
-    if (shared == nullptr) return check_layout(s, params, Timing::never).fits;
+// What the bounds on a scenario's peak say (docs/model.md §17): it fits, it does not, or they
+// leave it open (within a relative 10⁻¹² of the memory either side, for rounding).
+enum class BoundVerdict { fits, overflows, open };
+
+BoundVerdict judge_by_bounds(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
+                             const BytesPerParam& bytes, const LayerParameters& layer) {
     const Architecture& a = s.model.architecture;
     const double memory = s.hardware.gpu.memory_bytes;
-    ModelStateBytes states = per_gpu_model_states(shared->bytes, params, s.parallel);
+    ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
     const ActivationBytes activations = training_activations(a, s.training, s.parallel);
-    offload_states(s, shared->bytes, shared->fine_tuning.trainable_bytes, params, activations.micro_batches, states);
-    if (states.total() > memory) return false;  // held at every event
+    offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
+    if (states.total() > memory) return BoundVerdict::overflows;  // held at every event
     TrainingSettings without = s.training;
     without.recompute = Recompute::none;
     const ActivationBytes without_recompute =
         s.training.recompute == Recompute::none ? activations : training_activations(a, without, s.parallel);
-    const StepPeakBounds bounds =
-        step_peak_bounds(s, params, shared->layer, shared->bytes, states, activations, &without_recompute);
-    if (bounds.upper * (1 + 1e-12) <= memory) return true;
-    if (bounds.lower * (1 - 1e-12) > memory) return false;
+    const StepPeakBounds bounds = step_peak_bounds(s, params, layer, bytes, states, activations, &without_recompute);
+    if (bounds.upper * (1 + 1e-12) <= memory) return BoundVerdict::fits;
+    if (bounds.lower * (1 - 1e-12) > memory) return BoundVerdict::overflows;
+    return BoundVerdict::open;
+}
+
+// Whether any scenario fits: by the bounds where they decide, else by its timeline (the same
+// answer as check_layout's, without walking the timeline most of the time).
+bool fits_judged(const Scenario& s, const ParameterCount& params) {
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    const BoundVerdict verdict =
+        judge_by_bounds(s, params, fine_tuning, bytes, layer_parameters(s.model.architecture, params));
+    if (verdict != BoundVerdict::open) return verdict == BoundVerdict::fits;
+    return check_layout(s, params, Timing::never).fits;
+}
+
+// Whether a layout of the search's own scenario fits, at any micro-batch: as fits_judged, with the
+// search's shared figures. Without them (the exhaustive reference), by the timeline alone.
+bool fits_in_search(const Scenario& s, const ParameterCount& params, const SharedFigures* shared) {
+    if (shared == nullptr) return check_layout(s, params, Timing::never).fits;
+    const BoundVerdict verdict = judge_by_bounds(s, params, shared->fine_tuning, shared->bytes, shared->layer);
+    if (verdict != BoundVerdict::open) return verdict == BoundVerdict::fits;
     return check_in_search(s, params, shared, Timing::never).fits;
 }
 
-double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, const SharedFigures* shared = nullptr) {
+// The largest micro-batch with which `fits` holds (largest_fitting's answer), the rest of `s` fixed.
+template <typename Fits>
+double largest_micro_batch_by(const Scenario& s, Fits fits) {
     Scenario trial = s;
     return largest_fitting(micro_batch_cap(s), [&](double b) {
         trial.training.micro_batch = b;
-        return fits_in_search(trial, params, shared);
+        return fits(trial);
     });
+}
+
+double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, const SharedFigures* shared = nullptr) {
+    return largest_micro_batch_by(s, [&](const Scenario& trial) { return fits_in_search(trial, params, shared); });
 }
 
 // Sequences on powers of two from the shortest the context split allows (2c tokens) to the field's limit.
@@ -263,7 +289,7 @@ double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
     Scenario trial = s;
     const double step = largest_fitting(steps, [&](double k) {
         trial.training.sequence = shortest * std::exp2(k - 1);
-        return check_layout(trial, params, false).fits;
+        return fits_judged(trial, params);
     });
     return step > 0 ? shortest * std::exp2(step - 1) : 0;
 }
@@ -664,7 +690,8 @@ namespace {
 // Adds the change when the changed scenario obeys the rules and fits.
 bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed,
                 const ParameterCount& params) {
-    if (!layout_is_valid(changed)) return false;
+    // The bounds turn most changes that do not fit away without their timeline or their step time.
+    if (!layout_is_valid(changed) || !fits_judged(changed, params)) return false;
     const LayoutCheck check = check_layout(changed, params);
     if (!check.fits) return false;
     changes.push_back({kind, changed, check});
@@ -688,7 +715,7 @@ void more_gpus(const Scenario& s, const ParameterCount& params, std::vector<FitC
     // Units of GPUs above the scenario's: fits(k) is true when first + k − 1 units fit.
     const double k = largest_fitting(cap - first + 1, [&](double units) {
         trial.parallel.gpus = (cap - units + 1) * unit;  // counted from the top: more GPUs, less memory
-        return check_layout(trial, params, false).fits;
+        return fits_judged(trial, params);
     });
     if (k <= 0) return;
     trial.parallel.gpus = (cap - k + 1) * unit;
@@ -724,7 +751,7 @@ void settings_changes(const Scenario& s, const ParameterCount& params, std::vect
     if (s.training.micro_batch > 1) {
         const double b = largest_fitting(s.training.micro_batch - 1, [&](double value) {
             trial.training.micro_batch = value;
-            return check_layout(trial, params, false).fits;
+            return fits_judged(trial, params);
         });
         trial.training.micro_batch = b;
         if (b >= 1) try_change(changes, FitChangeKind::micro_batch, trial, params);
@@ -767,7 +794,8 @@ FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning p
     FitSearch search;
     const ParameterCount params = scenario_parameters(scenario);
     search.current = check_layout(scenario, params);
-    search.largest_micro_batch = largest_micro_batch_of(scenario, params);
+    search.largest_micro_batch =
+        largest_micro_batch_by(scenario, [&](const Scenario& trial) { return fits_judged(trial, params); });
     if (search.largest_micro_batch > 0) {
         Scenario at = scenario;
         at.training.micro_batch = search.largest_micro_batch;
