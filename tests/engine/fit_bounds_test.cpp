@@ -116,6 +116,15 @@ TEST_CASE("the run-time floor is at most the step of every ZeRO stage and expert
         family_member.parallel.zero_stage = (s.parallel.zero_stage + 2) % 4;
         family_member.parallel.expert = 1;
         CHECK(communication_step_floor(family_member, chain.params, chain.bytes, chain.compute) == floor);
+        TrainingCompute by_recompute[3];  // the three choices' floors from one shape: the same, bit for bit
+        for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+            Scenario with_r = s;
+            with_r.training.recompute = r;
+            by_recompute[static_cast<int>(r)] = chain_of(with_r).compute;
+        }
+        double floors[3];
+        communication_step_floors(family_member, chain.params, chain.bytes, by_recompute, floors);
+        CHECK(floors[static_cast<int>(s.training.recompute)] == floor);
         ++layouts;
         if (floor == step) ++tight;
     });

@@ -90,6 +90,12 @@ double communication_step_seconds(const Scenario& scenario, const ParameterCount
 double communication_step_floor(const Scenario& scenario, const ParameterCount& params,
                                 const BytesPerParam& bytes_per_param, const TrainingCompute& compute);
 
+// communication_step_floor for each recompute choice (none, selective, full) of the scenario's
+// layout, with the training compute of each, bit for bit, from one shape.
+void communication_step_floors(const Scenario& scenario, const ParameterCount& params,
+                               const BytesPerParam& bytes_per_param, const TrainingCompute (&by_recompute)[3],
+                               double (&floors)[3]);
+
 // One point of the time-over-GPUs curve with communication: the same tokens, the same global batch,
 // on `gpus` GPUs of the scenario's t, p, c and e.
 struct CommunicatedTimeOnGpus {

@@ -428,7 +428,7 @@ struct ShapeFigures {
     ActivationBytes without_recompute;
     bool has_parts[3] = {false, false, false};
     StepPeakParts parts[3];
-    bool has_floor[3] = {false, false, false};
+    bool has_floors = false;
     double floor_run[3] = {0, 0, 0};
 };
 
@@ -448,13 +448,16 @@ const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& sh
     return shape.parts[r];
 }
 
-// The run-time floor for recompute choice r, with `s` set to a layout of the shape with that choice:
-// communication_step_floor ≤ the step of every ZeRO stage and expert split, bit for bit.
+// The run-time floor for recompute choice r, with `s` set to a layout of the shape: the floors
+// of the three choices come from one shape (communication_step_floors), each ≤ the step of every
+// ZeRO stage and expert split with that choice, bit for bit.
 double floor_run_of(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
-    if (!shape.has_floor[r]) {
-        const double floor = communication_step_floor(s, shared.params, shared.bytes, shared.compute[r]);
-        shape.floor_run[r] = steps_of_run(s) * floor * (1 - 1e-9);
-        shape.has_floor[r] = true;
+    if (!shape.has_floors) {
+        double floors[3];
+        communication_step_floors(s, shared.params, shared.bytes, shared.compute, floors);
+        const double steps = steps_of_run(s);
+        for (int k = 0; k < 3; ++k) shape.floor_run[k] = steps * floors[k] * (1 - 1e-9);
+        shape.has_floors = true;
     }
     return shape.floor_run[r];
 }
