@@ -3,8 +3,8 @@
 // layouts, ZeRO stages, recompute choices and micro-batches.
 #include "catch_include.hpp"
 
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -23,15 +23,14 @@ namespace {
 
 // Full training, LoRA with a global batch (several micro-batches per step), and QLoRA with its
 // optimizer offloaded (ZeRO ≥ 1) or its weights too (ZeRO-3 only).
-const char* const trainings[] = {
-    R"({"sequence":2048})", R"({"sequence":4096,"method":"lora","global_batch":64})",
-    R"({"sequence":1024,"method":"qlora","offload":"optimizer","flash_attention":false})",
-    R"({"sequence":2048,"method":"qlora","offload":"parameters","global_batch":256})"};
+const char* const trainings[] = {R"({"sequence":2048})", R"({"sequence":4096,"method":"lora","global_batch":64})",
+                                 R"({"sequence":1024,"method":"qlora","offload":"optimizer","flash_attention":false})",
+                                 R"({"sequence":2048,"method":"qlora","offload":"parameters","global_batch":256})"};
 
 Scenario preset_on_64_gpus(std::string_view preset, const char* training) {
-    const ScenarioReading reading = read_scenario_text(R"({"model":{"preset":")" + std::string(preset) +
-                                                       R"("},"training":)" + training +
-                                                       R"(,"parallel":{"gpus":64,"zero_stage":3}})");
+    const ScenarioReading reading =
+        read_scenario_text(R"({"model":{"preset":")" + std::string(preset) + R"("},"training":)" + training +
+                           R"(,"parallel":{"gpus":64,"zero_stage":3}})");
     REQUIRE(reading.ok());
     return reading.scenario;
 }
@@ -129,8 +128,8 @@ TEST_CASE("the run-time floor is at most the step of every ZeRO stage and expert
         if (floor == step) ++tight;
     });
     CHECK(layouts > 10000);
-    CHECK(tight > 0);          // reached where nothing else is exposed: the floor is not loose everywhere
-    CHECK(tight < layouts);    // and the terms it leaves out do show elsewhere
+    CHECK(tight > 0);        // reached where nothing else is exposed: the floor is not loose everywhere
+    CHECK(tight < layouts);  // and the terms it leaves out do show elsewhere
 }
 
 TEST_CASE("the peak's parts, worked out apart as the search combines them, hold the timeline's peak",

@@ -345,9 +345,9 @@ TEST_CASE("the pruned search agrees with the exhaustive one on the largest prese
     double families_ruled_out = 0;
     for (const char* preset : {"llama3-405b", "deepseek-v3", "mixtral-8x7b"}) {
         for (const double gpus : {16384.0, 720720.0}) {
-            const Scenario s = read_or_fail(R"({"model":{"preset":")" + std::string(preset) +
-                                            R"("},"parallel":{"gpus":)" + std::to_string(gpus) +
-                                            R"(},"hardware":{"gpu":"h100-sxm"}})");
+            const Scenario s =
+                read_or_fail(R"({"model":{"preset":")" + std::string(preset) + R"("},"parallel":{"gpus":)" +
+                             std::to_string(gpus) + R"(},"hardware":{"gpu":"h100-sxm"}})");
             for (const double max_layouts : {1.0, 20.0}) {
                 INFO(preset << " on " << gpus << ", " << max_layouts);
                 const FitSearch pruned = search_fits(s, max_layouts);
@@ -369,9 +369,9 @@ TEST_CASE("the pruned search agrees with the exhaustive one with interleaving, o
          {R"({"sequence":4096})", R"({"sequence":2048,"offload":"parameters","method":"lora","global_batch":32})"}) {
         for (const double gpus : {2.0, 4.0, 32.0, 256.0}) {
             for (const char* gpu : {"rtx-4090", "a100-sxm-40", "h100-sxm"}) {
-                const Scenario s = read_or_fail(R"({"model":{"preset":"llama3-8b"},"training":)" + std::string(training) +
-                                                R"(,"parallel":{"zero_stage":3,"gpus":)" + std::to_string(gpus) +
-                                                R"(},"hardware":{"gpu":")" + gpu + R"("}})");
+                const Scenario s = read_or_fail(R"({"model":{"preset":"llama3-8b"},"training":)" +
+                                                std::string(training) + R"(,"parallel":{"zero_stage":3,"gpus":)" +
+                                                std::to_string(gpus) + R"(},"hardware":{"gpu":")" + gpu + R"("}})");
                 INFO(training << " on " << gpus << " " << gpu);
                 for (const double max_layouts : {2.0, 20.0})
                     check_same_search(search_fits(s, max_layouts), search_fits(s, max_layouts, FitPruning::none));

@@ -106,7 +106,8 @@ bool layout_is_valid(const Scenario& s) {
     if (!divides(product, l.gpus) || !divides(l.tensor, a.heads)) return false;
     if (l.pipeline > a.layers || l.pipeline * l.interleave > a.layers) return false;
     if (l.context > 1 && !divides(2 * l.context, s.training.sequence)) return false;
-    if (l.expert > 1 && (a.experts <= 1 || !divides(l.expert, a.experts) || !divides(l.expert, l.gpus / product * l.context)))
+    if (l.expert > 1 &&
+        (a.experts <= 1 || !divides(l.expert, a.experts) || !divides(l.expert, l.gpus / product * l.context)))
         return false;
     if (s.training.offload == Offload::optimizer && l.zero_stage < 1) return false;
     if (s.training.offload == Offload::parameters && l.zero_stage < 3) return false;
@@ -442,8 +443,10 @@ const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& sh
         shape.without_recompute = training_activations(a, without, s.parallel);
         shape.has_without_recompute = true;
     }
-    const ActivationBytes activations = r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
-    shape.parts[r] = step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &shape.without_recompute);
+    const ActivationBytes activations =
+        r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
+    shape.parts[r] =
+        step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &shape.without_recompute);
     shape.has_parts[r] = true;
     return shape.parts[r];
 }
@@ -508,8 +511,8 @@ bool all_three_fit(Scenario& s, const SharedFigures& shared, ShapeFigures& shape
 
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
 // examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
-bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, StateFigures* by_zero,
-                  Family& family, double& checks, FitSearch& search) {
+bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, StateFigures* by_zero, Family& family,
+                  double& checks, FitSearch& search) {
     const double memory = s.hardware.gpu.memory_bytes;
     for (int zero = family.least_zero; zero <= 3; ++zero) {
         s.parallel.zero_stage = zero;
@@ -554,7 +557,8 @@ Family finish_family(Family family, Scenario& s, const SharedFigures& shared, Sh
         if ((family.fitting & mask) == 0) continue;
         s.training.recompute = recompute_choices[r];
         family.floor_run[r] = floor_run_of(s, shared, shape, r);
-        if (family.least_floor < 0 || family.floor_run[r] < family.least_floor) family.least_floor = family.floor_run[r];
+        if (family.least_floor < 0 || family.floor_run[r] < family.least_floor)
+            family.least_floor = family.floor_run[r];
     }
     return family;
 }
@@ -595,12 +599,14 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                         // stages from the offload's least): only p·v ≤ L is left to check. The exhaustive
                         // reference calls layout_is_valid on every layout, and the tests compare the two.
                         if (p * interleaves[k] > a.layers) continue;
-                        if (shapes[k].micro_batches == 0) shapes[k].micro_batches = micro_batches_per_step(s.training, s.parallel);
+                        if (shapes[k].micro_batches == 0)
+                            shapes[k].micro_batches = micro_batches_per_step(s.training, s.parallel);
                         Family family;
                         family.parallel = s.parallel;
                         family.first_order = search.layouts_examined;
                         family.least_zero = least_zero;
-                        const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family, checks, search);
+                        const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family,
+                                                        checks, search);
                         if (family.fitting != 0) families.push_back(finish_family(family, s, shared, shapes[k]));
                         if (!go_on) return families;
                     }
@@ -642,7 +648,8 @@ std::vector<Candidate> bound_candidates(const Scenario& scenario, const SharedFi
             ++search.steps_bounded;
             const double bound = least_run_seconds(s, shared);
             keep_least(best, shown, bound);
-            if (bound <= cut()) candidates.push_back({s.parallel, s.training.recompute, family.first_order + bit + 1, bound, {}});
+            if (bound <= cut())
+                candidates.push_back({s.parallel, s.training.recompute, family.first_order + bit + 1, bound, {}});
         }
     }
     const double last_cut = cut();
