@@ -353,3 +353,52 @@ TEST_CASE("the pruned search agrees with the exhaustive one on small clusters at
                         check_same_search(search_fits(s, max_layouts), search_fits(s, max_layouts, FitPruning::none));
                 }
 }
+
+TEST_CASE("the pruned search agrees with the exhaustive one on the largest presets and clusters", "[fit][exact]") {
+    // docs/model.md §17: families of layouts are counted, bounded and ruled out together; the
+    // exhaustive search walks and times every layout. The benchmark's own clusters (bench/), a
+    // cluster with many divisors (720,720 = 2⁴·3²·5·7·11·13 GPUs: many pipelines, contexts and
+    // interleavings), experts split every way DeepSeek-V3's 256 and Mixtral's 8 allow.
+    double families_ruled_out = 0;
+    for (const char* preset : {"llama3-405b", "deepseek-v3", "mixtral-8x7b"}) {
+        for (const double gpus : {16384.0, 720720.0}) {
+            const Scenario s =
+                read_or_fail(R"({"model":{"preset":")" + std::string(preset) + R"("},"parallel":{"gpus":)" +
+                             std::to_string(gpus) + R"(},"hardware":{"gpu":"h100-sxm"}})");
+            for (const double max_layouts : {1.0, 20.0}) {
+                INFO(preset << " on " << gpus << ", " << max_layouts);
+                const FitSearch pruned = search_fits(s, max_layouts);
+                check_same_search(pruned, search_fits(s, max_layouts, FitPruning::none));
+                families_ruled_out += pruned.layouts_total - pruned.steps_bounded;
+            }
+        }
+    }
+    CHECK(families_ruled_out > 0);  // the floors spared fitting layouts their step time
+}
+
+TEST_CASE("the pruned search agrees with the exhaustive one with interleaving, offload and one data-parallel rank",
+          "[fit][exact]") {
+    // Interleaving (Llama 3 8B's 32 layers: v among the divisors of 32/p), the weights offloaded
+    // (ZeRO-3 only), and clusters of 2 and 4 GPUs, where t·p·c = G leaves one data-parallel rank
+    // and ZeRO-2's gradient buffer can cost more than ZeRO-1 saves (the peak is not monotone in
+    // the stage there), at memory sizes between the layouts' peaks.
+    for (const char* training :
+         {R"({"sequence":4096})", R"({"sequence":2048,"offload":"parameters","method":"lora","global_batch":32})"}) {
+        for (const double gpus : {2.0, 4.0, 32.0, 256.0}) {
+            for (const char* gpu : {"rtx-4090", "a100-sxm-40", "h100-sxm"}) {
+                const Scenario s = read_or_fail(R"({"model":{"preset":"llama3-8b"},"training":)" +
+                                                std::string(training) + R"(,"parallel":{"zero_stage":3,"gpus":)" +
+                                                std::to_string(gpus) + R"(},"hardware":{"gpu":")" + gpu + R"("}})");
+                INFO(training << " on " << gpus << " " << gpu);
+                for (const double max_layouts : {2.0, 20.0})
+                    check_same_search(search_fits(s, max_layouts), search_fits(s, max_layouts, FitPruning::none));
+            }
+        }
+    }
+    for (const double gpus : {2.0, 4.0})
+        for (const double share : {0.1, 0.15, 0.3, 0.6, 0.75}) {
+            const Scenario s = small_cluster(gpus, 0, false, share * one_gpu_peak(false));
+            INFO("gpus " << gpus << ", share " << share);
+            check_same_search(search_fits(s, 1e9), search_fits(s, 1e9, FitPruning::none));
+        }
+}

@@ -251,9 +251,20 @@ void lay_out_schedule(const StepShape& s, CommunicationModel& model) {
 
 namespace {
 
-// Every term and the step they sum to (§13), without the schedule: what communication_model and
-// communication_step_seconds share, so the two give one step time.
-StepShape step_terms(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+// §6's FLOPs per token, this GPU's 1/(t·p·c) share of one micro-batch, at the arithmetic's rate.
+double micro_batch_seconds_of(const Scenario& scenario, const TrainingCompute& compute) {
+    const TrainingSettings& training = scenario.training;
+    const ParallelSettings& parallel = scenario.parallel;
+    const double t = parallel.tensor, p = parallel.pipeline, c = parallel.context;
+    const double tokens = training.tokens > 0 ? training.tokens : 1;
+    const double sustained = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
+    const double micro_batch_tokens = training.micro_batch * training.sequence;
+    return compute.hardware_flops / tokens * micro_batch_tokens / (t * p * c) / sustained;
+}
+
+// The layout's shape and its arithmetic (§13), no term yet: what the full step and its floor share,
+// so the two start from the same figures.
+StepShape step_shape(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
                      const TrainingCompute& compute, CommunicationModel& model) {
     const TrainingSettings& training = scenario.training;
     const ParallelSettings& parallel = scenario.parallel;
@@ -262,11 +273,8 @@ StepShape step_terms(const Scenario& scenario, const ParameterCount& params, con
     const Links links = links_of(scenario.hardware.gpu);
     model.interconnect_assumed = links.assumed;
     model.micro_batches = micro_batches_per_step(training, parallel);
-    const double tokens = training.tokens > 0 ? training.tokens : 1;
-    const double sustained = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
-    // §6's FLOPs per token, this GPU's 1/(t·p·c) share of one micro-batch, at the arithmetic's rate.
     const double micro_batch_tokens = training.micro_batch * training.sequence;
-    const double micro_batch_seconds = compute.hardware_flops / tokens * micro_batch_tokens / (t * p * c) / sustained;
+    const double micro_batch_seconds = micro_batch_seconds_of(scenario, compute);
     model.compute_seconds = model.micro_batches * micro_batch_seconds;
 
     const double d = parallel.data_parallel();
@@ -288,9 +296,24 @@ StepShape step_terms(const Scenario& scenario, const ParameterCount& params, con
                           micro_batch_tokens / c,  // one micro-batch's tokens on one context rank
                           training.recompute == Recompute::full};
     for (int i = 0; i < comm_term_count; ++i) model.terms[static_cast<std::size_t>(i)].term = static_cast<CommTerm>(i);
-    if (p > 1) add_pipeline_terms(shape, model);
-    if (t > 1) add_tensor_term(shape, model);
-    if (c > 1) add_context_term(shape, sustained, model);
+    return shape;
+}
+
+// The terms that depend on t, p, v and c alone (the bubble, the pipeline's transfers, tensor and
+// context parallelism): the first four in CommTerm order.
+void add_layout_terms(const StepShape& shape, CommunicationModel& model) {
+    const double sustained = shape.scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
+    if (shape.p > 1) add_pipeline_terms(shape, model);
+    if (shape.t > 1) add_tensor_term(shape, model);
+    if (shape.c > 1) add_context_term(shape, sustained, model);
+}
+
+// Every term and the step they sum to (§13), without the schedule: what communication_model and
+// communication_step_seconds share, so the two give one step time.
+StepShape step_terms(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
+                     const TrainingCompute& compute, CommunicationModel& model) {
+    const StepShape shape = step_shape(scenario, params, bytes_per_param, compute, model);
+    add_layout_terms(shape, model);
     if (shape.e > 1 && params.routed_experts > 0) add_expert_term(shape, model);
     if (shape.sharding > 1) add_sharding_term(shape, model);
     sum_step(model);
@@ -325,6 +348,34 @@ double communication_step_seconds(const Scenario& scenario, const ParameterCount
     CommunicationModel model;
     step_terms(scenario, params, bytes_per_param, compute, model);
     return model.step_seconds;
+}
+
+double communication_step_floor(const Scenario& scenario, const ParameterCount& params,
+                                const BytesPerParam& bytes_per_param, const TrainingCompute& compute) {
+    CommunicationModel model;
+    add_layout_terms(step_shape(scenario, params, bytes_per_param, compute, model), model);
+    // The expert, data-parallel and ZeRO-3 terms stay 0: the sum is the full step's sum up to them,
+    // the same additions in the same order, and adding exposed times ≥ 0 never rounds it down.
+    sum_step(model);
+    return model.step_seconds;
+}
+
+void communication_step_floors(const Scenario& scenario, const ParameterCount& params,
+                               const BytesPerParam& bytes_per_param, const TrainingCompute (&by_recompute)[3],
+                               double (&floors)[3]) {
+    CommunicationModel first;
+    StepShape shape = step_shape(scenario, params, bytes_per_param, by_recompute[0], first);
+    for (int r = 0; r < 3; ++r) {
+        // What step_shape gives the same layout with recompute choice r: its arithmetic and whether
+        // tensor parallelism's forward exchanges repeat; nothing else in the shape reads it.
+        CommunicationModel model;
+        shape.micro_batch_seconds = micro_batch_seconds_of(scenario, by_recompute[r]);
+        shape.full_recompute = static_cast<Recompute>(r) == Recompute::full;
+        model.compute_seconds = shape.micro_batches * shape.micro_batch_seconds;
+        add_layout_terms(shape, model);
+        sum_step(model);
+        floors[r] = model.step_seconds;
+    }
 }
 
 namespace {

@@ -83,6 +83,19 @@ CommunicationModel communication_model(const Scenario& scenario, const Parameter
 double communication_step_seconds(const Scenario& scenario, const ParameterCount& params,
                                   const BytesPerParam& bytes_per_param, const TrainingCompute& compute);
 
+// A floor under communication_step_seconds that ignores the expert split and the ZeRO stage: the
+// arithmetic plus the terms fixed by t, p, v and c (bubble, pipeline transfers, tensor and context
+// parallelism), summed as the full step sums them, so floor ≤ step holds bit for bit
+// (docs/model.md §17: the inverse search rules out whole families of layouts with it).
+double communication_step_floor(const Scenario& scenario, const ParameterCount& params,
+                                const BytesPerParam& bytes_per_param, const TrainingCompute& compute);
+
+// communication_step_floor for each recompute choice (none, selective, full) of the scenario's
+// layout, with the training compute of each, bit for bit, from one shape.
+void communication_step_floors(const Scenario& scenario, const ParameterCount& params,
+                               const BytesPerParam& bytes_per_param, const TrainingCompute (&by_recompute)[3],
+                               double (&floors)[3]);
+
 // One point of the time-over-GPUs curve with communication: the same tokens, the same global batch,
 // on `gpus` GPUs of the scenario's t, p, c and e.
 struct CommunicatedTimeOnGpus {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "engine/model/communication.hpp"
@@ -44,15 +46,15 @@ ParameterCount scenario_parameters(const Scenario& scenario) {
     return params;
 }
 
-LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
+namespace {
+
+// check_layout with the figures that depend on the model and the training settings alone given.
+LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
+                               const BytesPerParam& bytes, const TrainingCompute& compute, Timing timing) {
     const Architecture& a = s.model.architecture;
-    // The estimate's own chain (estimate.cpp), without what the peak and the step time do not need.
-    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, a, params.total);
-    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
     ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
     const ActivationBytes activations = training_activations(a, s.training, s.parallel);
     offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
-    const TrainingCompute compute = training_compute(a, params.active, s);
     // Grouping a timeline's events changes no peak (docs/scenario.md, "Step timeline"): the fewest will do.
     const StepTimeline timeline =
         step_timeline(s, params, bytes, states, activations, compute, StepDetail::peak, nullptr, 0);
@@ -70,15 +72,42 @@ LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing
     return check;
 }
 
+}  // namespace
+
+LayoutCheck check_layout(const Scenario& s, const ParameterCount& params, Timing timing) {
+    const Architecture& a = s.model.architecture;
+    // The estimate's own chain (estimate.cpp), without what the peak and the step time do not need.
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, a, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    const TrainingCompute compute = training_compute(a, params.active, s);
+    return check_layout_given(s, params, fine_tuning, bytes, compute, timing);
+}
+
+namespace {
+
+// Whether k divides n, as std::fmod(n, k) == 0 says, by integer division when both are whole
+// numbers (the layouts' figures are): libm's fmod loops over the exponents' difference, and the
+// search asks tens of thousands of times.
+bool divides(double k, double n) {
+    constexpr double exact_integers = 9007199254740992.0;  // 2^53
+    if (k >= 1 && n >= 0 && k < exact_integers && n < exact_integers) {
+        const auto whole_k = static_cast<std::int64_t>(k), whole_n = static_cast<std::int64_t>(n);
+        if (static_cast<double>(whole_k) == k && static_cast<double>(whole_n) == n) return whole_n % whole_k == 0;
+    }
+    return std::fmod(n, k) == 0;
+}
+
+}  // namespace
+
 bool layout_is_valid(const Scenario& s) {
     const ParallelSettings& l = s.parallel;
     const Architecture& a = s.model.architecture;
     const double product = l.tensor * l.pipeline * l.context;
-    if (std::fmod(l.gpus, product) != 0 || std::fmod(a.heads, l.tensor) != 0) return false;
+    if (!divides(product, l.gpus) || !divides(l.tensor, a.heads)) return false;
     if (l.pipeline > a.layers || l.pipeline * l.interleave > a.layers) return false;
-    if (l.context > 1 && std::fmod(s.training.sequence, 2 * l.context) != 0) return false;
-    if (l.expert > 1 && (a.experts <= 1 || std::fmod(a.experts, l.expert) != 0 ||
-                         std::fmod(l.gpus / product * l.context, l.expert) != 0))
+    if (l.context > 1 && !divides(2 * l.context, s.training.sequence)) return false;
+    if (l.expert > 1 &&
+        (a.experts <= 1 || !divides(l.expert, a.experts) || !divides(l.expert, l.gpus / product * l.context)))
         return false;
     if (s.training.offload == Offload::optimizer && l.zero_stage < 1) return false;
     if (s.training.offload == Offload::parameters && l.zero_stage < 3) return false;
@@ -91,7 +120,7 @@ namespace {
 std::vector<double> divisors(double n) {
     std::vector<double> low, high;
     for (double k = 1; k * k <= n; ++k) {
-        if (std::fmod(n, k) != 0) continue;
+        if (!divides(k, n)) continue;
         low.push_back(k);
         if (k * k != n) high.push_back(n / k);
     }
@@ -99,10 +128,21 @@ std::vector<double> divisors(double n) {
     return low;
 }
 
+// The divisors of n among `candidates` (the divisors of a multiple of n), ascending: every divisor
+// of a divisor of G is a divisor of G, so G's list serves every quotient.
+std::vector<double> divisors_among(const std::vector<double>& candidates, double n) {
+    std::vector<double> found;
+    for (const double k : candidates) {
+        if (k > n) break;
+        if (divides(k, n)) found.push_back(k);
+    }
+    return found;
+}
+
 // Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
 // evenly, every divisor of the layers per stage (Megatron's rule for the interleaved schedule).
 std::vector<double> interleave_choices(const Architecture& a, double pipeline) {
-    if (pipeline <= 1 || std::fmod(a.layers, pipeline) != 0) return {1};
+    if (pipeline <= 1 || !divides(pipeline, a.layers)) return {1};
     return divisors(a.layers / pipeline);
 }
 
@@ -117,14 +157,14 @@ void for_each_layout(const Scenario& base, Visit visit) {
     s.training.micro_batch = 1;
     const double gpus = base.parallel.gpus;
     for (const double t : divisors(gpus)) {
-        if (std::fmod(a.heads, t) != 0) continue;
+        if (!divides(t, a.heads)) continue;
         for (const double p : divisors(gpus / t)) {
             if (p > a.layers) break;
             for (const double c : divisors(gpus / (t * p))) {
-                if (c > 1 && std::fmod(base.training.sequence, 2 * c) != 0) continue;
+                if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
                 const double data_context = gpus / (t * p);
                 for (const double e : a.experts > 1 ? divisors(a.experts) : std::vector<double>{1}) {
-                    if (std::fmod(data_context, e) != 0) continue;
+                    if (!divides(e, data_context)) continue;
                     for (const double m : interleave_choices(a, p)) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
                         s.parallel.expert = e, s.parallel.interleave = m;
@@ -141,53 +181,6 @@ void for_each_layout(const Scenario& base, Visit visit) {
             }
         }
     }
-}
-
-// The largest micro-batch worth trying: the field's limit, or with a global batch the most
-// sequences one data-parallel replica takes per step (beyond it the step only grows).
-double micro_batch_cap(const Scenario& s) {
-    const double limit = find_field_limit("training.micro_batch")->max;
-    if (s.training.global_batch <= 0) return limit;
-    return std::fmin(limit, std::fmax(1.0, std::ceil(s.training.global_batch / s.parallel.data_parallel() - 1e-9)));
-}
-
-double largest_micro_batch_of(const Scenario& s, const ParameterCount& params) {
-    Scenario trial = s;
-    return largest_fitting(micro_batch_cap(s), [&](double b) {
-        trial.training.micro_batch = b;
-        return check_layout(trial, params, false).fits;
-    });
-}
-
-// Sequences on powers of two from the shortest the context split allows (2c tokens) to the field's limit.
-double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
-    const double shortest = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
-    const double longest = find_field_limit("training.sequence")->max;
-    const double steps = std::floor(std::log2(longest / shortest)) + 1;
-    Scenario trial = s;
-    const double step = largest_fitting(steps, [&](double k) {
-        trial.training.sequence = shortest * std::exp2(k - 1);
-        return check_layout(trial, params, false).fits;
-    });
-    return step > 0 ? shortest * std::exp2(step - 1) : 0;
-}
-
-// A fitting layout while the search runs: its settings alone, cheap to keep and sort (a
-// Scenario carries strings); the listed ones become scenarios again.
-struct Candidate {
-    ParallelSettings parallel;
-    Recompute recompute = Recompute::none;
-    double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
-    double least_run = 0;  // a lower bound on its run time: cheap, then exact (docs/model.md §17)
-    bool bounded = false;  // least_run is the exact bound
-    LayoutCheck check;     // memory and time, once timed
-};
-
-// Shorter run first; at equal time, less memory; then the enumeration's order.
-bool faster(const Candidate& x, const Candidate& y) {
-    if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
-    if (x.check.peak_bytes != y.check.peak_bytes) return x.check.peak_bytes < y.check.peak_bytes;
-    return x.order < y.order;
 }
 
 // What every layout of one search shares (docs/model.md §17): the figures that depend on the
@@ -214,6 +207,113 @@ SharedFigures shared_figures(const Scenario& scenario, const ParameterCount& par
     return shared;
 }
 
+// check_layout for a layout of the search's own scenario (another t, p, c, e, v, ZeRO stage,
+// recompute or micro-batch, the same G and training otherwise): the shared figures are the ones
+// check_layout would work out, since none of them reads those settings (finetune.cpp,
+// compute.cpp). Without shared figures (the exhaustive reference), check_layout itself.
+LayoutCheck check_in_search(const Scenario& s, const ParameterCount& params, const SharedFigures* shared,
+                            Timing timing) {
+    if (shared == nullptr) return check_layout(s, params, timing);
+    return check_layout_given(s, params, shared->fine_tuning, shared->bytes,
+                              shared->compute[static_cast<int>(s.training.recompute)], timing);
+}
+
+// The largest micro-batch worth trying: the field's limit, or with a global batch the most
+// sequences one data-parallel replica takes per step (beyond it the step only grows).
+double micro_batch_cap(const Scenario& s) {
+    const double limit = find_field_limit("training.micro_batch")->max;
+    if (s.training.global_batch <= 0) return limit;
+    return std::fmin(limit, std::fmax(1.0, std::ceil(s.training.global_batch / s.parallel.data_parallel() - 1e-9)));
+}
+
+// What the bounds on a scenario's peak say (docs/model.md §17): it fits, it does not, or they
+// leave it open (within a relative 10⁻¹² of the memory either side, for rounding).
+enum class BoundVerdict { fits, overflows, open };
+
+BoundVerdict judge_by_bounds(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
+                             const BytesPerParam& bytes, const LayerParameters& layer) {
+    const Architecture& a = s.model.architecture;
+    const double memory = s.hardware.gpu.memory_bytes;
+    ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
+    const ActivationBytes activations = training_activations(a, s.training, s.parallel);
+    offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
+    if (states.total() > memory) return BoundVerdict::overflows;  // held at every event
+    TrainingSettings without = s.training;
+    without.recompute = Recompute::none;
+    const ActivationBytes without_recompute =
+        s.training.recompute == Recompute::none ? activations : training_activations(a, without, s.parallel);
+    const StepPeakBounds bounds = step_peak_bounds(s, params, layer, bytes, states, activations, &without_recompute);
+    if (bounds.upper * (1 + 1e-12) <= memory) return BoundVerdict::fits;
+    if (bounds.lower * (1 - 1e-12) > memory) return BoundVerdict::overflows;
+    return BoundVerdict::open;
+}
+
+// Whether any scenario fits: by the bounds where they decide, else by its timeline (the same
+// answer as check_layout's, without walking the timeline most of the time).
+bool fits_judged(const Scenario& s, const ParameterCount& params) {
+    const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
+    const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
+    const BoundVerdict verdict =
+        judge_by_bounds(s, params, fine_tuning, bytes, layer_parameters(s.model.architecture, params));
+    if (verdict != BoundVerdict::open) return verdict == BoundVerdict::fits;
+    return check_layout(s, params, Timing::never).fits;
+}
+
+// Whether a layout of the search's own scenario fits, at any micro-batch: as fits_judged, with the
+// search's shared figures. Without them (the exhaustive reference), by the timeline alone.
+bool fits_in_search(const Scenario& s, const ParameterCount& params, const SharedFigures* shared) {
+    if (shared == nullptr) return check_layout(s, params, Timing::never).fits;
+    const BoundVerdict verdict = judge_by_bounds(s, params, shared->fine_tuning, shared->bytes, shared->layer);
+    if (verdict != BoundVerdict::open) return verdict == BoundVerdict::fits;
+    return check_in_search(s, params, shared, Timing::never).fits;
+}
+
+// The largest micro-batch with which `fits` holds (largest_fitting's answer), the rest of `s` fixed.
+template <typename Fits>
+double largest_micro_batch_by(const Scenario& s, Fits fits) {
+    Scenario trial = s;
+    return largest_fitting(micro_batch_cap(s), [&](double b) {
+        trial.training.micro_batch = b;
+        return fits(trial);
+    });
+}
+
+double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, const SharedFigures* shared = nullptr) {
+    return largest_micro_batch_by(s, [&](const Scenario& trial) { return fits_in_search(trial, params, shared); });
+}
+
+// Sequences on powers of two from the shortest the context split allows (2c tokens) to the field's limit.
+double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
+    const double shortest = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
+    const double longest = find_field_limit("training.sequence")->max;
+    const double steps = std::floor(std::log2(longest / shortest)) + 1;
+    Scenario trial = s;
+    const double step = largest_fitting(steps, [&](double k) {
+        trial.training.sequence = shortest * std::exp2(k - 1);
+        return fits_judged(trial, params);
+    });
+    return step > 0 ? shortest * std::exp2(step - 1) : 0;
+}
+
+// A fitting layout while the search runs: its settings alone, cheap to keep and sort (a
+// Scenario carries strings); the listed ones become scenarios again.
+struct Candidate {
+    ParallelSettings parallel;
+    Recompute recompute = Recompute::none;
+    double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
+    double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
+    LayoutCheck check;     // memory and time, once timed
+};
+
+// Shorter run first; at equal time, less memory; then the enumeration's order.
+bool faster(const Candidate& x, const Candidate& y) {
+    if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
+    if (x.check.peak_bytes != y.check.peak_bytes) return x.check.peak_bytes < y.check.peak_bytes;
+    return x.order < y.order;
+}
+
+constexpr Recompute recompute_choices[3] = {Recompute::none, Recompute::selective, Recompute::full};
+
 // The run's steps at micro-batch 1 (docs/model.md §17: the run's tokens in steps of μ·b·d sequences).
 double steps_of_run(const Scenario& s) {
     const double sequences = micro_batches_per_step(s.training, s.parallel) * s.parallel.data_parallel();
@@ -228,146 +328,34 @@ double least_run_seconds(const Scenario& s, const SharedFigures& shared) {
     return steps_of_run(s) * step * (1 - 1e-9);
 }
 
-// A cheaper lower bound on the same run time: the step's arithmetic and its pipeline bubble alone
-// (docs/model.md §13; Narayanan et al. 2021 §2.2: (p − 1)/v micro-batches' worth), every other
-// term being exposed time ≥ 0; lowered by 1 − 10⁻⁶, far more than the rounding of either.
-double cheap_run_seconds(const Scenario& s, const SharedFigures& shared, double sustained_flops) {
-    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
-    const ParallelSettings& l = s.parallel;
-    const double tokens = s.training.tokens > 0 ? s.training.tokens : 1;
-    const double micro_batch_seconds =
-        compute.hardware_flops / tokens * s.training.sequence / (l.tensor * l.pipeline * l.context) / sustained_flops;
-    const double micro_batches = micro_batches_per_step(s.training, l);
-    const double bubble = l.pipeline > 1 ? (l.pipeline - 1) / l.interleave : 0.0;
-    return steps_of_run(s) * micro_batch_seconds * (micro_batches + bubble) * (1 - 1e-6);
-}
-
-// Whether a layout fits at micro-batch 1, and its states. The bounds on the step's peak decide
-// most layouts; the ones between them (within a relative 1e-12 of the memory, for rounding) walk
-// the timeline, which stays the reference.
-struct MemoryVerdict {
-    bool fits = false;
-    double states = 0;
-};
-
-// A layout's activations at micro-batch 1 depend on t, p, c, v and recompute, not on the ZeRO
-// stage or e: the enumeration's four ZeRO stages (and expert splits) reuse one computation.
-class ActivationMemo {
-public:
-    // The activations of the layout with the given recompute (the enumeration's other training
-    // settings being fixed).
-    const ActivationBytes& of(const Scenario& s, Recompute recompute) {
-        Entry& entry = entries_[static_cast<int>(recompute)];
-        const ParallelSettings& l = s.parallel;
-        if (!entry.valid) {
-            entry.training = s.training;
-            entry.training.recompute = recompute;
-        }
-        if (!entry.valid || entry.tensor != l.tensor || entry.pipeline != l.pipeline || entry.context != l.context ||
-            entry.interleave != l.interleave) {
-            entry.valid = true;
-            entry.tensor = l.tensor, entry.pipeline = l.pipeline, entry.context = l.context;
-            entry.interleave = l.interleave;
-            entry.bytes = training_activations(s.model.architecture, entry.training, l);
-        }
-        return entry.bytes;
-    }
-
-private:
-    struct Entry {
-        bool valid = false;
-        double tensor = 0, pipeline = 0, context = 0, interleave = 0;
-        TrainingSettings training;
-        ActivationBytes bytes;
-    };
-    Entry entries_[3];  // by recompute: none, selective, full
-};
-
-MemoryVerdict judge_memory(const Scenario& s, const SharedFigures& shared, bool prune, ActivationMemo& memo,
-                           FitSearch& search) {
+// The model states one layout keeps per GPU (the estimate's chain: §3, then §16's offload).
+double states_of(const Scenario& s, const SharedFigures& shared, double micro_batches) {
     ModelStateBytes states = per_gpu_model_states(shared.bytes, shared.params, s.parallel);
-    // = training_activations(...).micro_batches, without the activations a layout the states overflow never needs.
-    const double micro_batches = micro_batches_per_step(s.training, s.parallel);
     offload_states(s, shared.bytes, shared.fine_tuning.trainable_bytes, shared.params, micro_batches, states);
-    MemoryVerdict verdict;
-    verdict.states = states.total();
-    const double memory = s.hardware.gpu.memory_bytes;
-    // The states are held at every event: a layout they overflow fits at no micro-batch.
-    if (verdict.states > memory) return verdict;
-    const ActivationBytes& activations = memo.of(s, s.training.recompute);
-    // What a recomputed layer rebuilds (timeline.cpp's event_sizes): the layout's activations without recompute.
-    const ActivationBytes& without_recompute = memo.of(s, Recompute::none);
-    if (prune) {
-        const StepPeakBounds bounds =
-            step_peak_bounds(s, shared.params, shared.layer, shared.bytes, states, activations, &without_recompute);
-        if (bounds.upper * (1 + 1e-12) <= memory) {
-            verdict.fits = true;
-            return verdict;
-        }
-        if (bounds.lower * (1 - 1e-12) > memory) return verdict;
-    }
-    ++search.timelines_walked;
-    verdict.fits = check_layout(s, shared.params, Timing::never).fits;
-    return verdict;
+    return states.total();
 }
 
-// The run time a candidate's exact bound gives, for a scenario set to its layout.
-double exact_bound(Scenario& s, const Candidate& candidate, const SharedFigures& shared, FitSearch& search) {
-    s.parallel = candidate.parallel;
-    s.training.recompute = candidate.recompute;
-    ++search.steps_bounded;
-    return least_run_seconds(s, shared);
-}
+// The exhaustive reference (FitPruning::none) walks every layout and times every fitting one; the
+// pruned search shares its last stage (time_candidates).
 
-// Keeps in `least` (a max-heap) the `count` least values offered; returns whether it took this one.
-bool keep_least(std::vector<double>& least, std::size_t count, double value) {
+// Keeps in `least` (a max-heap) the `count` least values offered.
+void keep_least(std::vector<double>& least, std::size_t count, double value) {
     if (least.size() < count) {
         least.push_back(value);
     } else if (value < least.front()) {
         std::pop_heap(least.begin(), least.end());
         least.back() = value;
     } else {
-        return false;
+        return;
     }
     std::push_heap(least.begin(), least.end());
-    return true;
 }
 
-// Drops the candidates that cannot be among the `shown` fastest, and gives the others their exact
-// bound (least_run_seconds). `best` keeps the `shown` least exact bounds of distinct layouts so
-// far; its greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the
-// run time of `shown` layouts: a candidate whose cheap, then exact, bound exceeds it is slower
-// than all of them. The `shown` least cheap bounds seed it, so that it starts low.
-void narrow_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown,
-                       std::vector<Candidate>& fitting, FitSearch& search) {
-    Scenario s = scenario;
-    std::vector<double> cheap, best;
-    for (const Candidate& candidate : fitting) keep_least(cheap, shown, candidate.least_run);
-    for (Candidate& candidate : fitting) {
-        if (best.size() == shown || candidate.least_run > cheap.front()) continue;
-        candidate.least_run = exact_bound(s, candidate, shared, search);
-        candidate.bounded = true;
-        keep_least(best, shown, candidate.least_run);
-    }
-    std::size_t kept = 0;
-    for (Candidate& candidate : fitting) {
-        if (candidate.least_run > best.front() * (1 + 1e-8)) continue;
-        if (!candidate.bounded) {
-            candidate.least_run = exact_bound(s, candidate, shared, search);
-            keep_least(best, shown, candidate.least_run);
-        }
-        if (candidate.least_run <= best.front() * (1 + 1e-8)) fitting[kept++] = candidate;
-    }
-    fitting.resize(kept);
-}
-
-// Times candidates (the full check at micro-batch 1) until the `shown` fastest are certain: in
-// order of their exact lower bounds, stopping once the next bound exceeds the shown-th run time.
-// With `prune` false every candidate is timed (the exhaustive reference).
+// Gives the candidates their full check (timeline peak and communication model at micro-batch 1),
+// least bound first, and keeps the `shown` fastest. With `prune`, stops once the next bound exceeds
+// the shown-th run time: every candidate left is slower than all of them.
 void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
-    if (shown == 0) return;
-    if (prune) narrow_candidates(scenario, shared, shown, fitting, search);
     // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
     using Bound = std::pair<double, std::size_t>;
     std::vector<Bound> bounds(fitting.size());
@@ -379,14 +367,14 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     s.training.micro_batch = 1;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     auto end = bounds.end();
-    while (end != bounds.begin()) {
+    while (end != bounds.begin() && shown > 0) {
         if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
         std::pop_heap(bounds.begin(), end, later_bound);
         --end;
         Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        next.check = check_layout(s, shared.params, Timing::always);
+        next.check = check_in_search(s, shared.params, prune ? &shared : nullptr, Timing::always);
         ++search.steps_timed;
         if (timed.size() < shown) {
             timed.push_back(next);
@@ -401,17 +389,287 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     fitting = std::move(timed);
 }
 
+// Every layout's states, then (when they leave room) its timeline; every fitting layout kept.
+std::vector<Candidate> walk_every_layout(const Scenario& scenario, const SharedFigures& shared, FitSearch& search) {
+    std::vector<Candidate> fitting;
+    double checks = 0;
+    for_each_layout(scenario, [&](const Scenario& s) {
+        ++search.layouts_examined;
+        const double states = states_of(s, shared, micro_batches_per_step(s.training, s.parallel));
+        if (search.least_states < 0 || states < search.least_states) search.least_states = states;
+        // The states are held at every event: a layout they overflow fits at no micro-batch.
+        if (states > s.hardware.gpu.memory_bytes) return true;
+        ++search.timelines_walked;
+        if (check_layout(s, shared.params, Timing::never).fits)
+            fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined, 0.0, LayoutCheck{}});
+        if (++checks >= fit_check_budget) search.complete = false;
+        return search.complete;
+    });
+    return fitting;
+}
+
+// One family of layouts for the pruned search (docs/model.md §17): a (t, p, c, e, v) whose ZeRO
+// stages and recompute choices it judges together; which of them fit, and a floor under each
+// recompute choice's run time that holds for every ZeRO stage and expert split.
+struct Family {
+    ParallelSettings parallel;  // its t, p, c, e and v
+    double first_order = 0;     // the enumeration's count before its first layout
+    int least_zero = 0;         // the first ZeRO stage the offload allows; the stages from it on are its layouts
+    unsigned fitting = 0;       // bit 3·(zero − least_zero) + recompute: that layout fits at micro-batch 1
+    double floor_run[3] = {0, 0, 0};
+    double least_floor = 0;  // the least floor among the recompute choices that fit
+};
+
+// What a (t, p, c, v) gives every family under it, per recompute choice: the activations' part of
+// the peak bounds and the run time's floor, each worked out when first needed. Neither depends on
+// the ZeRO stage or the expert split (step_peak_parts, communication_step_floor).
+struct ShapeFigures {
+    double micro_batches = 0;  // 0: not yet known
+    bool has_without_recompute = false;
+    ActivationBytes without_recompute;
+    bool has_parts[3] = {false, false, false};
+    StepPeakParts parts[3];
+    bool has_floors = false;
+    double floor_run[3] = {0, 0, 0};
+};
+
+// The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
+const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
+    if (shape.has_parts[r]) return shape.parts[r];
+    const Architecture& a = s.model.architecture;
+    if (!shape.has_without_recompute) {
+        TrainingSettings without = s.training;
+        without.recompute = Recompute::none;
+        shape.without_recompute = training_activations(a, without, s.parallel);
+        shape.has_without_recompute = true;
+    }
+    const ActivationBytes activations =
+        r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
+    shape.parts[r] =
+        step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &shape.without_recompute);
+    shape.has_parts[r] = true;
+    return shape.parts[r];
+}
+
+// The run-time floor for recompute choice r, with `s` set to a layout of the shape: the floors
+// of the three choices come from one shape (communication_step_floors), each ≤ the step of every
+// ZeRO stage and expert split with that choice, bit for bit.
+double floor_run_of(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
+    if (!shape.has_floors) {
+        double floors[3];
+        communication_step_floors(s, shared.params, shared.bytes, shared.compute, floors);
+        const double steps = steps_of_run(s);
+        for (int k = 0; k < 3; ++k) shape.floor_run[k] = steps * floors[k] * (1 - 1e-9);
+        shape.has_floors = true;
+    }
+    return shape.floor_run[r];
+}
+
+// Whether one layout fits at micro-batch 1, by the bounds on its peak (docs/model.md §17), or
+// when they leave it open (within a relative 10⁻¹² of the memory either side, for rounding), by
+// walking its timeline, which stays the reference.
+bool fits_at_one(const Scenario& s, const SharedFigures& shared, double states, const StepPeakParts& activation_parts,
+                 double weight_extra, FitSearch& search) {
+    const double memory = s.hardware.gpu.memory_bytes;
+    const double lower = states + activation_parts.pile;
+    const double upper = lower + activation_parts.activation_extra + weight_extra;
+    if (upper * (1 + 1e-12) <= memory) return true;
+    if (lower * (1 - 1e-12) > memory) return false;
+    ++search.timelines_walked;
+    return check_in_search(s, shared.params, &shared, Timing::never).fits;
+}
+
+// The weights' part of a layout's peak bounds (gathered layers and head, gradient buffers), for a
+// scenario without recompute: it reads no activation figure, so none are worked out.
+double weight_part(const Scenario& s, const SharedFigures& shared) {
+    return step_peak_parts(s, shared.params, shared.layer, shared.bytes, ActivationBytes{}).weight_extra;
+}
+
+// A layout's model states and the weights' part of its peak bounds depend on t·p, e, the ZeRO
+// stage, d·c (= G/(t·p)) and the training settings, not on c or v by themselves (memory.cpp's
+// per_gpu_model_states, offload.cpp's offload_states, timeline.cpp's event_sizes): worked out once
+// per (t, p, e, ZeRO stage) and shared by the contexts and interleavings under it.
+struct StateFigures {
+    bool has_states = false, has_weight_extra = false;
+    double states = 0, weight_extra = 0;
+};
+
+// True when the upper bound of the recompute choice with the most activations fits: then the
+// three layouts of this ZeRO stage fit without judging each (`s` is set to the stage's layout).
+// (Recompute none's parts alone do not bound the others': a recomputing stage can hold more
+// besides its pile, as fit_bounds_test found, so each choice's own parts are taken.)
+bool all_three_fit(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, double states, double weight_extra) {
+    double most = 0;
+    for (int r = 0; r < 3; ++r) {
+        s.training.recompute = recompute_choices[r];
+        const StepPeakParts& parts = activation_parts(s, shared, shape, r);
+        const double held = parts.pile + parts.activation_extra;
+        if (held > most) most = held;
+    }
+    return (states + most + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
+}
+
+// Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
+// examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
+bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, StateFigures* by_zero, Family& family,
+                  double& checks, FitSearch& search) {
+    const double memory = s.hardware.gpu.memory_bytes;
+    for (int zero = family.least_zero; zero <= 3; ++zero) {
+        s.parallel.zero_stage = zero;
+        StateFigures& known = by_zero[zero];
+        if (!known.has_states) known.states = states_of(s, shared, shape.micro_batches), known.has_states = true;
+        const double states = known.states;
+        if (search.least_states < 0 || states < search.least_states) search.least_states = states;
+        if (states > memory) {  // held at every event: none of the three fits
+            search.layouts_examined += 3;
+            continue;
+        }
+        s.training.recompute = Recompute::none;
+        // Below ZeRO-2 a layer holds no gradient buffer and gathers nothing (offloading the weights
+        // needs ZeRO-3): the part is 0 (timeline.cpp's event_sizes).
+        if (!known.has_weight_extra)
+            known.weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0, known.has_weight_extra = true;
+        const double weight_extra = known.weight_extra;
+        if (all_three_fit(s, shared, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
+            search.layouts_examined += 3, search.layouts_total += 3, checks += 3;
+            family.fitting |= 7u << (3 * (zero - family.least_zero));
+            continue;
+        }
+        for (int r = 0; r < 3; ++r) {
+            ++search.layouts_examined;
+            s.training.recompute = recompute_choices[r];
+            if (fits_at_one(s, shared, states, activation_parts(s, shared, shape, r), weight_extra, search)) {
+                family.fitting |= 1u << (3 * (zero - family.least_zero) + r);
+                ++search.layouts_total;
+            }
+            if (++checks >= fit_check_budget) return search.complete = false;
+        }
+    }
+    return true;
+}
+
+// The family's floors for its recompute choices that fit, and the least of them; `s` is set to
+// one of its layouts.
+Family finish_family(Family family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
+    family.least_floor = -1;
+    for (int r = 0; r < 3; ++r) {
+        const unsigned mask = 1u << r | 1u << (3 + r) | 1u << (6 + r) | 1u << (9 + r);
+        if ((family.fitting & mask) == 0) continue;
+        s.training.recompute = recompute_choices[r];
+        family.floor_run[r] = floor_run_of(s, shared, shape, r);
+        if (family.least_floor < 0 || family.floor_run[r] < family.least_floor)
+            family.least_floor = family.floor_run[r];
+    }
+    return family;
+}
+
+// Every family of the scenario's GPUs in the enumeration's order (for_each_layout's: t, p, c, e,
+// v, then ZeRO stage and recompute), each judged; the ones with a layout that fits are kept.
+std::vector<Family> judge_families(const Scenario& base, const SharedFigures& shared, FitSearch& search) {
+    const Architecture& a = base.model.architecture;
+    Scenario s = base;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    s.training.micro_batch = 1;
+    const int least_zero = base.training.offload == Offload::parameters  ? 3
+                           : base.training.offload == Offload::optimizer ? 1
+                                                                         : 0;
+    const double gpus = base.parallel.gpus;
+    const std::vector<double> expert_choices = a.experts > 1 ? divisors(a.experts) : std::vector<double>{1};
+    const std::vector<double> gpu_divisors = divisors(gpus);
+    std::vector<Family> families;
+    families.reserve(4096);  // DeepSeek-V3 on 16,384 GPUs has 3,490 families: no copying as they come
+    double checks = 0;
+    for (const double t : gpu_divisors) {
+        if (!divides(t, a.heads)) continue;
+        for (const double p : divisors_among(gpu_divisors, gpus / t)) {
+            if (p > a.layers) break;
+            const std::vector<double> interleaves = interleave_choices(a, p);
+            std::vector<StateFigures> state_figures(4 * expert_choices.size());
+            for (const double c : divisors_among(gpu_divisors, gpus / (t * p))) {
+                if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
+                std::vector<ShapeFigures> shapes(interleaves.size());
+                for (std::size_t expert_index = 0; expert_index < expert_choices.size(); ++expert_index) {
+                    const double e = expert_choices[expert_index];
+                    if (!divides(e, gpus / (t * p))) continue;
+                    for (std::size_t k = 0; k < interleaves.size(); ++k) {
+                        s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
+                        s.parallel.expert = e, s.parallel.interleave = interleaves[k], s.parallel.zero_stage = 3;
+                        // The enumeration meets layout_is_valid's other rules by construction (t, p, c and
+                        // e divisors, t of the heads, p ≤ L, 2c of s, e of the experts and of d·c; ZeRO
+                        // stages from the offload's least): only p·v ≤ L is left to check. The exhaustive
+                        // reference calls layout_is_valid on every layout, and the tests compare the two.
+                        if (p * interleaves[k] > a.layers) continue;
+                        if (shapes[k].micro_batches == 0)
+                            shapes[k].micro_batches = micro_batches_per_step(s.training, s.parallel);
+                        Family family;
+                        family.parallel = s.parallel;
+                        family.first_order = search.layouts_examined;
+                        family.least_zero = least_zero;
+                        const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family,
+                                                        checks, search);
+                        if (family.fitting != 0) families.push_back(finish_family(family, s, shared, shapes[k]));
+                        if (!go_on) return families;
+                    }
+                }
+            }
+        }
+    }
+    return families;
+}
+
+// The layouts that may be among the `shown` fastest, each with its exact bound (least_run_seconds):
+// families are taken least floor first. `best` keeps the `shown` least exact bounds so far; its
+// greatest, raised by 10⁻⁸ (far above the bound's 10⁻⁹ and the rounding), is at least the run
+// time of `shown` layouts, so a layout whose floor, or else exact bound, is over it is slower than
+// all of them, and once a family's least floor is over it, so is every family after it.
+std::vector<Candidate> bound_candidates(const Scenario& scenario, const SharedFigures& shared,
+                                        const std::vector<Family>& families, std::size_t shown, FitSearch& search) {
+    // (least floor, index) pairs, least on top: the families are taken in order without sorting them all.
+    using Floor = std::pair<double, std::size_t>;
+    std::vector<Floor> floors(families.size());
+    for (std::size_t k = 0; k < families.size(); ++k) floors[k] = {families[k].least_floor, k};
+    auto later = [](const Floor& x, const Floor& y) { return x > y; };
+    std::make_heap(floors.begin(), floors.end(), later);
+    Scenario s = scenario;
+    s.training.micro_batch = 1;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    std::vector<double> best;
+    std::vector<Candidate> candidates;
+    auto cut = [&] { return best.size() == shown ? best.front() * (1 + 1e-8) : std::numeric_limits<double>::max(); };
+    for (auto end = floors.end(); end != floors.begin() && floors.front().first <= cut(); --end) {
+        std::pop_heap(floors.begin(), end, later);
+        const Family& family = families[(end - 1)->second];
+        for (int bit = 0; bit < 12; ++bit) {
+            const int r = bit % 3;
+            if ((family.fitting >> bit & 1u) == 0 || family.floor_run[r] > cut()) continue;
+            s.parallel = family.parallel;
+            s.parallel.zero_stage = family.least_zero + bit / 3;
+            s.training.recompute = recompute_choices[r];
+            ++search.steps_bounded;
+            const double bound = least_run_seconds(s, shared);
+            keep_least(best, shown, bound);
+            if (bound <= cut())
+                candidates.push_back({s.parallel, s.training.recompute, family.first_order + bit + 1, bound, {}});
+        }
+    }
+    const double last_cut = cut();
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                    [&](const Candidate& candidate) { return candidate.least_run > last_cut; }),
+                     candidates.end());
+    return candidates;
+}
+
 // The listed layouts at their largest micro-batch, ranked again at it (a stable sort: ties keep
 // the order at micro-batch 1).
-void list_layouts(const Scenario& scenario, const ParameterCount& params, const std::vector<Candidate>& best,
-                  FitSearch& search) {
+void list_layouts(const Scenario& scenario, const ParameterCount& params, const SharedFigures* shared,
+                  const std::vector<Candidate>& best, FitSearch& search) {
     for (const Candidate& candidate : best) {
         FitLayout layout{scenario, {}};
         layout.scenario.parallel = candidate.parallel;
         layout.scenario.training.recompute = candidate.recompute;
         layout.scenario.training.micro_batch = 1;
-        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params);
-        layout.check = check_layout(layout.scenario, params);
+        layout.scenario.training.micro_batch = largest_micro_batch_of(layout.scenario, params, shared);
+        layout.check = check_in_search(layout.scenario, params, shared, Timing::always);
         search.layouts.push_back(std::move(layout));
     }
     std::stable_sort(search.layouts.begin(), search.layouts.end(), [](const FitLayout& x, const FitLayout& y) {
@@ -423,30 +681,19 @@ void list_layouts(const Scenario& scenario, const ParameterCount& params, const 
 void rank_layouts(const Scenario& scenario, const ParameterCount& params, double max_layouts, bool prune,
                   FitSearch& search) {
     const SharedFigures shared = shared_figures(scenario, params);
-    double checks = 0;
     search.least_states = -1;
-    const double sustained_flops = scenario.hardware.gpu.peak_flops * arithmetic_efficiency;
     std::vector<Candidate> fitting;
-    fitting.reserve(4096);
-    ActivationMemo memo;
-    for_each_layout(scenario, [&](const Scenario& s) {
-        ++search.layouts_examined;
-        const MemoryVerdict verdict = judge_memory(s, shared, prune, memo, search);
-        if (search.least_states < 0 || verdict.states < search.least_states) search.least_states = verdict.states;
-        if (verdict.states > s.hardware.gpu.memory_bytes) return true;
-        // Micro-batch 1 holds the fewest activations of any micro-batch (docs/model.md §17):
-        // a layout fits at some micro-batch exactly when it fits at 1.
-        if (verdict.fits)
-            fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined,
-                               prune ? cheap_run_seconds(s, shared, sustained_flops) : 0.0, false, LayoutCheck{}});
-        if (++checks >= fit_check_budget) search.complete = false;
-        return search.complete;
-    });
+    std::vector<Family> families;
+    if (prune)
+        families = judge_families(scenario, shared, search);
+    else
+        fitting = walk_every_layout(scenario, shared, search);
+    if (!prune) search.layouts_total = static_cast<double>(fitting.size());
     if (search.least_states < 0) search.least_states = 0;
-    search.layouts_total = static_cast<double>(fitting.size());
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
+    if (prune && shown > 0) fitting = bound_candidates(scenario, shared, families, shown, search);
     time_candidates(scenario, shared, shown, prune, fitting, search);
-    list_layouts(scenario, params, fitting, search);
+    list_layouts(scenario, params, prune ? &shared : nullptr, fitting, search);
 }
 
 }  // namespace
@@ -456,7 +703,8 @@ namespace {
 // Adds the change when the changed scenario obeys the rules and fits.
 bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed,
                 const ParameterCount& params) {
-    if (!layout_is_valid(changed)) return false;
+    // The bounds turn most changes that do not fit away without their timeline or their step time.
+    if (!layout_is_valid(changed) || !fits_judged(changed, params)) return false;
     const LayoutCheck check = check_layout(changed, params);
     if (!check.fits) return false;
     changes.push_back({kind, changed, check});
@@ -480,7 +728,7 @@ void more_gpus(const Scenario& s, const ParameterCount& params, std::vector<FitC
     // Units of GPUs above the scenario's: fits(k) is true when first + k − 1 units fit.
     const double k = largest_fitting(cap - first + 1, [&](double units) {
         trial.parallel.gpus = (cap - units + 1) * unit;  // counted from the top: more GPUs, less memory
-        return check_layout(trial, params, false).fits;
+        return fits_judged(trial, params);
     });
     if (k <= 0) return;
     trial.parallel.gpus = (cap - k + 1) * unit;
@@ -516,7 +764,7 @@ void settings_changes(const Scenario& s, const ParameterCount& params, std::vect
     if (s.training.micro_batch > 1) {
         const double b = largest_fitting(s.training.micro_batch - 1, [&](double value) {
             trial.training.micro_batch = value;
-            return check_layout(trial, params, false).fits;
+            return fits_judged(trial, params);
         });
         trial.training.micro_batch = b;
         if (b >= 1) try_change(changes, FitChangeKind::micro_batch, trial, params);
@@ -559,7 +807,8 @@ FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning p
     FitSearch search;
     const ParameterCount params = scenario_parameters(scenario);
     search.current = check_layout(scenario, params);
-    search.largest_micro_batch = largest_micro_batch_of(scenario, params);
+    search.largest_micro_batch =
+        largest_micro_batch_by(scenario, [&](const Scenario& trial) { return fits_judged(trial, params); });
     if (search.largest_micro_batch > 0) {
         Scenario at = scenario;
         at.training.micro_batch = search.largest_micro_batch;

@@ -676,6 +676,23 @@ StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& 
     return bounds;
 }
 
+StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
+                              const BytesPerParam& bytes_per_param, const ActivationBytes& activations,
+                              const ActivationBytes* without_recompute) {
+    StepTimeline timeline;
+    const Plan plan = plan_stage(scenario, activations, timeline);
+    double gathered_share = 0;
+    const Sizes size = event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline,
+                                   gathered_share, without_recompute);
+    StepPeakParts parts;
+    parts.pile = static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight) *
+                 size.kept_activations_per_layer;
+    parts.activation_extra = size.rebuilt_activations + (plan.holds_logits ? size.logits : 0.0);
+    parts.weight_extra = (plan.gathers ? 2 * size.gathered_layer + size.gathered_head : 0.0) + size.layer_gradients +
+                         size.head_gradients;
+    return parts;
+}
+
 namespace {
 
 void write_bytes(json::Writer& w, const StepBytes& bytes) {

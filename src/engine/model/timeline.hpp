@@ -123,6 +123,20 @@ StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& 
                                 const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
                                 const ActivationBytes& activations, const ActivationBytes* without_recompute = nullptr);
 
+// step_peak_bounds' pieces apart from the states, for the inverse search to combine (docs/model.md
+// §17): `pile` and `activation_extra` (a rebuilt layer, the logits) depend on t, p, c, v and the
+// recompute choice alone, `weight_extra` (two gathered layers and a gathered head, the gradient
+// buffers) on t, e, the ZeRO stage, d·c and offload alone. lower = states + pile, upper = states
+// + pile + activation_extra + weight_extra, up to rounding.
+struct StepPeakParts {
+    double pile = 0;
+    double activation_extra = 0;
+    double weight_extra = 0;
+};
+StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
+                              const BytesPerParam& bytes_per_param, const ActivationBytes& activations,
+                              const ActivationBytes* without_recompute = nullptr);
+
 // The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
 std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);
 
