@@ -47,7 +47,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 // ── Options ──────────────────────────────────────────────────────────────────────────────────
 
 function parseOptions(argv) {
-  const options = { loads: 8, steps: 10, longSteps: 1000, dist: join(repoRoot, 'dist'), json: false, match: 'sequence length', peers: [], throttle: [1, 4] };
+  const options = { loads: 8, steps: 10, longSteps: 1000, dist: join(repoRoot, 'dist'), json: false, match: 'sequence length', inputs: null, outputs: true, peers: [], throttle: [1, 4] };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
     const value = () => {
@@ -75,6 +75,8 @@ function parseOptions(argv) {
       if (options.throttle.some((rate) => !Number.isFinite(rate) || rate < 1)) throw new Error('--throttle wants rates ≥ 1, e.g. 1,4');
     }
     else if (flag === '--match') options.match = value();
+    else if (flag === '--inputs') options.inputs = new RegExp(value(), 'i');
+    else if (flag === '--no-loads') options.outputs = false;
     else if (flag === '--peer') {
       const spec = value();
       const at = spec.indexOf('=');
@@ -113,6 +115,8 @@ function readUsage() {
                      a peer needs before it shows a figure; bench/peers/ has gpu_poor's)
   --match REGEX      the trainscope input compared with each peer's, by label (default "sequence length";
                      a slider before a field)
+  --inputs REGEX     time only trainscope's inputs whose label matches (default: every input)
+  --no-loads         skip the first-figure loads of every output: inputs only (a quick look at one input)
   --throttle 1,4     CPU slow-down rates to measure at, each a whole run (default 1,4: this machine, and
                      a phone-class CPU through Chromium's Emulation.setCPUThrottlingRate)
   --json             the summary as JSON on stdout (the table then goes to stderr)`;
@@ -569,6 +573,7 @@ async function measureInputs(contender, load, samples, rate) {
       // An input that neither moved a figure nor changed the scenario's link in the first load (a
       // quiz answer) is timed in that load only.
       inputs = (await page.evaluate(() => window.__pageBench.listInputs()))
+        .filter((input) => !options.inputs || options.inputs.test(input.key))
         .filter((input) => load === 0 || !samples.has(input.key) || samples.get(input.key).changed + samples.get(input.key).hashed + samples.get(input.key).linkWritten > 0);
     }
     // Rotate the order from load to load: no input always runs on a fresh or a tired page.
@@ -636,7 +641,7 @@ async function runAtRate(rate, started) {
   const inputSamples = new Map(contenders.map((c) => [c.name, new Map()]));
   for (let load = 0; load < options.loads; load += 1) {
     const order = outputs.map((_, index) => outputs[(index + load) % outputs.length]);
-    for (const output of order) loadTimes.get(output.id).push(await measureLoad(output.address, {}, rate, true));
+    if (options.outputs) for (const output of order) loadTimes.get(output.id).push(await measureLoad(output.address, {}, rate, true));
     for (const contender of contenders) {
       if (contender.peer) peerLoads.get(contender.name).push(await measureLoad(contender.address, contender.config, rate, false));
     }
@@ -667,8 +672,8 @@ const summariseLoads = (loads) => ({
   readyP90Ms: round(quantile(loads.map((l) => l.ready), 0.9)),
   longTasksBefore: round(median(loads.map((l) => l.longTasks)), 1),
   longestTaskBeforeMs: round(Math.max(...loads.map((l) => l.longestTask))),
-  gzipBytes: loads[0].gzipBytes === null ? null : Math.round(median(loads.map((l) => l.gzipBytes))),
-  gzipBytesBeforeReady: loads[0].gzipBytesBeforeReady === null ? null : Math.round(median(loads.map((l) => l.gzipBytesBeforeReady))),
+  gzipBytes: (loads[0]?.gzipBytes ?? null) === null ? null : Math.round(median(loads.map((l) => l.gzipBytes))),
+  gzipBytesBeforeReady: (loads[0]?.gzipBytesBeforeReady ?? null) === null ? null : Math.round(median(loads.map((l) => l.gzipBytesBeforeReady))),
 });
 const summariseInputs = (samples) => [...samples.values()].map((entry) => ({
   input: entry.key,

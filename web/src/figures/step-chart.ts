@@ -45,9 +45,14 @@ function steadyParts(helds: readonly StepBytes[]): { steady: Set<StepKey>; focus
     const first = helds[0][key] ?? 0;
     if (first > 0 && helds.every((held) => (held[key] ?? 0) === first)) steady.add(key);
   }
-  const varying = (held: StepBytes) =>
-    (STEP_KEYS as readonly StepKey[]).reduce((sum, key) => sum + (steady.has(key) ? 0 : (held[key] ?? 0)), 0);
-  const varyingTop = Math.max(...helds.map(varying));
+  // Redrawn on every input with a thousand events or more: the keys that vary are listed once.
+  const varyingKeys = (STEP_KEYS as readonly StepKey[]).filter((key) => !steady.has(key));
+  let varyingTop = -Infinity;
+  for (const held of helds) {
+    let sum = 0;
+    for (const key of varyingKeys) sum += held[key] ?? 0;
+    if (sum > varyingTop) varyingTop = sum;
+  }
   const steadyBytes = held0Steady(helds[0], steady);
   return { steady, focus: varyingTop > 0 && steadyBytes > FOCUS_RATIO * varyingTop, varyingTop, steadyBytes };
 }
@@ -97,6 +102,21 @@ function partPattern(key: PartKey, id: string): SVGPatternElement {
     svg('rect', { class: `ts-step-fill-${key}`, width: size, height: size }),
     ...spec.marks,
   );
+}
+
+/** Each height's y as text: a run of equal heights (most of a step, for most layers) is written once. */
+function ysOf(heights: readonly number[], y: (bytes: number) => string): string[] {
+  const ys = new Array<string>(heights.length);
+  let height = NaN;
+  let text = '';
+  for (let point = 0; point < heights.length; point += 1) {
+    if (heights[point] !== height) {
+      height = heights[point];
+      text = y(height);
+    }
+    ys[point] = text;
+  }
+  return ys;
 }
 
 export interface StepChartData {
@@ -225,7 +245,7 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     // nothing to the outline and are left out (most layers are flat for most of the step).
     const xs = [x(0), ...events.map((event) => x(event.start + event.seconds))];
     const below = new Array<number>(xs.length).fill(0);
-    let belowYs = below.map(y);
+    let belowYs = ysOf(below, y);
     const edge = (ys: readonly string[], from: number, to: number) => {
       const step = from <= to ? 1 : -1;
       let path = '';
@@ -246,7 +266,7 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
         return;
       }
       for (let point = 0; point < xs.length; point += 1) below[point] += values[point];
-      const upperYs = below.map(y);
+      const upperYs = ysOf(below, y);
       setAttribute(areas[index], 'd', `M${edge(upperYs, 0, xs.length - 1).slice(1)}${edge(belowYs, xs.length - 1, 0)}Z`);
       belowYs = upperYs;
     });

@@ -389,14 +389,27 @@ function drawMarks(
 }
 
 /** Label widths from a canvas (no layout), in the labels' computed font, read once; a rough width per character without a canvas. */
+/** The label widths kept: the labels of a few hundred scenarios. */
+const MEASURED_TEXTS = 500;
+
 function labelMeasure() {
   let font = '';
   let fontSize = 12;
   const canvas = document.createElement('canvas').getContext?.('2d') ?? null;
+  // Every input places the labels again and measures the same few texts: setting a canvas's font
+  // parses it each time, so each width is measured once (the font is read once, below).
+  const widths = new Map<string, number>();
   const textWidth: TextWidth = (text, bold = false) => {
     if (!canvas) return text.length * fontSize * 0.62;
-    canvas.font = bold ? `700 ${font}` : font;
-    return canvas.measureText(text).width + 2;
+    const key = `${bold ? 'b' : 'r'}${text}`;
+    let width = widths.get(key);
+    if (width === undefined) {
+      if (widths.size >= MEASURED_TEXTS) widths.clear();
+      canvas.font = bold ? `700 ${font}` : font;
+      width = canvas.measureText(text).width + 2;
+      widths.set(key, width);
+    }
+    return width;
   };
   return {
     textWidth,
@@ -406,6 +419,7 @@ function labelMeasure() {
       const style = getComputedStyle(label);
       fontSize = parseFloat(style.fontSize) || 12;
       font = `${style.fontSize} ${style.fontFamily}`;
+      widths.clear();
     },
   };
 }

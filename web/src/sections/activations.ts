@@ -234,9 +234,27 @@ export function activationSection(context: SectionContext): SectionView {
           }),
       microBatches,
     );
+  };
+  // The figure is a part of its own (SectionView.parts): with the step section's checkpointing
+  // control in the middle of the screen, this section's figure lies above the fold and waits
+  // until the input rests, while the micro-batch line (beside the controls) follows at once.
+  const updateFigure: SectionView['update'] = ({ estimate }) => {
     updateMemory(parts, estimate, context);
     updateCompute(parts, estimate, context);
   };
+  const figure = h(
+    'figure',
+    { className: 'ts-figure' },
+    parts.figure,
+    h(
+      'figcaption',
+      null,
+      t(
+        'activations.caption',
+        'Activation memory on each GPU, without and with your checkpointing choice, beside the arithmetic paid for it.',
+      ),
+    ),
+  );
 
   const element = h(
     'section',
@@ -247,27 +265,10 @@ export function activationSection(context: SectionContext): SectionView {
       context.numbered('activations', t('activations.heading', 'Activations: remember, or recompute')),
     ),
     activationsProse(t),
-    h(
-      'div',
-      { className: 'ts-panel' },
-      activationsControls(context, accumulation),
-      h(
-        'figure',
-        { className: 'ts-figure' },
-        parts.figure,
-        h(
-          'figcaption',
-          null,
-          t(
-            'activations.caption',
-            'Activation memory on each GPU, without and with your checkpointing choice, beside the arithmetic paid for it.',
-          ),
-        ),
-      ),
-    ),
+    h('div', { className: 'ts-panel' }, activationsControls(context, accumulation), figure),
     activationsWhy(t),
   );
-  return { element, update };
+  return { element, update, parts: [{ element: figure, update: updateFigure }] };
 }
 
 /** The checkpointing choices (the engine's), shown in this section and the step's. */

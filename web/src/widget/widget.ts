@@ -11,7 +11,7 @@
 
 import { rangeControl, type Control } from '../controls/controls';
 import { fieldScale } from '../controls/sliders';
-import { replace } from '../dom/dom';
+import { replace, setClass } from '../dom/dom';
 import type { Engine } from '../engine/engine';
 import { clone, getField, mergeScenario, scenarioChanges } from '../engine/scenario';
 import { unitsFor, type Units } from '../engine/units';
@@ -298,10 +298,11 @@ export class Widget {
     for (const control of this.controls) control.setError(null);
     if (!answer.ok) {
       this.showFieldErrors(answer.errors);
-      this.root.classList.add('ts-stale');
+      setClass(this.root, 'ts-stale', true);
     } else {
       this.notices.clearGeneralErrors();
-      this.root.classList.remove('ts-stale');
+      // Only a change: classList.remove writes the class attribute even when the class is absent.
+      setClass(this.root, 'ts-stale', false);
       if (answer.estimate.scenario) this.resolved = answer.estimate.scenario;
       // Dragging a parallelism control leaves one whole copy as it was: the engine says so, and its figures are skipped.
       const referenceUnchanged = answer.reference === null && this.shown !== null;
@@ -358,7 +359,7 @@ export class Widget {
     const option = this.presetSelect && [...this.presetSelect.options].find((o) => o.value === FROM_CONFIG);
     if (!option) return;
     const fromConfig = modelChoice(this.overrides, this.defaults) === FROM_CONFIG;
-    option.disabled = !fromConfig;
+    if (option.disabled !== !fromConfig) option.disabled = !fromConfig;
     // The name is part of the scenario (model.name), so a shared link names the model too.
     const text = fromConfig
       ? this.t('page.your_model', 'Your model: {name}', {

@@ -39,6 +39,29 @@ function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Es
   };
 }
 
+/** The communication bar and the phase table, each a part of the section with its own schedule. */
+function belowTheChart(
+  context: SectionContext,
+  communication: ReturnType<typeof stepCommunication>,
+  table: ReturnType<typeof phaseTable>,
+): SectionView[] {
+  const communicationPart: SectionView = {
+    element: communication.element,
+    update: ({ estimate }) => communication.update(estimate.communication),
+    needs: { communicationSchedule: true },
+  };
+  // A timeline the engine refused leaves the last good table, as it leaves the last good chart.
+  const tablePart: SectionView = {
+    element: table.element,
+    update: ({ step }) => {
+      const read = readTimeline(step ?? { errors: [] }, context);
+      if ('good' in read) table.update(phaseGroups(read.good, context));
+    },
+    needs: { step: true },
+  };
+  return [communicationPart, tablePart];
+}
+
 export function stepSection(context: SectionContext): SectionView {
   const { t } = context;
   const headingId = uniqueId('heading');
@@ -56,11 +79,12 @@ export function stepSection(context: SectionContext): SectionView {
   // Redrawn in the input's own task, with every other figure: one style and layout pass for all
   // (redrawn in the next animation frame instead, it cost a second pass, ~1 ms more per step).
   // Off screen, the widget holds the update back until the input rests or the section comes near
-  // (widget.ts, updateViews), as it does for every section.
+  // (widget/section-views.ts), as it does for every section. The communication bar and the phase
+  // table lie below the chart, most often below the fold while a control above is moved: parts of
+  // their own (SectionView.parts), each redrawn when it is near, or once the input rests.
   const update: SectionView['update'] = ({ estimate, scenario, step, narrow, text }) => {
     setText(unsharded, text.zero_unsharded ?? '');
     setHidden(unsharded, !text.zero_unsharded);
-    communication.update(estimate.communication);
     const read = readTimeline(step ?? { errors: [] }, context);
     if ('errors' in read) {
       // The last good chart stays, faded; the message names the field the engine refused.
@@ -80,7 +104,6 @@ export function stepSection(context: SectionContext): SectionView {
     chart.update(chartData(context, read.good, estimate, narrow));
     player.setTimeline(read.good, (scenario.training.recompute ?? 'none') as Recompute);
     setText(peakText, peakInWords(read.good, estimate, context));
-    table.update(phaseGroups(read.good, context));
   };
 
   const element = h(
@@ -168,5 +191,5 @@ export function stepSection(context: SectionContext): SectionView {
       ),
     ),
   );
-  return { element, update, needs: { step: true, communicationSchedule: true } };
+  return { element, update, needs: { step: true }, parts: belowTheChart(context, communication, table) };
 }
