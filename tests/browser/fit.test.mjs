@@ -169,6 +169,36 @@ test('the address keeps the GPUs and the method after a reload', async () => {
   });
 });
 
+test('switching to QLoRA counts a fine-tuning run’s tokens: the time reads in hours and says which tokens', async () => {
+  // docs/model.md §15: without tokens of their own, LoRA and QLoRA count QLoRA's Guanaco run (1,875 × 16 × 528).
+  await withOpenPage(harness.browser, withScenario({ ...ONE_CARD, training: { ...ONE_CARD.training, tokens: 3e12 } }), {}, async (page) => {
+    const section = await openFit(page);
+    await section.getByRole('radio', { name: /^QLoRA/ }).check();
+    await page.waitForFunction(() => window.trainscope.scenario().training.method === 'qlora');
+    const overrides = await page.evaluate(() => window.trainscope.overrides());
+    assert.equal(overrides.training.tokens, undefined, 'the pre-training tokens are dropped with the goal');
+    const estimate = await page.evaluate(() => window.trainscope.estimate());
+    assert.equal(estimate.scenario.training.tokens, 1875 * 16 * 528);
+    assert.ok(estimate.compute.seconds < 24 * 3600, 'hours, not years');
+    await page.locator('[data-ts-section="time"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (seconds) => document.querySelector('[data-figure="seconds"]')?.getAttribute('data-value') === String(seconds),
+      estimate.compute.seconds,
+    );
+    assert.equal((await figure(page, 'tokens-origin').textContent()).trim(), estimate.compute.tokens_origin);
+    assert.match(estimate.compute.tokens_origin, /Guanaco/);
+    // The side-by-side times each method on its own tokens, the engine's.
+    const { methods } = await engineFit(page);
+    const times = await section
+      .locator('[data-figure="fit-method-time"]')
+      .evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-value'))));
+    assert.deepEqual(
+      times,
+      methods.map((method) => method.run_seconds),
+    );
+  });
+});
+
 test('at 320 px the section does not scroll sideways', async () => {
   await withOpenPage(harness.browser, withScenario(ONE_CARD), { viewport: { width: 320, height: 800 } }, async (page) => {
     await openFit(page);

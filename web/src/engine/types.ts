@@ -57,6 +57,12 @@ export interface Scenario {
     global_batch?: number;
     /** How model states are tallied: the ZeRO paper's 16 bytes for mixed Adam, or 18 with FP32 gradients. */
     accounting?: AccountingConvention;
+    /** full (pre-training or full fine-tuning), lora or qlora (docs/model.md §15). */
+    method?: 'full' | 'lora' | 'qlora';
+    /** Read for lora and qlora: the adapters' rank and matrices, the frozen base's storage. */
+    lora?: { rank: number; targets: string[]; base: string };
+    /** none | optimizer | parameters: what lives in CPU memory (docs/model.md §16). */
+    offload?: 'none' | 'optimizer' | 'parameters';
   };
   parallel: {
     gpus: number;
@@ -263,6 +269,8 @@ export interface Estimate {
   };
   ratio_training_to_inference: number;
   compute: {
+    /** Which tokens the run counts and where they come from, in the current language (docs/model.md §15). */
+    tokens_origin: string;
     flops: number;
     hardware_flops: number;
     recompute_overhead: number;
