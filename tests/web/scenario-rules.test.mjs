@@ -31,3 +31,17 @@ test('the method control goes through the same rule', () => {
     training: { method: 'qlora' },
   });
 });
+
+test('one LoRA setting keeps the others on screen: the merge replaces training.lora whole', () => {
+  const resolved = { training: { method: 'lora', lora: { rank: 8, targets: ['q', 'v'], base: 'bf16' } } };
+  assert.deepEqual(withValue({ training: { method: 'lora' } }, resolved, {}, 'training.lora.rank', 64), {
+    training: { method: 'lora', lora: { rank: 64, targets: ['q', 'v'], base: 'bf16' } },
+  });
+});
+
+test('another method drops the base storage: LoRA’s 16-bit base is no QLoRA base (the engine’s defaults apply)', () => {
+  const overrides = { training: { method: 'lora', lora: { rank: 16, targets: ['q'], base: 'bf16' } } };
+  assert.deepEqual(withMethod(overrides, { training: { method: 'lora' } }, 'qlora'), {
+    training: { method: 'qlora', lora: { rank: 16, targets: ['q'] } },
+  });
+});

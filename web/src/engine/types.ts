@@ -255,6 +255,17 @@ export interface Estimate {
     min_gpus: number;
     /** A floor: GPUs whose memory the model states alone fill. Not the fewest GPUs to train. */
     min_gpus_for_states?: number;
+    /** What CPU memory holds and what crosses PCIe each step (docs/scenario.md, training.offload). */
+    offload?: {
+      mode: 'none' | 'optimizer' | 'parameters';
+      cpu_per_gpu: { weights: number; gradients: number; master_weights: number; optimizer_states: number; total: number };
+      gpus_per_node: number;
+      cpu_bytes_per_node: number;
+      to_cpu_bytes: number;
+      to_gpu_bytes: number;
+      pcie_bandwidth: number;
+      pcie_seconds: number;
+    };
     /** What is trained and how the base is stored (docs/scenario.md, training.fine_tuning). */
     fine_tuning?: {
       method: 'full' | 'lora' | 'qlora';
@@ -401,6 +412,10 @@ export interface Choice {
   hint?: string;
   /** The label and hint as one, for a drop-down (ZeRO stages). */
   short?: string;
+  /** training.lora.base: whether QLoRA takes it (the NF4 storages). */
+  qlora?: boolean;
+  /** training.offload: the least ZeRO stage it runs with. */
+  zero_stage?: number;
 }
 
 /** Every choice field's values, by field path ("training.optimizer"), in the order a page lists them. */

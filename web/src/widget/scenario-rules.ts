@@ -46,7 +46,8 @@ const fineTunes = (method: unknown) => method === 'lora' || method === 'qlora';
  * the new method applies, as its fit search and side-by-side do; LoRA ↔ QLoRA keeps them.
  */
 export function withMethod(overrides: PartialScenario, resolved: Scenario, method: string): PartialScenario {
-  const next = setField(overrides, 'training.method', method);
+  // Each method stores its base its own way (LoRA 16-bit, QLoRA NF4), as the engine's method change sets it.
+  const next = deleteField(setField(overrides, 'training.method', method), 'training.lora.base');
   return fineTunes(method) === fineTunes(resolved.training.method) ? next : deleteField(next, 'training.tokens');
 }
 
@@ -66,6 +67,9 @@ export function withValue(
   if (path === MODEL_PARAMS) return withModel(overrides, resolved, { params: Number(value) }, false);
   if (path === 'hardware.gpu') return withGpu(overrides, String(value), estimate.gpu);
   if (path === 'training.method') return withMethod(overrides, resolved, String(value));
+  // One LoRA setting keeps the others on screen: the page's merge replaces training.lora whole.
+  if (path.startsWith('training.lora.'))
+    return setField(setField(overrides, 'training.lora', { ...resolved.training.lora, ...overrides.training?.lora }), path, value);
   if (path === 'hardware.memory_bytes' || path === 'hardware.peak_flops') {
     // Editing a GPU's memory or peak makes it the learner's own GPU, starting from the one on screen.
     const own = getField(overrides, 'hardware.gpu') === CUSTOM_GPU ? overrides : withGpu(overrides, CUSTOM_GPU, estimate.gpu);
