@@ -349,6 +349,7 @@ TEST_CASE("the method change fine-tunes on the fine-tuning run's tokens, so its 
         found = true;
         CHECK(number_at(change, "scenario.training.tokens") == 1875.0 * 16 * 528);
         CHECK(number_at(change, "run_seconds") < 24 * 3600);
+        CHECK(change.find("label")->text.find("fine-tuning on 15.8 million tokens") != std::string::npos);
     }
     CHECK(found);
 }
