@@ -28,10 +28,10 @@ std::string scenario_setting(const std::string& field, const json::Value& value,
     const std::size_t dot = field.find('.');
     const std::string rest = field.substr(dot + 1);
     const std::size_t inner = rest.find('.');
-    const std::string member = inner == std::string::npos
-                                   ? "\"" + rest + "\":" + json::serialize(value)
-                                   : "\"" + rest.substr(0, inner) + "\":{\"" + rest.substr(inner + 1) +
-                                         "\":" + json::serialize(value) + "}";
+    const std::string member =
+        inner == std::string::npos
+            ? "\"" + rest + "\":" + json::serialize(value)
+            : "\"" + rest.substr(0, inner) + "\":{\"" + rest.substr(inner + 1) + "\":" + json::serialize(value) + "}";
     return "{\"" + field.substr(0, dot) + "\":{" + member + (extra.empty() ? "" : "," + extra) + "}" +
            (field == "training.offload" ? std::string(",\"parallel\":{\"zero_stage\":3}") : std::string()) + "}";
 }

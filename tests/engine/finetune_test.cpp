@@ -168,8 +168,8 @@ TEST_CASE("LoRA and QLoRA train on QLoRA's Guanaco run, 15.84 million tokens, wh
     // artidoro/qlora scripts/finetune_guanaco_65b.sh: 1,875 steps × (4 × 4) sequences × (16 + 512)
     // tokens at most, every sequence counted at its limit.
     for (const char* method : {"lora", "qlora"}) {
-        const auto estimate = estimate_of(std::string(R"({"model":{"preset":"llama3-8b"},"training":{"method":")") +
-                                          method + R"("}})");
+        const auto estimate =
+            estimate_of(std::string(R"({"model":{"preset":"llama3-8b"},"training":{"method":")") + method + R"("}})");
         CHECK(number_at(estimate, "scenario.training.tokens") == 1875.0 * 16 * 528);
         CHECK(estimate.find_path("compute.tokens_origin")->text.find("Guanaco") != std::string::npos);
     }
@@ -207,8 +207,7 @@ TEST_CASE("QLoRA fine-tunes Guanaco 65B on OASST1 in about 24 hours on one 48 GB
 TEST_CASE("switching between full training and LoRA changes the goal, so the tokens become the method's default",
           "[finetune][tokens]") {
     // finetune.hpp: the page's method control drops the tokens when the goal changes (docs/scenario.md).
-    const ScenarioReading full =
-        read_scenario_text(R"({"model":{"preset":"llama3-8b"},"training":{"tokens":3e12}})");
+    const ScenarioReading full = read_scenario_text(R"({"model":{"preset":"llama3-8b"},"training":{"tokens":3e12}})");
     REQUIRE(full.ok());
     const Scenario lora = with_fine_tuning_method(full.scenario, FineTuningMethod::lora);
     CHECK(lora.training.tokens == default_fine_tuning_run().tokens());

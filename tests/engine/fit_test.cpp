@@ -339,9 +339,9 @@ TEST_CASE("the pruned search agrees with the exhaustive one on small clusters at
 
 TEST_CASE("the method change fine-tunes on the fine-tuning run's tokens, so its time reads in hours", "[fit][tokens]") {
     // finetune.hpp: leaving full training for LoRA or QLoRA takes QLoRA's Guanaco run (1,875 × 16 × 528 tokens).
-    const auto result = json::parse(
-        fit_json(R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},"parallel":{"gpus":1},)"
-                 R"("training":{"sequence":2048}})"));
+    const auto result =
+        json::parse(fit_json(R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},"parallel":{"gpus":1},)"
+                             R"("training":{"sequence":2048}})"));
     REQUIRE(result.ok);
     bool found = false;
     for (const auto& change : result.value.find("changes")->items) {

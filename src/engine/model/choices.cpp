@@ -110,8 +110,9 @@ void write_offload_choices(json::Writer& w) {
         {Offload::none, 0, message("choices.offload.none", "None"),
          message("choices.offload.none_hint", "everything stays on the GPU")},
         {Offload::optimizer, 1, message("choices.offload.optimizer", "Optimizer"),
-         message("choices.offload.optimizer_hint", "master copy, optimizer states and gradients in CPU memory "
-                                                   "(ZeRO-Offload, ZeRO ≥ 1)")},
+         message("choices.offload.optimizer_hint",
+                 "master copy, optimizer states and gradients in CPU memory "
+                 "(ZeRO-Offload, ZeRO ≥ 1)")},
         {Offload::parameters, 3, message("choices.offload.parameters", "Optimizer and weights"),
          message("choices.offload.parameters_hint", "the 16-bit weights too (ZeRO-Infinity, ZeRO-3)")},
     };
