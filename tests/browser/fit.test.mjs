@@ -292,7 +292,11 @@ test('offload: the optimizer leaves the GPU with the ZeRO stage it needs, the me
 });
 
 test('at 320 px the method’s settings and the offload sentence do not scroll sideways', async () => {
-  const scenario = { ...ONE_CARD, training: { ...ONE_CARD.training, method: 'qlora', offload: 'optimizer' }, parallel: { gpus: 1, zero_stage: 1 } };
+  const scenario = {
+    ...ONE_CARD,
+    training: { ...ONE_CARD.training, method: 'qlora', offload: 'optimizer' },
+    parallel: { gpus: 1, zero_stage: 1 },
+  };
   await withOpenPage(harness.browser, withScenario(scenario), { viewport: { width: 320, height: 800 } }, async (page) => {
     await openFit(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

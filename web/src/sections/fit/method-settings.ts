@@ -28,7 +28,12 @@ function targetsControl(context: SectionContext): Control {
       'label',
       { className: 'ts-choice' },
       input,
-      h('span', { className: 'ts-choice-text' }, h('span', { className: 'ts-choice-label' }, choice.label), h('span', { className: 'ts-choice-hint' }, choice.hint)),
+      h(
+        'span',
+        { className: 'ts-choice-text' },
+        h('span', { className: 'ts-choice-label' }, choice.label),
+        h('span', { className: 'ts-choice-hint' }, choice.hint),
+      ),
     );
   });
   const element = h(
@@ -65,7 +70,12 @@ export function methodSettings(context: SectionContext): { element: HTMLElement;
       ),
     ).element;
   const base = radios('training.lora.base', t('fit.inputs.base', 'The frozen base, stored in'));
-  const qloraBases = new Set(context.choices('training.lora.base').filter((choice) => choice.qlora).map((choice) => String(choice.value)));
+  const qloraBases = new Set(
+    context
+      .choices('training.lora.base')
+      .filter((choice) => choice.qlora)
+      .map((choice) => String(choice.value)),
+  );
   const lora = h(
     'div',
     { className: 'ts-fit-lora' },
