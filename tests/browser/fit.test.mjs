@@ -169,6 +169,149 @@ test('the address keeps the GPUs and the method after a reload', async () => {
   });
 });
 
+test('switching to QLoRA counts a fine-tuning run’s tokens: the time reads in hours and says which tokens', async () => {
+  // docs/model.md §15: without tokens of their own, LoRA and QLoRA count QLoRA's Guanaco run (1,875 × 16 × 528).
+  await withOpenPage(harness.browser, withScenario({ ...ONE_CARD, training: { ...ONE_CARD.training, tokens: 3e12 } }), {}, async (page) => {
+    const section = await openFit(page);
+    await section.getByRole('radio', { name: /^QLoRA/ }).check();
+    await page.waitForFunction(() => window.trainscope.scenario().training.method === 'qlora');
+    const overrides = await page.evaluate(() => window.trainscope.overrides());
+    assert.equal(overrides.training.tokens, undefined, 'the pre-training tokens are dropped with the goal');
+    const estimate = await page.evaluate(() => window.trainscope.estimate());
+    assert.equal(estimate.scenario.training.tokens, 1875 * 16 * 528);
+    assert.ok(estimate.compute.seconds < 24 * 3600, 'hours, not years');
+    await page.locator('[data-ts-section="time"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (seconds) => document.querySelector('[data-figure="seconds"]')?.getAttribute('data-value') === String(seconds),
+      estimate.compute.seconds,
+    );
+    assert.equal((await figure(page, 'tokens-origin').textContent()).trim(), estimate.compute.tokens_origin);
+    assert.match(estimate.compute.tokens_origin, /Guanaco/);
+    // The side-by-side times each method on its own tokens, the engine's.
+    const { methods } = await engineFit(page);
+    const times = await section
+      .locator('[data-figure="fit-method-time"]')
+      .evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-value'))));
+    assert.deepEqual(
+      times,
+      methods.map((method) => method.run_seconds),
+    );
+  });
+});
+
+/** The page's estimate and an independent engine estimate of the page's scenario. */
+async function estimates(page) {
+  return page.evaluate(() => ({
+    shown: window.trainscope.estimate(),
+    engine: JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(window.trainscope.scenario()))),
+  }));
+}
+
+test('LoRA’s rank, matrices and base storage change the figures as the engine says, and a reload keeps them', async () => {
+  const lora = { ...EIGHT_H100, training: { method: 'lora' } };
+  await withOpenPage(harness.browser, withScenario(lora), {}, async (page) => {
+    const section = await openFit(page);
+    const rank = section.locator('[data-field="training.lora.rank"] input[type="text"]');
+    assert.equal(await rank.inputValue(), '8', 'the engine’s default rank (PEFT’s)');
+    const before = (await estimates(page)).shown.training.fine_tuning.trainable_params;
+    await rank.fill('64');
+    await page.waitForFunction(() => window.trainscope.scenario().training.lora?.rank === 64);
+    await section.locator('[data-field="training.lora.targets"] input[value="k"]').check();
+    await page.waitForFunction(() => window.trainscope.scenario().training.lora?.targets?.includes('k'));
+    await section.locator('[data-field="training.lora.base"] input[value="nf4"]').check();
+    await page.waitForFunction(() => window.trainscope.scenario().training.lora?.base === 'nf4');
+    const { shown, engine } = await estimates(page);
+    assert.deepEqual(shown.scenario.training.lora, { rank: 64, targets: ['q', 'k', 'v'], base: 'nf4' });
+    assert.ok(engine.training.fine_tuning.trainable_params > before, 'more adapters at rank 64 on q, k and v');
+    // The memory section, off screen, catches up when it comes near.
+    await page.locator('[data-ts-section="memory"]').scrollIntoViewIfNeeded();
+    for (const [name, value] of [
+      ['trainable-params', engine.training.fine_tuning.trainable_params],
+      ['base-bytes-per-param', engine.training.fine_tuning.base_bytes_per_param],
+    ])
+      await page.waitForFunction(
+        ([name, value]) => document.querySelector(`[data-figure="${name}"]`)?.getAttribute('data-value') === String(value),
+        [name, value],
+      );
+    await page.waitForFunction(() => decodeURIComponent(window.location.hash).includes('"base":"nf4"'));
+    await page.reload();
+    await page.waitForSelector('[data-ts-ready]');
+    const reloaded = await openFit(page);
+    assert.equal(await reloaded.locator('[data-field="training.lora.rank"] input[type="text"]').inputValue(), '64');
+    assert.equal(await reloaded.locator('[data-field="training.lora.targets"] input[value="k"]').isChecked(), true);
+    assert.equal(await reloaded.locator('[data-field="training.lora.base"] input[value="nf4"]').isChecked(), true);
+  });
+});
+
+test('QLoRA offers only the NF4 storages the engine marks; full training shows no LoRA settings', async () => {
+  await withOpenPage(harness.browser, withScenario({ ...EIGHT_H100, training: { method: 'qlora' } }), {}, async (page) => {
+    const section = await openFit(page);
+    const choices = await page.evaluate(() => window.trainscope.engine.choices['training.lora.base']);
+    const visible = await section
+      .locator('[data-field="training.lora.base"] input')
+      .evaluateAll((inputs) => inputs.filter((input) => input.closest('label').checkVisibility()).map((input) => input.value));
+    assert.deepEqual(
+      visible,
+      choices.filter((choice) => choice.qlora).map((choice) => choice.value),
+    );
+    await section.getByRole('radio', { name: /^Full training/ }).check();
+    await page.waitForFunction(() => window.trainscope.scenario().training.method === 'full');
+    assert.equal(await section.locator('[data-field="training.lora.rank"]').isVisible(), false);
+  });
+});
+
+test('offload: the optimizer leaves the GPU with the ZeRO stage it needs, the memory section says what and the PCIe time', async () => {
+  await withOpenPage(harness.browser, withScenario(EIGHT_H100), {}, async (page) => {
+    const section = await openFit(page);
+    assert.equal(await figure(page, 'offload').isVisible(), false, 'nothing offloaded, no sentence');
+    await section.locator('[data-field="training.offload"] input[value="optimizer"]').check();
+    await page.waitForFunction(() => window.trainscope.scenario().training.offload === 'optimizer');
+    const { shown, engine } = await estimates(page);
+    const least = (await page.evaluate(() => window.trainscope.engine.choices['training.offload'])).find(
+      (choice) => choice.value === 'optimizer',
+    ).zero_stage;
+    assert.ok(shown.scenario.parallel.zero_stage >= least, 'ZeRO raised to what offload needs');
+    const offload = engine.training.offload;
+    assert.ok(offload.cpu_per_gpu.optimizer_states > 0);
+    await page.locator('[data-ts-section="memory"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('[data-figure="offload"]')?.checkVisibility());
+    for (const [name, value] of [
+      ['offload-cpu-per-gpu', offload.cpu_per_gpu.total],
+      ['offload-cpu-node', offload.cpu_bytes_per_node],
+      ['offload-to-cpu', offload.to_cpu_bytes],
+      ['offload-to-gpu', offload.to_gpu_bytes],
+      ['offload-pcie-seconds', offload.pcie_seconds],
+    ])
+      assert.equal(Number(await figure(page, name).getAttribute('data-value')), value, name);
+    await page.waitForFunction(() => decodeURIComponent(window.location.hash).includes('"offload":"optimizer"'));
+    await page.reload();
+    await page.waitForSelector('[data-ts-ready]');
+    const reloaded = await openFit(page);
+    assert.equal(await reloaded.locator('[data-field="training.offload"] input[value="optimizer"]').isChecked(), true);
+  });
+});
+
+test('at 320 px the method’s settings and the offload sentence do not scroll sideways', async () => {
+  const scenario = {
+    ...ONE_CARD,
+    training: { ...ONE_CARD.training, method: 'qlora', offload: 'optimizer' },
+    parallel: { gpus: 1, zero_stage: 1 },
+  };
+  await withOpenPage(harness.browser, withScenario(scenario), { viewport: { width: 320, height: 800 } }, async (page) => {
+    await openFit(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0);
+    const wide = await page
+      .locator('section.ts-fit .ts-fit-inputs *, [data-figure="offload"] *')
+      .evaluateAll((elements) =>
+        elements
+          .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map((element) => element.className || element.tagName),
+      );
+    assert.deepEqual(wide, []);
+  });
+});
+
 test('at 320 px the section does not scroll sideways', async () => {
   await withOpenPage(harness.browser, withScenario(ONE_CARD), { viewport: { width: 320, height: 800 } }, async (page) => {
     await openFit(page);

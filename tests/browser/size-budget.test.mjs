@@ -10,7 +10,12 @@
 // engine's side-by-side methods), added 4.2 KB gzip: 202 → 206 KiB. Merged with the rest of session 10
 // (three quiz items and their words in the bank, the engine's plain notes, count words and run
 // names, the view's request parts, the faster search's +0.9 KB of wasm) the page was 217,786 B:
-// 206 → 213 KiB. Byte counts are deterministic, so this is a test; how fast those bytes
+// 206 → 213 KiB. A fine-tuning run's tokens for LoRA and QLoRA (the engine's default and its
+// sentence, the side-by-side's time row) added 512 B: 217,786 → 218,298 B, the budget raised by
+// the 186 B over 213 KiB it measured. The method's settings in "What fits" (LoRA's rank, matrices
+// and base storage, offload, with the engine's choices for them) and the memory section's offload
+// sentence added 2,263 B: 218,298 → 220,561 B; the fit search's method change saying it fine-tunes
+// on the fine-tuning run's tokens 132 B more: 220,693 B, the budget raised by both. Byte counts are deterministic, so this is a test; how fast those bytes
 // become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -20,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 213 * 1024;
+const PAGE_BUDGET_BYTES = 213 * 1024 + 186 + 2263 + 132;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

@@ -131,6 +131,9 @@ test('a learner fresh from the lesson tries every story and moves every control,
         for (const control of await describeControls(page)) {
           const row = page.locator('.ts-root .ts-control').nth(control.index);
           const where = `${at}, control “${control.label}” (${control.field ?? control.kind})`;
+          // LoRA's settings show for LoRA and QLoRA only: a learner picks LoRA first.
+          if (control.field?.startsWith('training.lora.'))
+            await page.locator('.ts-root [data-field="training.method"] input[value="lora"]').first().check();
           if (control.kind === 'range') {
             const range = row.locator('input[type="range"]');
             const field = row.locator('input.ts-number');
@@ -153,7 +156,7 @@ test('a learner fresh from the lesson tries every story and moves every control,
             for (const value of control.radios) await row.locator(`input[value="${value}"]`).check();
             await assertLooksRight(page, `${where} at its last choice`);
           } else if (control.kind === 'checkbox') {
-            const box = row.locator('input[type="checkbox"]');
+            const box = row.locator('input[type="checkbox"]').first();  // LoRA's matrices are several
             await box.setChecked(!(await box.isChecked()));
             await assertLooksRight(page, `${where} switched`);
           } else if (control.kind === 'config') {

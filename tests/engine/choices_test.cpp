@@ -22,25 +22,69 @@ json::Value parsed(const std::string& text) {
     return result.value;
 }
 
-// {"training":{"optimizer":"adamw"}} for the field "training.optimizer".
-std::string scenario_setting(const std::string& field, const json::Value& value) {
+// {"training":{"optimizer":"adamw"}} for the field "training.optimizer"; "training.lora.base" nests
+// one level deeper; `extra` goes beside the section's own member (a method, a ZeRO stage).
+std::string scenario_setting(const std::string& field, const json::Value& value, const std::string& extra = "") {
     const std::size_t dot = field.find('.');
-    return "{\"" + field.substr(0, dot) + "\":{\"" + field.substr(dot + 1) + "\":" + json::serialize(value) + "}}";
+    const std::string rest = field.substr(dot + 1);
+    const std::size_t inner = rest.find('.');
+    const std::string member =
+        inner == std::string::npos
+            ? "\"" + rest + "\":" + json::serialize(value)
+            : "\"" + rest.substr(0, inner) + "\":{\"" + rest.substr(inner + 1) + "\":" + json::serialize(value) + "}";
+    return "{\"" + field.substr(0, dot) + "\":{" + member + (extra.empty() ? "" : "," + extra) + "}" +
+           (field == "training.offload" ? std::string(",\"parallel\":{\"zero_stage\":3}") : std::string()) + "}";
 }
 
 }  // namespace
 
 TEST_CASE("every choice a page lists is a value the engine accepts for its field", "[choices]") {
     const json::Value choices = parsed(choices_json());
-    REQUIRE(choices.members.size() == 7);
+    REQUIRE(choices.members.size() == 10);
     for (const auto& [field, list] : choices.members) {
         REQUIRE(!list.items.empty());
         for (const auto& choice : list.items) {
-            const std::string scenario = scenario_setting(field, *choice.find("value"));
+            // A LoRA matrix is one member of the targets' list; LoRA's settings are read with method lora.
+            json::Value value = *choice.find("value");
+            if (field == "training.lora.targets") {
+                json::Value list_of_one;
+                list_of_one.kind = json::Kind::array;
+                list_of_one.items.push_back(value);
+                value = list_of_one;
+            }
+            const bool lora = field.rfind("training.lora.", 0) == 0;
+            const std::string scenario = scenario_setting(field, value, lora ? R"("method":"lora")" : "");
             INFO(scenario);
             CHECK(error_count(estimate_of(scenario)) == 0);
             CHECK(!choice.find("label")->text.empty());
         }
+    }
+}
+
+TEST_CASE("QLoRA takes exactly the base storages its choices mark", "[choices]") {
+    // Dettmers et al. 2023 §3: QLoRA's base is 4-bit NormalFloat, with or without double quantisation.
+    const json::Value choices = parsed(choices_json());
+    for (const auto& choice : choices.find("training.lora.base")->items) {
+        const std::string scenario =
+            scenario_setting("training.lora.base", *choice.find("value"), R"("method":"qlora")");
+        INFO(scenario);
+        CHECK((error_count(estimate_of(scenario)) == 0) == choice.find("qlora")->boolean);
+    }
+}
+
+TEST_CASE("each offload choice names the least ZeRO stage the engine accepts it with", "[choices]") {
+    // DeepSpeed's configuration docs: offload_optimizer needs ZeRO 1–3, offload_param ZeRO-3 (docs/model.md §16).
+    const json::Value choices = parsed(choices_json());
+    for (const auto& choice : choices.find("training.offload")->items) {
+        const std::string offload = json::serialize(*choice.find("value"));
+        const double least = number_at(choice, "zero_stage");
+        const auto stage = [&](double zero) {
+            return R"({"training":{"offload":)" + offload + R"(},"parallel":{"zero_stage":)" +
+                   std::to_string(static_cast<int>(zero)) + "}}";
+        };
+        INFO(offload);
+        CHECK(error_count(estimate_of(stage(least))) == 0);
+        if (least > 0) CHECK(error_count(estimate_of(stage(least - 1))) > 0);
     }
 }
 

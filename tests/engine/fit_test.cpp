@@ -402,3 +402,20 @@ TEST_CASE("the pruned search agrees with the exhaustive one with interleaving, o
             check_same_search(search_fits(s, 1e9), search_fits(s, 1e9, FitPruning::none));
         }
 }
+
+TEST_CASE("the method change fine-tunes on the fine-tuning run's tokens, so its time reads in hours", "[fit][tokens]") {
+    // finetune.hpp: leaving full training for LoRA or QLoRA takes QLoRA's Guanaco run (1,875 × 16 × 528 tokens).
+    const auto result =
+        json::parse(fit_json(R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},"parallel":{"gpus":1},)"
+                             R"("training":{"sequence":2048}})"));
+    REQUIRE(result.ok);
+    bool found = false;
+    for (const auto& change : result.value.find("changes")->items) {
+        if (change.find("kind")->text != "method") continue;
+        found = true;
+        CHECK(number_at(change, "scenario.training.tokens") == 1875.0 * 16 * 528);
+        CHECK(number_at(change, "run_seconds") < 24 * 3600);
+        CHECK(change.find("label")->text.find("fine-tuning on 15.8 million tokens") != std::string::npos);
+    }
+    CHECK(found);
+}

@@ -84,3 +84,16 @@ TEST_CASE("a bad scenario gives field-named errors and no methods", "[methods]")
     CHECK(has_error_for(answer, "parallel.gpus"));
     CHECK(answer.find("methods") == nullptr);
 }
+
+TEST_CASE("beside full training's pre-training run, LoRA and QLoRA count a fine-tuning run's tokens, in hours",
+          "[methods][tokens]") {
+    // finetune.hpp: QLoRA's Guanaco run, 1,875 × 16 × 528 tokens (artidoro/qlora, finetune_guanaco_65b.sh).
+    const json::Value answer = methods_of(one_gaming_gpu);
+    CHECK(number_at(method_at(answer, 0), "tokens") == 15e12);  // Llama 3's pre-training run (Meta 2024)
+    for (std::size_t index : {1, 2}) {
+        const json::Value& method = method_at(answer, index);
+        CHECK(number_at(method, "tokens") == 1875.0 * 16 * 528);
+        CHECK(number_at(method, "scenario.training.tokens") == number_at(method, "tokens"));
+        CHECK(number_at(method, "run_seconds") < 24 * 3600);  // 8B on one RTX 4090: hours, not years
+    }
+}

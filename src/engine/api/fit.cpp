@@ -86,12 +86,21 @@ void write_change_value(json::Writer& w, const FitChange& change) {
                                            "weights and optimizer offloaded to CPU memory (ZeRO-3)")
                                  : message("fit.change.offload_optimizer", "the optimizer offloaded to CPU memory"));
             return;
-        case FitChangeKind::method:
+        case FitChangeKind::method: {
             w.field("field", "training.method").field("value", fine_tuning_method_name(s.training.method));
-            w.field("label", s.training.method == FineTuningMethod::qlora
-                                 ? message("fit.change.qlora", "QLoRA: adapters on a 4-bit base")
-                                 : message("fit.change.lora", "LoRA: adapters on a frozen 16-bit base"));
+            const std::string method = s.training.method == FineTuningMethod::qlora
+                                           ? message("fit.change.qlora", "QLoRA: adapters on a 4-bit base")
+                                           : message("fit.change.lora", "LoRA: adapters on a frozen 16-bit base");
+            // Its time is a fine-tuning run's (docs/model.md §15): say so beside a pre-training run's.
+            if (s.training.tokens_origin != TokensOrigin::fine_tuning_run) {
+                w.field("label", method);
+                return;
+            }
+            w.field("label", message("fit.change.fine_tuning_tokens", "{method}, fine-tuning on {tokens}",
+                                     {{"method", method},
+                                      {"tokens", quantity::format(s.training.tokens, quantity::Figure::tokens)}}));
             return;
+        }
     }
 }
 

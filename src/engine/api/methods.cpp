@@ -3,6 +3,7 @@
 #include "engine/api/api.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
+#include "engine/model/finetune.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
@@ -10,18 +11,6 @@
 namespace trainscope {
 
 namespace {
-
-// The scenario trained with `method`: its own LoRA settings when it has them, else the method's
-// defaults (docs/scenario.md: LoRA on a 16-bit base, QLoRA on NF4 with double quantisation, as the
-// fit search's "method" change sets them).
-Scenario with_method(const Scenario& scenario, FineTuningMethod method) {
-    Scenario trial = scenario;
-    if (scenario.training.method == method) return trial;
-    trial.training.method = method;
-    if (method == FineTuningMethod::lora) trial.training.base_storage = BaseStorage::bf16;
-    if (method == FineTuningMethod::qlora) trial.training.base_storage = BaseStorage::nf4_double_quant;
-    return trial;
-}
 
 // What one GPU holds at the step's peak, in the four kinds the lesson names plus the rest
 // (docs/model.md §9: logits, gathered weights and gradient buffers).
@@ -35,7 +24,7 @@ void write_per_gpu(json::Writer& w, const StepBytes& peak) {
 }
 
 void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod method) {
-    const Scenario trial = with_method(scenario, method);
+    const Scenario trial = with_fine_tuning_method(scenario, method);
     const Estimate e = estimate(trial);
     const FineTuningFigures& f = e.fine_tuning;
     w.begin_object();
@@ -48,6 +37,8 @@ void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod me
     w.field("base_storage", method == FineTuningMethod::full ? std::string_view(format_name(trial.training.precision))
                                                              : base_storage_name(trial.training.base_storage));
     w.field("base_bytes_per_param", f.base_bytes_per_param).field("checkpoint_bytes", f.checkpoint_bytes);
+    // The run's tokens: a fine-tuning run's for LoRA and QLoRA unless the learner set them (finetune.hpp).
+    w.field("tokens", trial.training.tokens);
     w.field("run_seconds", e.compute.seconds).field("gpu_hours", e.compute.gpu_hours);
     w.key("scenario").raw(write_scenario(trial));
     w.end_object();

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "engine/model/estimate.hpp"
+#include "engine/model/finetune.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/precision.hpp"
 #include "engine/text/json.hpp"
@@ -72,6 +73,57 @@ void write_zero_stages(json::Writer& w) {
     w.end_array();
 }
 
+// How LoRA's frozen base is stored (docs/model.md §15), with the bits per weight the engine counts;
+// "qlora": whether QLoRA takes it (only the two NF4 choices, Dettmers et al. 2023 §3).
+void write_base_storage_choices(json::Writer& w) {
+    struct Storage {
+        BaseStorage storage;
+        std::string label;
+    };
+    const Storage storages[] = {
+        {BaseStorage::bf16, message("choices.base.bf16", "16-bit (BF16)")},
+        {BaseStorage::int8, message("choices.base.int8", "8-bit (LLM.int8)")},
+        {BaseStorage::nf4, message("choices.base.nf4", "4-bit NF4")},
+        {BaseStorage::nf4_double_quant, message("choices.base.nf4_double_quant", "4-bit NF4, double quantisation")},
+    };
+    w.key("training.lora.base").begin_array();
+    for (const Storage& choice : storages) {
+        const double bits = 8 * base_storage_bytes_per_param(choice.storage);
+        w.begin_object().field("value", base_storage_name(choice.storage)).field("label", choice.label);
+        w.field("hint", message("choices.base.hint", "{bits} bits per weight",
+                                {{"bits", quantity::format_significant(bits, 4)}}));
+        w.field_bool("qlora", choice.storage == BaseStorage::nf4 || choice.storage == BaseStorage::nf4_double_quant);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+// Offload to CPU memory (docs/model.md §16); "zero_stage": the least ZeRO stage it runs with
+// (DeepSpeed's offload_optimizer needs stage 1, offload_param stage 3).
+void write_offload_choices(json::Writer& w) {
+    struct Mode {
+        Offload offload;
+        int zero_stage;
+        std::string label, hint;
+    };
+    const Mode modes[] = {
+        {Offload::none, 0, message("choices.offload.none", "None"),
+         message("choices.offload.none_hint", "everything stays on the GPU")},
+        {Offload::optimizer, 1, message("choices.offload.optimizer", "Optimizer"),
+         message("choices.offload.optimizer_hint",
+                 "master copy, optimizer states and gradients in CPU memory "
+                 "(ZeRO-Offload, ZeRO ≥ 1)")},
+        {Offload::parameters, 3, message("choices.offload.parameters", "Optimizer and weights"),
+         message("choices.offload.parameters_hint", "the 16-bit weights too (ZeRO-Infinity, ZeRO-3)")},
+    };
+    w.key("training.offload").begin_array();
+    for (const Mode& mode : modes) {
+        w.begin_object().field("value", offload_name(mode.offload)).field("label", mode.label);
+        w.field("hint", mode.hint).field("zero_stage", static_cast<double>(mode.zero_stage)).end_object();
+    }
+    w.end_array();
+}
+
 // "4Ψ + 12Ψ/d": the bytes kept whole and the bytes sharded over d; a zero part is left out.
 std::string stage_term(double whole, double sharded) {
     const std::string whole_text = quantity::format_significant(whole) + "Ψ";
@@ -133,6 +185,17 @@ std::string choices_json() {
                     message("choices.method.lora_hint", "small adapters beside a frozen 16-bit base")},
                    {"qlora", fine_tuning_method_label(FineTuningMethod::qlora),
                     message("choices.method.qlora_hint", "adapters beside a frozen 4-bit base")}});
+    // Hu et al. 2021 §4.2: the attention projections W_q, W_k, W_v, W_o; QLoRA §4 adapts the MLP's too.
+    write_choices(w, "training.lora.targets",
+                  {{"q", "q", message("choices.target.q_hint", "queries")},
+                   {"k", "k", message("choices.target.k_hint", "keys")},
+                   {"v", "v", message("choices.target.v_hint", "values")},
+                   {"o", "o", message("choices.target.o_hint", "attention output")},
+                   {"gate", "gate", message("choices.target.gate_hint", "MLP gate")},
+                   {"up", "up", message("choices.target.up_hint", "MLP up")},
+                   {"down", "down", message("choices.target.down_hint", "MLP down")}});
+    write_base_storage_choices(w);
+    write_offload_choices(w);
     write_zero_stages(w);
     w.end_object();
     return w.take();

@@ -503,9 +503,11 @@ void write_communication_curve(json::Writer& w, const CommunicationCurve& curve)
     w.end_array();
 }
 
-void write_estimate_compute(json::Writer& w, const Estimate& e) {
+void write_estimate_compute(json::Writer& w, const Scenario& scenario, const Estimate& e) {
     const TrainingCompute& c = e.compute;
     w.key("compute").begin_object();
+    // Which tokens the run counts (docs/scenario.md, training.tokens): the time section says so.
+    w.field("tokens_origin", tokens_origin_sentence(scenario));
     w.field("flops", c.model_flops).field("hardware_flops", c.hardware_flops);
     w.field("recompute_overhead", c.recompute_overhead());
     w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
@@ -611,7 +613,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     // The lesson's "eight times": bytes per parameter to train over bytes per parameter to run.
     w.field("ratio_training_to_inference", e.training.bytes_per_param.total() / e.inference.bytes_per_param);
 
-    write_estimate_compute(w, e);
+    write_estimate_compute(w, scenario, e);
     write_estimate_communication(w, e);
     write_estimate_step(w, e);
 

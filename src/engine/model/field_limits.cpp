@@ -68,6 +68,8 @@ const SliderRange sliders[] = {
     {"training.micro_batch", SliderScale::powers_of_two, 1, 256, 0},
     {"training.global_batch", SliderScale::powers_of_two, 1, 65536, 0},  // Llama 3 405B: 2,048 × 8K tokens
     {"training.sequence", SliderScale::powers_of_two, 128, 131072, 0},
+    // LoRA ranks 1 … 64 (Hu et al. 2021 Table 6; QLoRA's r = 64, Dettmers et al. 2023 §4) and beyond.
+    {"training.lora.rank", SliderScale::powers_of_two, 1, 1024, 0},
     {"training.tokens", SliderScale::log, 1e9, 1e14, 20},       // 1B … 100T tokens (Llama 3: 15.6T)
     {"parallel.gpus", SliderScale::powers_of_two, 1, 1e5, 0},   // Llama 3 405B: 16,384 H100s
     {"parallel.tensor", SliderScale::powers_of_two, 1, 16, 0},  // within a node's 8 GPUs, and twice that

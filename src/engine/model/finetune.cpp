@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "engine/text/messages.hpp"
+#include "engine/text/quantity.hpp"
+
 namespace trainscope {
 
 namespace {
@@ -115,6 +118,83 @@ BytesPerParam fine_tuned_bytes_per_param(const FineTuningFigures& figures, doubl
     bytes.master_weights = share * adapter.master_weights;
     bytes.optimizer_states = share * adapter.optimizer_states;
     return bytes;
+}
+
+const FineTuningRun& default_fine_tuning_run() {
+    // Dettmers et al. 2023 (QLoRA) §5, Guanaco 65B on OASST1, "24 hours of finetuning on a single
+    // GPU"; the hyperparameters are its repository's scripts/finetune_guanaco_65b.sh: max_steps 1875,
+    // per_device_train_batch_size 4 × gradient_accumulation_steps 4, source_max_len 16 + target_max_len 512.
+    static const FineTuningRun run{1875, 4 * 4, 16 + 512};
+    return run;
+}
+
+bool trains_adapters(FineTuningMethod method) { return method != FineTuningMethod::full; }
+
+void apply_default_tokens(Scenario& scenario) {
+    TrainingSettings& training = scenario.training;
+    if (trains_adapters(training.method)) {
+        training.tokens = default_fine_tuning_run().tokens();
+        training.tokens_origin = TokensOrigin::fine_tuning_run;
+        return;
+    }
+    const ModelPreset* preset = find_model_preset(scenario.model.preset_id);
+    if (preset && preset->training_tokens > 0) {
+        training.tokens = preset->training_tokens;
+        training.tokens_origin = TokensOrigin::preset_run;
+        return;
+    }
+    // Chinchilla (Hoffmann et al. 2022, §3): compute-optimal data is about 20 tokens per parameter.
+    const double total_params = scenario.model.architecture_assumed
+                                    ? scenario.model.given_params
+                                    : count_parameters(scenario.model.architecture).total;
+    training.tokens = 20 * total_params;
+    training.tokens_origin = TokensOrigin::compute_optimal;
+}
+
+void name_given_tokens(Scenario& scenario) {
+    Scenario by_default = scenario;
+    apply_default_tokens(by_default);
+    const bool same = by_default.training.tokens == scenario.training.tokens;
+    scenario.training.tokens_origin = same ? by_default.training.tokens_origin : TokensOrigin::given;
+}
+
+Scenario with_fine_tuning_method(const Scenario& scenario, FineTuningMethod method) {
+    Scenario trial = scenario;
+    if (scenario.training.method == method) return trial;
+    trial.training.method = method;
+    if (method == FineTuningMethod::lora) trial.training.base_storage = BaseStorage::bf16;
+    if (method == FineTuningMethod::qlora) trial.training.base_storage = BaseStorage::nf4_double_quant;
+    if (trains_adapters(method) != trains_adapters(scenario.training.method)) apply_default_tokens(trial);
+    return trial;
+}
+
+std::string tokens_origin_sentence(const Scenario& scenario) {
+    const double tokens = scenario.training.tokens;
+    const std::string count = quantity::format(tokens, quantity::Figure::tokens);
+    switch (scenario.training.tokens_origin) {
+        case TokensOrigin::given:
+            return message("estimate.tokens.given", "{tokens}, as you set them.", {{"tokens", count}});
+        case TokensOrigin::preset_run:
+            return message("estimate.tokens.preset_run",
+                           "{tokens}: the model's pre-training run, as its authors report it. LoRA and QLoRA "
+                           "count a fine-tuning run's tokens instead.",
+                           {{"tokens", count}});
+        case TokensOrigin::compute_optimal:
+            return message("estimate.tokens.compute_optimal",
+                           "{tokens}: 20 per parameter, a compute-optimal pre-training run (Hoffmann et al. 2022). "
+                           "LoRA and QLoRA count a fine-tuning run's tokens instead.",
+                           {{"tokens", count}});
+        case TokensOrigin::fine_tuning_run:
+            break;
+    }
+    const FineTuningRun& run = default_fine_tuning_run();
+    return message("estimate.tokens.fine_tuning_run",
+                   "{tokens}: a fine-tuning run's, QLoRA's Guanaco on OASST1 (Dettmers et al. 2023): {steps} steps "
+                   "of {sequences} sequences of at most {length} tokens, each counted in full.",
+                   {{"tokens", count},
+                    {"steps", quantity::format(run.steps, quantity::Figure::integer)},
+                    {"sequences", quantity::format(run.sequences_per_step, quantity::Figure::integer)},
+                    {"length", quantity::format(run.tokens_per_sequence, quantity::Figure::integer)}});
 }
 
 }  // namespace trainscope

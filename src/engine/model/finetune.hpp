@@ -3,6 +3,8 @@
 // 4-bit NormalFloat. Frozen weights keep no gradients, master copy or optimizer states.
 #pragma once
 
+#include <string>
+
 #include "engine/model/memory.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/scenario.hpp"
@@ -34,5 +36,36 @@ FineTuningFigures fine_tuning_figures(const TrainingSettings& training, const Ar
 // The model states' bytes per base parameter, averaged so that bytes × params.total is what the
 // GPUs hold: the frozen base at its storage width, the adapters with every state (full: unchanged).
 BytesPerParam fine_tuned_bytes_per_param(const FineTuningFigures& figures, double parameters);
+
+// A published fine-tuning run, the tokens a LoRA or QLoRA scenario trains on when the learner sets
+// none (docs/model.md §15): QLoRA's Guanaco 65B on OASST1 (Dettmers et al. 2023 §5; its script
+// scripts/finetune_guanaco_65b.sh: 1,875 steps of 4 × 4 sequences, at most 16 + 512 tokens each).
+struct FineTuningRun {
+    double steps = 0;
+    double sequences_per_step = 0;
+    double tokens_per_sequence = 0;  // the run's length limit: every sequence counted in full
+    double tokens() const { return steps * sequences_per_step * tokens_per_sequence; }
+};
+const FineTuningRun& default_fine_tuning_run();
+
+// Whether a method fine-tunes a frozen base (lora, qlora): its tokens default to a fine-tuning run's,
+// full training's to the preset's pre-training run (docs/scenario.md, training.tokens).
+bool trains_adapters(FineTuningMethod method);
+
+// The tokens a scenario takes when the learner gave none, and where they come from.
+void apply_default_tokens(Scenario& scenario);
+
+// Tokens the scenario states: named by the default they equal, so that a written scenario (a loaded
+// layout, a quiz item) reads back with the same words; else the learner's own.
+void name_given_tokens(Scenario& scenario);
+
+// The scenario trained with `method`, as the page's method control would leave it: LoRA on a 16-bit
+// base, QLoRA on NF4 with double quantisation unless the scenario already uses that method; moving
+// between full training and LoRA/QLoRA changes the goal, so the tokens become the new method's
+// default; LoRA ↔ QLoRA keeps them (the same fine-tuning data).
+Scenario with_fine_tuning_method(const Scenario& scenario, FineTuningMethod method);
+
+// Which tokens the run counts, in the current language (the time section's sentence).
+std::string tokens_origin_sentence(const Scenario& scenario);
 
 }  // namespace trainscope

@@ -787,18 +787,13 @@ void memory_saving_changes(const Scenario& s, const ParameterCount& params, std:
             try_change(changes, FitChangeKind::offload, trial, params);
         }
     }
-    trial = s;
-    // LoRA on a 16-bit base, then QLoRA's 4-bit one (docs/model.md §15), with their defaults.
-    if (s.training.method == FineTuningMethod::full) {
-        trial.training.method = FineTuningMethod::lora;
-        trial.training.base_storage = BaseStorage::bf16;
-        if (try_change(changes, FitChangeKind::method, trial, params)) return;
-    }
-    if (s.training.method != FineTuningMethod::qlora) {
-        trial.training.method = FineTuningMethod::qlora;
-        trial.training.base_storage = BaseStorage::nf4_double_quant;
-        try_change(changes, FitChangeKind::method, trial, params);
-    }
+    // LoRA on a 16-bit base, then QLoRA's 4-bit one (docs/model.md §15), with their defaults and
+    // the fine-tuning run's tokens, as the page's method control sets them (finetune.hpp).
+    if (s.training.method == FineTuningMethod::full &&
+        try_change(changes, FitChangeKind::method, with_fine_tuning_method(s, FineTuningMethod::lora), params))
+        return;
+    if (s.training.method != FineTuningMethod::qlora)
+        try_change(changes, FitChangeKind::method, with_fine_tuning_method(s, FineTuningMethod::qlora), params);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "engine/model/scenario.hpp"
 
 #include "engine/model/field_limits.hpp"
+#include "engine/model/finetune.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
 
@@ -517,17 +518,17 @@ void read_hardware(ObjectReader& root, const ModelPreset* preset, Scenario& scen
 
 void apply_model_defaults(const ModelPreset* preset, bool gpus_given, bool tokens_given, Scenario& scenario,
                           std::vector<FieldError>& errors) {
-    TrainingSettings& training = scenario.training;
     ParallelSettings& parallel = scenario.parallel;
     // Defaults that depend on the model.
     const double total_params = scenario.model.architecture_assumed
                                     ? scenario.model.given_params
                                     : count_parameters(scenario.model.architecture).total;
     if (!gpus_given && preset && preset->training_gpus > 0) parallel.gpus = preset->training_gpus;
-    if (!tokens_given) {
-        // Chinchilla (Hoffmann et al. 2022, §3): compute-optimal data is about 20 tokens per parameter.
-        training.tokens = preset && preset->training_tokens > 0 ? preset->training_tokens : 20 * total_params;
-    }
+    // The method's default tokens (finetune.hpp): a pre-training run's for full, a fine-tuning run's for LoRA.
+    if (tokens_given)
+        name_given_tokens(scenario);
+    else
+        apply_default_tokens(scenario);
     const double max_parameters = find_field_limit("model.params")->max;
     if (total_params > max_parameters)
         errors.push_back(

@@ -62,6 +62,10 @@ struct InferenceSettings {
     double context = 4096;
 };
 
+// Where training.tokens came from: the learner, a preset's pre-training run, 20 per parameter
+// (Chinchilla), or the default fine-tuning run of LoRA and QLoRA (docs/scenario.md).
+enum class TokensOrigin { given, preset_run, compute_optimal, fine_tuning_run };
+
 struct TrainingSettings {
     NumberFormat precision = NumberFormat::bf16;  // bf16/fp16: mixed precision with an FP32 master copy
     Optimizer optimizer = Optimizer::adamw;
@@ -71,6 +75,7 @@ struct TrainingSettings {
     bool flash_attention = true;  // what current training stacks use (Dao et al. 2022)
     bool sequence_parallel = false;
     double tokens = 0;
+    TokensOrigin tokens_origin = TokensOrigin::given;  // not written: read_scenario derives it
     bool attention_flops = false;
     // Sequences per optimizer step over all data-parallel replicas; 0: the fewest micro-batches
     // the layout needs (micro_batches_per_step, memory.hpp).

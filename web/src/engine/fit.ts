@@ -82,6 +82,8 @@ export interface FineTuningMethod {
   base_storage: string;
   base_bytes_per_param: number;
   checkpoint_bytes: number;
+  /** The run's tokens: a fine-tuning run's for LoRA and QLoRA unless the learner set them (docs/model.md §15). */
+  tokens: number;
   run_seconds: number;
   gpu_hours: number;
   scenario: Scenario;

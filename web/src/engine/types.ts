@@ -57,6 +57,12 @@ export interface Scenario {
     global_batch?: number;
     /** How model states are tallied: the ZeRO paper's 16 bytes for mixed Adam, or 18 with FP32 gradients. */
     accounting?: AccountingConvention;
+    /** full (pre-training or full fine-tuning), lora or qlora (docs/model.md §15). */
+    method?: 'full' | 'lora' | 'qlora';
+    /** Read for lora and qlora: the adapters' rank and matrices, the frozen base's storage. */
+    lora?: { rank: number; targets: string[]; base: string };
+    /** none | optimizer | parameters: what lives in CPU memory (docs/model.md §16). */
+    offload?: 'none' | 'optimizer' | 'parameters';
   };
   parallel: {
     gpus: number;
@@ -249,6 +255,17 @@ export interface Estimate {
     min_gpus: number;
     /** A floor: GPUs whose memory the model states alone fill. Not the fewest GPUs to train. */
     min_gpus_for_states?: number;
+    /** What CPU memory holds and what crosses PCIe each step (docs/scenario.md, training.offload). */
+    offload?: {
+      mode: 'none' | 'optimizer' | 'parameters';
+      cpu_per_gpu: { weights: number; gradients: number; master_weights: number; optimizer_states: number; total: number };
+      gpus_per_node: number;
+      cpu_bytes_per_node: number;
+      to_cpu_bytes: number;
+      to_gpu_bytes: number;
+      pcie_bandwidth: number;
+      pcie_seconds: number;
+    };
     /** What is trained and how the base is stored (docs/scenario.md, training.fine_tuning). */
     fine_tuning?: {
       method: 'full' | 'lora' | 'qlora';
@@ -263,6 +280,8 @@ export interface Estimate {
   };
   ratio_training_to_inference: number;
   compute: {
+    /** Which tokens the run counts and where they come from, in the current language (docs/model.md §15). */
+    tokens_origin: string;
     flops: number;
     hardware_flops: number;
     recompute_overhead: number;
@@ -393,6 +412,10 @@ export interface Choice {
   hint?: string;
   /** The label and hint as one, for a drop-down (ZeRO stages). */
   short?: string;
+  /** training.lora.base: whether QLoRA takes it (the NF4 storages). */
+  qlora?: boolean;
+  /** training.offload: the least ZeRO stage it runs with. */
+  zero_stage?: number;
 }
 
 /** Every choice field's values, by field path ("training.optimizer"), in the order a page lists them. */

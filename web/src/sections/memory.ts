@@ -11,6 +11,7 @@ import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
 import type { AccountingChoice } from '../engine/types';
+import { offloadNote } from './offload-note';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = [
@@ -45,6 +46,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   const trainableParams = stat('trainable-params');
   const baseBytesPerParam = stat('base-bytes-per-param');
   const adapterCheckpoint = stat('adapter-checkpoint');
+  const offload = offloadNote(context);
   const fineTuningMethod = h('strong');
   const fineTuning = h(
     'p',
@@ -229,6 +231,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   };
 
   const updateFineTuning = (estimate: PageView['estimate']) => {
+    offload.update(estimate);
     const tuning = estimate.training.fine_tuning;
     const shown = tuning !== undefined && tuning.method !== 'full';
     setHidden(fineTuning, !shown);
@@ -426,6 +429,7 @@ export function memorySection(context: SectionContext, accountingChoices: readon
     ),
     headline,
     fineTuning,
+    offload.element,
     figureElement,
     whyDetails,
     deeper,

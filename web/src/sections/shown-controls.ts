@@ -40,8 +40,17 @@ const TIME_FIELDS = [
   'parallel.gpus',
 ];
 
-// Section 6, what fits: your GPUs and your goal.
-const FIT_FIELDS = ['hardware.gpu', 'hardware.memory_bytes', 'parallel.gpus', 'training.method'];
+// Section 6, what fits: your GPUs and your goal, with the method's own settings.
+const FIT_FIELDS = [
+  'hardware.gpu',
+  'hardware.memory_bytes',
+  'parallel.gpus',
+  'training.method',
+  'training.lora.rank',
+  'training.lora.targets',
+  'training.lora.base',
+  'training.offload',
+];
 
 /** The fields, separated by spaces, as the engine's view request takes them. */
 export function shownControls(sections: { memory: boolean; time: boolean; fit: boolean }): string {

@@ -104,6 +104,8 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const paramsUnit = h('span', { className: 'ts-eq-unit' });
   const attention = op(t('time.eq.attention', '+ attention)'));
   const tokens = value();
+  // Which tokens the run counts: a pre-training run's, a fine-tuning run's or the learner's (the engine's words).
+  const tokensOrigin = h('p', { className: 'ts-hint', 'data-figure': 'tokens-origin' });
   const flops = value({ 'data-figure': 'flops' });
   const hardwareFlops = value();
   const hardwareUnit = h('span', { className: 'ts-eq-unit' });
@@ -225,6 +227,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     );
     setHidden(attention, !withAttention);
     setText(tokens, formatCount(resolved.training.tokens));
+    setText(tokensOrigin, compute.tokens_origin);
     setFigure(flops, formatScientific(compute.flops), compute.flops);
     setText(hardwareFlops, formatScientific(compute.hardware_flops));
     setText(hardwareUnit, compute.recompute_overhead > 0 ? t('time.eq.flops_recompute', 'FLOPs with recompute') : 'FLOPs');
@@ -316,6 +319,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       ),
     ),
     equation,
+    tokensOrigin,
     h(
       'div',
       { className: 'ts-panel' },

@@ -37,6 +37,20 @@ export function withGpu(overrides: PartialScenario, id: string, onScreen: Estima
   return next;
 }
 
+/** LoRA and QLoRA fine-tune a trained model; full training is pre-training (docs/model.md §15). */
+const fineTunes = (method: unknown) => method === 'lora' || method === 'qlora';
+
+/**
+ * Another training method: moving between full training and LoRA/QLoRA changes the goal, so the
+ * tokens (a pre-training run's or a fine-tuning run's) are dropped and the engine's default for
+ * the new method applies, as its fit search and side-by-side do; LoRA ↔ QLoRA keeps them.
+ */
+export function withMethod(overrides: PartialScenario, resolved: Scenario, method: string): PartialScenario {
+  // Each method stores its base its own way (LoRA 16-bit, QLoRA NF4), as the engine's method change sets it.
+  const next = deleteField(setField(overrides, 'training.method', method), 'training.lora.base');
+  return fineTunes(method) === fineTunes(resolved.training.method) ? next : deleteField(next, 'training.tokens');
+}
+
 /** The overrides after a control set `path` to `value`; null when the value changes nothing (the "your config" entry). */
 export function withValue(
   overrides: PartialScenario,
@@ -52,6 +66,10 @@ export function withValue(
   }
   if (path === MODEL_PARAMS) return withModel(overrides, resolved, { params: Number(value) }, false);
   if (path === 'hardware.gpu') return withGpu(overrides, String(value), estimate.gpu);
+  if (path === 'training.method') return withMethod(overrides, resolved, String(value));
+  // One LoRA setting keeps the others on screen: the page's merge replaces training.lora whole.
+  if (path.startsWith('training.lora.'))
+    return setField(setField(overrides, 'training.lora', { ...resolved.training.lora, ...overrides.training?.lora }), path, value);
   if (path === 'hardware.memory_bytes' || path === 'hardware.peak_flops') {
     // Editing a GPU's memory or peak makes it the learner's own GPU, starting from the one on screen.
     const own = getField(overrides, 'hardware.gpu') === CUSTOM_GPU ? overrides : withGpu(overrides, CUSTOM_GPU, estimate.gpu);

@@ -23,7 +23,7 @@ function row(label: string, value: HTMLElement, key?: string): HTMLElement {
 
 function methodColumn(context: SectionContext, method: FineTuningMethod, use: (scenario: Scenario) => void): HTMLElement {
   const { t, parts } = context;
-  const { formatBytes, formatCount, formatNumber } = context.units;
+  const { formatBytes, formatCount, formatNumber, formatDuration, formatTokens } = context.units;
   const figure = (text: string, value: number, name?: string) => {
     const strong = h('strong', name ? { 'data-figure': name } : null);
     setFigure(strong, text, value);
@@ -62,6 +62,11 @@ function methodColumn(context: SectionContext, method: FineTuningMethod, use: (s
       row(
         t('fit.methods.trainable', 'parameters trained'),
         figure(formatCount(method.trainable_params, { short: true, significant: 3 }), method.trainable_params),
+      ),
+      // A fine-tuning run's tokens for LoRA and QLoRA, a pre-training run's for full (the engine's defaults).
+      row(
+        t('fit.methods.time', 'time for {tokens}', { tokens: formatTokens(method.tokens) }),
+        figure(formatDuration(method.run_seconds), method.run_seconds, 'fit-method-time'),
       ),
     ),
   );

@@ -15,6 +15,7 @@ import { ANY_SIZE, MODEL_PRESET } from '../model';
 import { CUSTOM_GPU } from '../time';
 import { changesList } from './changes';
 import { layoutName, layoutsList } from './layouts';
+import { methodSettings } from './method-settings';
 import { methodsFigure } from './methods';
 import { searchWhenNear } from './schedule';
 
@@ -24,7 +25,7 @@ const SEARCH_REST_MS = 120;
 type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets'>;
 
 /** The learner's GPUs and goal: controls on the scenario's fields, shared with the other sections. */
-function fitInputs(context: SectionContext, engine: FitEngine): HTMLElement {
+function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLElement): HTMLElement {
   const { t } = context;
   const { formatBytes } = context.units;
   const gpuChoices = [
@@ -71,6 +72,7 @@ function fitInputs(context: SectionContext, engine: FitEngine): HTMLElement {
           context.onValue,
         ),
       ).element,
+      settings,
     ),
   );
 }
@@ -140,6 +142,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const layouts = layoutsList(context, context.load);
   const changes = changesList(context, context.load);
   const methods = methodsFigure(context, context.load);
+  const settings = methodSettings(context);
   const problem = h('p', { className: 'ts-field-error', role: 'alert' });
   const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
   const results = h('div', { className: 'ts-fit-results' }, current.element, changes.element, layouts.element, notes, methods.element);
@@ -163,7 +166,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
         ),
       ),
     ),
-    fitInputs(context, engine),
+    fitInputs(context, engine, settings.element),
     problem,
     results,
   );
@@ -185,6 +188,10 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     if (sideBySide.ok) methods.update(sideBySide.value);
   };
   // Only for a scenario not shown yet, once the input rests, and only near the viewport (schedule.ts).
-  const { update, settle } = searchWhenNear(element, search, SEARCH_REST_MS);
-  return { element, update, settle };
+  const schedule = searchWhenNear(element, search, SEARCH_REST_MS);
+  const update = (view: PageView) => {
+    settings.update(view);
+    schedule.update(view);
+  };
+  return { element, update, settle: schedule.settle };
 }
