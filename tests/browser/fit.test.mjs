@@ -187,7 +187,7 @@ test('switching to QLoRA counts a fine-tuning run’s tokens: the time reads in 
     );
     assert.equal((await figure(page, 'tokens-origin').textContent()).trim(), estimate.compute.tokens_origin);
     assert.match(estimate.compute.tokens_origin, /Guanaco/);
-    // The side-by-side times each method on its own tokens, the engine's.
+    // The side-by-side times every method on the same tokens, the engine's.
     const { methods } = await engineFit(page);
     const times = await section
       .locator('[data-figure="fit-method-time"]')

@@ -23,8 +23,19 @@ void write_per_gpu(json::Writer& w, const StepBytes& peak) {
     w.field("total", peak.total()).end_object();
 }
 
+// The tokens every method is timed on: the comparison is of methods on one run, so full training
+// counts the fine-tuning run LoRA and QLoRA would (full fine-tuning), not the preset's pre-training
+// run; tokens the learner set are kept for all three (finetune.hpp).
+double compared_tokens(const Scenario& scenario) {
+    if (trains_adapters(scenario.training.method) || scenario.training.tokens_origin == TokensOrigin::given)
+        return scenario.training.tokens;
+    return with_fine_tuning_method(scenario, FineTuningMethod::lora).training.tokens;
+}
+
 void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod method) {
-    const Scenario trial = with_fine_tuning_method(scenario, method);
+    Scenario trial = with_fine_tuning_method(scenario, method);
+    trial.training.tokens = compared_tokens(scenario);
+    name_given_tokens(trial);
     const Estimate e = estimate(trial);
     const FineTuningFigures& f = e.fine_tuning;
     w.begin_object();
@@ -37,7 +48,6 @@ void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod me
     w.field("base_storage", method == FineTuningMethod::full ? std::string_view(format_name(trial.training.precision))
                                                              : base_storage_name(trial.training.base_storage));
     w.field("base_bytes_per_param", f.base_bytes_per_param).field("checkpoint_bytes", f.checkpoint_bytes);
-    // The run's tokens: a fine-tuning run's for LoRA and QLoRA unless the learner set them (finetune.hpp).
     w.field("tokens", trial.training.tokens);
     w.field("run_seconds", e.compute.seconds).field("gpu_hours", e.compute.gpu_hours);
     w.key("scenario").raw(write_scenario(trial));

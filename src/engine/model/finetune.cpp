@@ -154,8 +154,13 @@ void apply_default_tokens(Scenario& scenario) {
 void name_given_tokens(Scenario& scenario) {
     Scenario by_default = scenario;
     apply_default_tokens(by_default);
-    const bool same = by_default.training.tokens == scenario.training.tokens;
-    scenario.training.tokens_origin = same ? by_default.training.tokens_origin : TokensOrigin::given;
+    if (by_default.training.tokens == scenario.training.tokens) {
+        scenario.training.tokens_origin = by_default.training.tokens_origin;
+        return;
+    }
+    // Full training on the fine-tuning run's tokens (the side-by-side's full fine-tuning) says so too.
+    const bool fine_tuning_run = scenario.training.tokens == default_fine_tuning_run().tokens();
+    scenario.training.tokens_origin = fine_tuning_run ? TokensOrigin::fine_tuning_run : TokensOrigin::given;
 }
 
 Scenario with_fine_tuning_method(const Scenario& scenario, FineTuningMethod method) {

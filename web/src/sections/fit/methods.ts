@@ -2,7 +2,7 @@
 // column is the engine's estimate with that method: its peak per GPU, where the memory goes, the
 // base's bytes per parameter and the parameters trained.
 
-import { h, replace, setAttribute, setClass, setFigure } from '../../dom/dom';
+import { h, replace, setAttribute, setClass, setFigure, setText } from '../../dom/dom';
 import type { FineTuningMethod } from '../../engine/fit';
 import type { Scenario } from '../../engine/types';
 import type { PartKey } from '../../figures/parts';
@@ -23,7 +23,7 @@ function row(label: string, value: HTMLElement, key?: string): HTMLElement {
 
 function methodColumn(context: SectionContext, method: FineTuningMethod, use: (scenario: Scenario) => void): HTMLElement {
   const { t, parts } = context;
-  const { formatBytes, formatCount, formatNumber, formatDuration, formatTokens } = context.units;
+  const { formatBytes, formatCount, formatNumber, formatDuration } = context.units;
   const figure = (text: string, value: number, name?: string) => {
     const strong = h('strong', name ? { 'data-figure': name } : null);
     setFigure(strong, text, value);
@@ -63,11 +63,8 @@ function methodColumn(context: SectionContext, method: FineTuningMethod, use: (s
         t('fit.methods.trainable', 'parameters trained'),
         figure(formatCount(method.trainable_params, { short: true, significant: 3 }), method.trainable_params),
       ),
-      // A fine-tuning run's tokens for LoRA and QLoRA, a pre-training run's for full (the engine's defaults).
-      row(
-        t('fit.methods.time', 'time for {tokens}', { tokens: formatTokens(method.tokens) }),
-        figure(formatDuration(method.run_seconds), method.run_seconds, 'fit-method-time'),
-      ),
+      // Every method on the same tokens (the engine's), stated once in the hint above.
+      row(t('fit.methods.run_time', 'run time'), figure(formatDuration(method.run_seconds), method.run_seconds, 'fit-method-time')),
     ),
   );
   if (!method.current)
@@ -93,20 +90,21 @@ export function methodsFigure(context: SectionContext, use: (scenario: Scenario)
     { className: 'ts-fit-subtitle' },
     t('fit.methods.heading', 'Full training, LoRA and QLoRA side by side'),
   );
-  const hint = h(
-    'p',
-    { className: 'ts-hint' },
-    t(
-      'fit.methods.hint',
-      'The same model on the same GPUs. LoRA freezes the base and trains small adapters: no gradients or optimizer states for the base. QLoRA also stores the base in 4 bits.',
-    ),
-  );
+  const hint = h('p', { className: 'ts-hint' });
   const columns = h('div', { className: 'ts-fit-methods' });
   const element = h('div', { className: 'ts-fit-methods-figure', 'data-figure': 'fit-methods' }, heading, hint, columns);
   return {
     element,
     update(methods) {
       const fitting = methods.filter((method) => method.fits).map((method) => method.method);
+      setText(
+        hint,
+        t(
+          'fit.methods.same_run',
+          'The same model, GPUs and {tokens} for all three. LoRA freezes the base and trains small adapters: no gradients or optimizer states for the base. QLoRA also stores the base in 4 bits.',
+          { tokens: context.units.formatTokens(methods[0]?.tokens ?? 0) },
+        ),
+      );
       setAttribute(element, 'data-value', fitting.join(' '));
       setClass(element, 'ts-fit-none', fitting.length === 0);
       replace(
