@@ -295,6 +295,58 @@ double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
     return step > 0 ? shortest * std::exp2(step - 1) : 0;
 }
 
+// The least ZeRO stage the offload allows (layout_is_valid's rule).
+int least_zero_stage(const Scenario& s) {
+    return s.training.offload == Offload::parameters ? 3 : s.training.offload == Offload::optimizer ? 1 : 0;
+}
+
+// docs/model.md §17: at one sharding rank (d·c = 1) ZeRO has nothing to shard, so its stages
+// often give the same layout. A stage is listed (and counted) once, at the lowest stage the
+// offload allows, when the engine's own figures for it — its largest micro-batch, and the peak and
+// step time there — are those of a lower stage of the same (t, p, c, e, v, recompute) that fits.
+// Where they differ (ZeRO-2's gradient buffers at the peak, the gradients it sends to the CPU under
+// offload, ZeRO-3's gathered weights when they are offloaded) the stages stay apart.
+struct ListedFigures {
+    double micro_batch = 0;
+    double peak_bytes = 0;
+    double step_seconds = 0;
+};
+
+bool at_one_sharding_rank(const Scenario& s) { return s.parallel.data_parallel() * s.parallel.context == 1; }
+
+ListedFigures listed_figures(const Scenario& layout, const ParameterCount& params, const SharedFigures* shared) {
+    Scenario s = layout;
+    s.training.micro_batch = 1;
+    s.training.micro_batch = largest_micro_batch_of(s, params, shared);
+    const LayoutCheck check = check_in_search(s, params, shared, Timing::always);
+    return {s.training.micro_batch, check.peak_bytes, check.step_seconds};
+}
+
+bool same_figures(const ListedFigures& x, const ListedFigures& y) {
+    return x.micro_batch == y.micro_batch && x.peak_bytes == y.peak_bytes && x.step_seconds == y.step_seconds;
+}
+
+// Which of one (t, p, c, e, v, recompute)'s fitting ZeRO stages at one rank repeat a lower one:
+// `fits[k]` says whether stage least_zero + k fits; the returned bits mark the repeats.
+unsigned repeated_stages(Scenario s, const bool fits[4], int least_zero, const ParameterCount& params,
+                         const SharedFigures* shared) {
+    ListedFigures kept[4];
+    int kept_count = 0;
+    unsigned repeats = 0;
+    for (int k = 0; least_zero + k <= 3; ++k) {
+        if (!fits[k]) continue;
+        s.parallel.zero_stage = least_zero + k;
+        const ListedFigures figures = listed_figures(s, params, shared);
+        bool repeat = false;
+        for (int j = 0; j < kept_count && !repeat; ++j) repeat = same_figures(figures, kept[j]);
+        if (repeat)
+            repeats |= 1u << k;
+        else
+            kept[kept_count++] = figures;
+    }
+    return repeats;
+}
+
 // A fitting layout while the search runs: its settings alone, cheap to keep and sort (a
 // Scenario carries strings); the listed ones become scenarios again.
 struct Candidate {
@@ -406,6 +458,42 @@ std::vector<Candidate> walk_every_layout(const Scenario& scenario, const SharedF
         return search.complete;
     });
     return fitting;
+}
+
+// The exhaustive reference's fitting layouts (in the enumeration's order, a family's stages and
+// recompute choices together) without the stages at one sharding rank that repeat a lower one:
+// the rule drop_repeated_stages applies, here by check_layout alone.
+void drop_repeated_candidates(const Scenario& scenario, const ParameterCount& params, std::vector<Candidate>& fitting) {
+    const int least_zero = least_zero_stage(scenario);
+    auto same_family = [](const ParallelSettings& x, const ParallelSettings& y) {
+        return x.tensor == y.tensor && x.pipeline == y.pipeline && x.context == y.context && x.expert == y.expert &&
+               x.interleave == y.interleave;
+    };
+    std::vector<bool> repeated(fitting.size(), false);
+    Scenario s = scenario;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    for (std::size_t first = 0, end = 0; first < fitting.size(); first = end) {
+        for (end = first + 1; end < fitting.size() && same_family(fitting[first].parallel, fitting[end].parallel);)
+            ++end;
+        s.parallel = fitting[first].parallel;
+        if (!at_one_sharding_rank(s)) continue;
+        for (int r = 0; r < 3; ++r) {
+            bool fits[4] = {false, false, false, false};
+            for (std::size_t k = first; k < end; ++k)
+                if (fitting[k].recompute == recompute_choices[r])
+                    fits[fitting[k].parallel.zero_stage - least_zero] = true;
+            s.training.recompute = recompute_choices[r];
+            const unsigned repeats = repeated_stages(s, fits, least_zero, params, nullptr);
+            for (std::size_t k = first; k < end; ++k)
+                if (fitting[k].recompute == recompute_choices[r] &&
+                    (repeats >> (fitting[k].parallel.zero_stage - least_zero) & 1u) != 0)
+                    repeated[k] = true;
+        }
+    }
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < fitting.size(); ++k)
+        if (!repeated[k]) fitting[kept++] = fitting[k];
+    fitting.resize(kept);
 }
 
 // One family of layouts for the pruned search (docs/model.md §17): a (t, p, c, e, v) whose ZeRO
@@ -548,6 +636,22 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
     return true;
 }
 
+// A family at one sharding rank without the stages that repeat a lower one (repeated_stages): they
+// leave its fitting layouts and the count.
+void drop_repeated_stages(Family& family, Scenario s, const SharedFigures& shared, FitSearch& search) {
+    for (int r = 0; r < 3; ++r) {
+        bool fits[4] = {false, false, false, false};
+        for (int k = 0; family.least_zero + k <= 3; ++k) fits[k] = (family.fitting >> (3 * k + r) & 1u) != 0;
+        s.training.recompute = recompute_choices[r];
+        const unsigned repeats = repeated_stages(s, fits, family.least_zero, shared.params, &shared);
+        for (int k = 0; k < 4; ++k) {
+            if ((repeats >> k & 1u) == 0) continue;
+            family.fitting &= ~(1u << (3 * k + r));
+            --search.layouts_total;
+        }
+    }
+}
+
 // The family's floors for its recompute choices that fit, and the least of them; `s` is set to
 // one of its layouts.
 Family finish_family(Family family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
@@ -570,9 +674,7 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
     Scenario s = base;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     s.training.micro_batch = 1;
-    const int least_zero = base.training.offload == Offload::parameters  ? 3
-                           : base.training.offload == Offload::optimizer ? 1
-                                                                         : 0;
+    const int least_zero = least_zero_stage(base);
     const double gpus = base.parallel.gpus;
     const std::vector<double> expert_choices = a.experts > 1 ? divisors(a.experts) : std::vector<double>{1};
     const std::vector<double> gpu_divisors = divisors(gpus);
@@ -607,6 +709,8 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                         family.least_zero = least_zero;
                         const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family,
                                                         checks, search);
+                        if (family.fitting != 0 && at_one_sharding_rank(s))
+                            drop_repeated_stages(family, s, shared, search);
                         if (family.fitting != 0) families.push_back(finish_family(family, s, shared, shapes[k]));
                         if (!go_on) return families;
                     }
@@ -688,6 +792,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
         families = judge_families(scenario, shared, search);
     else
         fitting = walk_every_layout(scenario, shared, search);
+    if (!prune) drop_repeated_candidates(scenario, params, fitting);
     if (!prune) search.layouts_total = static_cast<double>(fitting.size());
     if (search.least_states < 0) search.least_states = 0;
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));
