@@ -128,15 +128,15 @@ std::vector<double> divisors(double n) {
     return low;
 }
 
-// The divisors of n among `candidates` (the divisors of a multiple of n), ascending: every divisor
-// of a divisor of G is a divisor of G, so G's list serves every quotient.
-std::vector<double> divisors_among(const std::vector<double>& candidates, double n) {
-    std::vector<double> found;
+// The divisors of n among `candidates` (the divisors of a multiple of n), ascending, into `found`
+// (its room kept from one call to the next): every divisor of a divisor of G is a divisor of G, so
+// G's list serves every quotient.
+void divisors_among(const std::vector<double>& candidates, double n, std::vector<double>& found) {
+    found.clear();
     for (const double k : candidates) {
         if (k > n) break;
         if (divides(k, n)) found.push_back(k);
     }
-    return found;
 }
 
 // Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
@@ -681,15 +681,21 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
     std::vector<Family> families;
     families.reserve(4096);  // DeepSeek-V3 on 16,384 GPUs has 3,490 families: no copying as they come
     double checks = 0;
+    // Lists and memos refilled for each t, p and c, their room kept (no allocation per family).
+    std::vector<double> pipelines, contexts;
+    std::vector<StateFigures> state_figures;
+    std::vector<ShapeFigures> shapes;
     for (const double t : gpu_divisors) {
         if (!divides(t, a.heads)) continue;
-        for (const double p : divisors_among(gpu_divisors, gpus / t)) {
+        divisors_among(gpu_divisors, gpus / t, pipelines);
+        for (const double p : pipelines) {
             if (p > a.layers) break;
             const std::vector<double> interleaves = interleave_choices(a, p);
-            std::vector<StateFigures> state_figures(4 * expert_choices.size());
-            for (const double c : divisors_among(gpu_divisors, gpus / (t * p))) {
+            state_figures.assign(4 * expert_choices.size(), StateFigures{});
+            divisors_among(gpu_divisors, gpus / (t * p), contexts);
+            for (const double c : contexts) {
                 if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
-                std::vector<ShapeFigures> shapes(interleaves.size());
+                shapes.assign(interleaves.size(), ShapeFigures{});
                 for (std::size_t expert_index = 0; expert_index < expert_choices.size(); ++expert_index) {
                     const double e = expert_choices[expert_index];
                     if (!divides(e, gpus / (t * p))) continue;
