@@ -104,13 +104,17 @@ struct StepShape {
 
 CommTermSeconds& term_of(CommunicationModel& model, CommTerm id) { return model.terms[static_cast<std::size_t>(id)]; }
 
-void add_pipeline_terms(const StepShape& s, CommunicationModel& model) {
-    const Architecture& a = s.scenario.model.architecture;
-    // Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
-    // time, that is (p − 1)/v micro-batches' worth; nothing fills it.
+// Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
+// time, that is (p − 1)/v micro-batches' worth; nothing fills it.
+void set_bubble(const StepShape& s, CommunicationModel& model) {
     CommTermSeconds& bubble = term_of(model, CommTerm::pipeline_bubble);
     bubble.group = s.p;
     bubble.seconds = bubble.exposed_seconds = (s.p - 1) / s.v * s.micro_batch_seconds;
+}
+
+void add_pipeline_terms(const StepShape& s, CommunicationModel& model) {
+    const Architecture& a = s.scenario.model.architecture;
+    set_bubble(s, model);
     // Each micro-batch sends its activations forward and their gradients back at every stage
     // boundary, split over t (Narayanan et al. 2021 §4.1, scatter/gather), v times interleaved.
     CommTermSeconds& transfers = term_of(model, CommTerm::pipeline_transfers);
@@ -367,16 +371,22 @@ double communication_step_floor(const Scenario& scenario, const ParameterCount& 
 void communication_step_floors(const Scenario& scenario, const ParameterCount& params,
                                const BytesPerParam& bytes_per_param, const TrainingCompute (&by_recompute)[3],
                                double (&floors)[3]) {
-    CommunicationModel first;
-    StepShape shape = step_shape(scenario, params, bytes_per_param, by_recompute[0], first);
+    CommunicationModel model;
+    StepShape shape = step_shape(scenario, params, bytes_per_param, by_recompute[0], model);
+    shape.full_recompute = false;  // recompute none's terms first, whatever the scenario's choice
+    add_layout_terms(shape, model);
     for (int r = 0; r < 3; ++r) {
         // What step_shape gives the same layout with recompute choice r: its arithmetic and whether
-        // tensor parallelism's forward exchanges repeat; nothing else in the shape reads it.
-        CommunicationModel model;
-        shape.micro_batch_seconds = micro_batch_seconds_of(scenario, by_recompute[r]);
-        shape.full_recompute = static_cast<Recompute>(r) == Recompute::full;
+        // tensor parallelism's forward exchanges repeat; nothing else in the shape reads it. So of
+        // the four terms only the bubble (∝ the arithmetic) and, for full recompute, the tensor
+        // term change: each set by the expression add_layout_terms uses, the same bits.
+        if (r > 0) {
+            shape.micro_batch_seconds = micro_batch_seconds_of(scenario, by_recompute[r]);
+            shape.full_recompute = static_cast<Recompute>(r) == Recompute::full;
+            if (shape.p > 1) set_bubble(shape, model);
+            if (shape.t > 1 && shape.full_recompute) add_tensor_term(shape, model);
+        }
         model.compute_seconds = shape.micro_batches * shape.micro_batch_seconds;
-        add_layout_terms(shape, model);
         sum_step(model);
         floors[r] = model.step_seconds;
     }
