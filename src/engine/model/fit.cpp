@@ -48,6 +48,12 @@ ParameterCount scenario_parameters(const Scenario& scenario) {
 
 namespace {
 
+// docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
+double run_seconds_of(const Scenario& s, double micro_batches, double step_seconds) {
+    const double sequences = micro_batches * s.training.micro_batch * s.parallel.data_parallel();
+    return s.training.tokens / (sequences * s.training.sequence) * step_seconds;
+}
+
 // check_layout with the figures that depend on the model and the training settings alone given.
 LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
                                const BytesPerParam& bytes, const TrainingCompute& compute, Timing timing) {
@@ -65,9 +71,7 @@ LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, 
     if (timing == Timing::always || (timing == Timing::if_fits && check.fits)) {
         const CommunicationModel communication = communication_model(s, params, bytes, compute);
         check.step_seconds = communication.step_seconds;
-        // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
-        const double sequences = activations.micro_batches * s.training.micro_batch * s.parallel.data_parallel();
-        check.run_seconds = s.training.tokens / (sequences * s.training.sequence) * communication.step_seconds;
+        check.run_seconds = run_seconds_of(s, activations.micro_batches, communication.step_seconds);
     }
     return check;
 }
@@ -354,15 +358,11 @@ struct Candidate {
     Recompute recompute = Recompute::none;
     double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
     double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
-    LayoutCheck check;     // memory and time, once timed
+    // Memory and time, once timed. The pruned search times with the step alone and works the peak
+    // out when a tie in run time asks for it (time_candidates): a cache, hence mutable.
+    mutable LayoutCheck check;
+    mutable bool peak_known = false;
 };
-
-// Shorter run first; at equal time, less memory; then the enumeration's order.
-bool faster(const Candidate& x, const Candidate& y) {
-    if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
-    if (x.check.peak_bytes != y.check.peak_bytes) return x.check.peak_bytes < y.check.peak_bytes;
-    return x.order < y.order;
-}
 
 constexpr Recompute recompute_choices[3] = {Recompute::none, Recompute::selective, Recompute::full};
 
@@ -403,9 +403,23 @@ void keep_least(std::vector<double>& least, std::size_t count, double value) {
     std::push_heap(least.begin(), least.end());
 }
 
-// Gives the candidates their full check (timeline peak and communication model at micro-batch 1),
-// least bound first, and keeps the `shown` fastest. With `prune`, stops once the next bound exceeds
-// the shown-th run time: every candidate left is slower than all of them.
+// A fitting layout's time at micro-batch 1, as check_layout works it out (run_seconds_of, the
+// communication model's step: communication_step_seconds is its step bit for bit), without the
+// timeline: its peak only breaks ties.
+LayoutCheck time_at_one(const Scenario& s, const SharedFigures& shared) {
+    LayoutCheck check;
+    check.fits = true;
+    check.micro_batches = micro_batches_per_step(s.training, s.parallel);
+    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
+    check.step_seconds = communication_step_seconds(s, shared.params, shared.bytes, compute);
+    check.run_seconds = run_seconds_of(s, check.micro_batches, check.step_seconds);
+    return check;
+}
+
+// Times the candidates at micro-batch 1, least bound first, and keeps the `shown` fastest: the
+// exhaustive reference with the full check, the pruned search with the step alone (time_at_one)
+// and a peak only where run times tie. With `prune`, stops once the next bound exceeds the
+// shown-th run time: every candidate left is slower than all of them.
 void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
     // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
@@ -418,6 +432,23 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     Scenario s = scenario;
     s.training.micro_batch = 1;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    Scenario probe = s;  // a candidate whose peak a tie asks for
+    auto peak_of = [&](const Candidate& candidate) {
+        if (!candidate.peak_known) {
+            probe.parallel = candidate.parallel;
+            probe.training.recompute = candidate.recompute;
+            candidate.check.peak_bytes = check_in_search(probe, shared.params, &shared, Timing::never).peak_bytes;
+            candidate.peak_known = true;
+        }
+        return candidate.check.peak_bytes;
+    };
+    // Shorter run first; at equal time, less memory; then the enumeration's order.
+    auto faster = [&](const Candidate& x, const Candidate& y) {
+        if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
+        const double x_peak = peak_of(x), y_peak = peak_of(y);
+        if (x_peak != y_peak) return x_peak < y_peak;
+        return x.order < y.order;
+    };
     auto end = bounds.end();
     while (end != bounds.begin() && shown > 0) {
         if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
@@ -426,7 +457,8 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
         Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        next.check = check_in_search(s, shared.params, prune ? &shared : nullptr, Timing::always);
+        next.check = prune ? time_at_one(s, shared) : check_in_search(s, shared.params, nullptr, Timing::always);
+        next.peak_known = !prune;
         ++search.steps_timed;
         if (timed.size() < shown) {
             timed.push_back(next);
