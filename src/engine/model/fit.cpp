@@ -554,7 +554,7 @@ struct ShapeFigures {
 };
 
 // The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
-const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
+const StepPeakParts& activation_parts(const Scenario& s, ShapeFigures& shape, int r) {
     if (shape.has_parts[r]) return shape.parts[r];
     const Architecture& a = s.model.architecture;
     if (!shape.has_without_recompute) {
@@ -565,8 +565,7 @@ const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& sh
     }
     const ActivationBytes activations =
         r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
-    shape.parts[r] =
-        step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &shape.without_recompute);
+    shape.parts[r] = step_activation_parts(s, activations, shape.without_recompute);
     shape.has_parts[r] = true;
     return shape.parts[r];
 }
@@ -618,11 +617,11 @@ struct StateFigures {
 // three layouts of this ZeRO stage fit without judging each (`s` is set to the stage's layout).
 // (Recompute none's parts alone do not bound the others': a recomputing stage can hold more
 // besides its pile, as fit_bounds_test found, so each choice's own parts are taken.)
-bool all_three_fit(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, double states, double weight_extra) {
+bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, double weight_extra) {
     double most = 0;
     for (int r = 0; r < 3; ++r) {
         s.training.recompute = recompute_choices[r];
-        const StepPeakParts& parts = activation_parts(s, shared, shape, r);
+        const StepPeakParts& parts = activation_parts(s, shape, r);
         const double held = parts.pile + parts.activation_extra;
         if (held > most) most = held;
     }
@@ -650,7 +649,7 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         if (!known.has_weight_extra)
             known.weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0, known.has_weight_extra = true;
         const double weight_extra = known.weight_extra;
-        if (all_three_fit(s, shared, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
+        if (all_three_fit(s, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
             search.layouts_examined += 3, search.layouts_total += 3, checks += 3;
             family.fitting |= 7u << (3 * (zero - family.least_zero));
             continue;
@@ -658,7 +657,7 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
-            if (fits_at_one(s, shared, states, activation_parts(s, shared, shape, r), weight_extra, search)) {
+            if (fits_at_one(s, shared, states, activation_parts(s, shape, r), weight_extra, search)) {
                 family.fitting |= 1u << (3 * (zero - family.least_zero) + r);
                 ++search.layouts_total;
             }

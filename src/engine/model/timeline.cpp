@@ -697,6 +697,21 @@ StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& pa
     return parts;
 }
 
+StepPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
+                                    const ActivationBytes& without_recompute) {
+    StepTimeline timeline;
+    const Plan plan = plan_stage(scenario, activations, timeline);
+    // event_sizes' expressions for these sizes, and step_peak_parts' sums of them.
+    const double layers = static_cast<double>(timeline.layers), in_flight = static_cast<double>(timeline.in_flight);
+    const double kept_activations_per_layer = activations.layers / (layers * in_flight);
+    const double rebuilt_activations =
+        plan.recompute ? at_least(0.0, without_recompute.per_layer - activations.per_layer) : 0.0;
+    StepPeakParts parts;
+    parts.pile = layers * in_flight * kept_activations_per_layer;
+    parts.activation_extra = rebuilt_activations + (plan.holds_logits ? activations.logits : 0.0);
+    return parts;
+}
+
 namespace {
 
 void write_bytes(json::Writer& w, const StepBytes& bytes) {
