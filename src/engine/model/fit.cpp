@@ -551,6 +551,7 @@ struct ShapeFigures {
     StepPeakParts parts[3];
     bool has_floors = false;
     double floor_run[3] = {0, 0, 0};
+    double most_held = -1;  // the most pile + activations' extra of the three choices; -1: not yet known
 };
 
 // The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
@@ -617,15 +618,19 @@ struct StateFigures {
 // three layouts of this ZeRO stage fit without judging each (`s` is set to the stage's layout).
 // (Recompute none's parts alone do not bound the others': a recomputing stage can hold more
 // besides its pile, as fit_bounds_test found, so each choice's own parts are taken.)
+// The most is the shape's: worked out for its first ZeRO stage, kept for the others.
 bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, double weight_extra) {
-    double most = 0;
-    for (int r = 0; r < 3; ++r) {
-        s.training.recompute = recompute_choices[r];
-        const StepPeakParts& parts = activation_parts(s, shape, r);
-        const double held = parts.pile + parts.activation_extra;
-        if (held > most) most = held;
+    if (shape.most_held < 0) {
+        double most = 0;
+        for (int r = 0; r < 3; ++r) {
+            s.training.recompute = recompute_choices[r];
+            const StepPeakParts& parts = activation_parts(s, shape, r);
+            const double held = parts.pile + parts.activation_extra;
+            if (held > most) most = held;
+        }
+        shape.most_held = most;
     }
-    return (states + most + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
+    return (states + shape.most_held + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
 }
 
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
