@@ -721,6 +721,7 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
     std::vector<double> pipelines, contexts;
     std::vector<StateFigures> state_figures;
     std::vector<ShapeFigures> shapes;
+    std::vector<char> expert_divides;  // by expert choice: e divides d·c = G/(t·p), the same for every c
     for (const double t : gpu_divisors) {
         if (!divides(t, a.heads)) continue;
         divisors_among(gpu_divisors, gpus / t, pipelines);
@@ -728,13 +729,16 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
             if (p > a.layers) break;
             const std::vector<double> interleaves = interleave_choices(a, p);
             state_figures.assign(4 * expert_choices.size(), StateFigures{});
+            expert_divides.assign(expert_choices.size(), 0);
+            for (std::size_t k = 0; k < expert_choices.size(); ++k)
+                expert_divides[k] = divides(expert_choices[k], gpus / (t * p)) ? 1 : 0;
             divisors_among(gpu_divisors, gpus / (t * p), contexts);
             for (const double c : contexts) {
                 if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
                 shapes.assign(interleaves.size(), ShapeFigures{});
                 for (std::size_t expert_index = 0; expert_index < expert_choices.size(); ++expert_index) {
+                    if (expert_divides[expert_index] == 0) continue;
                     const double e = expert_choices[expert_index];
-                    if (!divides(e, gpus / (t * p))) continue;
                     for (std::size_t k = 0; k < interleaves.size(); ++k) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
                         s.parallel.expert = e, s.parallel.interleave = interleaves[k], s.parallel.zero_stage = 3;
