@@ -690,7 +690,7 @@ void drop_repeated_stages(Family& family, Scenario s, const SharedFigures& share
 
 // The family's floors for its recompute choices that fit, and the least of them; `s` is set to
 // one of its layouts.
-Family finish_family(Family family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
+void finish_family(Family& family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
     family.least_floor = -1;
     for (int r = 0; r < 3; ++r) {
         const unsigned mask = 1u << r | 1u << (3 + r) | 1u << (6 + r) | 1u << (9 + r);
@@ -700,7 +700,6 @@ Family finish_family(Family family, Scenario& s, const SharedFigures& shared, Sh
         if (family.least_floor < 0 || family.floor_run[r] < family.least_floor)
             family.least_floor = family.floor_run[r];
     }
-    return family;
 }
 
 // Every family of the scenario's GPUs in the enumeration's order (for_each_layout's: t, p, c, e,
@@ -757,7 +756,10 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                                                         checks, search);
                         if (family.fitting != 0 && at_one_sharding_rank(s))
                             drop_repeated_stages(family, s, shared, search);
-                        if (family.fitting != 0) families.push_back(finish_family(family, s, shared, shapes[k]));
+                        if (family.fitting != 0) {
+                            finish_family(family, s, shared, shapes[k]);
+                            families.push_back(family);
+                        }
                         if (!go_on) return families;
                     }
                 }
