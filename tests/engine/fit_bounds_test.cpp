@@ -148,6 +148,13 @@ TEST_CASE("the peak's parts, worked out apart as the search combines them, hold 
         const StepPeakParts activation_source = parts_of(other_stage, chain);
         CHECK(activation_source.pile == parts.pile);
         CHECK(activation_source.activation_extra == parts.activation_extra);
+        TrainingSettings without = s.training;  // the search's activation-only path: the same bits
+        without.recompute = Recompute::none;
+        const StepPeakParts activation_only =
+            step_activation_parts(s, training_activations(s.model.architecture, s.training, s.parallel),
+                                  training_activations(s.model.architecture, without, s.parallel));
+        CHECK(activation_only.pile == parts.pile);
+        CHECK(activation_only.activation_extra == parts.activation_extra);
         Scenario other_shape = s;  // the states and the weights' part: the same for another c, v and recompute
         other_shape.parallel.context = s.parallel.context == 1 ? 2 : 1;
         other_shape.parallel.interleave = 1;

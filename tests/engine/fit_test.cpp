@@ -54,32 +54,71 @@ double one_gpu_peak(bool experts) {
 
 }  // namespace
 
-TEST_CASE("the search lists every layout brute force finds fitting, and no other", "[fit][exact]") {
+namespace {
+
+// The listed layout a stage at one sharding rank (d·c = 1) repeats, if any (docs/model.md §17): a
+// lower ZeRO stage of the same (t, p, c, e, v, recompute), listed, whose micro-batch, peak and step
+// time this stage has too, by check_layout's own figures.
+const FitLayout* repeated_by(const FitSearch& search, const Scenario& stage, const ParameterCount& params) {
+    if (stage.parallel.data_parallel() * stage.parallel.context != 1) return nullptr;
+    for (const FitLayout& listed : search.layouts) {
+        LayoutKey lower = key_of(listed.scenario), own = key_of(stage);
+        if (std::get<5>(lower) >= std::get<5>(own)) continue;
+        std::get<5>(lower) = std::get<5>(own);
+        if (lower != own) continue;
+        Scenario at = stage;
+        at.training.micro_batch = listed.scenario.training.micro_batch;
+        const LayoutCheck check = check_layout(at, params);
+        if (check.fits && check.peak_bytes == listed.check.peak_bytes &&
+            check.step_seconds == listed.check.step_seconds)
+            return &listed;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the search lists every layout brute force finds fitting, and no other, each figure once", "[fit][exact]") {
+    double repeats = 0;
     for (const bool experts : {false, true}) {
         for (const double gpus : {1.0, 2.0, 4.0, 6.0, 8.0}) {
             for (const double global_batch : {0.0, 16.0}) {
                 for (const double share : {0.2, 0.45, 0.9}) {
                     const Scenario s = small_cluster(gpus, global_batch, experts, share * one_gpu_peak(experts));
-                    std::map<LayoutKey, double> brute;  // layout → largest micro-batch found fitting (up to 16)
-                    for (const FitLayout& f : brute_force_fits(s, 16))
-                        brute[key_of(f.scenario)] =
-                            std::max(brute[key_of(f.scenario)], f.scenario.training.micro_batch);
+                    const ParameterCount params = scenario_parameters(s);
+                    std::map<LayoutKey, FitLayout> brute;  // layout → at the largest micro-batch found fitting (≤ 16)
+                    for (const FitLayout& f : brute_force_fits(s, 16)) {
+                        auto found = brute.find(key_of(f.scenario));
+                        if (found == brute.end())
+                            brute.emplace(key_of(f.scenario), f);
+                        else if (f.scenario.training.micro_batch > found->second.scenario.training.micro_batch)
+                            found->second = f;
+                    }
                     const FitSearch search = search_fits(s, 1e9);
                     std::map<LayoutKey, double> listed;
                     for (const FitLayout& f : search.layouts)
                         listed[key_of(f.scenario)] = f.scenario.training.micro_batch;
                     INFO("gpus " << gpus << ", global batch " << global_batch << ", experts " << experts << ", share "
                                  << share);
-                    CHECK(search.layouts_total == static_cast<double>(brute.size()));
-                    for (const auto& [key, micro_batch] : brute) {
-                        REQUIRE(listed.count(key) == 1);
+                    double unlisted = 0;
+                    for (const auto& [key, fitting] : brute) {
+                        const double micro_batch = fitting.scenario.training.micro_batch;
+                        const FitLayout* lower =
+                            listed.count(key) == 1 ? nullptr : repeated_by(search, fitting.scenario, params);
+                        // Listed, or a stage at one rank with a lower stage's figures (listed in its place).
+                        REQUIRE((listed.count(key) == 1 || lower != nullptr));
+                        if (lower != nullptr) ++unlisted;
+                        const double found = lower != nullptr ? lower->scenario.training.micro_batch : listed[key];
                         // Without a global batch memory rises with the micro-batch: the search's is the largest.
-                        if (global_batch == 0) CHECK(std::min(listed[key], 16.0) == micro_batch);
+                        if (global_batch == 0) CHECK(std::min(found, 16.0) == micro_batch);
                     }
+                    CHECK(search.layouts_total + unlisted == static_cast<double>(brute.size()));
+                    repeats += unlisted;
                 }
             }
         }
     }
+    CHECK(repeats > 0);  // the rule was exercised: one GPU's stages repeat each other
 }
 
 TEST_CASE("brute force finds both layouts that fit and layouts that do not, so the comparison can fail",
@@ -418,4 +457,82 @@ TEST_CASE("the method change fine-tunes on the fine-tuning run's tokens, so its 
         CHECK(change.find("label")->text.find("fine-tuning on 15.8 million tokens") != std::string::npos);
     }
     CHECK(found);
+}
+
+namespace {
+
+Scenario scenario_of(const std::string& text) {
+    const ScenarioReading reading = read_scenario_text(text);
+    REQUIRE(reading.ok());
+    return reading.scenario;
+}
+
+using SettingsKey = std::tuple<double, double, double, double, double, int, double>;  // t, p, c, e, v, recompute, b
+
+SettingsKey settings_of(const FitLayout& f) {
+    const ParallelSettings& l = f.scenario.parallel;
+    return {l.tensor,
+            l.pipeline,
+            l.context,
+            l.expert,
+            l.interleave,
+            static_cast<int>(f.scenario.training.recompute),
+            f.scenario.training.micro_batch};
+}
+
+}  // namespace
+
+// The learner's report (issue 25's follow-up): one RTX 4090 listed the same layout at ZeRO 0, 1, 2
+// and 3 with the same peak and time: with one rank ZeRO has nothing to shard.
+TEST_CASE("on one GPU the search lists each layout once, at the lowest ZeRO stage", "[fit][repeats]") {
+    const FitSearch search = search_fits(
+        scenario_of(R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},"training":{"method":"qlora"}})"),
+        1e9);
+    REQUIRE(!search.layouts.empty());
+    std::map<SettingsKey, int> seen;
+    for (const FitLayout& f : search.layouts) {
+        CHECK(++seen[settings_of(f)] == 1);
+        CHECK(f.scenario.parallel.zero_stage == 0);
+    }
+    CHECK(search.layouts_total == static_cast<double>(search.layouts.size()));
+    CHECK(search.layouts_examined == 12);  // 4 stages × 3 recompute choices, each still judged
+}
+
+// Under optimizer offload ZeRO-2 sends each GPU's gradients to the CPU (docs/model.md §16) and ZeRO-1
+// keeps them: at one rank their peaks differ (21.58 vs 21.59 GB here), so both are layouts of their own.
+TEST_CASE("on one GPU stages whose figures differ are both listed", "[fit][repeats]") {
+    const Scenario s =
+        scenario_of(R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"rtx-4090"},)"
+                    R"("training":{"method":"qlora","offload":"optimizer"},"parallel":{"zero_stage":1}})");
+    const FitSearch search = search_fits(s, 1e9);
+    const FitLayout* stage[4] = {nullptr, nullptr, nullptr, nullptr};
+    for (const FitLayout& f : search.layouts)
+        if (f.scenario.training.recompute == Recompute::full) stage[f.scenario.parallel.zero_stage] = &f;
+    REQUIRE(stage[1] != nullptr);
+    REQUIRE(stage[2] != nullptr);
+    CHECK(stage[1]->check.peak_bytes != stage[2]->check.peak_bytes);
+    // ZeRO-3 without offloaded weights gathers nothing at one rank: the same figures as ZeRO-2's.
+    CHECK(stage[3] == nullptr);
+    Scenario zero3 = stage[2]->scenario;
+    zero3.parallel.zero_stage = 3;
+    const LayoutCheck check = check_layout(zero3, scenario_parameters(zero3));
+    CHECK(check.peak_bytes == stage[2]->check.peak_bytes);
+    CHECK(check.step_seconds == stage[2]->check.step_seconds);
+}
+
+// With d > 1 each stage shards the states over d ranks and differs from the others: all stay.
+TEST_CASE("on eight GPUs a data-parallel layout is listed at every ZeRO stage", "[fit][repeats]") {
+    const FitSearch search = search_fits(
+        scenario_of(
+            R"({"model":{"preset":"llama3-8b"},"hardware":{"gpu":"h100-sxm"},"parallel":{"gpus":8},"training":{"method":"lora"}})"),
+        1e9);
+    for (const Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+        bool stage_listed[4] = {false, false, false, false};
+        for (const FitLayout& f : search.layouts) {
+            const ParallelSettings& l = f.scenario.parallel;
+            if (l.tensor == 1 && l.pipeline == 1 && l.context == 1 && f.scenario.training.recompute == recompute)
+                stage_listed[l.zero_stage] = true;
+        }
+        for (int zero = 0; zero <= 3; ++zero) CHECK(stage_listed[zero]);
+    }
 }

@@ -53,6 +53,10 @@ std::string comm_term_label(CommTerm term) {
 
 namespace {
 
+// std::fmax(floor, x) for a floor that is a number, without libm's call (the fit search asks
+// tens of thousands of times): the same value for every x, NaN included (then the floor).
+inline double at_least(double floor, double x) { return x > floor ? x : floor; }
+
 struct Links {
     double per_node = 8, intra = 0, inter = 0;
     bool assumed = false;
@@ -100,13 +104,17 @@ struct StepShape {
 
 CommTermSeconds& term_of(CommunicationModel& model, CommTerm id) { return model.terms[static_cast<std::size_t>(id)]; }
 
-void add_pipeline_terms(const StepShape& s, CommunicationModel& model) {
-    const Architecture& a = s.scenario.model.architecture;
-    // Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
-    // time, that is (p − 1)/v micro-batches' worth; nothing fills it.
+// Narayanan et al. 2021 §2.2: the bubble is (p − 1)/(m·v) of the m micro-batches' ideal
+// time, that is (p − 1)/v micro-batches' worth; nothing fills it.
+void set_bubble(const StepShape& s, CommunicationModel& model) {
     CommTermSeconds& bubble = term_of(model, CommTerm::pipeline_bubble);
     bubble.group = s.p;
     bubble.seconds = bubble.exposed_seconds = (s.p - 1) / s.v * s.micro_batch_seconds;
+}
+
+void add_pipeline_terms(const StepShape& s, CommunicationModel& model) {
+    const Architecture& a = s.scenario.model.architecture;
+    set_bubble(s, model);
     // Each micro-batch sends its activations forward and their gradients back at every stage
     // boundary, split over t (Narayanan et al. 2021 §4.1, scatter/gather), v times interleaved.
     CommTermSeconds& transfers = term_of(model, CommTerm::pipeline_transfers);
@@ -140,12 +148,12 @@ void add_context_term(const StepShape& s, double sustained, CommunicationModel& 
     place(context, s.links, s.t * s.c);
     const double head = a.head_dim > 0 ? a.head_dim : a.hidden / a.heads;
     const double kv_values = a.latent_attention() ? a.heads * (a.nope_head_dim + a.rope_head_dim + a.v_head_dim) / s.t
-                                                  : 2 * std::fmax(1.0, a.kv_heads / s.t) * head;
+                                                  : 2 * at_least(1.0, a.kv_heads / s.t) * head;
     const double per_layer = 3 * (s.c - 1) * s.local_tokens * kv_values * s.value_bytes / context.bandwidth;
     const double attention =
         3 * attention_forward_flops_per_layer(a, s.scenario.training.sequence) * s.local_tokens / s.t / sustained;
     context.seconds = s.micro_batches * s.stage_layers * per_layer;
-    context.exposed_seconds = s.micro_batches * s.stage_layers * std::fmax(0.0, per_layer - attention);
+    context.exposed_seconds = s.micro_batches * s.stage_layers * at_least(0.0, per_layer - attention);
 }
 
 // GShard (Lepikhin et al. 2020) / Megatron-Core's token dispatcher: an all-to-all sends each
@@ -167,7 +175,7 @@ void add_expert_term(const StepShape& s, CommunicationModel& model) {
     const double per_layer = (s.full_recompute ? 6.0 : 4.0) * bytes / expert.bandwidth;
     const double layer_compute = s.micro_batch_seconds / s.stage_layers;
     expert.seconds = s.micro_batches * moe_layers * per_layer;
-    expert.exposed_seconds = s.micro_batches * moe_layers * std::fmax(0.0, per_layer - layer_compute);
+    expert.exposed_seconds = s.micro_batches * moe_layers * at_least(0.0, per_layer - layer_compute);
 }
 
 // The gradients of this GPU's parameters: (N − N_r)/(t·p) reduced over the d·c ranks, the
@@ -187,7 +195,7 @@ void add_sharding_term(const StepShape& s, CommunicationModel& model) {
         data.group = s.sharding;
         place(data, s.links, s.t * s.c * s.d);
         data.seconds = 2 * sharded_params * s.bytes_per_param.gradients / data.bandwidth;
-        data.exposed_seconds = std::fmax(0.0, data.seconds - s.micro_batch_seconds * 2.0 / 3.0);
+        data.exposed_seconds = at_least(0.0, data.seconds - s.micro_batch_seconds * 2.0 / 3.0);
     } else {
         // ZeRO-3 (ZeRO §7.2.2): each micro-batch gathers the weights for the forward and again for
         // the backward and reduce-scatters the gradients, 1.5 times data parallelism's volume;
@@ -198,7 +206,7 @@ void add_sharding_term(const StepShape& s, CommunicationModel& model) {
         const double per_micro_batch =
             sharded_params * (2 * s.bytes_per_param.weights + s.bytes_per_param.gradients) / gathers.bandwidth;
         gathers.seconds = s.micro_batches * per_micro_batch;
-        gathers.exposed_seconds = s.micro_batches * std::fmax(0.0, per_micro_batch - s.micro_batch_seconds);
+        gathers.exposed_seconds = s.micro_batches * at_least(0.0, per_micro_batch - s.micro_batch_seconds);
     }
 }
 
@@ -363,16 +371,22 @@ double communication_step_floor(const Scenario& scenario, const ParameterCount& 
 void communication_step_floors(const Scenario& scenario, const ParameterCount& params,
                                const BytesPerParam& bytes_per_param, const TrainingCompute (&by_recompute)[3],
                                double (&floors)[3]) {
-    CommunicationModel first;
-    StepShape shape = step_shape(scenario, params, bytes_per_param, by_recompute[0], first);
+    CommunicationModel model;
+    StepShape shape = step_shape(scenario, params, bytes_per_param, by_recompute[0], model);
+    shape.full_recompute = false;  // recompute none's terms first, whatever the scenario's choice
+    add_layout_terms(shape, model);
     for (int r = 0; r < 3; ++r) {
         // What step_shape gives the same layout with recompute choice r: its arithmetic and whether
-        // tensor parallelism's forward exchanges repeat; nothing else in the shape reads it.
-        CommunicationModel model;
-        shape.micro_batch_seconds = micro_batch_seconds_of(scenario, by_recompute[r]);
-        shape.full_recompute = static_cast<Recompute>(r) == Recompute::full;
+        // tensor parallelism's forward exchanges repeat; nothing else in the shape reads it. So of
+        // the four terms only the bubble (∝ the arithmetic) and, for full recompute, the tensor
+        // term change: each set by the expression add_layout_terms uses, the same bits.
+        if (r > 0) {
+            shape.micro_batch_seconds = micro_batch_seconds_of(scenario, by_recompute[r]);
+            shape.full_recompute = static_cast<Recompute>(r) == Recompute::full;
+            if (shape.p > 1) set_bubble(shape, model);
+            if (shape.t > 1 && shape.full_recompute) add_tensor_term(shape, model);
+        }
         model.compute_seconds = shape.micro_batches * shape.micro_batch_seconds;
-        add_layout_terms(shape, model);
         sum_step(model);
         floors[r] = model.step_seconds;
     }

@@ -48,6 +48,12 @@ ParameterCount scenario_parameters(const Scenario& scenario) {
 
 namespace {
 
+// docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
+double run_seconds_of(const Scenario& s, double micro_batches, double step_seconds) {
+    const double sequences = micro_batches * s.training.micro_batch * s.parallel.data_parallel();
+    return s.training.tokens / (sequences * s.training.sequence) * step_seconds;
+}
+
 // check_layout with the figures that depend on the model and the training settings alone given.
 LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
                                const BytesPerParam& bytes, const TrainingCompute& compute, Timing timing) {
@@ -65,9 +71,7 @@ LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, 
     if (timing == Timing::always || (timing == Timing::if_fits && check.fits)) {
         const CommunicationModel communication = communication_model(s, params, bytes, compute);
         check.step_seconds = communication.step_seconds;
-        // docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
-        const double sequences = activations.micro_batches * s.training.micro_batch * s.parallel.data_parallel();
-        check.run_seconds = s.training.tokens / (sequences * s.training.sequence) * communication.step_seconds;
+        check.run_seconds = run_seconds_of(s, activations.micro_batches, communication.step_seconds);
     }
     return check;
 }
@@ -128,15 +132,15 @@ std::vector<double> divisors(double n) {
     return low;
 }
 
-// The divisors of n among `candidates` (the divisors of a multiple of n), ascending: every divisor
-// of a divisor of G is a divisor of G, so G's list serves every quotient.
-std::vector<double> divisors_among(const std::vector<double>& candidates, double n) {
-    std::vector<double> found;
+// The divisors of n among `candidates` (the divisors of a multiple of n), ascending, into `found`
+// (its room kept from one call to the next): every divisor of a divisor of G is a divisor of G, so
+// G's list serves every quotient.
+void divisors_among(const std::vector<double>& candidates, double n, std::vector<double>& found) {
+    found.clear();
     for (const double k : candidates) {
         if (k > n) break;
         if (divides(k, n)) found.push_back(k);
     }
-    return found;
 }
 
 // Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
@@ -295,6 +299,58 @@ double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
     return step > 0 ? shortest * std::exp2(step - 1) : 0;
 }
 
+// The least ZeRO stage the offload allows (layout_is_valid's rule).
+int least_zero_stage(const Scenario& s) {
+    return s.training.offload == Offload::parameters ? 3 : s.training.offload == Offload::optimizer ? 1 : 0;
+}
+
+// docs/model.md §17: at one sharding rank (d·c = 1) ZeRO has nothing to shard, so its stages
+// often give the same layout. A stage is listed (and counted) once, at the lowest stage the
+// offload allows, when the engine's own figures for it — its largest micro-batch, and the peak and
+// step time there — are those of a lower stage of the same (t, p, c, e, v, recompute) that fits.
+// Where they differ (ZeRO-2's gradient buffers at the peak, the gradients it sends to the CPU under
+// offload, ZeRO-3's gathered weights when they are offloaded) the stages stay apart.
+struct ListedFigures {
+    double micro_batch = 0;
+    double peak_bytes = 0;
+    double step_seconds = 0;
+};
+
+bool at_one_sharding_rank(const Scenario& s) { return s.parallel.data_parallel() * s.parallel.context == 1; }
+
+ListedFigures listed_figures(const Scenario& layout, const ParameterCount& params, const SharedFigures* shared) {
+    Scenario s = layout;
+    s.training.micro_batch = 1;
+    s.training.micro_batch = largest_micro_batch_of(s, params, shared);
+    const LayoutCheck check = check_in_search(s, params, shared, Timing::always);
+    return {s.training.micro_batch, check.peak_bytes, check.step_seconds};
+}
+
+bool same_figures(const ListedFigures& x, const ListedFigures& y) {
+    return x.micro_batch == y.micro_batch && x.peak_bytes == y.peak_bytes && x.step_seconds == y.step_seconds;
+}
+
+// Which of one (t, p, c, e, v, recompute)'s fitting ZeRO stages at one rank repeat a lower one:
+// `fits[k]` says whether stage least_zero + k fits; the returned bits mark the repeats.
+unsigned repeated_stages(Scenario s, const bool fits[4], int least_zero, const ParameterCount& params,
+                         const SharedFigures* shared) {
+    ListedFigures kept[4];
+    int kept_count = 0;
+    unsigned repeats = 0;
+    for (int k = 0; least_zero + k <= 3; ++k) {
+        if (!fits[k]) continue;
+        s.parallel.zero_stage = least_zero + k;
+        const ListedFigures figures = listed_figures(s, params, shared);
+        bool repeat = false;
+        for (int j = 0; j < kept_count && !repeat; ++j) repeat = same_figures(figures, kept[j]);
+        if (repeat)
+            repeats |= 1u << k;
+        else
+            kept[kept_count++] = figures;
+    }
+    return repeats;
+}
+
 // A fitting layout while the search runs: its settings alone, cheap to keep and sort (a
 // Scenario carries strings); the listed ones become scenarios again.
 struct Candidate {
@@ -302,15 +358,11 @@ struct Candidate {
     Recompute recompute = Recompute::none;
     double order = 0;      // its place in the enumeration: the last tie-break, so the ranking is one
     double least_run = 0;  // a lower bound on its run time (docs/model.md §17)
-    LayoutCheck check;     // memory and time, once timed
+    // Memory and time, once timed. The pruned search times with the step alone and works the peak
+    // out when a tie in run time asks for it (time_candidates): a cache, hence mutable.
+    mutable LayoutCheck check;
+    mutable bool peak_known = false;
 };
-
-// Shorter run first; at equal time, less memory; then the enumeration's order.
-bool faster(const Candidate& x, const Candidate& y) {
-    if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
-    if (x.check.peak_bytes != y.check.peak_bytes) return x.check.peak_bytes < y.check.peak_bytes;
-    return x.order < y.order;
-}
 
 constexpr Recompute recompute_choices[3] = {Recompute::none, Recompute::selective, Recompute::full};
 
@@ -351,9 +403,23 @@ void keep_least(std::vector<double>& least, std::size_t count, double value) {
     std::push_heap(least.begin(), least.end());
 }
 
-// Gives the candidates their full check (timeline peak and communication model at micro-batch 1),
-// least bound first, and keeps the `shown` fastest. With `prune`, stops once the next bound exceeds
-// the shown-th run time: every candidate left is slower than all of them.
+// A fitting layout's time at micro-batch 1, as check_layout works it out (run_seconds_of, the
+// communication model's step: communication_step_seconds is its step bit for bit), without the
+// timeline: its peak only breaks ties.
+LayoutCheck time_at_one(const Scenario& s, const SharedFigures& shared) {
+    LayoutCheck check;
+    check.fits = true;
+    check.micro_batches = micro_batches_per_step(s.training, s.parallel);
+    const TrainingCompute& compute = shared.compute[static_cast<int>(s.training.recompute)];
+    check.step_seconds = communication_step_seconds(s, shared.params, shared.bytes, compute);
+    check.run_seconds = run_seconds_of(s, check.micro_batches, check.step_seconds);
+    return check;
+}
+
+// Times the candidates at micro-batch 1, least bound first, and keeps the `shown` fastest: the
+// exhaustive reference with the full check, the pruned search with the step alone (time_at_one)
+// and a peak only where run times tie. With `prune`, stops once the next bound exceeds the
+// shown-th run time: every candidate left is slower than all of them.
 void time_candidates(const Scenario& scenario, const SharedFigures& shared, std::size_t shown, bool prune,
                      std::vector<Candidate>& fitting, FitSearch& search) {
     // A heap of (bound, index) pairs, least bound on top: small to move, unlike the candidates.
@@ -366,6 +432,23 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
     Scenario s = scenario;
     s.training.micro_batch = 1;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    Scenario probe = s;  // a candidate whose peak a tie asks for
+    auto peak_of = [&](const Candidate& candidate) {
+        if (!candidate.peak_known) {
+            probe.parallel = candidate.parallel;
+            probe.training.recompute = candidate.recompute;
+            candidate.check.peak_bytes = check_in_search(probe, shared.params, &shared, Timing::never).peak_bytes;
+            candidate.peak_known = true;
+        }
+        return candidate.check.peak_bytes;
+    };
+    // Shorter run first; at equal time, less memory; then the enumeration's order.
+    auto faster = [&](const Candidate& x, const Candidate& y) {
+        if (x.check.run_seconds != y.check.run_seconds) return x.check.run_seconds < y.check.run_seconds;
+        const double x_peak = peak_of(x), y_peak = peak_of(y);
+        if (x_peak != y_peak) return x_peak < y_peak;
+        return x.order < y.order;
+    };
     auto end = bounds.end();
     while (end != bounds.begin() && shown > 0) {
         if (prune && timed.size() == shown && bounds.front().first > timed.front().check.run_seconds) break;
@@ -374,7 +457,8 @@ void time_candidates(const Scenario& scenario, const SharedFigures& shared, std:
         Candidate& next = fitting[end->second];
         s.parallel = next.parallel;
         s.training.recompute = next.recompute;
-        next.check = check_in_search(s, shared.params, prune ? &shared : nullptr, Timing::always);
+        next.check = prune ? time_at_one(s, shared) : check_in_search(s, shared.params, nullptr, Timing::always);
+        next.peak_known = !prune;
         ++search.steps_timed;
         if (timed.size() < shown) {
             timed.push_back(next);
@@ -408,6 +492,42 @@ std::vector<Candidate> walk_every_layout(const Scenario& scenario, const SharedF
     return fitting;
 }
 
+// The exhaustive reference's fitting layouts (in the enumeration's order, a family's stages and
+// recompute choices together) without the stages at one sharding rank that repeat a lower one:
+// the rule drop_repeated_stages applies, here by check_layout alone.
+void drop_repeated_candidates(const Scenario& scenario, const ParameterCount& params, std::vector<Candidate>& fitting) {
+    const int least_zero = least_zero_stage(scenario);
+    auto same_family = [](const ParallelSettings& x, const ParallelSettings& y) {
+        return x.tensor == y.tensor && x.pipeline == y.pipeline && x.context == y.context && x.expert == y.expert &&
+               x.interleave == y.interleave;
+    };
+    std::vector<bool> repeated(fitting.size(), false);
+    Scenario s = scenario;
+    s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
+    for (std::size_t first = 0, end = 0; first < fitting.size(); first = end) {
+        for (end = first + 1; end < fitting.size() && same_family(fitting[first].parallel, fitting[end].parallel);)
+            ++end;
+        s.parallel = fitting[first].parallel;
+        if (!at_one_sharding_rank(s)) continue;
+        for (int r = 0; r < 3; ++r) {
+            bool fits[4] = {false, false, false, false};
+            for (std::size_t k = first; k < end; ++k)
+                if (fitting[k].recompute == recompute_choices[r])
+                    fits[fitting[k].parallel.zero_stage - least_zero] = true;
+            s.training.recompute = recompute_choices[r];
+            const unsigned repeats = repeated_stages(s, fits, least_zero, params, nullptr);
+            for (std::size_t k = first; k < end; ++k)
+                if (fitting[k].recompute == recompute_choices[r] &&
+                    (repeats >> (fitting[k].parallel.zero_stage - least_zero) & 1u) != 0)
+                    repeated[k] = true;
+        }
+    }
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < fitting.size(); ++k)
+        if (!repeated[k]) fitting[kept++] = fitting[k];
+    fitting.resize(kept);
+}
+
 // One family of layouts for the pruned search (docs/model.md §17): a (t, p, c, e, v) whose ZeRO
 // stages and recompute choices it judges together; which of them fit, and a floor under each
 // recompute choice's run time that holds for every ZeRO stage and expert split.
@@ -431,10 +551,11 @@ struct ShapeFigures {
     StepPeakParts parts[3];
     bool has_floors = false;
     double floor_run[3] = {0, 0, 0};
+    double most_held = -1;  // the most pile + activations' extra of the three choices; -1: not yet known
 };
 
 // The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
-const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& shared, ShapeFigures& shape, int r) {
+const StepPeakParts& activation_parts(const Scenario& s, ShapeFigures& shape, int r) {
     if (shape.has_parts[r]) return shape.parts[r];
     const Architecture& a = s.model.architecture;
     if (!shape.has_without_recompute) {
@@ -445,8 +566,7 @@ const StepPeakParts& activation_parts(const Scenario& s, const SharedFigures& sh
     }
     const ActivationBytes activations =
         r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
-    shape.parts[r] =
-        step_peak_parts(s, shared.params, shared.layer, shared.bytes, activations, &shape.without_recompute);
+    shape.parts[r] = step_activation_parts(s, activations, shape.without_recompute);
     shape.has_parts[r] = true;
     return shape.parts[r];
 }
@@ -498,15 +618,19 @@ struct StateFigures {
 // three layouts of this ZeRO stage fit without judging each (`s` is set to the stage's layout).
 // (Recompute none's parts alone do not bound the others': a recomputing stage can hold more
 // besides its pile, as fit_bounds_test found, so each choice's own parts are taken.)
-bool all_three_fit(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, double states, double weight_extra) {
-    double most = 0;
-    for (int r = 0; r < 3; ++r) {
-        s.training.recompute = recompute_choices[r];
-        const StepPeakParts& parts = activation_parts(s, shared, shape, r);
-        const double held = parts.pile + parts.activation_extra;
-        if (held > most) most = held;
+// The most is the shape's: worked out for its first ZeRO stage, kept for the others.
+bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, double weight_extra) {
+    if (shape.most_held < 0) {
+        double most = 0;
+        for (int r = 0; r < 3; ++r) {
+            s.training.recompute = recompute_choices[r];
+            const StepPeakParts& parts = activation_parts(s, shape, r);
+            const double held = parts.pile + parts.activation_extra;
+            if (held > most) most = held;
+        }
+        shape.most_held = most;
     }
-    return (states + most + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
+    return (states + shape.most_held + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
 }
 
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
@@ -530,7 +654,7 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         if (!known.has_weight_extra)
             known.weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0, known.has_weight_extra = true;
         const double weight_extra = known.weight_extra;
-        if (all_three_fit(s, shared, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
+        if (all_three_fit(s, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
             search.layouts_examined += 3, search.layouts_total += 3, checks += 3;
             family.fitting |= 7u << (3 * (zero - family.least_zero));
             continue;
@@ -538,7 +662,7 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
-            if (fits_at_one(s, shared, states, activation_parts(s, shared, shape, r), weight_extra, search)) {
+            if (fits_at_one(s, shared, states, activation_parts(s, shape, r), weight_extra, search)) {
                 family.fitting |= 1u << (3 * (zero - family.least_zero) + r);
                 ++search.layouts_total;
             }
@@ -548,9 +672,25 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
     return true;
 }
 
+// A family at one sharding rank without the stages that repeat a lower one (repeated_stages): they
+// leave its fitting layouts and the count.
+void drop_repeated_stages(Family& family, Scenario s, const SharedFigures& shared, FitSearch& search) {
+    for (int r = 0; r < 3; ++r) {
+        bool fits[4] = {false, false, false, false};
+        for (int k = 0; family.least_zero + k <= 3; ++k) fits[k] = (family.fitting >> (3 * k + r) & 1u) != 0;
+        s.training.recompute = recompute_choices[r];
+        const unsigned repeats = repeated_stages(s, fits, family.least_zero, shared.params, &shared);
+        for (int k = 0; k < 4; ++k) {
+            if ((repeats >> k & 1u) == 0) continue;
+            family.fitting &= ~(1u << (3 * k + r));
+            --search.layouts_total;
+        }
+    }
+}
+
 // The family's floors for its recompute choices that fit, and the least of them; `s` is set to
 // one of its layouts.
-Family finish_family(Family family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
+void finish_family(Family& family, Scenario& s, const SharedFigures& shared, ShapeFigures& shape) {
     family.least_floor = -1;
     for (int r = 0; r < 3; ++r) {
         const unsigned mask = 1u << r | 1u << (3 + r) | 1u << (6 + r) | 1u << (9 + r);
@@ -560,7 +700,6 @@ Family finish_family(Family family, Scenario& s, const SharedFigures& shared, Sh
         if (family.least_floor < 0 || family.floor_run[r] < family.least_floor)
             family.least_floor = family.floor_run[r];
     }
-    return family;
 }
 
 // Every family of the scenario's GPUs in the enumeration's order (for_each_layout's: t, p, c, e,
@@ -570,27 +709,35 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
     Scenario s = base;
     s.parallel.first_stage_layers = s.parallel.last_stage_layers = 0;
     s.training.micro_batch = 1;
-    const int least_zero = base.training.offload == Offload::parameters  ? 3
-                           : base.training.offload == Offload::optimizer ? 1
-                                                                         : 0;
+    const int least_zero = least_zero_stage(base);
     const double gpus = base.parallel.gpus;
     const std::vector<double> expert_choices = a.experts > 1 ? divisors(a.experts) : std::vector<double>{1};
     const std::vector<double> gpu_divisors = divisors(gpus);
     std::vector<Family> families;
     families.reserve(4096);  // DeepSeek-V3 on 16,384 GPUs has 3,490 families: no copying as they come
     double checks = 0;
+    // Lists and memos refilled for each t, p and c, their room kept (no allocation per family).
+    std::vector<double> pipelines, contexts;
+    std::vector<StateFigures> state_figures;
+    std::vector<ShapeFigures> shapes;
+    std::vector<char> expert_divides;  // by expert choice: e divides d·c = G/(t·p), the same for every c
     for (const double t : gpu_divisors) {
         if (!divides(t, a.heads)) continue;
-        for (const double p : divisors_among(gpu_divisors, gpus / t)) {
+        divisors_among(gpu_divisors, gpus / t, pipelines);
+        for (const double p : pipelines) {
             if (p > a.layers) break;
             const std::vector<double> interleaves = interleave_choices(a, p);
-            std::vector<StateFigures> state_figures(4 * expert_choices.size());
-            for (const double c : divisors_among(gpu_divisors, gpus / (t * p))) {
+            state_figures.assign(4 * expert_choices.size(), StateFigures{});
+            expert_divides.assign(expert_choices.size(), 0);
+            for (std::size_t k = 0; k < expert_choices.size(); ++k)
+                expert_divides[k] = divides(expert_choices[k], gpus / (t * p)) ? 1 : 0;
+            divisors_among(gpu_divisors, gpus / (t * p), contexts);
+            for (const double c : contexts) {
                 if (c > 1 && !divides(2 * c, base.training.sequence)) continue;
-                std::vector<ShapeFigures> shapes(interleaves.size());
+                shapes.assign(interleaves.size(), ShapeFigures{});
                 for (std::size_t expert_index = 0; expert_index < expert_choices.size(); ++expert_index) {
+                    if (expert_divides[expert_index] == 0) continue;
                     const double e = expert_choices[expert_index];
-                    if (!divides(e, gpus / (t * p))) continue;
                     for (std::size_t k = 0; k < interleaves.size(); ++k) {
                         s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
                         s.parallel.expert = e, s.parallel.interleave = interleaves[k], s.parallel.zero_stage = 3;
@@ -607,7 +754,12 @@ std::vector<Family> judge_families(const Scenario& base, const SharedFigures& sh
                         family.least_zero = least_zero;
                         const bool go_on = judge_family(s, shared, shapes[k], &state_figures[4 * expert_index], family,
                                                         checks, search);
-                        if (family.fitting != 0) families.push_back(finish_family(family, s, shared, shapes[k]));
+                        if (family.fitting != 0 && at_one_sharding_rank(s))
+                            drop_repeated_stages(family, s, shared, search);
+                        if (family.fitting != 0) {
+                            finish_family(family, s, shared, shapes[k]);
+                            families.push_back(family);
+                        }
                         if (!go_on) return families;
                     }
                 }
@@ -688,6 +840,7 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
         families = judge_families(scenario, shared, search);
     else
         fitting = walk_every_layout(scenario, shared, search);
+    if (!prune) drop_repeated_candidates(scenario, params, fitting);
     if (!prune) search.layouts_total = static_cast<double>(fitting.size());
     if (search.least_states < 0) search.least_states = 0;
     const std::size_t shown = static_cast<std::size_t>(std::fmin(max_layouts, search.layouts_total));

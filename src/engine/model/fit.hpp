@@ -84,7 +84,7 @@ struct FitSearch {
     double largest_sequence = 0;  // a power of two; 0: none fits
     LayoutCheck largest_sequence_check;
     std::vector<FitLayout> layouts;  // ranked by run time, at most `max_layouts`
-    double layouts_total = 0;        // layouts that fit
+    double layouts_total = 0;        // layouts that fit (stages at one ZeRO rank with the same figures once, §17)
     double layouts_examined = 0;     // layouts the rules allow (each is judged, most by bounds alone)
     double timelines_walked = 0;     // layouts whose peak bounds left the verdict open: the timeline decided
     double steps_timed = 0;          // layouts timed with the communication model at micro-batch 1

@@ -48,6 +48,10 @@ const char* step_block_name(StepBlock block) {
 
 namespace {
 
+// std::fmax(floor, x) for a floor that is a number, without libm's call (the fit search asks
+// tens of thousands of times): the same value for every x, NaN included (then the floor).
+inline double at_least(double floor, double x) { return x > floor ? x : floor; }
+
 // Parameters of one transformer layer, total and active: the count's growth from 0 to 1 layer
 // (docs/model.md §1), scaled like the whole count when only a bare count was given.
 ParameterCount parameters_per_layer(const Architecture& architecture, const ParameterCount& params) {
@@ -478,12 +482,12 @@ Plan plan_stage(const Scenario& scenario, const ActivationBytes& activations, St
     // Uneven first and last stages (docs/model.md §11): the reported stage's own layer count.
     if (p > 1 && plan.first_stage && parallel.first_stage_layers > 0) stage_layers = parallel.first_stage_layers;
     if (p > 1 && !plan.first_stage && parallel.last_stage_layers > 0) stage_layers = parallel.last_stage_layers;
-    timeline.layers = plan.layers = static_cast<std::int32_t>(std::fmax(1.0, stage_layers));
+    timeline.layers = plan.layers = static_cast<std::int32_t>(at_least(1.0, stage_layers));
     timeline.prefetch_layers = plan.gathers ? 1 : 0;
     // §4: micro-batches per step, and how many the reported stage holds at once (1F1B).
-    timeline.micro_batches = static_cast<std::int64_t>(std::fmax(1.0, activations.micro_batches));
+    timeline.micro_batches = static_cast<std::int64_t>(at_least(1.0, activations.micro_batches));
     timeline.in_flight =
-        static_cast<std::int64_t>(std::fmax(1.0, std::fmin(activations.in_flight, activations.micro_batches)));
+        static_cast<std::int64_t>(at_least(1.0, std::fmin(activations.in_flight, activations.micro_batches)));
     return plan;
 }
 
@@ -511,7 +515,7 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
         without.recompute = Recompute::none;
         const double full_layer =
             without_recompute ? without_recompute->per_layer : training_activations(a, without, parallel).per_layer;
-        size.rebuilt_activations = std::fmax(0.0, full_layer - activations.per_layer);
+        size.rebuilt_activations = at_least(0.0, full_layer - activations.per_layer);
     }
     size.logits = activations.logits;
     // ZeRO §5.3 (P_os+g+p): a layer's parameters are all-gathered before use; the GPU's own
@@ -546,7 +550,7 @@ void time_compute(const Scenario& scenario, const ParameterCount& params, const 
                                                               : 0.0;   // PaLM App. B: 12·h·s per layer, 1/3 forward
     plan.layer_forward = 2 * layer_params.active + attention_forward;  // Kaplan §2.1: 2 per parameter forward
     plan.layer_backward = 2 * plan.layer_forward;                      // 4 per parameter backward
-    plan.head_active = std::fmax(0.0, params.active - a.layers * layer_params.active);
+    plan.head_active = at_least(0.0, params.active - a.layers * layer_params.active);
     const double model_flops_per_token = 6 * params.active + a.layers * 3 * attention_forward;
     const double hardware_ratio = compute.model_flops > 0 ? compute.hardware_flops / compute.model_flops : 1.0;
     // §6: recompute's extra FLOPs (Narayanan Eq. 4 for full, Korthikanti §5 for selective), per layer.
@@ -690,6 +694,21 @@ StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& pa
     parts.activation_extra = size.rebuilt_activations + (plan.holds_logits ? size.logits : 0.0);
     parts.weight_extra = (plan.gathers ? 2 * size.gathered_layer + size.gathered_head : 0.0) + size.layer_gradients +
                          size.head_gradients;
+    return parts;
+}
+
+StepPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
+                                    const ActivationBytes& without_recompute) {
+    StepTimeline timeline;
+    const Plan plan = plan_stage(scenario, activations, timeline);
+    // event_sizes' expressions for these sizes, and step_peak_parts' sums of them.
+    const double layers = static_cast<double>(timeline.layers), in_flight = static_cast<double>(timeline.in_flight);
+    const double kept_activations_per_layer = activations.layers / (layers * in_flight);
+    const double rebuilt_activations =
+        plan.recompute ? at_least(0.0, without_recompute.per_layer - activations.per_layer) : 0.0;
+    StepPeakParts parts;
+    parts.pile = layers * in_flight * kept_activations_per_layer;
+    parts.activation_extra = rebuilt_activations + (plan.holds_logits ? activations.logits : 0.0);
     return parts;
 }
 

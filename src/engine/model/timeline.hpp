@@ -137,6 +137,11 @@ StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& pa
                               const BytesPerParam& bytes_per_param, const ActivationBytes& activations,
                               const ActivationBytes* without_recompute = nullptr);
 
+// step_peak_parts' pile and activation_extra alone (weight_extra 0), bit for bit, without the
+// sizes of the weights' events: what the fit search needs per recompute choice (docs/model.md §17).
+StepPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
+                                    const ActivationBytes& without_recompute);
+
 // The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
 std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);
 
