@@ -215,10 +215,6 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     const gpus = resolved.parallel.gpus;
     const withAttention = resolved.training.attention_flops;
     const gpuCountText = formatInteger(gpus);
-    const onGpus =
-      gpus === 1
-        ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
-        : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
     setText(openSix, withAttention ? t('time.eq.six_open', '(6 ×') : t('time.eq.six', '6 ×'));
     setText(params, formatCount(estimate.active_params));
     setText(
@@ -243,7 +239,19 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       }),
     );
     setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
+  };
 
+  // The time figure sits beside the controls: a part of its own (SectionView.parts), so that an
+  // input in the next section, with this one's foot on screen, does not redraw it while it is
+  // above the fold (it catches up when the input rests or it comes near).
+  const updateFigure: SectionView['update'] = ({ estimate, scenario: resolved }) => {
+    const compute = estimate.compute;
+    const gpus = resolved.parallel.gpus;
+    const gpuCountText = formatInteger(gpus);
+    const onGpus =
+      gpus === 1
+        ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
+        : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
     const onOne = {
       seconds: compute.seconds_on_one_gpu,
       label: t('time.on_one', 'on one {gpu}', { gpu: estimate.gpu.short_name }),
@@ -294,6 +302,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
   const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveKey, curveSummary, curveCaption);
+  const timeFigure = h('figure', { className: 'ts-figure' }, figure, caption);
   const element = h(
     'section',
     { className: 'ts-section', 'aria-labelledby': headingId },
@@ -381,7 +390,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
           ),
         ),
       ),
-      h('figure', { className: 'ts-figure' }, figure, caption),
+      timeFigure,
     ),
     curveFigure,
     why(
@@ -400,5 +409,12 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       ),
     ),
   );
-  return { element, update, parts: [{ element: curveFigure, update: updateCurve, needs: { communicationCurve: true } }] };
+  return {
+    element,
+    update,
+    parts: [
+      { element: timeFigure, update: updateFigure },
+      { element: curveFigure, update: updateCurve, needs: { communicationCurve: true } },
+    ],
+  };
 }

@@ -42,39 +42,51 @@ function layoutSettings(context: SectionContext, layout: FitLayout): string {
   });
 }
 
-function layoutCard(context: SectionContext, layout: FitLayout, rank: number, load: (scenario: Scenario) => void): HTMLElement {
+/** One card, built once and filled again on every answer (a new model changes every text, not the card). */
+interface LayoutCard {
+  readonly element: HTMLElement;
+  show(layout: FitLayout, rank: number): void;
+}
+
+function layoutCard(context: SectionContext, load: (scenario: Scenario) => void): LayoutCard {
   const { t } = context;
-  const titleId = uniqueId('layout');
   const { formatBytes, formatInteger } = context.units;
-  return h(
+  const titleId = uniqueId('layout');
+  const rank = h('span', { className: 'ts-fit-rank' });
+  const name = h('span');
+  const settings = h('p', { className: 'ts-fit-card-detail' });
+  const figures = h('p', { className: 'ts-fit-card-detail' });
+  let shown: FitLayout | null = null;
+  const element = h(
     'li',
-    { className: 'ts-fit-card', 'data-peak': String(layout.peak_bytes), 'data-run-seconds': String(layout.run_seconds) },
-    h(
-      'p',
-      { className: 'ts-fit-card-title', id: titleId },
-      h('span', { className: 'ts-fit-rank' }, t('fit.layout.rank', '#{rank}', { rank: formatInteger(rank) })),
-      ' ',
-      layoutName(context, layout),
-    ),
-    h('p', { className: 'ts-fit-card-detail' }, layoutSettings(context, layout)),
-    h(
-      'p',
-      { className: 'ts-fit-card-detail' },
-      t('fit.layout.peak', '{peak} per GPU', { peak: formatBytes(layout.peak_bytes) }),
-      ' · ',
-      runFigures(context, layout),
-    ),
+    { className: 'ts-fit-card' },
+    h('p', { className: 'ts-fit-card-title', id: titleId }, rank, ' ', name),
+    settings,
+    figures,
     h(
       'button',
       {
         type: 'button',
         className: 'ts-button ts-button-quiet ts-fit-load',
-        onclick: () => load(layout.scenario),
+        onclick: () => shown && load(shown.scenario),
         'aria-describedby': titleId,
       },
       t('fit.layout.load', 'Load this layout'),
     ),
   );
+  return {
+    element,
+    show(layout, position) {
+      shown = layout;
+      setAttribute(element, 'data-peak', String(layout.peak_bytes));
+      setAttribute(element, 'data-run-seconds', String(layout.run_seconds));
+      setText(rank, t('fit.layout.rank', '#{rank}', { rank: formatInteger(position) }));
+      setText(name, layoutName(context, layout));
+      setText(settings, layoutSettings(context, layout));
+      const peak = t('fit.layout.peak', '{peak} per GPU', { peak: formatBytes(layout.peak_bytes) });
+      setText(figures, `${peak} · ${runFigures(context, layout)}`);
+    },
+  };
 }
 
 export interface LayoutsView {
@@ -88,6 +100,7 @@ export function layoutsList(context: SectionContext, load: (scenario: Scenario) 
   const heading = h(context.headingTag(2), { className: 'ts-fit-subtitle' }, t('fit.layouts.heading', 'Layouts that fit, fastest first'));
   const summary = h('p', { className: 'ts-hint' });
   const list = h('ol', { className: 'ts-fit-cards' });
+  const cards: LayoutCard[] = [];
   const element = h('div', { className: 'ts-fit-layouts', 'data-figure': 'fit-layouts' }, heading, summary, list);
   return {
     element,
@@ -102,10 +115,11 @@ export function layoutsList(context: SectionContext, load: (scenario: Scenario) 
               total: formatInteger(answer.layouts_total),
             }),
       );
-      replace(
-        list,
-        answer.layouts.map((layout, index) => layoutCard(context, layout, index + 1, load)),
-      );
+      while (cards.length < answer.layouts.length) cards.push(layoutCard(context, load));
+      answer.layouts.forEach((layout, index) => cards[index].show(layout, index + 1));
+      // The list changes only when the count does: the cards it keeps are filled in place.
+      const shown = cards.slice(0, answer.layouts.length).map((card) => card.element);
+      if (list.children.length !== shown.length || shown.some((card, index) => list.children[index] !== card)) replace(list, shown);
     },
   };
 }
