@@ -16,6 +16,7 @@
 #include "engine/model/offload.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/model/timeline.hpp"
+#include "fit_support.hpp"
 
 using namespace trainscope;
 
@@ -27,36 +28,10 @@ const char* const trainings[] = {R"({"sequence":2048})", R"({"sequence":4096,"me
                                  R"({"sequence":1024,"method":"qlora","offload":"optimizer","flash_attention":false})",
                                  R"({"sequence":2048,"method":"qlora","offload":"parameters","global_batch":256})"};
 
-Scenario preset_on_64_gpus(std::string_view preset, const char* training) {
-    const ScenarioReading reading =
-        read_scenario_text(R"({"model":{"preset":")" + std::string(preset) + R"("},"training":)" + training +
-                           R"(,"parallel":{"gpus":64,"zero_stage":3}})");
-    REQUIRE(reading.ok());
-    return reading.scenario;
-}
-
-// Calls visit(s) for every valid layout of the grid: t ∈ {1, 2, 8}, p ∈ {1, 2, 4} (interleaved
-// in two where the layers allow), c ∈ {1, 2}, e ∈ {1, 4}, ZeRO 0–3, the three recompute choices,
-// micro-batches 1 and 3, for every preset and training.
+// Calls visit(s) for every valid layout of the grid (fit_support.hpp), for every preset and training.
 void for_each_grid_layout(const std::function<void(const Scenario&)>& visit) {
     for (const ModelPreset& preset : model_presets())
-        for (const char* training : trainings) {
-            Scenario s = preset_on_64_gpus(preset.id, training);
-            for (const double t : {1.0, 2.0, 8.0})
-                for (const double p : {1.0, 2.0, 4.0})
-                    for (const double c : {1.0, 2.0})
-                        for (const double e : {1.0, 4.0})
-                            for (int zero = 0; zero <= 3; ++zero)
-                                for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
-                                    for (const double b : {1.0, 3.0}) {
-                                        s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
-                                        s.parallel.expert = e, s.parallel.zero_stage = zero;
-                                        s.parallel.interleave =
-                                            p > 1 && std::fmod(s.model.architecture.layers, 2 * p) == 0 ? 2 : 1;
-                                        s.training.recompute = r, s.training.micro_batch = b;
-                                        if (layout_is_valid(s)) visit(s);
-                                    }
-        }
+        for (const char* training : trainings) testing::for_each_grid_layout(preset.id, training, visit);
 }
 
 // The figures check_layout works out for a scenario, for the bounds' inputs.

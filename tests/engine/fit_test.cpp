@@ -14,6 +14,7 @@
 #include "engine/model/scenario.hpp"
 #include "engine/model/timeline.hpp"
 #include "estimate_support.hpp"
+#include "fit_support.hpp"
 
 using namespace trainscope;
 using trainscope::testing::estimate_of;
@@ -297,30 +298,17 @@ TEST_CASE("the step's peak lies between the bounds the search judges a layout by
     double layouts = 0, tight_upper = 0;
     for (const ModelPreset& preset : model_presets()) {
         for (const char* training : trainings) {
-            Scenario s = read_or_fail(R"({"model":{"preset":")" + std::string(preset.id) + R"("},"training":)" +
-                                      training + R"(},"parallel":{"gpus":64,"zero_stage":1}})");
-            for (const double t : {1.0, 2.0, 8.0})
-                for (const double p : {1.0, 2.0, 4.0})
-                    for (const double c : {1.0, 2.0})
-                        for (const double e : {1.0, 4.0})
-                            for (int zero = 0; zero <= 3; ++zero)
-                                for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
-                                    for (const double b : {1.0, 3.0}) {
-                                        s.parallel.tensor = t, s.parallel.pipeline = p, s.parallel.context = c;
-                                        s.parallel.expert = e, s.parallel.zero_stage = zero;
-                                        s.parallel.interleave =
-                                            p > 1 && std::fmod(s.model.architecture.layers, 2 * p) == 0 ? 2 : 1;
-                                        s.training.recompute = r, s.training.micro_batch = b;
-                                        if (!layout_is_valid(s)) continue;
-                                        const PeakAndBounds found = peak_and_bounds(s);
-                                        INFO(preset.id << " " << training << " t" << t << " p" << p << " c" << c << " e"
-                                                       << e << " zero " << zero << " recompute " << static_cast<int>(r)
-                                                       << " b " << b);
-                                        CHECK(found.bounds.lower <= found.peak * (1 + 1e-12));
-                                        CHECK(found.peak <= found.bounds.upper * (1 + 1e-12));
-                                        ++layouts;
-                                        if (found.bounds.upper <= found.peak * (1 + 1e-12)) ++tight_upper;
-                                    }
+            testing::for_each_grid_layout(preset.id, std::string(training) + "}", [&](const Scenario& s) {
+                const PeakAndBounds found = peak_and_bounds(s);
+                const ParallelSettings& l = s.parallel;
+                INFO(preset.id << " " << training << " t" << l.tensor << " p" << l.pipeline << " c" << l.context << " e"
+                               << l.expert << " zero " << l.zero_stage << " recompute "
+                               << static_cast<int>(s.training.recompute) << " b " << s.training.micro_batch);
+                CHECK(found.bounds.lower <= found.peak * (1 + 1e-12));
+                CHECK(found.peak <= found.bounds.upper * (1 + 1e-12));
+                ++layouts;
+                if (found.bounds.upper <= found.peak * (1 + 1e-12)) ++tight_upper;
+            });
         }
     }
     CHECK(layouts > 10000);

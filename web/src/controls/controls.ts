@@ -141,6 +141,21 @@ export interface Choice<T> {
   hint?: string;
 }
 
+/** One option of a row of radio buttons or checkboxes: the input, its label and its hint. */
+export function choiceLabel(input: HTMLInputElement, choice: Choice<unknown>): HTMLLabelElement {
+  return h(
+    'label',
+    { className: 'ts-choice' },
+    input,
+    h(
+      'span',
+      { className: 'ts-choice-text' },
+      h('span', { className: 'ts-choice-label' }, choice.label),
+      choice.hint ? h('span', { className: 'ts-choice-hint' }, choice.hint) : null,
+    ),
+  );
+}
+
 /** A row of radio buttons in a fieldset: few options, all visible at once. */
 export function radioControl<T extends string | number>(path: string, legend: string, choices: Choice<T>[], onValue: OnValue): Control {
   const name = uniqueId('radio');
@@ -152,17 +167,7 @@ export function radioControl<T extends string | number>(path: string, legend: st
       if (input.checked) onValue(path, choice.value);
     });
     inputs.push(input);
-    return h(
-      'label',
-      { className: 'ts-choice' },
-      input,
-      h(
-        'span',
-        { className: 'ts-choice-text' },
-        h('span', { className: 'ts-choice-label' }, choice.label),
-        choice.hint ? h('span', { className: 'ts-choice-hint' }, choice.hint) : null,
-      ),
-    );
+    return choiceLabel(input, choice);
   });
   const element = h(
     'fieldset',

@@ -3,7 +3,7 @@
 // offering the NF4 storages the engine marks), and offload to CPU memory for every method. Every
 // choice, hint and limit is the engine's; the fields round-trip through the address as any other.
 
-import { radioControl, type Control } from '../../controls/controls';
+import { choiceLabel, radioControl, type Control } from '../../controls/controls';
 import { h, setHidden, uniqueId } from '../../dom/dom';
 import { setField } from '../../engine/scenario';
 import type { PageView, SectionContext } from '../context';
@@ -24,17 +24,7 @@ function targetsControl(context: SectionContext): Control {
       ),
     );
     inputs.push(input);
-    return h(
-      'label',
-      { className: 'ts-choice' },
-      input,
-      h(
-        'span',
-        { className: 'ts-choice-text' },
-        h('span', { className: 'ts-choice-label' }, choice.label),
-        h('span', { className: 'ts-choice-hint' }, choice.hint),
-      ),
-    );
+    return choiceLabel(input, choice);
   });
   const element = h(
     'fieldset',
