@@ -29,7 +29,7 @@ void write_per_gpu(json::Writer& w, const StepBytes& peak) {
 double compared_tokens(const Scenario& scenario) {
     if (trains_adapters(scenario.training.method) || scenario.training.tokens_origin == TokensOrigin::given)
         return scenario.training.tokens;
-    return with_fine_tuning_method(scenario, FineTuningMethod::lora).training.tokens;
+    return default_fine_tuning_run().tokens();
 }
 
 void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod method) {
