@@ -176,12 +176,18 @@ std::string format_fit_table(const json::Value& r) {
     const json::Value* changes = r.find("changes");
     if (changes && !changes->items.empty()) {
         out += "\n" + message("cli.fit.changes", "Changes that make it fit") + "\n";
-        for (const json::Value& change : changes->items)
+        for (const json::Value& change : changes->items) {
             line(out, text_at(change, "label"),
                  message("cli.fit.change_cost", "{peak} per GPU, {time} (× {ratio} the time)",
                          {{"peak", figure(number_at(change, "peak_bytes"), Figure::bytes)},
                           {"time", figure(number_at(change, "run_seconds"), Figure::duration)},
                           {"ratio", figure(number_at(change, "time_ratio"), Figure::plain)}}));
+            if (const json::Value* layout = change.find("layout"))
+                out += "    " +
+                       message("cli.fit.change_layout", "on another layout: {layout}",
+                               {{"layout", layout_text(*layout)}}) +
+                       "\n";
+        }
     }
     for (const json::Value& reason : r.find("reasons")->items)
         out += "  - " + text_at(reason, "field") + ": " + text_at(reason, "message") + "\n";

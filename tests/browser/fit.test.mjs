@@ -116,6 +116,30 @@ test('1,024 H100s with Llama 3 70B: layouts fit, and the largest micro-batch is 
   });
 });
 
+test('eight H100s with Llama 3 405B: no layout fits, so QLoRA comes with a layout of its own, and Apply loads both', async () => {
+  const scenario = { model: { preset: 'llama3-405b' }, hardware: { gpu: 'h100-sxm' }, parallel: { gpus: 8 } };
+  await withOpenPage(harness.browser, withScenario(scenario), {}, async (page) => {
+    const section = await openFit(page);
+    const { fit } = await engineFit(page);
+    assert.equal(fit.layouts_total, 0, 'no layout of eight H100s trains 405B in full');
+    const qlora = fit.changes.find((change) => change.kind === 'method');
+    assert.ok(qlora?.layout, 'the method change carries the layout it fits on');
+    const card = section.locator('[data-figure="fit-changes"] > li[data-change="method"]');
+    const layoutLine = await card.locator('[data-layout="new"]').textContent();
+    assert.match(layoutLine, new RegExp(`TP ${qlora.layout.tensor} × PP ${qlora.layout.pipeline} × CP ${qlora.layout.context}`));
+    assert.match(layoutLine, new RegExp(`ZeRO ${qlora.layout.zero_stage}`));
+    // A change that fits at the scenario's own layout shows no layout line.
+    for (const change of fit.changes.filter((each) => !each.layout))
+      assert.equal(await section.locator(`[data-figure="fit-changes"] > li[data-change="${change.kind}"] [data-layout]`).count(), 0);
+    await card.getByRole('button', { name: 'Apply' }).click();
+    const loaded = await page.evaluate(() => window.trainscope.scenario());
+    assert.equal(loaded.training.method, 'qlora');
+    for (const field of ['tensor', 'pipeline', 'context', 'zero_stage']) assert.equal(loaded.parallel[field], qlora.layout[field], field);
+    const estimate = await page.evaluate((applied) => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(applied))), loaded);
+    assert.equal(estimate.training.fits, true, 'the applied change fits, as the card said');
+  });
+});
+
 test('“Load this layout” loads it into the widget, and Back brings the scenario before it', async () => {
   await withOpenPage(harness.browser, withScenario(EIGHT_H100), {}, async (page) => {
     const section = await openFit(page);

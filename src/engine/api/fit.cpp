@@ -29,14 +29,19 @@ void write_check(json::Writer& w, const LayoutCheck& check, const Scenario& s) {
     w.field("gpu_hours", gpu_hours).field("cost", gpu_hours * s.hardware.price_per_gpu_hour);
 }
 
-void write_layout(json::Writer& w, const FitLayout& layout) {
-    const ParallelSettings& l = layout.scenario.parallel;
-    w.begin_object();
+// A layout's settings: how the model is split, sharded and recomputed, and its micro-batch.
+void write_layout_settings(json::Writer& w, const Scenario& s) {
+    const ParallelSettings& l = s.parallel;
     w.field("tensor", l.tensor).field("pipeline", l.pipeline).field("interleave", l.interleave);
     w.field("context", l.context).field("expert", l.expert).field("data", l.data_parallel());
     w.key("zero_stage").integer(l.zero_stage);
-    w.field("recompute", recompute_name(layout.scenario.training.recompute));
-    w.field("micro_batch", layout.scenario.training.micro_batch);
+    w.field("recompute", recompute_name(s.training.recompute));
+    w.field("micro_batch", s.training.micro_batch);
+}
+
+void write_layout(json::Writer& w, const FitLayout& layout) {
+    w.begin_object();
+    write_layout_settings(w, layout.scenario);
     write_check(w, layout.check, layout.scenario);
     w.key("scenario").raw(write_scenario(layout.scenario));
     w.end_object();
@@ -112,6 +117,12 @@ void write_changes(json::Writer& w, const FitSearch& search) {
         write_check(w, change.check, change.scenario);
         w.field("time_ratio",
                 search.current.run_seconds > 0 ? change.check.run_seconds / search.current.run_seconds : 0.0);
+        // A change that fits only on another layout carries that layout, as a ranked one does.
+        if (change.new_layout) {
+            w.key("layout").begin_object();
+            write_layout_settings(w, change.scenario);
+            w.end_object();
+        }
         w.key("scenario").raw(write_scenario(change.scenario));
         w.end_object();
     }

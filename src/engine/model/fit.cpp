@@ -10,34 +10,13 @@
 #include "engine/model/compute.hpp"
 #include "engine/model/field_limits.hpp"
 #include "engine/model/finetune.hpp"
+#include "engine/model/fit_changes.hpp"
 #include "engine/model/hardware.hpp"
 #include "engine/model/memory.hpp"
 #include "engine/model/offload.hpp"
 #include "engine/model/timeline.hpp"
 
 namespace trainscope {
-
-const char* fit_change_name(FitChangeKind kind) {
-    switch (kind) {
-        case FitChangeKind::more_gpus:
-            return "more_gpus";
-        case FitChangeKind::larger_gpu:
-            return "larger_gpu";
-        case FitChangeKind::zero_stage:
-            return "zero_stage";
-        case FitChangeKind::recompute:
-            return "recompute";
-        case FitChangeKind::micro_batch:
-            return "micro_batch";
-        case FitChangeKind::sequence:
-            return "sequence";
-        case FitChangeKind::offload:
-            return "offload";
-        case FitChangeKind::method:
-            return "method";
-    }
-    return "more_gpus";
-}
 
 ParameterCount scenario_parameters(const Scenario& scenario) {
     if (!scenario.model.architecture_assumed) return count_parameters(scenario.model.architecture);
@@ -252,8 +231,8 @@ BoundVerdict judge_by_bounds(const Scenario& s, const ParameterCount& params, co
     return BoundVerdict::open;
 }
 
-// Whether any scenario fits: by the bounds where they decide, else by its timeline (the same
-// answer as check_layout's, without walking the timeline most of the time).
+}  // namespace
+
 bool fits_judged(const Scenario& s, const ParameterCount& params) {
     const FineTuningFigures fine_tuning = fine_tuning_figures(s.training, s.model.architecture, params.total);
     const BytesPerParam bytes = fine_tuned_bytes_per_param(fine_tuning, params.total);
@@ -262,6 +241,8 @@ bool fits_judged(const Scenario& s, const ParameterCount& params) {
     if (verdict != BoundVerdict::open) return verdict == BoundVerdict::fits;
     return check_layout(s, params, Timing::never).fits;
 }
+
+namespace {
 
 // Whether a layout of the search's own scenario fits, at any micro-batch: as fits_judged, with the
 // search's shared figures. Without them (the exhaustive reference), by the timeline alone.
@@ -851,105 +832,13 @@ void rank_layouts(const Scenario& scenario, const ParameterCount& params, double
 
 }  // namespace
 
-namespace {
-
-// Adds the change when the changed scenario obeys the rules and fits.
-bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed,
-                const ParameterCount& params) {
-    // The bounds turn most changes that do not fit away without their timeline or their step time.
-    if (!layout_is_valid(changed) || !fits_judged(changed, params)) return false;
-    const LayoutCheck check = check_layout(changed, params);
-    if (!check.fits) return false;
-    changes.push_back({kind, changed, check});
+bool fastest_fitting_layout(const Scenario& scenario, const ParameterCount& params, FitLayout& fastest) {
+    FitSearch search;
+    rank_layouts(scenario, params, 1, true, search);
+    if (search.layouts.empty()) return false;
+    fastest = std::move(search.layouts.front());
     return true;
 }
-
-// The fewest GPUs of this type that fit at this layout: whole data-parallel groups (t·p·c GPUs,
-// as many of them as expert groups need), doubling then halving. Only ZeRO-3 shrinks every state
-// with more GPUs (ZeRO-0 to 2 keep the 16-bit weights whole), so the change brings it along, as
-// the estimate's fewest GPUs do (docs/model.md §3).
-void more_gpus(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
-    const ParallelSettings& l = s.parallel;
-    double groups_per_unit = 1;
-    while (std::fmod(groups_per_unit * l.context, l.expert) != 0) ++groups_per_unit;  // e ≤ 10^4
-    const double unit = l.tensor * l.pipeline * l.context * groups_per_unit;
-    const double limit = find_field_limit("parallel.gpus")->max;
-    Scenario trial = s;
-    trial.parallel.zero_stage = 3;
-    const double first = std::floor(l.gpus / unit) + 1, cap = std::floor(limit / unit);
-    if (first > cap) return;
-    // Units of GPUs above the scenario's: fits(k) is true when first + k − 1 units fit.
-    const double k = largest_fitting(cap - first + 1, [&](double units) {
-        trial.parallel.gpus = (cap - units + 1) * unit;  // counted from the top: more GPUs, less memory
-        return fits_judged(trial, params);
-    });
-    if (k <= 0) return;
-    trial.parallel.gpus = (cap - k + 1) * unit;
-    try_change(changes, FitChangeKind::more_gpus, trial, params);
-}
-
-void larger_gpu(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
-    std::vector<const Gpu*> larger;
-    for (const Gpu& gpu : gpu_catalogue())
-        if (gpu.memory_bytes > s.hardware.gpu.memory_bytes) larger.push_back(&gpu);
-    std::sort(larger.begin(), larger.end(),
-              [](const Gpu* x, const Gpu* y) { return x->memory_bytes < y->memory_bytes; });
-    Scenario trial = s;
-    for (const Gpu* gpu : larger) {
-        trial.hardware.gpu = *gpu;
-        if (try_change(changes, FitChangeKind::larger_gpu, trial, params)) return;
-    }
-}
-
-void settings_changes(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
-    Scenario trial = s;
-    for (int zero = s.parallel.zero_stage + 1; zero <= 3; ++zero) {
-        trial.parallel.zero_stage = zero;
-        if (try_change(changes, FitChangeKind::zero_stage, trial, params)) break;
-    }
-    trial = s;
-    for (const Recompute r : {Recompute::selective, Recompute::full}) {
-        if (r <= s.training.recompute) continue;
-        trial.training.recompute = r;
-        if (try_change(changes, FitChangeKind::recompute, trial, params)) break;
-    }
-    trial = s;
-    if (s.training.micro_batch > 1) {
-        const double b = largest_fitting(s.training.micro_batch - 1, [&](double value) {
-            trial.training.micro_batch = value;
-            return fits_judged(trial, params);
-        });
-        trial.training.micro_batch = b;
-        if (b >= 1) try_change(changes, FitChangeKind::micro_batch, trial, params);
-    }
-    trial = s;
-    for (double sequence = std::floor(s.training.sequence / 2); sequence >= 1; sequence = std::floor(sequence / 2)) {
-        trial.training.sequence = sequence;
-        if (try_change(changes, FitChangeKind::sequence, trial, params)) break;
-    }
-}
-
-void memory_saving_changes(const Scenario& s, const ParameterCount& params, std::vector<FitChange>& changes) {
-    Scenario trial = s;
-    if (s.training.offload == Offload::none) {
-        trial.training.offload = Offload::optimizer;
-        trial.parallel.zero_stage = std::max(1, s.parallel.zero_stage);
-        if (!try_change(changes, FitChangeKind::offload, trial, params)) {
-            trial.training.offload = Offload::parameters;
-            trial.parallel.zero_stage = 3;
-            try_change(changes, FitChangeKind::offload, trial, params);
-        }
-    }
-    // LoRA on a 16-bit base, then QLoRA's 4-bit one (docs/model.md §15), with their defaults and
-    // the fine-tuning run's tokens, as the page's method control sets them (finetune.hpp).
-    if (s.training.method == FineTuningMethod::full &&
-        try_change(changes, FitChangeKind::method, with_fine_tuning_method(s, FineTuningMethod::lora), params))
-        return;
-    if (s.training.method != FineTuningMethod::qlora)
-        try_change(changes, FitChangeKind::method, with_fine_tuning_method(s, FineTuningMethod::qlora), params);
-}
-
-}  // namespace
 
 FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning pruning) {
     FitSearch search;
@@ -970,12 +859,9 @@ FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning p
     }
     rank_layouts(scenario, params, max_layouts, pruning == FitPruning::exact, search);
     if (!search.current.fits) {
-        more_gpus(scenario, params, search.changes);
-        larger_gpu(scenario, params, search.changes);
-        settings_changes(scenario, params, search.changes);
-        memory_saving_changes(scenario, params, search.changes);
-        std::sort(search.changes.begin(), search.changes.end(),
-                  [](const FitChange& x, const FitChange& y) { return x.check.run_seconds < y.check.run_seconds; });
+        // With no layout of these GPUs fitting, a change is worth as much as the layouts it opens.
+        const ChangeLayouts layouts = search.layouts_total > 0 ? ChangeLayouts::current : ChangeLayouts::any;
+        search.changes = fit_changes(scenario, params, layouts, search.least_states);
     }
     return search;
 }

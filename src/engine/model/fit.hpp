@@ -75,6 +75,7 @@ struct FitChange {
     FitChangeKind kind = FitChangeKind::more_gpus;
     Scenario scenario;
     LayoutCheck check;
+    bool new_layout = false;  // the change fits on another layout (no layout of the scenario's GPUs fits without it)
 };
 
 struct FitSearch {
@@ -90,8 +91,9 @@ struct FitSearch {
     double steps_timed = 0;          // layouts timed with the communication model at micro-batch 1
     double steps_bounded = 0;        // layouts whose cheap run-time bound left them in the running: step time alone
     double least_states = 0;         // the fewest model-state bytes any layout keeps per GPU
-    std::vector<FitChange> changes;  // for a setup that does not fit: each change's cheapest setting that fits
-    bool complete = true;            // false when the layouts outnumbered the search's budget (fit_check_budget)
+    std::vector<FitChange>
+        changes;           // for a setup that does not fit: each change's cheapest setting that fits, fastest first
+    bool complete = true;  // false when the layouts outnumbered the search's budget (fit_check_budget)
 };
 
 // The most memory checks one search makes, so that no input the schema accepts takes seconds;

@@ -19,7 +19,8 @@ export interface FitCheck {
   cost: number;
 }
 
-export interface FitLayout extends FitCheck {
+/** How a layout splits, shards and recomputes, and its micro-batch. */
+export interface FitLayoutSettings {
   tensor: number;
   pipeline: number;
   interleave: number;
@@ -29,6 +30,9 @@ export interface FitLayout extends FitCheck {
   zero_stage: number;
   recompute: string;
   micro_batch: number;
+}
+
+export interface FitLayout extends FitCheck, FitLayoutSettings {
   /** The whole scenario of this layout: load it as it is. */
   scenario: Scenario;
 }
@@ -41,6 +45,8 @@ export interface FitChange extends FitCheck {
   label: string;
   /** Its run time over the current layout's. */
   time_ratio: number;
+  /** When no layout of the GPUs fits without the change: the fastest layout that fits with it. */
+  layout?: FitLayoutSettings;
   scenario: Scenario;
 }
 

@@ -5,7 +5,7 @@ import { h, replace, setHidden, uniqueId } from '../../dom/dom';
 import type { FitAnswer, FitChange } from '../../engine/fit';
 import type { Scenario } from '../../engine/types';
 import type { SectionContext } from '../context';
-import { runFigures } from './layouts';
+import { layoutName, layoutSettings, runFigures } from './layouts';
 
 function changeItem(context: SectionContext, change: FitChange, apply: (scenario: Scenario) => void): HTMLElement {
   const { t } = context;
@@ -24,6 +24,16 @@ function changeItem(context: SectionContext, change: FitChange, apply: (scenario
       }),
     ),
     h('p', { className: 'ts-fit-card-detail' }, runFigures(context, change)),
+    change.layout
+      ? h(
+          'p',
+          { className: 'ts-fit-card-detail', 'data-layout': 'new' },
+          t('fit.change.layout', 'On another layout: {name} · {settings}', {
+            name: layoutName(context, change.layout),
+            settings: layoutSettings(context, change.layout),
+          }),
+        )
+      : null,
     h(
       'button',
       {

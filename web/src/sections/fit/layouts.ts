@@ -2,14 +2,14 @@
 // first: a list of cards, readable at 320 px, each with "Load this layout".
 
 import { h, replace, setAttribute, setText, uniqueId } from '../../dom/dom';
-import type { FitAnswer, FitCheck, FitLayout } from '../../engine/fit';
+import type { FitAnswer, FitCheck, FitLayout, FitLayoutSettings } from '../../engine/fit';
 import type { Scenario } from '../../engine/types';
 import type { SectionContext } from '../context';
 
 /** "TP 2 × PP 4 × CP 1 × EP 1 × DP 8": a layout's degrees. */
 export function layoutName(
   context: SectionContext,
-  layout: Pick<FitLayout, 'tensor' | 'pipeline' | 'context' | 'expert' | 'data'>,
+  layout: Pick<FitLayoutSettings, 'tensor' | 'pipeline' | 'context' | 'expert' | 'data'>,
 ): string {
   const { formatInteger } = context.units;
   return context.t('fit.layout.name', 'TP {tensor} × PP {pipeline} × CP {context} × EP {expert} × DP {data}', {
@@ -32,7 +32,7 @@ export function runFigures(context: SectionContext, check: FitCheck): string {
     : t('fit.run_figures', '{time} · {hours}', { time, hours });
 }
 
-function layoutSettings(context: SectionContext, layout: FitLayout): string {
+export function layoutSettings(context: SectionContext, layout: FitLayoutSettings): string {
   const { formatInteger } = context.units;
   const recompute = context.choices('training.recompute').find((choice) => choice.value === layout.recompute)?.label ?? layout.recompute;
   return context.t('fit.layout.settings', 'ZeRO {zero} · recompute: {recompute} · micro-batch {micro_batch}', {
