@@ -81,7 +81,7 @@ ViewRun view_rate(bool curve, bool schedule) {
 // inputs found since: DeepSeek-V3 on 1,024 24 GB cards (tight memory: many verdicts left to the
 // timeline), and a 110T-parameter model on 16,384 H100s that no layout fits, so the changes
 // search layouts of their own.
-void bench_search_fits() {
+void bench_search_fits(const std::string& only) {
     struct FitCase {
         const char* name;
         const char* scenario;
@@ -98,6 +98,7 @@ void bench_search_fits() {
          R"("vocab":128256}},"parallel":{"gpus":16384},"hardware":{"gpu":"h100-sxm"}})"},
     };
     for (const FitCase& c : cases) {
+        if (std::string(c.name).find(only) == std::string::npos) continue;
         const trainscope::Scenario cluster = trainscope::read_scenario_text(c.scenario).scenario;
         const double rate =
             calls_per_second([&](int) { sink = sink + trainscope::search_fits(cluster, 20).layouts_total; }, 1000, 5.0);
@@ -113,10 +114,10 @@ void bench_search_fits() {
 
 }  // namespace
 
-// `engine_bench fit` times the inverse search alone.
+// `engine_bench fit [TEXT]` times the inverse search alone (the cases whose name has TEXT).
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "fit") {
-        bench_search_fits();
+        bench_search_fits(argc > 2 ? argv[2] : "");
         return 0;
     }
     const trainscope::ScenarioReading reading = trainscope::read_scenario_text(R"({"model":{"preset":"llama3-405b"}})");
@@ -170,6 +171,6 @@ int main(int argc, char** argv) {
                 1e6 / lean.rate, lean.bytes);
     std::printf("view, curve and schedule asked:    %10.0f per second  (%.3f us each, %.0f bytes)\n", full.rate,
                 1e6 / full.rate, full.bytes);
-    bench_search_fits();
+    bench_search_fits("");
     return 0;
 }

@@ -122,19 +122,29 @@ public:
     bool consistent() const { return consistent_; }
 
     void add(StepPhase phase, StepBlock block, std::int32_t layer, double flops) {
-        StepBytes held;
-        held.weights = states_.weights;
-        held.gradients = states_.gradients;
-        held.master_weights = states_.master_weights;
-        held.optimizer_states = states_.optimizer_states;
-        held.activations = static_cast<double>(holding.activation_layers) * size_.kept_activations_per_layer +
-                           (holding.rebuilt_layer ? size_.rebuilt_activations : 0.0);
-        held.logits = holding.logits ? size_.logits : 0.0;
-        held.gathered_weights =
+        const double activations = static_cast<double>(holding.activation_layers) * size_.kept_activations_per_layer +
+                                   (holding.rebuilt_layer ? size_.rebuilt_activations : 0.0);
+        const double logits = holding.logits ? size_.logits : 0.0;
+        const double gathered_weights =
             holding.gathered_layers * size_.gathered_layer + (holding.gathered_head ? size_.gathered_head : 0.0);
-        held.temporary = (holding.layer_gradients ? size_.layer_gradients : 0.0) +
-                         (holding.head_gradients ? size_.head_gradients : 0.0);
-        const double total = held.total();
+        const double temporary = (holding.layer_gradients ? size_.layer_gradients : 0.0) +
+                                 (holding.head_gradients ? size_.head_gradients : 0.0);
+        // StepBytes::total()'s sum, term for term in its order, so the peak is the same number; the
+        // StepBytes itself is built only where it is kept (a search walks most events for the peak alone).
+        const double total = states_.weights + gathered_weights + states_.gradients + states_.master_weights +
+                             states_.optimizer_states + activations + logits + temporary;
+        auto held = [&] {
+            StepBytes bytes;
+            bytes.weights = states_.weights;
+            bytes.gradients = states_.gradients;
+            bytes.master_weights = states_.master_weights;
+            bytes.optimizer_states = states_.optimizer_states;
+            bytes.activations = activations;
+            bytes.logits = logits;
+            bytes.gathered_weights = gathered_weights;
+            bytes.temporary = temporary;
+            return bytes;
+        };
         const double weighted_flops = flops * weight;
         total_flops_ += weighted_flops;
         const std::size_t index = cursor_;
@@ -142,9 +152,10 @@ public:
         count_ = std::max(count_, cursor_);
 
         // §9: the peak is the first event after which the most is held.
-        if (!peak_found_ || total > timeline_.peak_held.total()) {
+        if (!peak_found_ || total > peak_total_) {
             peak_found_ = true;
-            timeline_.peak_held = held;
+            peak_total_ = total;
+            timeline_.peak_held = held();
             timeline_.peak_event = index;
             timeline_.peak_phase = phase;
             timeline_.peak_block = block;
@@ -153,13 +164,13 @@ public:
         }
         if (limit_) {
             // estimate.cpp: S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g).
-            const double gathered = held.gathered_weights / limit_->gathered_share;
-            const double unshardable = total - held.gathered_weights + gathered;
+            const double gathered = gathered_weights / limit_->gathered_share;
+            const double unshardable = total - gathered_weights + gathered;
             if (unshardable > limit_->fullest.total()) {
-                limit_->fullest = held;
+                limit_->fullest = held();
                 limit_->fullest.gathered_weights = gathered;
             }
-            const double room = limit_->memory - (total - held.gathered_weights) - gathered;
+            const double room = limit_->memory - (total - gathered_weights) - gathered;
             if (!(room > 0))
                 limit_->overflows = true;
             else
@@ -175,7 +186,7 @@ public:
             event.micro_batch = micro_batch_first;
             event.micro_batch_last = micro_batch_last;
             event.seconds = weighted_flops;  // FLOPs until step_timeline turns them into seconds
-            event.held = held;
+            event.held = held();
             timeline_.events.push_back(event);
             return;
         }
@@ -186,7 +197,7 @@ public:
         event.micro_batch = std::min(event.micro_batch, micro_batch_first);
         event.micro_batch_last = std::max(event.micro_batch_last, micro_batch_last);
         event.seconds += weighted_flops;
-        if (total > event.held.total()) event.held = held;
+        if (total > event.held.total()) event.held = held();
     }
 
 private:
@@ -197,6 +208,7 @@ private:
     ShardingLimit* limit_;
     std::size_t cursor_ = 0, count_ = 0;
     double total_flops_ = 0;
+    double peak_total_ = 0;  // timeline_.peak_held.total(), kept rather than summed again at every event
     bool peak_found_ = false;
     bool consistent_ = true;
 };
