@@ -177,11 +177,16 @@ std::string format_fit_table(const json::Value& r) {
     if (changes && !changes->items.empty()) {
         out += "\n" + message("cli.fit.changes", "Changes that make it fit") + "\n";
         for (const json::Value& change : changes->items) {
+            const std::string peak = figure(number_at(change, "peak_bytes"), Figure::bytes);
+            const std::string time = figure(number_at(change, "run_seconds"), Figure::duration);
             line(out, text_at(change, "label"),
-                 message("cli.fit.change_cost", "{peak} per GPU, {time} (× {ratio} the time)",
-                         {{"peak", figure(number_at(change, "peak_bytes"), Figure::bytes)},
-                          {"time", figure(number_at(change, "run_seconds"), Figure::duration)},
-                          {"ratio", figure(number_at(change, "time_ratio"), Figure::plain)}}));
+                 change.find("time_ratio") == nullptr
+                     ? message("cli.fit.change_cost_other_run", "{peak} per GPU, {time}",
+                               {{"peak", peak}, {"time", time}})
+                     : message("cli.fit.change_cost", "{peak} per GPU, {time} (× {ratio} the time)",
+                               {{"peak", peak},
+                                {"time", time},
+                                {"ratio", figure(number_at(change, "time_ratio"), Figure::plain)}}));
             if (const json::Value* layout = change.find("layout"))
                 out += "    " +
                        message("cli.fit.change_layout", "on another layout: {layout}",

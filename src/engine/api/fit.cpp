@@ -60,7 +60,7 @@ void write_change_value(json::Writer& w, const FitChange& change) {
         case FitChangeKind::larger_gpu:
             w.field("field", "hardware.gpu").field("value", s.hardware.gpu.id);
             w.field("label",
-                    message("fit.change.larger_gpu", "a larger GPU: {gpu} ({memory})",
+                    message("fit.change.larger_gpu", "A larger GPU: {gpu} ({memory})",
                             {{"gpu", s.hardware.gpu.model_name}, {"memory", bytes_text(s.hardware.gpu.memory_bytes)}}));
             return;
         case FitChangeKind::zero_stage:
@@ -71,25 +71,25 @@ void write_change_value(json::Writer& w, const FitChange& change) {
         case FitChangeKind::recompute:
             w.field("field", "training.recompute").field("value", recompute_name(s.training.recompute));
             w.field("label", s.training.recompute == Recompute::full
-                                 ? message("fit.change.recompute_full", "full activation checkpointing")
-                                 : message("fit.change.recompute_selective", "selective activation recomputation"));
+                                 ? message("fit.change.recompute_full", "Full activation checkpointing")
+                                 : message("fit.change.recompute_selective", "Selective activation recomputation"));
             return;
         case FitChangeKind::micro_batch:
             w.field("field", "training.micro_batch").field("value", s.training.micro_batch);
-            w.field("label", message("fit.change.micro_batch", "a micro-batch of {micro_batch}",
+            w.field("label", message("fit.change.micro_batch", "A micro-batch of {micro_batch}",
                                      {{"micro_batch", count(s.training.micro_batch)}}));
             return;
         case FitChangeKind::sequence:
             w.field("field", "training.sequence").field("value", s.training.sequence);
-            w.field("label", message("fit.change.sequence", "sequences of {sequence} tokens",
+            w.field("label", message("fit.change.sequence", "Sequences of {sequence} tokens",
                                      {{"sequence", count(s.training.sequence)}}));
             return;
         case FitChangeKind::offload:
             w.field("field", "training.offload").field("value", offload_name(s.training.offload));
             w.field("label", s.training.offload == Offload::parameters
                                  ? message("fit.change.offload_parameters",
-                                           "weights and optimizer offloaded to CPU memory (ZeRO-3)")
-                                 : message("fit.change.offload_optimizer", "the optimizer offloaded to CPU memory"));
+                                           "Weights and optimizer offloaded to CPU memory (ZeRO-3)")
+                                 : message("fit.change.offload_optimizer", "The optimizer offloaded to CPU memory"));
             return;
         case FitChangeKind::method: {
             w.field("field", "training.method").field("value", fine_tuning_method_name(s.training.method));
@@ -109,14 +109,16 @@ void write_change_value(json::Writer& w, const FitChange& change) {
     }
 }
 
-void write_changes(json::Writer& w, const FitSearch& search) {
+void write_changes(json::Writer& w, const Scenario& s, const FitSearch& search) {
     w.key("changes").begin_array();
     for (const FitChange& change : search.changes) {
         w.begin_object().field("kind", fit_change_name(change.kind));
         write_change_value(w, change);
         write_check(w, change.check, change.scenario);
-        w.field("time_ratio",
-                search.current.run_seconds > 0 ? change.check.run_seconds / search.current.run_seconds : 0.0);
+        // Run times compare only over the same tokens: a method change leaving full training times
+        // the fine-tuning run's instead (its label says so), and has no ratio.
+        if (change.scenario.training.tokens == s.training.tokens && search.current.run_seconds > 0)
+            w.field("time_ratio", change.check.run_seconds / search.current.run_seconds);
         // A change that fits only on another layout carries that layout, as a ranked one does.
         if (change.new_layout) {
             w.key("layout").begin_object();
@@ -177,7 +179,7 @@ void write_search(json::Writer& w, const Scenario& s, const FitSearch& search) {
     w.end_array();
     w.field("layouts_total", search.layouts_total).field("layouts_examined", search.layouts_examined);
     w.field_bool("complete", search.complete);
-    write_changes(w, search);
+    write_changes(w, s, search);
     w.key("reasons").begin_array();
     for (const FieldError& reason : fit_reasons(s, search))
         w.begin_object().field("field", reason.field).field("message", reason.message).end_object();

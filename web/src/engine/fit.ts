@@ -43,8 +43,8 @@ export interface FitChange extends FitCheck {
   value: number | string;
   /** The engine's words for the change, in the widget's language. */
   label: string;
-  /** Its run time over the current layout's. */
-  time_ratio: number;
+  /** Its run time over the current layout's; absent when it times other tokens (a fine-tuning run). */
+  time_ratio?: number;
   /** When no layout of the GPUs fits without the change: the fastest layout that fits with it. */
   layout?: FitLayoutSettings;
   scenario: Scenario;

@@ -13,15 +13,22 @@ function changeItem(context: SectionContext, change: FitChange, apply: (scenario
   const titleId = uniqueId('change');
   return h(
     'li',
-    { className: 'ts-fit-card', 'data-change': change.kind, 'data-field': change.field, 'data-time-ratio': String(change.time_ratio) },
+    {
+      className: 'ts-fit-card',
+      'data-change': change.kind,
+      'data-field': change.field,
+      'data-time-ratio': String(change.time_ratio ?? ''),
+    },
     h('p', { className: 'ts-fit-card-title', id: titleId }, change.label),
     h(
       'p',
       { className: 'ts-fit-card-detail' },
-      t('fit.change.detail', '{peak} per GPU · {ratio} the time of your layout', {
-        peak: formatBytes(change.peak_bytes),
-        ratio: formatRatio(change.time_ratio),
-      }),
+      change.time_ratio === undefined
+        ? t('fit.change.detail_other_run', '{peak} per GPU', { peak: formatBytes(change.peak_bytes) })
+        : t('fit.change.detail', '{peak} per GPU · {ratio} the time of your layout', {
+            peak: formatBytes(change.peak_bytes),
+            ratio: formatRatio(change.time_ratio),
+          }),
     ),
     h('p', { className: 'ts-fit-card-detail' }, runFigures(context, change)),
     change.layout

@@ -101,7 +101,7 @@ export function methodsFigure(context: SectionContext, use: (scenario: Scenario)
         hint,
         t(
           'fit.methods.same_run',
-          'The same model, GPUs and {tokens} for all three. LoRA freezes the base and trains small adapters: no gradients or optimizer states for the base. QLoRA also stores the base in 4 bits.',
+          'The same model, GPUs, layout and {tokens} for all three. LoRA freezes the base and trains small adapters: no gradients or optimizer states for the base. QLoRA also stores the base in 4 bits.',
           { tokens: context.units.formatTokens(methods[0]?.tokens ?? 0) },
         ),
       );
