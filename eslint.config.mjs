@@ -15,7 +15,6 @@ const TO_SPLIT = [
   // Split on web-rooms, then grown again by issue 23's page on a branch cut before the split; the
   // merge kept issue 23's versions: split them again.
   'web/src/sections/step/section.ts',
-  'web/src/sections/time.ts',
 ];
 
 export default tseslint.config(

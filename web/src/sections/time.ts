@@ -78,22 +78,16 @@ function curveWords(context: SectionContext, engine: Engine, estimate: Estimate,
   };
 }
 
-export function timeSection(context: SectionContext, engine: Engine): SectionView {
+/** A part of the section: its element and how it shows an estimate. */
+interface TimePart {
+  readonly element: HTMLElement;
+  readonly update: SectionView['update'];
+}
+
+/** 6 × parameters × tokens ≈ FLOPs, then FLOPs ÷ (GPUs × peak × utilisation) ≈ time, with the run's tokens' origin under it. */
+function sixNDEquation(context: SectionContext): TimePart & { readonly tokensOrigin: HTMLElement } {
   const { t } = context;
-  const {
-    formatBytes,
-    formatCount,
-    formatDuration,
-    formatEnergy,
-    formatFlopsRate,
-    formatInteger,
-    formatMoney,
-    formatNumber,
-    formatPercent,
-    formatScientific,
-    readField,
-  } = context.units;
-  const headingId = uniqueId('heading');
+  const { formatCount, formatDuration, formatFlopsRate, formatInteger, formatPercent, formatScientific } = context.units;
   const term = (value: HTMLElement, unit: HTMLElement | string, extra = '') =>
     h('span', { className: `ts-eq-term${extra}` }, value, typeof unit === 'string' ? h('span', { className: 'ts-eq-unit' }, unit) : unit);
   const value = (attributes: Record<string, string> = {}) => h('span', { className: 'ts-eq-value', ...attributes });
@@ -114,7 +108,7 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const peak = value();
   const utilisation = value();
   const seconds = value({ 'data-figure': 'seconds' });
-  const equation = h(
+  const element = h(
     'div',
     { className: 'ts-equations' },
     h(
@@ -143,78 +137,10 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
       h('span', { className: 'ts-eq-group' }, op('≈'), h('span', { className: 'ts-eq-term ts-eq-result ts-eq-unitless' }, seconds)),
     ),
   );
-
-  const axis = timeAxis(context.units);
-  const fact = (label: string, figure?: string) => {
-    const strong = h('strong', figure ? { 'data-figure': figure } : null);
-    const item = h('li', null, h('span', null, label), strong);
-    return { item, strong };
-  };
-  // The two times are the axis's own labels: the cards below add only what the axis does not show.
-  const gpuHours = fact(t('time.fact.gpu_hours', 'GPU-hours'), 'gpu-hours');
-  const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
-  const predictedMfu = fact(t('time.fact.predicted_mfu', 'Utilisation the engine predicts for this layout'), 'predicted-mfu');
-  const energy = fact(t('time.fact.energy', 'GPU energy'));
-  const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
-  const figure = h(
-    'div',
-    { className: 'ts-figure-body' },
-    axis.element,
-    h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predictedMfu.item, energy.item, cost.item),
-  );
-  const caption = h('figcaption');
-  const curve = timeCurve(t, context.units);
-  const curveCaption = h('figcaption');
-
-  // The curve sits below the time figure: a part of its own (SectionView.parts), so that an input
-  // beside the time figure does not wait for the curve while it is below the fold.
-  const curveSummary = h('p', { className: 'ts-curve-summary', 'data-figure': 'communication-summary' });
-  const idealKey = h('li', { className: 'ts-curve-key-ideal' });
-  const secondKey = h('li', { className: 'ts-curve-key-second' });
-  const curveKey = h('ul', { className: 'ts-curve-key' }, idealKey, secondKey);
-  const updateCurve: SectionView['update'] = ({ estimate, scenario: resolved }) => {
-    const { compute, communication } = estimate;
-    const gpus = resolved.parallel.gpus;
-    const words = curveWords(context, engine, estimate, resolved);
-    const second = compute.time_over_gpus_communication ?? [];
-    const stop = second.find((point) => communication && point.gpus === communication.stops_paying_gpus);
-    const referencesDrawn = curve.update(
-      compute.time_over_gpus,
-      compute.time_references,
-      [
-        { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: words.onGpus }) },
-        { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
-        words.onLesson ? { ...words.onLesson, name: words.lessonMark } : null,
-        stop ? { ...stop, name: t('time.curve.stop', 'stops paying: {gpus}', { gpus: formatInteger(stop.gpus) }) } : null,
-      ],
-      words.label,
-      second,
-    );
-    setText(
-      idealKey,
-      t('time.curve.key_ideal', 'Solid: at the {mfu} utilisation used, as if no GPU ever waited', { mfu: formatPercent(compute.mfu) }),
-    );
-    setText(
-      secondKey,
-      t('time.curve.key_second', 'Red dashes: at the utilisation the engine predicts with communication and the pipeline bubble'),
-    );
-    setHidden(secondKey, second.length === 0);
-    setHidden(curveSummary, !communication);
-    setText(curveSummary, communication?.summary ?? '');
-    setText(
-      curveCaption,
-      words.caption +
-        (referencesDrawn.length > 0
-          ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
-          : ''),
-    );
-  };
-
   const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
     const withAttention = resolved.training.attention_flops;
-    const gpuCountText = formatInteger(gpus);
     setText(openSix, withAttention ? t('time.eq.six_open', '(6 ×') : t('time.eq.six', '6 ×'));
     setText(params, formatCount(estimate.active_params));
     setText(
@@ -227,24 +153,44 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setFigure(flops, formatScientific(compute.flops), compute.flops);
     setText(hardwareFlops, formatScientific(compute.hardware_flops));
     setText(hardwareUnit, compute.recompute_overhead > 0 ? t('time.eq.flops_recompute', 'FLOPs with recompute') : 'FLOPs');
-    setText(gpuCount, gpuCountText);
+    setText(gpuCount, formatInteger(gpus));
     setText(gpuUnit, gpus === 1 ? t('time.eq.gpu', 'GPU') : t('time.eq.gpus', 'GPUs'));
     setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
     setText(utilisation, formatPercent(resolved.hardware.utilization));
-    setText(
-      gpuSpecs,
-      t('time.gpu_specs', '{memory} of memory, {peak} peak', {
-        memory: formatBytes(estimate.gpu.memory_bytes),
-        peak: formatFlopsRate(estimate.gpu.peak_flops),
-      }),
-    );
     setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
   };
+  return { element, tokensOrigin, update };
+}
 
-  // The time figure sits beside the controls: a part of its own (SectionView.parts), so that an
-  // input in the next section, with this one's foot on screen, does not redraw it while it is
-  // above the fold (it catches up when the input rests or it comes near).
-  const updateFigure: SectionView['update'] = ({ estimate, scenario: resolved }) => {
+/** One GPU against the learner's GPUs on a log time axis, with the run's GPU-hours, utilisation, energy and cost. */
+function timeFigure(context: SectionContext): TimePart {
+  const { t } = context;
+  const { formatCount, formatDuration, formatEnergy, formatInteger, formatMoney, formatPercent } = context.units;
+  const axis = timeAxis(context.units);
+  const fact = (label: string, figure?: string) => {
+    const strong = h('strong', figure ? { 'data-figure': figure } : null);
+    const item = h('li', null, h('span', null, label), strong);
+    return { item, strong };
+  };
+  // The two times are the axis's own labels: the cards below add only what the axis does not show.
+  const gpuHours = fact(t('time.fact.gpu_hours', 'GPU-hours'), 'gpu-hours');
+  const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
+  const predictedMfu = fact(t('time.fact.predicted_mfu', 'Utilisation the engine predicts for this layout'), 'predicted-mfu');
+  const energy = fact(t('time.fact.energy', 'GPU energy'));
+  const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
+  const caption = h('figcaption');
+  const element = h(
+    'figure',
+    { className: 'ts-figure' },
+    h(
+      'div',
+      { className: 'ts-figure-body' },
+      axis.element,
+      h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predictedMfu.item, energy.item, cost.item),
+    ),
+    caption,
+  );
+  const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
     const gpuCountText = formatInteger(gpus);
@@ -290,7 +236,64 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     setHidden(cost.item, !(compute.cost > 0));
     setFigure(cost.strong, formatMoney(compute.cost), compute.cost);
   };
+  return { element, update };
+}
 
+/** Time against GPUs on log scales: the ideal line, the one with what the GPUs wait for, and the marks. */
+function timeCurveFigure(context: SectionContext, engine: Engine): TimePart {
+  const { t } = context;
+  const { formatInteger, formatPercent } = context.units;
+  const curve = timeCurve(t, context.units);
+  const curveCaption = h('figcaption');
+  const curveSummary = h('p', { className: 'ts-curve-summary', 'data-figure': 'communication-summary' });
+  const idealKey = h('li', { className: 'ts-curve-key-ideal' });
+  const secondKey = h('li', { className: 'ts-curve-key-second' });
+  const curveKey = h('ul', { className: 'ts-curve-key' }, idealKey, secondKey);
+  const element = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveKey, curveSummary, curveCaption);
+  const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
+    const { compute, communication } = estimate;
+    const gpus = resolved.parallel.gpus;
+    const words = curveWords(context, engine, estimate, resolved);
+    const second = compute.time_over_gpus_communication ?? [];
+    const stop = second.find((point) => communication && point.gpus === communication.stops_paying_gpus);
+    const referencesDrawn = curve.update(
+      compute.time_over_gpus,
+      compute.time_references,
+      [
+        { gpus, seconds: compute.seconds, name: t('time.curve.yours', 'your {gpus}', { gpus: words.onGpus }) },
+        { gpus: 1, seconds: compute.seconds_on_one_gpu, name: t('time.curve.one_gpu', 'one GPU') },
+        words.onLesson ? { ...words.onLesson, name: words.lessonMark } : null,
+        stop ? { ...stop, name: t('time.curve.stop', 'stops paying: {gpus}', { gpus: formatInteger(stop.gpus) }) } : null,
+      ],
+      words.label,
+      second,
+    );
+    setText(
+      idealKey,
+      t('time.curve.key_ideal', 'Solid: at the {mfu} utilisation used, as if no GPU ever waited', { mfu: formatPercent(compute.mfu) }),
+    );
+    setText(
+      secondKey,
+      t('time.curve.key_second', 'Red dashes: at the utilisation the engine predicts with communication and the pipeline bubble'),
+    );
+    setHidden(secondKey, second.length === 0);
+    setHidden(curveSummary, !communication);
+    setText(curveSummary, communication?.summary ?? '');
+    setText(
+      curveCaption,
+      words.caption +
+        (referencesDrawn.length > 0
+          ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
+          : ''),
+    );
+  };
+  return { element, update };
+}
+
+/** The GPU type, with the chosen GPU's memory and peak on a line of their own under the select. */
+function gpuTypeControl(context: SectionContext, engine: Engine): TimePart {
+  const { t } = context;
+  const { formatBytes, formatFlopsRate } = context.units;
   // A closed select shows one line that cannot wrap: the options carry names only, and the chosen
   // GPU's memory and peak are a line of their own under it (a phone's column is ~290 px).
   const gpuChoices = [
@@ -301,8 +304,118 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   const gpuSpecs = h('p', { className: 'ts-hint', id: uniqueId('hint'), 'data-figure': 'gpu-specs' });
   gpuSelect.select.after(gpuSpecs);
   gpuSelect.select.setAttribute('aria-describedby', `${gpuSpecs.id} ${gpuSelect.select.getAttribute('aria-describedby') ?? ''}`.trim());
-  const curveFigure = h('figure', { className: 'ts-figure ts-curve-figure' }, curve.element, curveKey, curveSummary, curveCaption);
-  const timeFigure = h('figure', { className: 'ts-figure' }, figure, caption);
+  const update: SectionView['update'] = ({ estimate }) => {
+    setText(
+      gpuSpecs,
+      t('time.gpu_specs', '{memory} of memory, {peak} peak', {
+        memory: formatBytes(estimate.gpu.memory_bytes),
+        peak: formatFlopsRate(estimate.gpu.peak_flops),
+      }),
+    );
+  };
+  return { element: gpuSelect.element, update };
+}
+
+/** Your own GPU's memory and peak, attention FLOPs and a price, folded away. */
+function deeperControls(context: SectionContext): HTMLElement {
+  const { t } = context;
+  const { formatBytes, formatFlopsRate, formatNumber, readField } = context.units;
+  return h(
+    'details',
+    { className: 'ts-deeper' },
+    h('summary', null, t('time.deeper.summary', 'Go deeper: your own GPU, attention FLOPs, price')),
+    h(
+      'div',
+      { className: 'ts-deeper-body' },
+      context.range({
+        path: 'hardware.memory_bytes',
+        label: t('time.deeper.memory', 'GPU memory'),
+        formatField: (v) => formatBytes(v),
+        describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
+        fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
+      }).element,
+      context.range({
+        path: 'hardware.peak_flops',
+        label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'),
+        formatField: (v) => formatFlopsRate(v),
+        describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
+        fieldLabel: t('time.deeper.peak_field', 'GPU peak, exact (e.g. 1,200 TFLOP/s)'),
+      }).element,
+      context.add(
+        checkboxControl(
+          'training.attention_flops',
+          t('time.deeper.attention', 'Count attention FLOPs'),
+          context.onValue,
+          t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'),
+        ),
+      ).element,
+      context.range({
+        path: 'hardware.price_per_gpu_hour',
+        label: t('time.deeper.price', 'Price per GPU-hour (US$)'),
+        parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
+        formatField: (v) => formatNumber(v, 3),
+        describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
+      }).element,
+    ),
+  );
+}
+
+/** The tokens, the GPUs, their type and their utilisation, then the deeper settings. */
+function timeControls(context: SectionContext, gpuType: TimePart): HTMLElement {
+  const { t } = context;
+  const { formatCount, formatPercent } = context.units;
+  return h(
+    'div',
+    { className: 'ts-panel-controls' },
+    context.range({
+      path: 'training.tokens',
+      label: t('time.tokens', 'Training tokens'),
+      formatField: (v) => formatCount(v, { short: true, significant: 4 }),
+      describe: (v) => context.units.formatTokens(v),
+      fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
+    }).element,
+    gpuControl(context),
+    gpuType.element,
+    context.range({
+      path: 'hardware.utilization',
+      label: t('time.utilisation', 'Utilisation (share of peak sustained)'),
+      formatField: (v) => formatPercent(v, 3),
+      describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
+      fieldLabel: t('time.utilisation_field', 'Utilisation, exact (e.g. 40% or 0.4)'),
+    }).element,
+    deeperControls(context),
+  );
+}
+
+/** Why 6 × parameters × tokens, with its sources. */
+function timeWhy(t: Translate): HTMLElement {
+  return why(
+    t,
+    t('time.why.summary', 'Why 6 × parameters × tokens?'),
+    [
+      t(
+        'time.why.body',
+        'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
+      ),
+    ],
+    t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
+    t(
+      'time.why.sources',
+      'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).',
+    ),
+  );
+}
+
+export function timeSection(context: SectionContext, engine: Engine): SectionView {
+  const { t } = context;
+  const headingId = uniqueId('heading');
+  const equation = sixNDEquation(context);
+  const gpuType = gpuTypeControl(context, engine);
+  // The time figure sits beside the controls and the curve below it: parts of their own
+  // (SectionView.parts), so that an input elsewhere with this section's foot or head on screen
+  // does not redraw a figure off screen (each catches up when the input rests or it comes near).
+  const figure = timeFigure(context);
+  const curve = timeCurveFigure(context, engine);
   const element = h(
     'section',
     { className: 'ts-section', 'aria-labelledby': headingId },
@@ -327,94 +440,21 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
         ),
       ),
     ),
-    equation,
-    tokensOrigin,
-    h(
-      'div',
-      { className: 'ts-panel' },
-      h(
-        'div',
-        { className: 'ts-panel-controls' },
-        context.range({
-          path: 'training.tokens',
-          label: t('time.tokens', 'Training tokens'),
-          formatField: (v) => formatCount(v, { short: true, significant: 4 }),
-          describe: (v) => context.units.formatTokens(v),
-          fieldLabel: t('time.tokens_field', 'Training tokens, exact number (e.g. 15.6T)'),
-        }).element,
-        gpuControl(context),
-        gpuSelect.element,
-        context.range({
-          path: 'hardware.utilization',
-          label: t('time.utilisation', 'Utilisation (share of peak sustained)'),
-          formatField: (v) => formatPercent(v, 3),
-          describe: (v) => t('time.utilisation_value', '{percent} of peak', { percent: formatPercent(v, 3) }),
-          fieldLabel: t('time.utilisation_field', 'Utilisation, exact (e.g. 40% or 0.4)'),
-        }).element,
-        h(
-          'details',
-          { className: 'ts-deeper' },
-          h('summary', null, t('time.deeper.summary', 'Go deeper: your own GPU, attention FLOPs, price')),
-          h(
-            'div',
-            { className: 'ts-deeper-body' },
-            context.range({
-              path: 'hardware.memory_bytes',
-              label: t('time.deeper.memory', 'GPU memory'),
-              formatField: (v) => formatBytes(v),
-              describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
-              fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
-            }).element,
-            context.range({
-              path: 'hardware.peak_flops',
-              label: t('time.deeper.peak', 'GPU peak (dense 16-bit)'),
-              formatField: (v) => formatFlopsRate(v),
-              describe: (v) => t('time.deeper.peak_value', '{peak} peak per GPU', { peak: formatFlopsRate(v) }),
-              fieldLabel: t('time.deeper.peak_field', 'GPU peak, exact (e.g. 1,200 TFLOP/s)'),
-            }).element,
-            context.add(
-              checkboxControl(
-                'training.attention_flops',
-                t('time.deeper.attention', 'Count attention FLOPs'),
-                context.onValue,
-                t('time.deeper.attention_hint', 'PaLM’s 12 · layers · hidden · sequence per token, on top of 6N'),
-              ),
-            ).element,
-            context.range({
-              path: 'hardware.price_per_gpu_hour',
-              label: t('time.deeper.price', 'Price per GPU-hour (US$)'),
-              parse: (text) => readField('hardware.price_per_gpu_hour', text.replace(/^\s*(US)?\$/, '')),
-              formatField: (v) => formatNumber(v, 3),
-              describe: (v) => t('time.deeper.price_value', '{price} dollars per GPU-hour', { price: formatNumber(v, 3) }),
-            }).element,
-          ),
-        ),
-      ),
-      timeFigure,
-    ),
-    curveFigure,
-    why(
-      t,
-      t('time.why.summary', 'Why 6 × parameters × tokens?'),
-      [
-        t(
-          'time.why.body',
-          'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
-        ),
-      ],
-      t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
-      t(
-        'time.why.sources',
-        'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).',
-      ),
-    ),
+    equation.element,
+    equation.tokensOrigin,
+    h('div', { className: 'ts-panel' }, timeControls(context, gpuType), figure.element),
+    curve.element,
+    timeWhy(t),
   );
   return {
     element,
-    update,
+    update: (view) => {
+      equation.update(view);
+      gpuType.update(view);
+    },
     parts: [
-      { element: timeFigure, update: updateFigure },
-      { element: curveFigure, update: updateCurve, needs: { communicationCurve: true } },
+      { element: figure.element, update: figure.update },
+      { element: curve.element, update: curve.update, needs: { communicationCurve: true } },
     ],
   };
 }
