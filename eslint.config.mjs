@@ -12,9 +12,6 @@ const TO_SPLIT = [
   'web/src/figures/step-chart.ts',
   'web/src/sections/memory.ts',
   'web/src/sections/sharding.ts',
-  // Split on web-rooms, then grown again by issue 23's page on a branch cut before the split; the
-  // merge kept issue 23's versions: split them again.
-  'web/src/sections/step/section.ts',
 ];
 
 export default tseslint.config(

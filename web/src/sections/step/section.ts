@@ -62,6 +62,73 @@ function belowTheChart(
   return [communicationPart, tablePart];
 }
 
+/** What the step shows, in two sentences. */
+function stepProse(context: SectionContext): HTMLElement {
+  const { t } = context;
+  return h(
+    'div',
+    { className: 'ts-prose' },
+    h(
+      'p',
+      null,
+      t(
+        'step.prose_1',
+        'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
+      ),
+      t(
+        'step.prose_2',
+        'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
+      ),
+    ),
+  );
+}
+
+/** Checkpointing, the ZeRO stage and the GPUs, with the engine's sentence when the stage has nothing to shard. */
+function stepControls(context: SectionContext, unsharded: HTMLElement): HTMLElement {
+  const { t } = context;
+  return h(
+    'div',
+    { className: 'ts-panel-controls' },
+    context.add(
+      radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),
+    ).element,
+    context.add(
+      selectControl(
+        'parallel.zero_stage',
+        t('controls.zero', 'Sharding (ZeRO stage)'),
+        context.choices('parallel.zero_stage').map((stage) => ({ value: stage.value, label: stage.short ?? stage.label })),
+        context.onValue,
+      ),
+    ).element,
+    // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
+    gpuControl(context),
+    unsharded,
+  );
+}
+
+/** Why the peak is where the backward pass begins, with its sources. */
+function stepWhy(context: SectionContext): HTMLElement {
+  const { t } = context;
+  return why(
+    t,
+    t('step.why.summary', 'Why is the peak where the backward pass begins?'),
+    [
+      t(
+        'step.why.body',
+        'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
+      ),
+    ],
+    t(
+      'step.why.formula',
+      'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
+    ),
+    t(
+      'step.why.sources',
+      'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.',
+    ),
+  );
+}
+
 export function stepSection(context: SectionContext): SectionView {
   const { t } = context;
   const headingId = uniqueId('heading');
@@ -114,48 +181,11 @@ export function stepSection(context: SectionContext): SectionView {
       { className: 'ts-section-title', id: headingId },
       context.numbered('step', t('step.heading', 'One training step: where the memory goes, layer by layer')),
     ),
-    h(
-      'div',
-      { className: 'ts-prose' },
-      h(
-        'p',
-        null,
-        t(
-          'step.prose_1',
-          'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
-        ),
-        t(
-          'step.prose_2',
-          'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
-        ),
-      ),
-    ),
+    stepProse(context),
     h(
       'div',
       { className: 'ts-panel' },
-      h(
-        'div',
-        { className: 'ts-panel-controls' },
-        context.add(
-          radioControl(
-            'training.recompute',
-            t('controls.recompute', 'Activation checkpointing'),
-            recomputeChoices(context),
-            context.onValue,
-          ),
-        ).element,
-        context.add(
-          selectControl(
-            'parallel.zero_stage',
-            t('controls.zero', 'Sharding (ZeRO stage)'),
-            context.choices('parallel.zero_stage').map((stage) => ({ value: stage.value, label: stage.short ?? stage.label })),
-            context.onValue,
-          ),
-        ).element,
-        // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
-        gpuControl(context),
-        unsharded,
-      ),
+      stepControls(context, unsharded),
       h(
         'div',
         { className: 'ts-step-main' },
@@ -172,24 +202,7 @@ export function stepSection(context: SectionContext): SectionView {
         table.element,
       ),
     ),
-    why(
-      t,
-      t('step.why.summary', 'Why is the peak where the backward pass begins?'),
-      [
-        t(
-          'step.why.body',
-          'The backward pass needs every layer’s activations, and it runs from the last layer back to the first. So when the forward pass ends, all of them are held at once; from then on each layer’s activations are freed as its gradients are computed. Checkpointing keeps only each layer’s input and rebuilds the rest just before that layer’s backward pass, one layer at a time: the pile is lower, the step longer. ZeRO-3 holds only this GPU’s slice of the weights and gathers a layer’s full weights from the other GPUs just before each use, freeing them after.',
-        ),
-      ],
-      t(
-        'step.why.formula',
-        'time of an event ≈ its FLOPs ÷ sustained FLOP/s (forward 2, backward 4, recompute 2 per parameter per token, plus attention); the optimizer step ≈ the bytes it touches ÷ memory bandwidth',
-      ),
-      t(
-        'step.why.sources',
-        'Korthikanti et al. 2022, “Reducing Activation Recomputation in Large Transformer Models”; Rajbhandari et al. 2020, “ZeRO”.',
-      ),
-    ),
+    stepWhy(context),
   );
   return { element, update, needs: { step: true }, parts: belowTheChart(context, communication, table) };
 }
