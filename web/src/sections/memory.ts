@@ -1,7 +1,7 @@
 // Section 1: running vs training, one whole copy of the model on one scale.
 
 import { radioControl, selectControl } from '../controls/controls';
-import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { type Child, h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
 import { gpuIcons } from '../figures/gpu-icons';
 import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
@@ -25,13 +25,56 @@ const TRAIN_KEYS: readonly PartKey[] = [
   'temporary',
 ];
 
-/** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
-export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
-  const { t, parts: labels } = context;
-  const { formatBytes, formatCount, formatInteger, formatNumber, formatRatio, numberFormatName } = context.units;
-  const headingId = uniqueId('heading');
-  const stat = (figure: string) => h('span', { 'data-figure': figure });
+/** A part of the section: its element and how it shows the page's view. */
+interface MemoryPart {
+  readonly element: HTMLElement;
+  update(view: PageView): void;
+}
 
+/** The fewest GPUs that train the model, fully sharded, as icons and words; or why none do. */
+function trainingGpusLine(context: SectionContext) {
+  const { t } = context;
+  const { formatInteger } = context.units;
+  const icons = gpuIcons(40);
+  const gpus = h('span', { 'data-figure': 'training-min-gpus' });
+  const aside = h('span', { className: 'ts-stat-aside' });
+  const update = ({ estimate, reference }: PageView) => {
+    // The fewest GPUs to train is one engine field of the scenario on screen (docs/scenario.md), the
+    // same one the sharding section quotes; -1 means the activations alone overflow one GPU.
+    const trainingMinimum = estimate.training.min_gpus;
+    const statesFloor = estimate.training.min_gpus_for_states ?? 0;
+    icons.update(
+      Math.max(trainingMinimum, 0),
+      trainingMinimum > 0
+        ? t('memory.gpus_at_least', 'at least {count} GPUs', { count: formatInteger(trainingMinimum) })
+        : t('memory.gpus_none', 'no number of GPUs at this layout'),
+    );
+    setFigure(
+      gpus,
+      trainingMinimum > 0
+        ? t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(trainingMinimum), gpu: reference.gpu.short_name })
+        : t('memory.no_fit', 'does not fit at this layout'),
+      trainingMinimum,
+    );
+    setText(
+      aside,
+      trainingMinimum > 0
+        ? t('memory.fully_sharded', ' fully sharded')
+        : t(
+            'memory.activations_overflow',
+            ' the activations alone overflow one GPU (the model states alone fill {count} GPUs); checkpointing below helps',
+            { count: formatInteger(statesFloor) },
+          ),
+    );
+  };
+  return { elements: [icons.element, gpus, aside], update };
+}
+
+/** To run it, to train it, and the ratio between them: bytes, bytes per parameter and GPUs. */
+function memoryHeadline(context: SectionContext): MemoryPart {
+  const { t } = context;
+  const { formatBytes, formatInteger, formatNumber, formatRatio } = context.units;
+  const stat = (figure: string) => h('span', { 'data-figure': figure });
   const inferenceTotal = h('p', { className: 'ts-stat-value', 'data-figure': 'inference-total' });
   const inferencePerParam = stat('inference-bytes-per-param');
   const inferenceIcons = gpuIcons(40);
@@ -39,16 +82,65 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   const ratio = h('p', { className: 'ts-stat-value', 'data-figure': 'ratio' });
   const trainingTotal = h('p', { className: 'ts-stat-value', 'data-figure': 'training-total' });
   const trainingPerParam = stat('training-bytes-per-param');
-  const trainingIcons = gpuIcons(40);
-  const trainingGpus = stat('training-min-gpus');
-  const trainingAside = h('span', { className: 'ts-stat-aside' });
-  // LoRA and QLoRA (docs/model.md §15): what is trained, how the frozen base is stored, what a run saves.
-  const trainableParams = stat('trainable-params');
-  const baseBytesPerParam = stat('base-bytes-per-param');
-  const adapterCheckpoint = stat('adapter-checkpoint');
-  const offload = offloadNote(context);
+  const trainingGpus = trainingGpusLine(context);
+  // One column: its label (none for the ratio), its figure, what the figure counts, and its GPUs.
+  const column = (className: string, label: string | null, value: HTMLElement, detail: Child, gpus: Child[] = []) =>
+    h(
+      'div',
+      { className: `ts-stat ${className}` },
+      label ? h('p', { className: 'ts-stat-label' }, label) : null,
+      value,
+      h('p', { className: 'ts-stat-detail' }, detail),
+      gpus.length > 0 ? h('p', { className: 'ts-stat-gpus' }, ...gpus) : null,
+    );
+  const element = h(
+    'div',
+    { className: 'ts-headline' },
+    column(
+      'ts-stat-run',
+      t('memory.stat.run', 'To run it'),
+      inferenceTotal,
+      withElements(t('memory.stat.per_param', '{value} per parameter'), { value: inferencePerParam }),
+      [inferenceIcons.element, inferenceGpus],
+    ),
+    column('ts-stat-ratio', null, ratio, t('memory.stat.ratio', 'more bytes per parameter to train')),
+    column(
+      'ts-stat-train',
+      t('memory.stat.train', 'To train it'),
+      trainingTotal,
+      withElements(t('memory.stat.per_param_plus', '{value} per parameter, plus activations'), { value: trainingPerParam }),
+      trainingGpus.elements,
+    ),
+  );
+  const update = (view: PageView) => {
+    const single = view.reference;
+    const { inference, training, gpu } = single;
+    const perParam = training.bytes_per_param;
+    setFigure(inferenceTotal, formatBytes(inference.total), inference.total);
+    setText(inferencePerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(inference.bytes_per_param) }));
+    inferenceIcons.update(inference.min_gpus, t('memory.gpus', '{count} GPUs', { count: formatInteger(inference.min_gpus) }));
+    setFigure(
+      inferenceGpus,
+      t('memory.gpus_of', '{count} × {gpu}', { count: formatInteger(inference.min_gpus), gpu: gpu.short_name }),
+      inference.min_gpus,
+    );
+    setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
+    setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
+    setFigure(trainingPerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(perParam.total) }), perParam.total);
+    trainingGpus.update(view);
+  };
+  return { element, update };
+}
+
+/** LoRA and QLoRA (docs/model.md §15): what is trained, how the frozen base is stored, what a run saves. */
+function fineTuningSentence(context: SectionContext): MemoryPart {
+  const { t } = context;
+  const { formatBytes, formatCount, formatNumber } = context.units;
+  const trainableParams = h('span', { 'data-figure': 'trainable-params' });
+  const baseBytesPerParam = h('span', { 'data-figure': 'base-bytes-per-param' });
+  const adapterCheckpoint = h('span', { 'data-figure': 'adapter-checkpoint' });
   const fineTuningMethod = h('strong');
-  const fineTuning = h(
+  const element = h(
     'p',
     { className: 'ts-fine-tuning' },
     withElements(
@@ -59,41 +151,71 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       { method: fineTuningMethod, trainable: trainableParams, base: baseBytesPerParam, checkpoint: adapterCheckpoint },
     ),
   );
-  const headline = h(
-    'div',
-    { className: 'ts-headline' },
-    h(
-      'div',
-      { className: 'ts-stat ts-stat-run' },
-      h('p', { className: 'ts-stat-label' }, t('memory.stat.run', 'To run it')),
-      inferenceTotal,
-      h(
-        'p',
-        { className: 'ts-stat-detail' },
-        withElements(t('memory.stat.per_param', '{value} per parameter'), { value: inferencePerParam }),
-      ),
-      h('p', { className: 'ts-stat-gpus' }, inferenceIcons.element, inferenceGpus),
-    ),
-    h(
-      'div',
-      { className: 'ts-stat ts-stat-ratio' },
-      ratio,
-      h('p', { className: 'ts-stat-detail' }, t('memory.stat.ratio', 'more bytes per parameter to train')),
-    ),
-    h(
-      'div',
-      { className: 'ts-stat ts-stat-train' },
-      h('p', { className: 'ts-stat-label' }, t('memory.stat.train', 'To train it')),
-      trainingTotal,
-      h(
-        'p',
-        { className: 'ts-stat-detail' },
-        withElements(t('memory.stat.per_param_plus', '{value} per parameter, plus activations'), { value: trainingPerParam }),
-      ),
-      h('p', { className: 'ts-stat-gpus' }, trainingIcons.element, trainingGpus, trainingAside),
-    ),
-  );
+  const update = ({ estimate }: PageView) => {
+    const tuning = estimate.training.fine_tuning;
+    const shown = tuning !== undefined && tuning.method !== 'full';
+    setHidden(element, !shown);
+    if (!tuning || !shown) return;
+    setText(fineTuningMethod, context.choices('training.method').find((choice) => choice.value === tuning.method)?.label ?? tuning.method);
+    setFigure(trainableParams, formatCount(tuning.trainable_params, { short: true, significant: 3 }), tuning.trainable_params);
+    setFigure(baseBytesPerParam, formatNumber(tuning.base_bytes_per_param), tuning.base_bytes_per_param);
+    setFigure(adapterCheckpoint, formatBytes(tuning.checkpoint_bytes), tuning.checkpoint_bytes);
+  };
+  return { element, update };
+}
 
+/** Running's parts: the weights at their bytes per parameter, the KV cache of the sequences served. */
+function runningParts(context: SectionContext, { reference: single, scenario: resolved }: PageView): Part[] {
+  const { t } = context;
+  const { formatInteger, formatNumber } = context.units;
+  const { inference } = single;
+  return [
+    {
+      key: 'weights',
+      value: inference.weights,
+      detail: t('memory.part.weights_detail', '{bytes} bytes per parameter', { bytes: formatNumber(inference.bytes_per_param) }),
+    },
+    {
+      key: 'kv_cache',
+      value: inference.kv_cache,
+      detail: t('memory.part.kv_detail', '{batch} × {context} tokens', {
+        batch: formatInteger(resolved.inference.batch),
+        context: formatInteger(resolved.inference.context),
+      }),
+    },
+  ];
+}
+
+/** Training's parts, each with its bytes per parameter or what it depends on. */
+function trainingParts(context: SectionContext, { reference: single, scenario: resolved }: PageView): Part[] {
+  const { t } = context;
+  const { formatInteger, formatNumber } = context.units;
+  const { training } = single;
+  const perParam = training.bytes_per_param;
+  const perParamDetail = (bytes: number) => t('memory.part.per_param', '{bytes} B/param', { bytes: formatNumber(bytes) });
+  return [
+    { key: 'weights', value: training.per_gpu.weights, detail: perParamDetail(perParam.weights) },
+    { key: 'gradients', value: training.per_gpu.gradients, detail: perParamDetail(perParam.gradients) },
+    { key: 'master_weights', value: training.per_gpu.master_weights, detail: perParamDetail(perParam.master_weights) },
+    { key: 'optimizer_states', value: training.per_gpu.optimizer_states, detail: perParamDetail(perParam.optimizer_states) },
+    {
+      key: 'activations',
+      value: training.per_gpu.activations,
+      detail: t('memory.part.activations_detail', 'micro-batch {micro_batch} × {sequence} tokens', {
+        micro_batch: formatInteger(resolved.training.micro_batch),
+        sequence: formatInteger(resolved.training.sequence),
+      }),
+    },
+    { key: 'logits', value: training.per_gpu.logits, detail: t('memory.part.logits_detail', 'FP32, for the loss') },
+    // Held only at some moments of the step (docs/model.md §9): listed when the peak holds them.
+    ...extraParts(t, training.per_gpu),
+  ];
+}
+
+/** Running's and training's bars on one scale, one GPU's memory marked, with their legends. */
+function memoryBars(context: SectionContext): MemoryPart {
+  const { t, parts: labels } = context;
+  const { formatBytes } = context.units;
   const runLabel = h('span');
   const trainLabel = h('span');
   const runBar = stackedBar(RUN_KEYS, formatBytes, labels, { marker: true });
@@ -101,104 +223,32 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   const axis = linearAxis((value) => formatBytes(value, 3));
   const runLegend = legend(RUN_KEYS, formatBytes, labels, t('memory.stat.run', 'To run it'), { showCaption: true });
   const trainLegend = legend(TRAIN_KEYS, formatBytes, labels, t('memory.stat.train', 'To train it'), { showCaption: true });
-  const figure = h(
-    'div',
-    { className: 'ts-figure-body' },
+  const barRow = (name: string, label: HTMLElement, bar: HTMLElement) =>
+    h('div', { className: 'ts-bar-row' }, h('p', { className: 'ts-bar-label' }, h('strong', null, name), ' ', label), bar);
+  const element = h(
+    'figure',
+    { className: 'ts-figure' },
     h(
       'div',
-      { className: 'ts-bar-row' },
-      h('p', { className: 'ts-bar-label' }, h('strong', null, t('memory.bar.run', 'Run')), ' ', runLabel),
-      runBar.element,
+      { className: 'ts-figure-body' },
+      barRow(t('memory.bar.run', 'Run'), runLabel, runBar.element),
+      barRow(t('memory.bar.train', 'Train'), trainLabel, trainBar.element),
+      axis.element,
+      h('div', { className: 'ts-legends' }, runLegend.element, trainLegend.element),
     ),
     h(
-      'div',
-      { className: 'ts-bar-row' },
-      h('p', { className: 'ts-bar-label' }, h('strong', null, t('memory.bar.train', 'Train')), ' ', trainLabel),
-      trainBar.element,
+      'figcaption',
+      null,
+      t(
+        'memory.caption',
+        'One whole copy of the model, on one scale. The vertical line is one GPU’s memory; each bar shows how far past it the model reaches.',
+      ),
     ),
-    axis.element,
-    h('div', { className: 'ts-legends' }, runLegend.element, trainLegend.element),
   );
-
-  // The prose quotes the estimate: its bytes per parameter follow the optimizer and precision chosen.
-  const runPerParamProse = h('strong', { 'data-figure': 'prose-inference-bytes-per-param' });
-  const runPrecisionProse = h('span');
-  const trainPerParamProse = h('strong', { 'data-figure': 'prose-training-bytes-per-param' });
-  const whyDetails = why(
-    t,
-    t('memory.why.summary', 'Why more bytes to train than to run?'),
-    [
-      t(
-        'memory.why.body_1',
-        'Mixed-precision training computes in 16-bit numbers but keeps an FP32 (4-byte) copy of each weight, because an update of one part in a million would vanish if added to a 16-bit weight. Adam keeps two more FP32 numbers per weight: a running average of the gradient (momentum) and of its square (to scale each step).',
-      ),
-      t(
-        'memory.why.body_2',
-        'Running the model needs none of this: only the weights, and the KV cache that stores the keys and values of the text so far.',
-      ),
-    ],
-    t('memory.why.formula_placeholder', 'training: … bytes per parameter'),
-    t('memory.why.sources', 'Rajbhandari et al. 2019, “ZeRO”, §3.1; Micikevicius et al. 2018, “Mixed Precision Training”.'),
-  );
-  const whySummary = whyDetails.querySelector('summary') as HTMLElement;
-  const whyFormula = whyDetails.querySelector('.ts-formula') as HTMLElement;
-
-  // Why another tool says 18: each convention in the engine's words, its sum for the optimizer on screen.
-  const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
-  for (const note of accountingNotes) note.element.append(note.text);
-  // The bars and their legends sit below the headline: a part of their own (SectionView.parts), so
-  // that an input near the top of the page does not wait for them while they are below the fold.
-  const updateFigure = ({ reference: single, scenario: resolved, narrow }: PageView) => {
-    const { inference, training, gpu } = single;
-    const perParam = training.bytes_per_param;
-    const runParts: Part[] = [
-      {
-        key: 'weights',
-        value: inference.weights,
-        detail: t('memory.part.weights_detail', '{bytes} bytes per parameter', { bytes: formatNumber(inference.bytes_per_param) }),
-      },
-      {
-        key: 'kv_cache',
-        value: inference.kv_cache,
-        detail: t('memory.part.kv_detail', '{batch} × {context} tokens', {
-          batch: formatInteger(resolved.inference.batch),
-          context: formatInteger(resolved.inference.context),
-        }),
-      },
-    ];
-    const trainParts: Part[] = [
-      {
-        key: 'weights',
-        value: training.per_gpu.weights,
-        detail: t('memory.part.per_param', '{bytes} B/param', { bytes: formatNumber(perParam.weights) }),
-      },
-      {
-        key: 'gradients',
-        value: training.per_gpu.gradients,
-        detail: t('memory.part.per_param', '{bytes} B/param', { bytes: formatNumber(perParam.gradients) }),
-      },
-      {
-        key: 'master_weights',
-        value: training.per_gpu.master_weights,
-        detail: t('memory.part.per_param', '{bytes} B/param', { bytes: formatNumber(perParam.master_weights) }),
-      },
-      {
-        key: 'optimizer_states',
-        value: training.per_gpu.optimizer_states,
-        detail: t('memory.part.per_param', '{bytes} B/param', { bytes: formatNumber(perParam.optimizer_states) }),
-      },
-      {
-        key: 'activations',
-        value: training.per_gpu.activations,
-        detail: t('memory.part.activations_detail', 'micro-batch {micro_batch} × {sequence} tokens', {
-          micro_batch: formatInteger(resolved.training.micro_batch),
-          sequence: formatInteger(resolved.training.sequence),
-        }),
-      },
-      { key: 'logits', value: training.per_gpu.logits, detail: t('memory.part.logits_detail', 'FP32, for the loss') },
-      // Held only at some moments of the step (docs/model.md §9): listed when the peak holds them.
-      ...extraParts(t, training.per_gpu),
-    ];
+  const update = (view: PageView) => {
+    const { inference, training, gpu } = view.reference;
+    const runParts = runningParts(context, view);
+    const trainParts = trainingParts(context, view);
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);
     const marker = {
       value: gpu.memory_bytes,
@@ -225,77 +275,78 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       }),
       marker,
     );
-    axis.update(max, narrow);
+    axis.update(max, view.narrow);
     runLegend.update(runParts);
     trainLegend.update(trainParts);
   };
+  return { element, update };
+}
 
-  const updateFineTuning = (estimate: PageView['estimate']) => {
-    offload.update(estimate);
-    const tuning = estimate.training.fine_tuning;
-    const shown = tuning !== undefined && tuning.method !== 'full';
-    setHidden(fineTuning, !shown);
-    if (!tuning || !shown) return;
-    setText(fineTuningMethod, context.choices('training.method').find((choice) => choice.value === tuning.method)?.label ?? tuning.method);
-    setFigure(trainableParams, formatCount(tuning.trainable_params, { short: true, significant: 3 }), tuning.trainable_params);
-    setFigure(baseBytesPerParam, formatNumber(tuning.base_bytes_per_param), tuning.base_bytes_per_param);
-    setFigure(adapterCheckpoint, formatBytes(tuning.checkpoint_bytes), tuning.checkpoint_bytes);
-  };
-  const update = ({ estimate, reference: single, scenario: resolved }: PageView) => {
-    updateFineTuning(estimate);
-    for (const note of accountingNotes) {
-      const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
-      setText(note.text, choice?.explanation ?? '');
-      note.element.classList.toggle('ts-current', single.training.accounting?.id === note.id);
-    }
-    const { inference, training, gpu } = single;
-    const perParam = training.bytes_per_param;
-    // The fewest GPUs to train is one engine field of the scenario on screen (docs/scenario.md), the
-    // same one the sharding section quotes; -1 means the activations alone overflow one GPU.
-    const trainingMinimum = estimate.training.min_gpus;
-    const statesFloor = estimate.training.min_gpus_for_states ?? 0;
-
-    setFigure(inferenceTotal, formatBytes(inference.total), inference.total);
-    setText(inferencePerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(inference.bytes_per_param) }));
-    inferenceIcons.update(inference.min_gpus, t('memory.gpus', '{count} GPUs', { count: formatInteger(inference.min_gpus) }));
-    setFigure(
-      inferenceGpus,
-      t('memory.gpus_of', '{count} × {gpu}', { count: formatInteger(inference.min_gpus), gpu: gpu.short_name }),
-      inference.min_gpus,
-    );
-    setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
-    setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
-    setFigure(trainingPerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(perParam.total) }), perParam.total);
-    trainingIcons.update(
-      Math.max(trainingMinimum, 0),
-      trainingMinimum > 0
-        ? t('memory.gpus_at_least', 'at least {count} GPUs', { count: formatInteger(trainingMinimum) })
-        : t('memory.gpus_none', 'no number of GPUs at this layout'),
-    );
-    setFigure(
-      trainingGpus,
-      trainingMinimum > 0
-        ? t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(trainingMinimum), gpu: gpu.short_name })
-        : t('memory.no_fit', 'does not fit at this layout'),
-      trainingMinimum,
-    );
-    setText(
-      trainingAside,
-      trainingMinimum > 0
-        ? t('memory.fully_sharded', ' fully sharded')
-        : t(
-            'memory.activations_overflow',
-            ' the activations alone overflow one GPU (the model states alone fill {count} GPUs); checkpointing below helps',
-            { count: formatInteger(statesFloor) },
-          ),
-    );
-    setText(runPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(inference.bytes_per_param) }));
+/** The section's prose, quoting the estimate: its bytes per parameter follow the optimizer and precision chosen. */
+function memoryProse(context: SectionContext): MemoryPart {
+  const { t } = context;
+  const { formatNumber, numberFormatName } = context.units;
+  const runPerParamProse = h('strong', { 'data-figure': 'prose-inference-bytes-per-param' });
+  const runPrecisionProse = h('span');
+  const trainPerParamProse = h('strong', { 'data-figure': 'prose-training-bytes-per-param' });
+  const element = h(
+    'div',
+    { className: 'ts-prose' },
+    h(
+      'p',
+      null,
+      withElements(
+        t(
+          'memory.prose.run',
+          'To run a model, a GPU holds its weights — {bytes} for each parameter in {precision} — and a key/value cache of the text it is reading. ',
+        ),
+        { bytes: runPerParamProse, precision: runPrecisionProse },
+      ),
+      t(
+        'memory.prose.train',
+        'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',
+      ),
+      withElements(t('memory.prose.total', 'With the choices below that is {bytes} per parameter, before any activations are stored.'), {
+        bytes: trainPerParamProse,
+      }),
+    ),
+  );
+  const update = ({ reference: single, scenario: resolved }: PageView) => {
+    setText(runPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.inference.bytes_per_param) }));
     setText(runPrecisionProse, numberFormatName(resolved.inference.precision));
-    setText(trainPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(perParam.total) }));
+    setText(trainPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.training.bytes_per_param.total) }));
+  };
+  return { element, update };
+}
+
+/** Why more bytes to train than to run, its summary and formula quoting the figures on screen. */
+function memoryWhy(context: SectionContext): MemoryPart {
+  const { t } = context;
+  const { formatNumber } = context.units;
+  const element = why(
+    t,
+    t('memory.why.summary', 'Why more bytes to train than to run?'),
+    [
+      t(
+        'memory.why.body_1',
+        'Mixed-precision training computes in 16-bit numbers but keeps an FP32 (4-byte) copy of each weight, because an update of one part in a million would vanish if added to a 16-bit weight. Adam keeps two more FP32 numbers per weight: a running average of the gradient (momentum) and of its square (to scale each step).',
+      ),
+      t(
+        'memory.why.body_2',
+        'Running the model needs none of this: only the weights, and the KV cache that stores the keys and values of the text so far.',
+      ),
+    ],
+    t('memory.why.formula_placeholder', 'training: … bytes per parameter'),
+    t('memory.why.sources', 'Rajbhandari et al. 2019, “ZeRO”, §3.1; Micikevicius et al. 2018, “Mixed Precision Training”.'),
+  );
+  const whySummary = element.querySelector('summary') as HTMLElement;
+  const whyFormula = element.querySelector('.ts-formula') as HTMLElement;
+  const update = ({ reference: single }: PageView) => {
+    const { inference, training } = single;
     setText(
       whySummary,
       t('memory.why.summary_numbers', 'Why {training} bytes instead of {running}?', {
-        training: formatNumber(perParam.total),
+        training: formatNumber(training.bytes_per_param.total),
         running: formatNumber(inference.bytes_per_param),
       }),
     );
@@ -312,30 +363,27 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       ),
     );
   };
+  return { element, update };
+}
 
-  const deeper = h(
+/** Precision, optimizer and serving settings, and the counting conventions with each one's sum. */
+function memoryDeeper(context: SectionContext, accountingChoices: readonly AccountingChoice[]): MemoryPart {
+  const { t } = context;
+  const { formatInteger } = context.units;
+  const select = (path: string, label: string) =>
+    context.add(selectControl(path, label, [...context.choices(path)], context.onValue)).element;
+  // Why another tool says 18: each convention in the engine's words, its sum for the optimizer on screen.
+  const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
+  for (const note of accountingNotes) note.element.append(note.text);
+  const element = h(
     'details',
     { className: 'ts-deeper' },
     h('summary', null, t('memory.deeper.summary', 'Go deeper: precision, optimizer, serving')),
     h(
       'div',
       { className: 'ts-deeper-body ts-grid-controls' },
-      context.add(
-        selectControl(
-          'inference.precision',
-          t('memory.deeper.weights_precision', 'Weights when running'),
-          [...context.choices('inference.precision')],
-          context.onValue,
-        ),
-      ).element,
-      context.add(
-        selectControl(
-          'inference.kv_precision',
-          t('memory.deeper.kv_precision', 'KV cache precision'),
-          [...context.choices('inference.kv_precision')],
-          context.onValue,
-        ),
-      ).element,
+      select('inference.precision', t('memory.deeper.weights_precision', 'Weights when running')),
+      select('inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision')),
       context.range({
         path: 'inference.batch',
         label: t('memory.deeper.batch', 'Sequences served at once'),
@@ -348,22 +396,8 @@ export function memorySection(context: SectionContext, accountingChoices: readon
         formatField: formatInteger,
         describe: (v) => context.units.formatTokens(v),
       }).element,
-      context.add(
-        selectControl(
-          'training.optimizer',
-          t('memory.deeper.optimizer', 'Optimizer'),
-          [...context.choices('training.optimizer')],
-          context.onValue,
-        ),
-      ).element,
-      context.add(
-        selectControl(
-          'training.precision',
-          t('memory.deeper.training_precision', 'Training precision'),
-          [...context.choices('training.precision')],
-          context.onValue,
-        ),
-      ).element,
+      select('training.optimizer', t('memory.deeper.optimizer', 'Optimizer')),
+      select('training.precision', t('memory.deeper.training_precision', 'Training precision')),
       h(
         'div',
         { className: 'ts-accounting' },
@@ -383,20 +417,29 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       ),
     ),
   );
+  const update = ({ reference: single }: PageView) => {
+    for (const note of accountingNotes) {
+      const choice = single.training.accounting_choices?.find((candidate) => candidate.id === note.id);
+      setText(note.text, choice?.explanation ?? '');
+      note.element.classList.toggle('ts-current', single.training.accounting?.id === note.id);
+    }
+  };
+  return { element, update };
+}
 
-  const figureElement = h(
-    'figure',
-    { className: 'ts-figure' },
-    figure,
-    h(
-      'figcaption',
-      null,
-      t(
-        'memory.caption',
-        'One whole copy of the model, on one scale. The vertical line is one GPU’s memory; each bar shows how far past it the model reaches.',
-      ),
-    ),
-  );
+/** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
+export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
+  const { t } = context;
+  const headingId = uniqueId('heading');
+  const headline = memoryHeadline(context);
+  const fineTuning = fineTuningSentence(context);
+  const offload = offloadNote(context);
+  // The bars and their legends sit below the headline: a part of their own (SectionView.parts), so
+  // that an input near the top of the page does not wait for them while they are below the fold.
+  const bars = memoryBars(context);
+  const prose = memoryProse(context);
+  const whyDetails = memoryWhy(context);
+  const deeper = memoryDeeper(context, accountingChoices);
   const element = h(
     'section',
     { className: 'ts-section', 'aria-labelledby': headingId },
@@ -405,34 +448,21 @@ export function memorySection(context: SectionContext, accountingChoices: readon
       { className: 'ts-section-title', id: headingId },
       context.numbered('memory', t('memory.heading', 'Running vs training: what must sit in memory')),
     ),
-    h(
-      'div',
-      { className: 'ts-prose' },
-      h(
-        'p',
-        null,
-        withElements(
-          t(
-            'memory.prose.run',
-            'To run a model, a GPU holds its weights — {bytes} for each parameter in {precision} — and a key/value cache of the text it is reading. ',
-          ),
-          { bytes: runPerParamProse, precision: runPrecisionProse },
-        ),
-        t(
-          'memory.prose.train',
-          'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',
-        ),
-        withElements(t('memory.prose.total', 'With the choices below that is {bytes} per parameter, before any activations are stored.'), {
-          bytes: trainPerParamProse,
-        }),
-      ),
-    ),
-    headline,
-    fineTuning,
+    prose.element,
+    headline.element,
+    fineTuning.element,
     offload.element,
-    figureElement,
-    whyDetails,
-    deeper,
+    bars.element,
+    whyDetails.element,
+    deeper.element,
   );
-  return { element, update, parts: [{ element: figureElement, update: updateFigure, referenceOnly: true }] };
+  const update = (view: PageView) => {
+    offload.update(view.estimate);
+    fineTuning.update(view);
+    deeper.update(view);
+    headline.update(view);
+    prose.update(view);
+    whyDetails.update(view);
+  };
+  return { element, update, parts: [{ element: bars.element, update: bars.update, referenceOnly: true }] };
 }
