@@ -12,7 +12,7 @@ import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { setField } from '../engine/scenario';
-import { extraParts, type SectionContext, type SectionView } from './context';
+import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
 import type { Preset } from '../engine/types';
 import { gpuControl } from './gpus';
 import { runLoader } from './sharding-runs';
@@ -26,15 +26,16 @@ const NARROW_CHIPS = 8;
 /** Past this many GPUs the "try ZeRO-3" button would suggest a cluster nobody has. */
 const LARGEST_SUGGESTION = 100000;
 
-export function shardingSection(context: SectionContext, presets: readonly Preset[]): SectionView {
-  const { t, parts: labels } = context;
-  const { formatBytes, formatInteger } = context.units;
-  const headingId = uniqueId('heading');
-  const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
-  const fitText = h('span');
-  const badge = h('p', { className: 'ts-fit-badge', 'data-figure': 'fits' }, fitIcon, fitText);
-  const perGpuTotal = h('strong', { 'data-figure': 'per-gpu-total' });
-  const perGpuRest = h('span');
+/** A part of the section: its element and how it shows the page's view. */
+interface ShardingPart {
+  readonly element: HTMLElement;
+  update(view: PageView): void;
+}
+
+/** The fewest GPUs that train the model fully sharded, with a button to try them; or why none do. */
+function fewestGpus(context: SectionContext): ShardingPart {
+  const { t } = context;
+  const { formatInteger } = context.units;
   // The fewest GPUs: one sentence when training fits somewhere, another when nothing can.
   const minGpus = h('strong', { 'data-figure': 'min-gpus' });
   let minimum = 0;
@@ -62,10 +63,43 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
     { type: 'button', className: 'ts-button', onclick: () => context.change((o) => setField(o, 'training.recompute', 'full')) },
     t('sharding.try_full', 'Try full checkpointing'),
   );
+  const element = h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull);
+  const update = ({ estimate, scenario: resolved }: PageView) => {
+    const { training } = estimate;
+    minimum = training.min_gpus;
+    setHidden(fitsFrom, !(minimum > 0));
+    setHidden(neverFits, minimum > 0);
+    // Only one element carries the figure at a time, so tests and tools find the one shown.
+    if (minimum > 0) {
+      setFigure(minGpus, t('controls.gpus_value', '{count} GPUs', { count: formatInteger(minimum) }), minimum);
+      neverFits.removeAttribute('data-figure');
+      setAttribute(minGpus, 'data-figure', 'min-gpus');
+    } else {
+      minGpus.removeAttribute('data-figure');
+      setAttribute(neverFits, 'data-figure', 'min-gpus');
+      setAttribute(neverFits, 'data-value', String(minimum));
+    }
+    setHidden(tryZero, !(minimum > 0 && !training.fits && minimum <= LARGEST_SUGGESTION));
+    setText(tryZero, t('sharding.try_zero', 'Try ZeRO-3 on {count} GPUs', { count: formatInteger(minimum) }));
+    setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
+  };
+  return { element, update };
+}
+
+/** Whether training fits, what each GPU holds of its memory, and its share of the model states. */
+function fitStatus(context: SectionContext): ShardingPart {
+  const { t } = context;
+  const { formatBytes, formatInteger } = context.units;
+  const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
+  const fitText = h('span');
+  const badge = h('p', { className: 'ts-fit-badge', 'data-figure': 'fits' }, fitIcon, fitText);
+  const perGpuTotal = h('strong', { 'data-figure': 'per-gpu-total' });
+  const perGpuRest = h('span');
   // The four model states one GPU keeps, as one engine figure (quiz question 10's answer).
   const statesPerGpu = h('strong', { 'data-figure': 'model-states-per-gpu' });
   const statesTotal = h('strong', { 'data-figure': 'model-states-total' });
-  const status = h(
+  const fewest = fewestGpus(context);
+  const element = h(
     'div',
     { className: 'ts-fit' },
     badge,
@@ -81,13 +115,36 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
         { per_gpu: statesPerGpu, total: statesTotal },
       ),
     ),
-    h('p', { className: 'ts-fit-text' }, fitsFrom, neverFits, tryFull),
+    fewest.element,
   );
+  const update = (view: PageView) => {
+    const { training, gpu } = view.estimate;
+    const perGpu = training.per_gpu;
+    const gpus = view.scenario.parallel.gpus;
+    setClass(badge, 'ts-fits', training.fits);
+    setClass(badge, 'ts-no-fit', !training.fits);
+    setAttribute(badge, 'data-value', String(training.fits));
+    setText(fitIcon, training.fits ? '✓' : '✗');
+    setText(fitText, training.fits ? t('sharding.fits', ' Fits') : t('sharding.no_fit', ' Does not fit'));
+    setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
+    const rest = { memory: formatBytes(gpu.memory_bytes), gpus: formatInteger(gpus), data_parallel: formatInteger(training.data_parallel) };
+    setText(
+      perGpuRest,
+      gpus === 1
+        ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
+        : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest),
+    );
+    setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
+    setFigure(statesTotal, formatBytes(training.model_states.total), training.model_states.total);
+    fewest.update(view);
+  };
+  return { element, update };
+}
 
-  const whole = shardBar(STATE_KEYS, formatBytes, labels, t);
-  const held = stackedBar(SHOWN_KEYS, formatBytes, labels, { marker: true });
-  const axis = linearAxis((value) => formatBytes(value, 3));
-  const heldLegend = legend(SHOWN_KEYS, formatBytes, labels, t('sharding.legend', 'What each GPU holds'));
+/** One chip per GPU (a few stand for many), each filled to what it holds of its memory. */
+function gpuChips(context: SectionContext): ShardingPart {
+  const { t } = context;
+  const { formatInteger } = context.units;
   const chips = Array.from({ length: CHIPS }, (_, index) => {
     const fill = h('span', { className: 'ts-chip-fill' });
     return {
@@ -106,7 +163,59 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
     chips.map((chip) => chip.item),
   );
   const chipsMore = h('p', { className: 'ts-chips-more' });
-  const figure = h(
+  const update = ({ estimate, scenario: resolved, narrow }: PageView) => {
+    const { training, gpu } = estimate;
+    const gpus = resolved.parallel.gpus;
+    const shown = Math.min(gpus, narrow ? NARROW_CHIPS : CHIPS);
+    const fill = `${Math.min(100, (training.per_gpu.total / gpu.memory_bytes) * 100).toFixed(2)}%`;
+    chips.forEach((chip, index) => {
+      setHidden(chip.item, index >= shown);
+      setClass(chip.item, 'ts-chip-over', !training.fits);
+      setStyle(chip.fill, 'height', fill);
+    });
+    setAttribute(
+      chipList,
+      'aria-label',
+      training.fits
+        ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
+        : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }),
+    );
+    setHidden(chipsMore, !(gpus > shown));
+    setText(chipsMore, t('sharding.chips_more', '… {count} GPUs in all, each holding the same amount.', { count: formatInteger(gpus) }));
+  };
+  return { element: h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore), update };
+}
+
+/** What one GPU holds, each part marked a slice, a full copy or its own micro-batch's. */
+function heldParts(context: SectionContext, { estimate }: PageView): Part[] {
+  const { t } = context;
+  const { formatBytes } = context.units;
+  const perGpu = estimate.training.per_gpu;
+  const states = estimate.training.model_states;
+  const parts: Part[] = HELD_KEYS.map((key) => ({
+    key,
+    value: perGpu[key],
+    detail:
+      key === 'activations' || key === 'logits'
+        ? t('sharding.detail.own', 'its own micro-batch')
+        : perGpu[key] < states[key]
+          ? t('sharding.detail.slice', 'a slice of {bytes}', { bytes: formatBytes(states[key]) })
+          : t('sharding.detail.full', 'a full copy'),
+  }));
+  parts.push(...extraParts(t, perGpu));
+  return parts;
+}
+
+/** The whole model's states with GPU 1's slice outlined, what one GPU holds against its memory, and the GPUs. */
+function shardBars(context: SectionContext): ShardingPart {
+  const { t, parts: labels } = context;
+  const { formatBytes } = context.units;
+  const whole = shardBar(STATE_KEYS, formatBytes, labels, t);
+  const held = stackedBar(SHOWN_KEYS, formatBytes, labels, { marker: true });
+  const axis = linearAxis((value) => formatBytes(value, 3));
+  const heldLegend = legend(SHOWN_KEYS, formatBytes, labels, t('sharding.legend', 'What each GPU holds'));
+  const chips = gpuChips(context);
+  const element = h(
     'div',
     { className: 'ts-figure-body' },
     h(
@@ -129,85 +238,14 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
     ),
     axis.element,
     heldLegend.element,
-    h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore),
+    chips.element,
   );
-
-  // The formula is the engine's, for the bytes per parameter on screen (view.text).
-  const whyDetails = why(
-    t,
-    t('sharding.why.summary', 'Why does sharding cost so little?'),
-    [
-      t(
-        'sharding.why.body',
-        'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.',
-      ),
-    ],
-    '…',
-    t(
-      'sharding.why.sources',
-      'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.',
-    ),
-  );
-  const whyFormula = whyDetails.querySelector<HTMLElement>('.ts-formula');
-
-  const layout = layoutFigure(t, formatInteger);
-  const runs = runLoader(context, presets);
-
-  const update: SectionView['update'] = (view) => {
-    const { estimate, scenario: resolved, narrow, text } = view;
-    layout.update(estimate, resolved, narrow);
-    runs.update(view);
-    // The stages' bytes follow the optimizer and precision on screen: the engine writes them.
-    if (whyFormula) setText(whyFormula, text.zero_formula);
-    const { training, gpu } = estimate;
+  const update = (view: PageView) => {
+    const { training, gpu } = view.estimate;
     const perGpu = training.per_gpu;
     const states = training.model_states;
-    const gpus = resolved.parallel.gpus;
-    const parts: Part[] = HELD_KEYS.map((key) => ({
-      key,
-      value: perGpu[key],
-      detail:
-        key === 'activations' || key === 'logits'
-          ? t('sharding.detail.own', 'its own micro-batch')
-          : perGpu[key] < states[key]
-            ? t('sharding.detail.slice', 'a slice of {bytes}', { bytes: formatBytes(states[key]) })
-            : t('sharding.detail.full', 'a full copy'),
-    }));
-    parts.push(...extraParts(t, perGpu));
+    const parts = heldParts(context, view);
     const max = Math.max(perGpu.total, gpu.memory_bytes);
-    minimum = training.min_gpus;
-
-    setClass(badge, 'ts-fits', training.fits);
-    setClass(badge, 'ts-no-fit', !training.fits);
-    setAttribute(badge, 'data-value', String(training.fits));
-    setText(fitIcon, training.fits ? '✓' : '✗');
-    setText(fitText, training.fits ? t('sharding.fits', ' Fits') : t('sharding.no_fit', ' Does not fit'));
-    setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
-    const rest = { memory: formatBytes(gpu.memory_bytes), gpus: formatInteger(gpus), data_parallel: formatInteger(training.data_parallel) };
-    setText(
-      perGpuRest,
-      gpus === 1
-        ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
-        : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest),
-    );
-    setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
-    setFigure(statesTotal, formatBytes(states.total), states.total);
-    setHidden(fitsFrom, !(minimum > 0));
-    setHidden(neverFits, minimum > 0);
-    // Only one element carries the figure at a time, so tests and tools find the one shown.
-    if (minimum > 0) {
-      setFigure(minGpus, t('controls.gpus_value', '{count} GPUs', { count: formatInteger(minimum) }), minimum);
-      neverFits.removeAttribute('data-figure');
-      setAttribute(minGpus, 'data-figure', 'min-gpus');
-    } else {
-      minGpus.removeAttribute('data-figure');
-      setAttribute(neverFits, 'data-figure', 'min-gpus');
-      setAttribute(neverFits, 'data-value', String(minimum));
-    }
-    setHidden(tryZero, !(minimum > 0 && !training.fits && minimum <= LARGEST_SUGGESTION));
-    setText(tryZero, t('sharding.try_zero', 'Try ZeRO-3 on {count} GPUs', { count: formatInteger(minimum) }));
-    setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
-
     // The bar labels add no figure: the sentences above say what the whole model and one GPU hold.
     whole.update(
       STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })),
@@ -235,27 +273,152 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
       }),
       { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpu.model_name }) },
     );
-    axis.update(max, narrow);
+    axis.update(max, view.narrow);
     heldLegend.update(parts);
-
-    const shown = Math.min(gpus, narrow ? NARROW_CHIPS : CHIPS);
-    const fill = `${Math.min(100, (perGpu.total / gpu.memory_bytes) * 100).toFixed(2)}%`;
-    chips.forEach((chip, index) => {
-      setHidden(chip.item, index >= shown);
-      setClass(chip.item, 'ts-chip-over', !training.fits);
-      setStyle(chip.fill, 'height', fill);
-    });
-    setAttribute(
-      chipList,
-      'aria-label',
-      training.fits
-        ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
-        : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }),
-    );
-    setHidden(chipsMore, !(gpus > shown));
-    setText(chipsMore, t('sharding.chips_more', '… {count} GPUs in all, each holding the same amount.', { count: formatInteger(gpus) }));
+    chips.update(view);
   };
+  return { element, update };
+}
 
+/** Why sharding costs so little; its formula is the engine's, for the bytes per parameter on screen (view.text). */
+function shardingWhy(context: SectionContext): ShardingPart {
+  const { t } = context;
+  const element = why(
+    t,
+    t('sharding.why.summary', 'Why does sharding cost so little?'),
+    [
+      t(
+        'sharding.why.body',
+        'In data-parallel training every GPU ends each step with the same gradients and applies the same update, so keeping identical copies of the optimizer state on every GPU is pure waste. ZeRO stage 1 keeps one slice per GPU; stage 2 also reduces each gradient straight to the GPU that owns its slice; stage 3 even gathers each layer’s weights just before use and drops them after. The price is more communication, not more arithmetic.',
+      ),
+    ],
+    '…',
+    t(
+      'sharding.why.sources',
+      'Rajbhandari et al. 2019, “ZeRO: Memory Optimizations Toward Training Trillion Parameter Models”, §5 and Figure 1; PyTorch FSDP documentation.',
+    ),
+  );
+  const whyFormula = element.querySelector<HTMLElement>('.ts-formula');
+  // The stages' bytes follow the optimizer and precision on screen: the engine writes them.
+  const update = ({ text }: PageView) => {
+    if (whyFormula) setText(whyFormula, text.zero_formula);
+  };
+  return { element, update };
+}
+
+/** Tensor, pipeline, context and expert parallelism, interleaving and sequence parallelism, folded away. */
+function parallelismControls(context: SectionContext): HTMLElement {
+  const { t } = context;
+  const { formatInteger } = context.units;
+  const degree = (path: string, label: string, hint?: string) =>
+    context.add(
+      selectControl(
+        path,
+        label,
+        fieldStops(context.units, path).map((v) => ({ value: v, label: formatInteger(v) })),
+        context.onValue,
+        hint,
+      ),
+    ).element;
+  return h(
+    'details',
+    { className: 'ts-deeper' },
+    h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor, pipeline, context and expert parallelism')),
+    h(
+      'div',
+      { className: 'ts-deeper-body' },
+      h(
+        'p',
+        { className: 'ts-hint' },
+        t(
+          'sharding.deeper.hint',
+          'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. Context parallelism splits each sequence; expert parallelism splits a mixture of experts’ experts. GPUs must be a multiple of tensor × pipeline × context.',
+        ),
+      ),
+      degree('parallel.tensor', t('sharding.deeper.tensor', 'Tensor parallel degree')),
+      degree('parallel.pipeline', t('sharding.deeper.pipeline', 'Pipeline parallel degree')),
+      degree(
+        'parallel.context',
+        t('sharding.deeper.context', 'Context parallel degree'),
+        t('sharding.deeper.context_hint', 'splits each sequence across GPUs: the activations per GPU fall with it.'),
+      ),
+      degree(
+        'parallel.expert',
+        t('sharding.deeper.expert', 'Expert parallel degree'),
+        t('sharding.deeper.expert_hint', 'splits a mixture of experts’ routed experts across the data- and context-parallel GPUs.'),
+      ),
+      context.add(
+        selectControl(
+          'parallel.interleave',
+          t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
+          [1, 2, 3, 4, 8].map((v) => ({
+            value: v,
+            label: v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v),
+          })),
+          context.onValue,
+          t(
+            'sharding.deeper.interleave_hint',
+            'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.',
+          ),
+        ),
+      ).element,
+      context.add(
+        checkboxControl(
+          'training.sequence_parallel',
+          t('sharding.deeper.sequence_parallel', 'Sequence parallelism'),
+          context.onValue,
+          t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'),
+        ),
+      ).element,
+    ),
+  );
+}
+
+/** What sharding does, in two sentences. */
+function shardingProse(context: SectionContext): HTMLElement {
+  const { t } = context;
+  return h(
+    'div',
+    { className: 'ts-prose' },
+    h(
+      'p',
+      null,
+      t(
+        'sharding.prose_1',
+        'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
+      ),
+      t(
+        'sharding.prose_2',
+        'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
+      ),
+    ),
+  );
+}
+
+/** The layout figure's caption. */
+function layoutCaption(context: SectionContext): string {
+  return context.t(
+    'layout.caption',
+    'How the GPUs are laid out, the innermost group first: how many GPUs each kind of parallelism groups, and the slice of the model each holds. A few squares stand for many; the count says how many.',
+  );
+}
+
+export function shardingSection(context: SectionContext, presets: readonly Preset[]): SectionView {
+  const { t } = context;
+  const { formatInteger } = context.units;
+  const headingId = uniqueId('heading');
+  const status = fitStatus(context);
+  const bars = shardBars(context);
+  const whyDetails = shardingWhy(context);
+  const layout = layoutFigure(t, formatInteger);
+  const runs = runLoader(context, presets);
+  const update: SectionView['update'] = (view) => {
+    layout.update(view.estimate, view.scenario, view.narrow);
+    runs.update(view);
+    whyDetails.update(view);
+    status.update(view);
+    bars.update(view);
+  };
   const element = h(
     'section',
     { className: 'ts-section', 'aria-labelledby': headingId },
@@ -264,22 +427,7 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
       { className: 'ts-section-title', id: headingId },
       context.numbered('sharding', t('sharding.heading', 'Sharding: every GPU keeps only its slice')),
     ),
-    h(
-      'div',
-      { className: 'ts-prose' },
-      h(
-        'p',
-        null,
-        t(
-          'sharding.prose_1',
-          'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
-        ),
-        t(
-          'sharding.prose_2',
-          'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
-        ),
-      ),
-    ),
+    shardingProse(context),
     h(
       'div',
       { className: 'ts-panel' },
@@ -295,87 +443,13 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
           ),
         ).element,
         gpuControl(context),
-        h(
-          'details',
-          { className: 'ts-deeper' },
-          h('summary', null, t('sharding.deeper.summary', 'Go deeper: tensor, pipeline, context and expert parallelism')),
-          h(
-            'div',
-            { className: 'ts-deeper-body' },
-            h(
-              'p',
-              { className: 'ts-hint' },
-              t(
-                'sharding.deeper.hint',
-                'Tensor parallelism splits each matrix across GPUs; pipeline parallelism gives each GPU a run of layers. Both divide the model states before ZeRO shares out the rest. Context parallelism splits each sequence; expert parallelism splits a mixture of experts’ experts. GPUs must be a multiple of tensor × pipeline × context.',
-              ),
-            ),
-            context.add(
-              selectControl(
-                'parallel.tensor',
-                t('sharding.deeper.tensor', 'Tensor parallel degree'),
-                fieldStops(context.units, 'parallel.tensor').map((v) => ({ value: v, label: formatInteger(v) })),
-                context.onValue,
-              ),
-            ).element,
-            context.add(
-              selectControl(
-                'parallel.pipeline',
-                t('sharding.deeper.pipeline', 'Pipeline parallel degree'),
-                fieldStops(context.units, 'parallel.pipeline').map((v) => ({ value: v, label: formatInteger(v) })),
-                context.onValue,
-              ),
-            ).element,
-            context.add(
-              selectControl(
-                'parallel.context',
-                t('sharding.deeper.context', 'Context parallel degree'),
-                fieldStops(context.units, 'parallel.context').map((v) => ({ value: v, label: formatInteger(v) })),
-                context.onValue,
-                t('sharding.deeper.context_hint', 'splits each sequence across GPUs: the activations per GPU fall with it.'),
-              ),
-            ).element,
-            context.add(
-              selectControl(
-                'parallel.expert',
-                t('sharding.deeper.expert', 'Expert parallel degree'),
-                fieldStops(context.units, 'parallel.expert').map((v) => ({ value: v, label: formatInteger(v) })),
-                context.onValue,
-                t('sharding.deeper.expert_hint', 'splits a mixture of experts’ routed experts across the data- and context-parallel GPUs.'),
-              ),
-            ).element,
-            context.add(
-              selectControl(
-                'parallel.interleave',
-                t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
-                [1, 2, 3, 4, 8].map((v) => ({
-                  value: v,
-                  label:
-                    v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v),
-                })),
-                context.onValue,
-                t(
-                  'sharding.deeper.interleave_hint',
-                  'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.',
-                ),
-              ),
-            ).element,
-            context.add(
-              checkboxControl(
-                'training.sequence_parallel',
-                t('sharding.deeper.sequence_parallel', 'Sequence parallelism'),
-                context.onValue,
-                t('sharding.deeper.sequence_parallel_hint', 'splits the remaining activations across the tensor-parallel group'),
-              ),
-            ).element,
-          ),
-        ),
+        parallelismControls(context),
       ),
       h(
         'figure',
         { className: 'ts-figure' },
-        status,
-        figure,
+        status.element,
+        bars.element,
         h(
           'figcaption',
           null,
@@ -386,21 +460,8 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
         ),
       ),
     ),
-    h(
-      'figure',
-      { className: 'ts-figure ts-layout-figure' },
-      runs.element,
-      layout.element,
-      h(
-        'figcaption',
-        null,
-        t(
-          'layout.caption',
-          'How the GPUs are laid out, the innermost group first: how many GPUs each kind of parallelism groups, and the slice of the model each holds. A few squares stand for many; the count says how many.',
-        ),
-      ),
-    ),
-    whyDetails,
+    h('figure', { className: 'ts-figure ts-layout-figure' }, runs.element, layout.element, h('figcaption', null, layoutCaption(context))),
+    whyDetails.element,
   );
   return { element, update };
 }
