@@ -28,7 +28,8 @@
 // 222,976 B. The change cards without a time ratio for another run's tokens, and the change labels
 // as titles: +116 B, 223,092 B. The time section split into its parts' functions (no function over
 // 80 lines): +102 B, 223,194 B; the step section's likewise: +35 B, 223,229 B; the memory
-// section's: +184 B, 223,413 B; the sharding section's: +75 B, 223,488 B. Byte counts are deterministic,
+// section's: +184 B, 223,413 B; the sharding section's: +75 B, 223,488 B; the step chart's:
+// +144 B, 223,632 B (no function over 80 lines left, ESLint's TO_SPLIT list gone). Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 223_488;
+const PAGE_BUDGET_BYTES = 223_632;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

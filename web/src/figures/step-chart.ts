@@ -169,8 +169,77 @@ function showFocus(note: HTMLElement, steadyBytes: number | null, memory: number
   );
 }
 
-export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration' | 'durationTicks'>): StepChart {
-  const { formatBytes, formatDuration, durationTicks } = units;
+/**
+ * The stacked areas, bottom to top, each one path between its lower and upper edge; the parts held
+ * all step are left out when `steady` is given (the zoomed-in chart). Returns each point's top.
+ * Redrawn on every input while on screen, with a thousand events or more: each point's x, and each
+ * layer's upper edge (the next layer's lower edge), is written once; a point inside a flat run (the
+ * same height before and after it) and a point that repeats the one before it add nothing to the
+ * outline and are left out (most layers are flat for most of the step).
+ */
+function drawAreas(
+  areas: readonly SVGElement[],
+  helds: readonly StepBytes[],
+  xs: readonly string[],
+  y: (bytes: number) => string,
+  steady: ReadonlySet<StepKey> | null,
+): number[] {
+  const below = new Array<number>(xs.length).fill(0);
+  let belowYs = ysOf(below, y);
+  const edge = (ys: readonly string[], from: number, to: number) => {
+    const step = from <= to ? 1 : -1;
+    let path = '';
+    let previous = '';
+    for (let point = from; point !== to + step; point += step) {
+      const inFlatRun = point !== from && point !== to && ys[point - step] === ys[point] && ys[point + step] === ys[point];
+      if (inFlatRun) continue;
+      const corner = `${xs[point]},${ys[point]}`;
+      if (corner !== previous) path += `L${corner}`;
+      previous = corner;
+    }
+    return path;
+  };
+  STEP_KEYS.forEach((key, index) => {
+    const values = helds.map((held) => (steady?.has(key as StepKey) ? 0 : (held[key as StepKey] ?? 0)));
+    if (!values.some((value) => value > 0)) {
+      setAttribute(areas[index], 'd', '');
+      return;
+    }
+    for (let point = 0; point < xs.length; point += 1) below[point] += values[point];
+    const upperYs = ysOf(below, y);
+    setAttribute(areas[index], 'd', `M${edge(upperYs, 0, xs.length - 1).slice(1)}${edge(belowYs, xs.length - 1, 0)}Z`);
+    belowYs = upperYs;
+  });
+  return below;
+}
+
+/** The y axis's marks and grid lines, up to just under the top; zoomed in, they count from what lies under the scale. */
+function drawTicks(
+  yTicks: readonly HTMLElement[],
+  gridLines: readonly SVGElement[],
+  ticks: readonly number[],
+  scale: { top: number; width: number; y: (bytes: number) => string; focus: boolean },
+  t: Translate,
+  formatBytes: Units['formatBytes'],
+): void {
+  const { top, width, y, focus } = scale;
+  yTicks.forEach((tick, index) => {
+    const value = ticks[index];
+    const shown = value !== undefined && value > 0 && value / top < 0.97;
+    setHidden(tick, !shown);
+    const line = gridLines[index];
+    setAttribute(line, 'x2', shown ? String(width) : '0');
+    if (!shown) return;
+    const share = `${((1 - value / top) * 100).toFixed(3)}%`;
+    setStyle(tick, 'top', share);
+    setText(tick, focus ? t('figures.step.tick_above', '+{bytes}', { bytes: formatBytes(value, 3) }) : formatBytes(value, 3));
+    setAttribute(line, 'y1', y(value));
+    setAttribute(line, 'y2', y(value));
+  });
+}
+
+/** The chart's elements, built once: the SVG areas and grid, the GPU's line, the peak's marks, the playhead and the axes. */
+function stepChartElements(t: Translate, formatDuration: Units['formatDuration'], durationTicks: Units['durationTicks']) {
   const patternIds = STEP_KEYS.map((key) => uniqueId(`step-${key}`));
   const areas = STEP_KEYS.map((key, index) =>
     svg('path', { class: `ts-step-area ts-step-area-${key}`, fill: `url(#${patternIds[index]})`, d: '' }),
@@ -223,6 +292,31 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     ),
   );
 
+  return {
+    element,
+    plot,
+    drawing,
+    areas,
+    gridLines,
+    gpuHalo,
+    gpuLine,
+    yTicks,
+    gpuLabel,
+    peakLine,
+    peakDot,
+    playhead,
+    peakValue,
+    peakLabel,
+    focusNote,
+    xAxis,
+  };
+}
+
+export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'formatDuration' | 'durationTicks'>): StepChart {
+  const { formatBytes, formatDuration, durationTicks } = units;
+  const chart = stepChartElements(t, formatDuration, durationTicks);
+  const { element, plot, drawing, areas, gridLines, gpuHalo, gpuLine, yTicks, gpuLabel, peakLine, peakDot, playhead } = chart;
+  const { peakValue, peakLabel, focusNote, xAxis } = chart;
   let width = 1000;
   let height = 240;
   let last: StepChartData | null = null;
@@ -239,51 +333,9 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     const x = (time: number) => (seconds > 0 ? Math.min(1, Math.max(0, time / seconds)) * width : 0).toFixed(1);
     const y = (bytes: number) => (top > 0 ? height - Math.min(1, Math.max(0, bytes / top)) * height : height).toFixed(1);
     // The step as points: its start holds what the first event leaves, then each event's end what it leaves.
-    // Redrawn on every input while on screen, with a thousand events or more: each point's x, and
-    // each layer's upper edge (the next layer's lower edge), is written once; a point inside a flat
-    // run (the same height before and after it) and a point that repeats the one before it add
-    // nothing to the outline and are left out (most layers are flat for most of the step).
     const xs = [x(0), ...events.map((event) => x(event.start + event.seconds))];
-    const below = new Array<number>(xs.length).fill(0);
-    let belowYs = ysOf(below, y);
-    const edge = (ys: readonly string[], from: number, to: number) => {
-      const step = from <= to ? 1 : -1;
-      let path = '';
-      let previous = '';
-      for (let point = from; point !== to + step; point += step) {
-        const inFlatRun = point !== from && point !== to && ys[point - step] === ys[point] && ys[point + step] === ys[point];
-        if (inFlatRun) continue;
-        const corner = `${xs[point]},${ys[point]}`;
-        if (corner !== previous) path += `L${corner}`;
-        previous = corner;
-      }
-      return path;
-    };
-    STEP_KEYS.forEach((key, index) => {
-      const values = helds.map((held) => (focus && steady.has(key as StepKey) ? 0 : (held[key as StepKey] ?? 0)));
-      if (!values.some((value) => value > 0)) {
-        setAttribute(areas[index], 'd', '');
-        return;
-      }
-      for (let point = 0; point < xs.length; point += 1) below[point] += values[point];
-      const upperYs = ysOf(below, y);
-      setAttribute(areas[index], 'd', `M${edge(upperYs, 0, xs.length - 1).slice(1)}${edge(belowYs, xs.length - 1, 0)}Z`);
-      belowYs = upperYs;
-    });
-    const ticks = niceTicks(top, last.narrow ? 3 : 5);
-    yTicks.forEach((tick, index) => {
-      const value = ticks[index];
-      const shown = value !== undefined && value > 0 && value / top < 0.97;
-      setHidden(tick, !shown);
-      const line = gridLines[index];
-      setAttribute(line, 'x2', shown ? String(width) : '0');
-      if (!shown) return;
-      const share = `${((1 - value / top) * 100).toFixed(3)}%`;
-      setStyle(tick, 'top', share);
-      setText(tick, focus ? t('figures.step.tick_above', '+{bytes}', { bytes: formatBytes(value, 3) }) : formatBytes(value, 3));
-      setAttribute(line, 'y1', y(value));
-      setAttribute(line, 'y2', y(value));
-    });
+    const below = drawAreas(areas, helds, xs, y, focus ? steady : null);
+    drawTicks(yTicks, gridLines, niceTicks(top, last.narrow ? 3 : 5), { top, width, y, focus }, t, formatBytes);
     // Zoomed in, the GPU's memory is off the scale: its line and label are not drawn.
     drawGpuLine([gpuHalo, gpuLine], gpuLabel, focus ? null : width, y(memory), top > 0 ? memory / top : 0, last.memoryLabel);
     const peakEnd = events[peakEvent] ? events[peakEvent].start + events[peakEvent].seconds : 0;
