@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/api/api.hpp"
+#include "engine/api/estimate_json.hpp"
 #include "engine/api/fit.hpp"
 #include "engine/api/methods.hpp"
 #include "engine/api/view.hpp"

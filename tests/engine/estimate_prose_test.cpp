@@ -3,6 +3,7 @@
 // "how few GPUs can train this".
 #include <string>
 
+#include "engine/api/estimate_json.hpp"
 #include "engine/model/estimate.hpp"
 #include "estimate_support.hpp"
 

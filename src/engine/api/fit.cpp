@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/api/api.hpp"
+#include "engine/api/estimate_json.hpp"
 
 #include "engine/model/estimate.hpp"
 #include "engine/model/fit.hpp"

@@ -1,6 +1,7 @@
 #include "engine/api/methods.hpp"
 
 #include "engine/api/api.hpp"
+#include "engine/api/estimate_json.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/finetune.hpp"

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "engine/api/api.hpp"
+#include "engine/api/estimate_json.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/scenario.hpp"

@@ -43,7 +43,7 @@ struct EstimateParts {
 };
 
 struct Estimate {
-    EstimateParts parts;  // what was computed, and so what write_estimate writes
+    EstimateParts parts;  // what was computed, and so what write_estimate (api/estimate_json.hpp) writes
     ParameterCount params;
     Architecture architecture;
     InferenceBytes inference;
@@ -80,8 +80,6 @@ std::string accounting_explanation(AccountingConvention accounting, const Traini
 
 // "BF16", "FP32", …: how the lesson names a format.
 std::string_view format_label(NumberFormat format);
-// Every number format: [{id, name, bytes, label: "BF16 (2 bytes)"}], for labels that state bytes.
-std::string number_formats_json();
 
 // The scenario fields a reader can change where the notes are read, as field paths separated by
 // spaces ("training.recompute parallel.zero_stage"), or "*" for every field (the CLI). A note's
@@ -93,13 +91,5 @@ inline constexpr std::string_view every_control = "*";
 // `parts` leaves out what no caller draws (EstimateParts); every other figure is the same.
 Estimate estimate(const Scenario& scenario, StepDetail detail = StepDetail::peak, EstimateParts parts = {},
                   std::string_view shown_controls = every_control);
-
-// The estimate as JSON (docs/scenario.md), including the resolved scenario's GPU and notes, with
-// the parts it was computed with (estimate.parts) and no member of those it was not.
-// `all_finite` is set false if any number was NaN or infinite (written as null).
-std::string write_estimate(const Scenario& scenario, const Estimate& estimate, bool* all_finite = nullptr);
-
-// An estimate that carries only errors.
-std::string write_errors(const std::vector<FieldError>& errors);
 
 }  // namespace trainscope
