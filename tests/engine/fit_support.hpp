@@ -14,19 +14,21 @@
 
 namespace trainscope::testing {
 
-// A preset on 64 GPUs with `training` (a JSON object); ZeRO-3 so that every offload reads.
-inline Scenario preset_on_64_gpus(std::string_view preset, std::string_view training) {
+// A preset on 64 GPUs with `training` (a JSON object); ZeRO-3 so that every offload reads. The
+// GPUs are the catalogue's `gpu`, or the preset's own when it is empty.
+inline Scenario preset_on_64_gpus(std::string_view preset, std::string_view training, std::string_view gpu = "") {
+    const std::string hardware = gpu.empty() ? "" : R"(,"hardware":{"gpu":")" + std::string(gpu) + R"("})";
     const ScenarioReading reading =
         read_scenario_text(R"({"model":{"preset":")" + std::string(preset) + R"("},"training":)" +
-                           std::string(training) + R"(,"parallel":{"gpus":64,"zero_stage":3}})");
+                           std::string(training) + hardware + R"(,"parallel":{"gpus":64,"zero_stage":3}})");
     REQUIRE(reading.ok());
     return reading.scenario;
 }
 
-// Calls visit(s) for every valid layout of the grid above, for one preset and training.
+// Calls visit(s) for every valid layout of the grid above, for one preset, training and GPU.
 inline void for_each_grid_layout(std::string_view preset, std::string_view training,
-                                 const std::function<void(const Scenario&)>& visit) {
-    Scenario s = preset_on_64_gpus(preset, training);
+                                 const std::function<void(const Scenario&)>& visit, std::string_view gpu = "") {
+    Scenario s = preset_on_64_gpus(preset, training, gpu);
     for (const double t : {1.0, 2.0, 8.0})
         for (const double p : {1.0, 2.0, 4.0})
             for (const double c : {1.0, 2.0})

@@ -529,14 +529,13 @@ struct ShapeFigures {
     bool has_without_recompute = false;
     ActivationBytes without_recompute;
     bool has_parts[3] = {false, false, false};
-    StepPeakParts parts[3];
+    ActivationPeakParts parts[3];
     bool has_floors = false;
     double floor_run[3] = {0, 0, 0};
-    double most_held = -1;  // the most pile + activations' extra of the three choices; -1: not yet known
 };
 
 // The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
-const StepPeakParts& activation_parts(const Scenario& s, ShapeFigures& shape, int r) {
+const ActivationPeakParts& activation_parts(const Scenario& s, ShapeFigures& shape, int r) {
     if (shape.has_parts[r]) return shape.parts[r];
     const Architecture& a = s.model.architecture;
     if (!shape.has_without_recompute) {
@@ -569,21 +568,20 @@ double floor_run_of(const Scenario& s, const SharedFigures& shared, ShapeFigures
 // Whether one layout fits at micro-batch 1, by the bounds on its peak (docs/model.md §17), or
 // when they leave it open (within a relative 10⁻¹² of the memory either side, for rounding), by
 // walking its timeline, which stays the reference.
-bool fits_at_one(const Scenario& s, const SharedFigures& shared, double states, const StepPeakParts& activation_parts,
-                 double weight_extra, FitSearch& search) {
+bool fits_at_one(const Scenario& s, const SharedFigures& shared, double states,
+                 const ActivationPeakParts& activation_parts, const WeightPeakParts& weight_parts, FitSearch& search) {
     const double memory = s.hardware.gpu.memory_bytes;
-    const double lower = states + activation_parts.pile;
-    const double upper = lower + activation_parts.activation_extra + weight_extra;
-    if (upper * (1 + 1e-12) <= memory) return true;
-    if (lower * (1 - 1e-12) > memory) return false;
+    const StepPeakBounds bounds = step_peak_from_parts(states, activation_parts, weight_parts);
+    if (bounds.upper * (1 + 1e-12) <= memory) return true;
+    if (bounds.lower * (1 - 1e-12) > memory) return false;
     ++search.timelines_walked;
     return check_in_search(s, shared.params, &shared, Timing::never).fits;
 }
 
 // The weights' part of a layout's peak bounds (gathered layers and head, gradient buffers), for a
 // scenario without recompute: it reads no activation figure, so none are worked out.
-double weight_part(const Scenario& s, const SharedFigures& shared) {
-    return step_peak_parts(s, shared.params, shared.layer, shared.bytes, ActivationBytes{}).weight_extra;
+WeightPeakParts weight_parts_of(const Scenario& s, const SharedFigures& shared) {
+    return step_peak_parts(s, shared.params, shared.layer, shared.bytes, ActivationBytes{}).weights;
 }
 
 // A layout's model states and the weights' part of its peak bounds depend on t·p, e, the ZeRO
@@ -591,27 +589,22 @@ double weight_part(const Scenario& s, const SharedFigures& shared) {
 // per_gpu_model_states, offload.cpp's offload_states, timeline.cpp's event_sizes): worked out once
 // per (t, p, e, ZeRO stage) and shared by the contexts and interleavings under it.
 struct StateFigures {
-    bool has_states = false, has_weight_extra = false;
-    double states = 0, weight_extra = 0;
+    bool has_states = false, has_weight_parts = false;
+    double states = 0;
+    WeightPeakParts weight_parts;
 };
 
-// True when the upper bound of the recompute choice with the most activations fits: then the
-// three layouts of this ZeRO stage fit without judging each (`s` is set to the stage's layout).
-// (Recompute none's parts alone do not bound the others': a recomputing stage can hold more
-// besides its pile, as fit_bounds_test found, so each choice's own parts are taken.)
-// The most is the shape's: worked out for its first ZeRO stage, kept for the others.
-bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, double weight_extra) {
-    if (shape.most_held < 0) {
-        double most = 0;
-        for (int r = 0; r < 3; ++r) {
-            s.training.recompute = recompute_choices[r];
-            const StepPeakParts& parts = activation_parts(s, shape, r);
-            const double held = parts.pile + parts.activation_extra;
-            if (held > most) most = held;
-        }
-        shape.most_held = most;
+// True when the upper bound of each recompute choice fits: then the three layouts of this ZeRO
+// stage fit without judging each (`s` is set to the stage's layout). Each choice's own parts are
+// taken: which group of extras is largest depends on the choice (a recomputing stage holds a
+// rebuilt layer, a smaller pile), so no one choice's bound covers the others'.
+bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, const WeightPeakParts& weight_parts) {
+    for (int r = 0; r < 3; ++r) {
+        s.training.recompute = recompute_choices[r];
+        const StepPeakBounds bounds = step_peak_from_parts(states, activation_parts(s, shape, r), weight_parts);
+        if (bounds.upper * (1 + 1e-12) > s.hardware.gpu.memory_bytes) return false;
     }
-    return (states + shape.most_held + weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes;
+    return true;
 }
 
 // Judges one family's layouts in the enumeration's order (ZeRO stage, then recompute), counting
@@ -632,10 +625,11 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         s.training.recompute = Recompute::none;
         // Below ZeRO-2 a layer holds no gradient buffer and gathers nothing (offloading the weights
         // needs ZeRO-3): the part is 0 (timeline.cpp's event_sizes).
-        if (!known.has_weight_extra)
-            known.weight_extra = zero >= 2 ? weight_part(s, shared) : 0.0, known.has_weight_extra = true;
-        const double weight_extra = known.weight_extra;
-        if (all_three_fit(s, shape, states, weight_extra) && checks + 3 < fit_check_budget) {
+        if (!known.has_weight_parts)
+            known.weight_parts = zero >= 2 ? weight_parts_of(s, shared) : WeightPeakParts{},
+            known.has_weight_parts = true;
+        const WeightPeakParts& weight_parts = known.weight_parts;
+        if (all_three_fit(s, shape, states, weight_parts) && checks + 3 < fit_check_budget) {
             search.layouts_examined += 3, search.layouts_total += 3, checks += 3;
             family.fitting |= 7u << (3 * (zero - family.least_zero));
             continue;
@@ -643,7 +637,7 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         for (int r = 0; r < 3; ++r) {
             ++search.layouts_examined;
             s.training.recompute = recompute_choices[r];
-            if (fits_at_one(s, shared, states, activation_parts(s, shape, r), weight_extra, search)) {
+            if (fits_at_one(s, shared, states, activation_parts(s, shape, r), weight_parts, search)) {
                 family.fitting |= 1u << (3 * (zero - family.least_zero) + r);
                 ++search.layouts_total;
             }

@@ -674,21 +674,62 @@ LayerParameters layer_parameters(const Architecture& architecture, const Paramet
 StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
                                 const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
                                 const ActivationBytes& activations, const ActivationBytes* without_recompute) {
-    StepTimeline timeline;
-    const Plan plan = plan_stage(scenario, activations, timeline);
-    double gathered_share = 0;
-    const Sizes size = event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline,
-                                   gathered_share, without_recompute);
-    // The walk's counts: activation_layers ≤ layers × in-flight (reached by the last warm-up
-    // forward), gathered_layers ≤ 2 (the layer in use and the one prefetched).
-    const double pile = static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight) *
-                        size.kept_activations_per_layer;
-    const double states = per_gpu_states.total();
+    const StepPeakParts parts =
+        step_peak_parts(scenario, params, figures, bytes_per_param, activations, without_recompute);
+    return step_peak_from_parts(per_gpu_states.total(), parts.activations, parts.weights);
+}
+
+namespace {
+
+// The activations' side from the plan and the sizes: step_peak_parts and step_activation_parts
+// both end here, so their figures are one expression.
+ActivationPeakParts activation_parts_of(const Plan& plan, const StepTimeline& timeline, double kept_per_layer,
+                                        double rebuilt, double logits) {
+    const double layers = static_cast<double>(timeline.layers), in_flight = static_cast<double>(timeline.in_flight);
+    ActivationPeakParts parts;
+    parts.pile = layers * in_flight * kept_per_layer;
+    parts.kept_per_layer = kept_per_layer;
+    parts.pass_activations = layers * kept_per_layer;
+    parts.rebuilt = rebuilt;
+    parts.logits = plan.holds_logits ? logits : 0.0;
+    parts.prefetches = plan.layers >= 2;
+    parts.first_stage = plan.first_stage;
+    // forward_pass sets the logits and the gathered head at the loss and only backward_pass frees
+    // them: with several micro-batches in flight a second forward would run beside them.
+    parts.logits_outlive_pass = plan.holds_logits && timeline.in_flight > 1;
+    return parts;
+}
+
+}  // namespace
+
+StepPeakBounds step_peak_from_parts(double states, const ActivationPeakParts& a, const WeightPeakParts& w) {
+    // The walk's groups (timeline.cpp's forward_pass, backward_pass, walk_step; docs/model.md §17).
+    // Every event holds at most the pile, and one of these on top; each is held, with the counts
+    // shown, by an event of the forward that completes the pile or of the backward that follows it
+    // (1F1B's first steady pair, or any micro-batch of gradient accumulation), so each is also a
+    // lower bound.
+    // ZeRO-3 holds the layer in use and the one prefetched; a one-layer stage never prefetches.
+    const double layers_gathered = a.prefetches ? 2 * w.gathered_layer : w.gathered_layer;
+    // The backward's first layer rebuilding its activations beside both gathered layers, with the
+    // whole pile (without recompute: its prefetch, or on a one-layer stage the forward of it).
+    const double rebuilding = a.rebuilt + layers_gathered;
+    // The same layer's backward: its activations (kept and rebuilt) freed as its full gradients
+    // appear, before their reduce-scatter.
+    const double first_gradients = w.layer_gradients + layers_gathered - a.kept_per_layer;
+    // The loss holds the logits and the gathered output matrix; the backward's first gather adds
+    // a layer before the output's backward swaps the logits for the output's gradients.
+    const double output =
+        a.logits > 0 ? w.gathered_layer + w.gathered_head + std::max(a.logits, w.head_gradients) : 0.0;
+    double extra = std::max(std::max(rebuilding, first_gradients), output);
+    // The embedding's backward ends a backward pass, one pass's activations below the pile: its
+    // gradients beside the gathered embedding (its forward's gather, gathered head alone, is less).
+    if (a.first_stage) extra = std::max(extra, w.gathered_head + w.head_gradients - a.pass_activations);
     StepPeakBounds bounds;
-    bounds.lower = states + pile;
-    bounds.upper = states + pile + size.rebuilt_activations + (plan.holds_logits ? size.logits : 0.0) +
-                   (plan.gathers ? 2 * size.gathered_layer + size.gathered_head : 0.0) + size.layer_gradients +
-                   size.head_gradients;
+    bounds.lower = states + a.pile + extra;
+    bounds.upper = bounds.lower;
+    if (a.logits_outlive_pass)  // the groups no longer hold: every extra at once
+        bounds.upper = states + a.pile + a.rebuilt + a.logits + 2 * w.gathered_layer + w.gathered_head +
+                       w.layer_gradients + w.head_gradients;
     return bounds;
 }
 
@@ -701,27 +742,26 @@ StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& pa
     const Sizes size = event_sizes(scenario, params, figures, bytes_per_param, activations, plan, timeline,
                                    gathered_share, without_recompute);
     StepPeakParts parts;
-    parts.pile = static_cast<double>(timeline.layers) * static_cast<double>(timeline.in_flight) *
-                 size.kept_activations_per_layer;
-    parts.activation_extra = size.rebuilt_activations + (plan.holds_logits ? size.logits : 0.0);
-    parts.weight_extra = (plan.gathers ? 2 * size.gathered_layer + size.gathered_head : 0.0) + size.layer_gradients +
-                         size.head_gradients;
+    parts.activations =
+        activation_parts_of(plan, timeline, size.kept_activations_per_layer, size.rebuilt_activations, size.logits);
+    // The walk gathers only with plan.gathers (event_sizes' share is 1 for offloaded weights anyway).
+    parts.weights.gathered_layer = plan.gathers ? size.gathered_layer : 0.0;
+    parts.weights.gathered_head = plan.gathers ? size.gathered_head : 0.0;
+    parts.weights.layer_gradients = size.layer_gradients;
+    parts.weights.head_gradients = size.head_gradients;
     return parts;
 }
 
-StepPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
-                                    const ActivationBytes& without_recompute) {
+ActivationPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
+                                          const ActivationBytes& without_recompute) {
     StepTimeline timeline;
     const Plan plan = plan_stage(scenario, activations, timeline);
-    // event_sizes' expressions for these sizes, and step_peak_parts' sums of them.
+    // event_sizes' expressions for these sizes.
     const double layers = static_cast<double>(timeline.layers), in_flight = static_cast<double>(timeline.in_flight);
     const double kept_activations_per_layer = activations.layers / (layers * in_flight);
     const double rebuilt_activations =
         plan.recompute ? at_least(0.0, without_recompute.per_layer - activations.per_layer) : 0.0;
-    StepPeakParts parts;
-    parts.pile = layers * in_flight * kept_activations_per_layer;
-    parts.activation_extra = rebuilt_activations + (plan.holds_logits ? activations.logits : 0.0);
-    return parts;
+    return activation_parts_of(plan, timeline, kept_activations_per_layer, rebuilt_activations, activations.logits);
 }
 
 namespace {

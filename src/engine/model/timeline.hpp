@@ -112,9 +112,9 @@ struct LayerParameters {
 LayerParameters layer_parameters(const Architecture& architecture, const ParameterCount& params);
 
 // Bounds on step_timeline's peak from the sizes of what comes and goes, without walking the step
-// (docs/model.md §17): every event holds the states and at most the whole activation pile, two
-// gathered layers and a gathered head, a rebuilt layer, the logits and both gradient buffers; the
-// event that completes the pile holds at least the states and the pile.
+// (docs/model.md §17): every event holds the states, at most the whole activation pile, and at
+// most one of the groups of extras the walk can hold together (step_peak_from_parts); the events
+// around the completed pile hold each group with the pile, so the lower bound takes them too.
 struct StepPeakBounds {
     double lower = 0;
     double upper = 0;
@@ -123,24 +123,48 @@ StepPeakBounds step_peak_bounds(const Scenario& scenario, const ParameterCount& 
                                 const BytesPerParam& bytes_per_param, const ModelStateBytes& per_gpu_states,
                                 const ActivationBytes& activations, const ActivationBytes* without_recompute = nullptr);
 
-// step_peak_bounds' pieces apart from the states, for the inverse search to combine (docs/model.md
-// §17): `pile` and `activation_extra` (a rebuilt layer, the logits) depend on t, p, c, v and the
-// recompute choice alone, `weight_extra` (two gathered layers and a gathered head, the gradient
-// buffers) on t, e, the ZeRO stage, d·c and offload alone. lower = states + pile, upper = states
-// + pile + activation_extra + weight_extra, up to rounding.
-struct StepPeakParts {
-    double pile = 0;
-    double activation_extra = 0;
-    double weight_extra = 0;
+// The activations' side of the bounds: it depends on t, p, c, v and the recompute choice alone,
+// so the inverse search works it out once per shape and choice (docs/model.md §17).
+struct ActivationPeakParts {
+    double pile = 0;                   // the stage's layers × in-flight micro-batches' kept activations
+    double kept_per_layer = 0;         // one layer's, one micro-batch's: what a layer's backward frees
+    double pass_activations = 0;       // one micro-batch's pass through the stage: what a backward pass frees
+    double rebuilt = 0;                // a recomputed layer's rebuilt activations (0 without recompute)
+    double logits = 0;                 // 0 on a stage that holds none
+    bool prefetches = false;           // the stage has two layers or more: a gather can hold two at once
+    bool first_stage = true;           // the stage runs the input embedding's backward
+    bool logits_outlive_pass = false;  // several micro-batches in flight with logits (memory.cpp gives none)
 };
+
+// The weights' side: it depends on t, e, the ZeRO stage, d·c and offload alone (0 below ZeRO-2),
+// so the search works it out once per (t, p, e, ZeRO stage). Each is 0 where the walk never holds it.
+struct WeightPeakParts {
+    double gathered_layer = 0;   // ZeRO-3: other GPUs' slices of one layer
+    double gathered_head = 0;    // … of the embedding or output matrix
+    double layer_gradients = 0;  // ZeRO-2/3: one layer's full gradients before their reduce-scatter
+    double head_gradients = 0;   // … the embedding's or output matrix's
+};
+
+struct StepPeakParts {
+    ActivationPeakParts activations;
+    WeightPeakParts weights;
+};
+
+// The bounds from the parts, the one place the groups of extras that coexist are written down
+// (docs/model.md §17); step_peak_bounds and the search both call it. Equal to step_peak_bounds'
+// up to rounding.
+StepPeakBounds step_peak_from_parts(double states, const ActivationPeakParts& activations,
+                                    const WeightPeakParts& weights);
+
+// step_peak_bounds' parts apart from the states, for the inverse search to combine.
 StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& params, const LayerParameters& figures,
                               const BytesPerParam& bytes_per_param, const ActivationBytes& activations,
                               const ActivationBytes* without_recompute = nullptr);
 
-// step_peak_parts' pile and activation_extra alone (weight_extra 0), bit for bit, without the
-// sizes of the weights' events: what the fit search needs per recompute choice (docs/model.md §17).
-StepPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
-                                    const ActivationBytes& without_recompute);
+// step_peak_parts' activations' side alone, bit for bit, without the sizes of the weights'
+// events: what the fit search needs per recompute choice (docs/model.md §17).
+ActivationPeakParts step_activation_parts(const Scenario& scenario, const ActivationBytes& activations,
+                                          const ActivationBytes& without_recompute);
 
 // The timeline as JSON (docs/scenario.md, "Step timeline"). Sets `all_finite` false on NaN/infinity.
 std::string write_step_timeline(const StepTimeline& timeline, bool* all_finite = nullptr);
