@@ -532,6 +532,7 @@ struct ShapeFigures {
     ActivationPeakParts parts[3];
     bool has_floors = false;
     double floor_run[3] = {0, 0, 0};
+    double most_held = -1;  // the most pile + rebuilt layer + logits of the three choices; -1: not yet known
 };
 
 // The activations' part for recompute choice r, with `s` set to a layout of the shape with that choice.
@@ -598,7 +599,25 @@ struct StateFigures {
 // stage fit without judging each (`s` is set to the stage's layout). Each choice's own parts are
 // taken: which group of extras is largest depends on the choice (a recomputing stage holds a
 // rebuilt layer, a smaller pile), so no one choice's bound covers the others'.
+//
+// First, every extra at once (the bound before the groups: the walk never holds more than the pile,
+// the rebuilt layer, the logits, two gathered layers, the gathered head and both gradient buffers
+// together, and step_peak_from_parts' groups are each within it): one sum for the three choices,
+// the shape's most worked out once. Where it fits, each choice's own bound does; most layouts of a
+// large cluster are settled so, without three bounds each.
 bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, const WeightPeakParts& weight_parts) {
+    if (shape.most_held < 0) {
+        double most = 0;
+        for (int r = 0; r < 3; ++r) {
+            s.training.recompute = recompute_choices[r];
+            const ActivationPeakParts& parts = activation_parts(s, shape, r);
+            most = std::max(most, parts.pile + parts.rebuilt + parts.logits);
+        }
+        shape.most_held = most;
+    }
+    const WeightPeakParts& w = weight_parts;
+    const double every_weight_extra = 2 * w.gathered_layer + w.gathered_head + w.layer_gradients + w.head_gradients;
+    if ((states + shape.most_held + every_weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes) return true;
     for (int r = 0; r < 3; ++r) {
         s.training.recompute = recompute_choices[r];
         const StepPeakBounds bounds = step_peak_from_parts(states, activation_parts(s, shape, r), weight_parts);
