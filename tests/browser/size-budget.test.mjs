@@ -29,7 +29,9 @@
 // as titles: +116 B, 223,092 B. The time section split into its parts' functions (no function over
 // 80 lines): +102 B, 223,194 B; the step section's likewise: +35 B, 223,229 B; the memory
 // section's: +184 B, 223,413 B; the sharding section's: +75 B, 223,488 B; the step chart's:
-// +144 B, 223,632 B (no function over 80 lines left, ESLint's TO_SPLIT list gone). Byte counts are deterministic,
+// +144 B, 223,632 B (no function over 80 lines left, ESLint's TO_SPLIT list gone). The grouped peak
+// bounds (their parts and combining function in the wasm) and the estimate's JSON in api/, measured
+// together: 223,548 B, the budget lowered to it. Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -39,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 223_632;
+const PAGE_BUDGET_BYTES = 223_548;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON
