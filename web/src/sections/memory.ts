@@ -341,14 +341,22 @@ function memoryWhy(context: SectionContext): MemoryPart {
   );
   const whySummary = element.querySelector('summary') as HTMLElement;
   const whyFormula = element.querySelector('.ts-formula') as HTMLElement;
-  const update = ({ reference: single }: PageView) => {
+  const update = ({ estimate, reference: single }: PageView) => {
     const { inference, training } = single;
+    const trainingBytes = formatNumber(training.bytes_per_param.total);
+    const runningBytes = formatNumber(inference.bytes_per_param);
+    // With LoRA or QLoRA the frozen base keeps no gradients or optimizer states, so training can
+    // take as many bytes per parameter as running ("Why 2 bytes instead of 2?"): the question is
+    // then why training every weight would take more, which the body answers.
+    const adapters = (estimate.training.fine_tuning?.method ?? 'full') !== 'full';
     setText(
       whySummary,
-      t('memory.why.summary_numbers', 'Why {training} bytes instead of {running}?', {
-        training: formatNumber(training.bytes_per_param.total),
-        running: formatNumber(inference.bytes_per_param),
-      }),
+      adapters || trainingBytes === runningBytes
+        ? t('memory.why.summary_adapters', 'Why would training every weight take more bytes than running?')
+        : t('memory.why.summary_numbers', 'Why {training} bytes instead of {running}?', {
+            training: trainingBytes,
+            running: runningBytes,
+          }),
     );
     setText(
       whyFormula,
