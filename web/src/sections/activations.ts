@@ -1,29 +1,24 @@
 // Section 2: activations, remembered or recomputed: memory saved beside compute paid.
 
 import { checkboxControl, radioControl } from '../controls/controls';
-import { h, setAttribute, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import { stackedBar } from '../figures/stacked-bar';
 import { why } from '../figures/why';
 import { withElements, type Translate } from '../i18n/i18n';
 import type { Choice, Estimate } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
+import { prose, sectionElement } from './shell';
 
 /** Why activations cost memory, and what recomputing them buys. */
 function activationsProse(t: Translate): HTMLElement {
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'activations.prose_1',
-        'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. ',
-      ),
-      t(
-        'activations.prose_2',
-        'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.',
-      ),
+  return prose(
+    t(
+      'activations.prose_1',
+      'The backward pass needs what every layer computed on the way forward. Keeping all of it costs memory that grows with the batch and, for attention, with the square of the sequence length. ',
+    ),
+    t(
+      'activations.prose_2',
+      'Checkpointing keeps only a little and recomputes the rest when the backward pass asks for it: a lot of memory saved for some extra arithmetic.',
     ),
   );
 }
@@ -219,7 +214,6 @@ function updateCompute(parts: FigureParts, estimate: Estimate, { t, units }: Sec
 export function activationSection(context: SectionContext): SectionView {
   const { t } = context;
   const { formatInteger } = context.units;
-  const headingId = uniqueId('heading');
   const parts = activationsFigure(context);
   // Gradient accumulation in the engine's count: how many micro-batches one optimizer step adds up.
   const accumulation = h('p', { className: 'ts-hint', 'data-figure': 'micro-batches', 'aria-live': 'off' });
@@ -256,14 +250,11 @@ export function activationSection(context: SectionContext): SectionView {
     ),
   );
 
-  const element = h(
-    'section',
-    { className: 'ts-section', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('activations', t('activations.heading', 'Activations: remember, or recompute')),
-    ),
+  const element = sectionElement(
+    context,
+    'activations',
+    t('activations.heading', 'Activations: remember, or recompute'),
+    'ts-section',
     activationsProse(t),
     h('div', { className: 'ts-panel' }, activationsControls(context, accumulation), figure),
     activationsWhy(t),

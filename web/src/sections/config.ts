@@ -8,22 +8,17 @@ import { withElements, type Translate } from '../i18n/i18n';
 import type { Architecture, FieldError } from '../engine/types';
 import type { SectionContext } from './context';
 import { EXAMPLE_CONFIG } from './example-config';
+import { prose, sectionElement } from './shell';
 
 /** Applies a model read from a config: the engine's errors if it refuses it, else its parameter count. */
 export type UseArchitecture = (architecture: Architecture, name: string) => { errors: FieldError[]; params: number };
 
 /** What the section reads from a config.json, in a sentence. */
 function configProse(t: Translate): HTMLElement {
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'config.prose',
-        'Paste a model’s config.json from Hugging Face (its “Files” tab). The page reads the shape — layers, hidden size, heads, MLP size, vocabulary, experts — and the engine counts the parameters and redoes every figure above.',
-      ),
+  return prose(
+    t(
+      'config.prose',
+      'Paste a model’s config.json from Hugging Face (its “Files” tab). The page reads the shape — layers, hidden size, heads, MLP size, vocabulary, experts — and the engine counts the parameters and redoes every figure above.',
     ),
   );
 }
@@ -99,7 +94,6 @@ export function configSection(
   useArchitecture: UseArchitecture,
 ): HTMLElement {
   const { t } = context;
-  const headingId = uniqueId('heading');
   const textareaId = uniqueId('config');
   const errorsId = uniqueId('config-errors');
   const textarea = h('textarea', {
@@ -126,14 +120,11 @@ export function configSection(
     }
     showConfigUsed(context, textarea, result, parsed, check.params);
   };
-  return h(
-    'section',
-    { className: 'ts-section', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('config', t('config.heading', 'Your own model')),
-    ),
+  return sectionElement(
+    context,
+    'config',
+    t('config.heading', 'Your own model'),
+    'ts-section',
     configProse(t),
     h(
       'div',

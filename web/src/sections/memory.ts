@@ -1,7 +1,7 @@
 // Section 1: running vs training, one whole copy of the model on one scale.
 
 import { radioControl, selectControl } from '../controls/controls';
-import { type Child, h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { type Child, h, setFigure, setHidden, setText } from '../dom/dom';
 import { gpuIcons } from '../figures/gpu-icons';
 import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
@@ -12,6 +12,7 @@ import { withElements } from '../i18n/i18n';
 import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
 import type { AccountingChoice } from '../engine/types';
 import { offloadNote } from './offload-note';
+import { prose, sectionElement } from './shell';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = [
@@ -289,27 +290,21 @@ function memoryProse(context: SectionContext): MemoryPart {
   const runPerParamProse = h('strong', { 'data-figure': 'prose-inference-bytes-per-param' });
   const runPrecisionProse = h('span');
   const trainPerParamProse = h('strong', { 'data-figure': 'prose-training-bytes-per-param' });
-  const element = h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      withElements(
-        t(
-          'memory.prose.run',
-          'To run a model, a GPU holds its weights — {bytes} for each parameter in {precision} — and a key/value cache of the text it is reading. ',
-        ),
-        { bytes: runPerParamProse, precision: runPrecisionProse },
-      ),
+  const element = prose(
+    withElements(
       t(
-        'memory.prose.train',
-        'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',
+        'memory.prose.run',
+        'To run a model, a GPU holds its weights — {bytes} for each parameter in {precision} — and a key/value cache of the text it is reading. ',
       ),
-      withElements(t('memory.prose.total', 'With the choices below that is {bytes} per parameter, before any activations are stored.'), {
-        bytes: trainPerParamProse,
-      }),
+      { bytes: runPerParamProse, precision: runPrecisionProse },
     ),
+    t(
+      'memory.prose.train',
+      'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',
+    ),
+    withElements(t('memory.prose.total', 'With the choices below that is {bytes} per parameter, before any activations are stored.'), {
+      bytes: trainPerParamProse,
+    }),
   );
   const update = ({ reference: single, scenario: resolved }: PageView) => {
     setText(runPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.inference.bytes_per_param) }));
@@ -438,7 +433,6 @@ function memoryDeeper(context: SectionContext, accountingChoices: readonly Accou
 /** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
 export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t } = context;
-  const headingId = uniqueId('heading');
   const headline = memoryHeadline(context);
   const fineTuning = fineTuningSentence(context);
   const offload = offloadNote(context);
@@ -448,14 +442,11 @@ export function memorySection(context: SectionContext, accountingChoices: readon
   const prose = memoryProse(context);
   const whyDetails = memoryWhy(context);
   const deeper = memoryDeeper(context, accountingChoices);
-  const element = h(
-    'section',
-    { className: 'ts-section', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('memory', t('memory.heading', 'Running vs training: what must sit in memory')),
-    ),
+  const element = sectionElement(
+    context,
+    'memory',
+    t('memory.heading', 'Running vs training: what must sit in memory'),
+    'ts-section',
     prose.element,
     headline.element,
     fineTuning.element,

@@ -2,7 +2,7 @@
 
 import { checkboxControl, radioControl, selectControl } from '../controls/controls';
 import { fieldStops } from '../controls/sliders';
-import { h, setAttribute, setClass, setFigure, setHidden, setStyle, setText, uniqueId } from '../dom/dom';
+import { h, setAttribute, setClass, setFigure, setHidden, setStyle, setText } from '../dom/dom';
 import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
 import { shardBar } from '../figures/shard-bar';
@@ -16,6 +16,7 @@ import { extraParts, type PageView, type SectionContext, type SectionView } from
 import type { Preset } from '../engine/types';
 import { gpuControl } from './gpus';
 import { runLoader } from './sharding-runs';
+import { prose, sectionElement } from './shell';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
 const HELD_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'] as const;
@@ -377,20 +378,14 @@ function parallelismControls(context: SectionContext): HTMLElement {
 /** What sharding does, in two sentences. */
 function shardingProse(context: SectionContext): HTMLElement {
   const { t } = context;
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'sharding.prose_1',
-        'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
-      ),
-      t(
-        'sharding.prose_2',
-        'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
-      ),
+  return prose(
+    t(
+      'sharding.prose_1',
+      'No GPU holds a terabyte. With plain data parallelism every GPU keeps a full copy of everything, so adding GPUs adds speed but no memory. ',
+    ),
+    t(
+      'sharding.prose_2',
+      'ZeRO (and PyTorch’s FSDP) gives each GPU only its own slice: first of the optimizer states, then of the gradients, then of the weights themselves, fetching the other slices from its neighbours just when it needs them.',
     ),
   );
 }
@@ -406,7 +401,6 @@ function layoutCaption(context: SectionContext): string {
 export function shardingSection(context: SectionContext, presets: readonly Preset[]): SectionView {
   const { t } = context;
   const { formatInteger } = context.units;
-  const headingId = uniqueId('heading');
   const status = fitStatus(context);
   const bars = shardBars(context);
   const whyDetails = shardingWhy(context);
@@ -419,14 +413,11 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
     status.update(view);
     bars.update(view);
   };
-  const element = h(
-    'section',
-    { className: 'ts-section', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('sharding', t('sharding.heading', 'Sharding: every GPU keeps only its slice')),
-    ),
+  const element = sectionElement(
+    context,
+    'sharding',
+    t('sharding.heading', 'Sharding: every GPU keeps only its slice'),
+    'ts-section',
     shardingProse(context),
     h(
       'div',

@@ -10,6 +10,7 @@ import type { Estimate, Scenario } from '../engine/types';
 import type { Translate } from '../i18n/i18n';
 import { type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
+import { prose, sectionElement } from './shell';
 
 export const CUSTOM_GPU = 'custom';
 
@@ -408,7 +409,6 @@ function timeWhy(t: Translate): HTMLElement {
 
 export function timeSection(context: SectionContext, engine: Engine): SectionView {
   const { t } = context;
-  const headingId = uniqueId('heading');
   const equation = sixNDEquation(context);
   const gpuType = gpuTypeControl(context, engine);
   // The time figure sits beside the controls and the curve below it: parts of their own
@@ -416,28 +416,19 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   // does not redraw a figure off screen (each catches up when the input rests or it comes near).
   const figure = timeFigure(context);
   const curve = timeCurveFigure(context, engine);
-  const element = h(
-    'section',
-    { className: 'ts-section', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('time', t('time.heading', 'Time: staggering amounts of simple arithmetic')),
-    ),
-    h(
-      'div',
-      { className: 'ts-prose' },
-      h(
-        'p',
-        null,
-        t(
-          'time.prose_1',
-          'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
-        ),
-        t(
-          'time.prose_2',
-          'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
-        ),
+  const element = sectionElement(
+    context,
+    'time',
+    t('time.heading', 'Time: staggering amounts of simple arithmetic'),
+    'ts-section',
+    prose(
+      t(
+        'time.prose_1',
+        'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
+      ),
+      t(
+        'time.prose_2',
+        'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
       ),
     ),
     equation.element,

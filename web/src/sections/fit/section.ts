@@ -5,7 +5,7 @@
 // shows changed (other sections never pay for it).
 
 import { radioControl, selectControl } from '../../controls/controls';
-import { h, replace, setClass, setFigure, setHidden, setText, uniqueId } from '../../dom/dom';
+import { h, replace, setClass, setFigure, setHidden, setText } from '../../dom/dom';
 import type { Engine } from '../../engine/engine';
 import type { FitAnswer } from '../../engine/fit';
 import type { FieldError } from '../../engine/types';
@@ -18,6 +18,7 @@ import { layoutName, layoutsList } from './layouts';
 import { methodSettings } from './method-settings';
 import { methodsFigure } from './methods';
 import { searchWhenNear } from './schedule';
+import { prose, sectionElement } from '../shell';
 
 /** How long the inputs rest before the engine searches again. */
 const SEARCH_REST_MS = 120;
@@ -137,7 +138,6 @@ function currentFigures(context: SectionContext) {
 
 export function fitSection(context: SectionContext, engine: FitEngine): SectionView {
   const { t } = context;
-  const headingId = uniqueId('heading');
   const current = currentFigures(context);
   const layouts = layoutsList(context, context.load);
   const changes = changesList(context, context.load);
@@ -146,24 +146,15 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const problem = h('p', { className: 'ts-field-error', role: 'alert' });
   const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
   const results = h('div', { className: 'ts-fit-results' }, current.element, changes.element, layouts.element, notes, methods.element);
-  const element = h(
-    'section',
-    { className: 'ts-section ts-fit', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('fit', t('fit.heading', 'What fits on my GPUs')),
-    ),
-    h(
-      'div',
-      { className: 'ts-prose' },
-      h(
-        'p',
-        null,
-        t(
-          'fit.prose',
-          'Say which GPUs you have and what you want to train. The engine tries every way to split the work over them, keeps those that fit in memory, and ranks them by how long the run takes. When nothing fits, it lists the cheapest single changes that would.',
-        ),
+  const element = sectionElement(
+    context,
+    'fit',
+    t('fit.heading', 'What fits on my GPUs'),
+    'ts-section ts-fit',
+    prose(
+      t(
+        'fit.prose',
+        'Say which GPUs you have and what you want to train. The engine tries every way to split the work over them, keeps those that fit in memory, and ranks them by how long the run takes. When nothing fits, it lists the cheapest single changes that would.',
       ),
     ),
     fitInputs(context, engine, settings.element),

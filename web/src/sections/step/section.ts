@@ -5,7 +5,7 @@
 // updated in place: a slider step rewrites one path per component and a few texts.
 
 import { radioControl, selectControl } from '../../controls/controls';
-import { h, setClass, setHidden, setText, uniqueId } from '../../dom/dom';
+import { h, setClass, setHidden, setText } from '../../dom/dom';
 import type { Estimate } from '../../engine/types';
 import { stepChart } from '../../figures/step-chart';
 import { stepCommunication } from '../../figures/step-communication';
@@ -16,6 +16,7 @@ import { gpuControl } from '../gpus';
 import { phaseTable } from './phase-table';
 import { StepPlayer } from './player';
 import { peakInWords, phaseGroups, readTimeline, type GoodTimeline, type Recompute } from './words';
+import { prose, sectionElement } from '../shell';
 
 /** The chart's data and labels for a timeline on the estimate's GPU. */
 function chartData(context: SectionContext, timeline: GoodTimeline, estimate: Estimate, narrow: boolean) {
@@ -65,20 +66,14 @@ function belowTheChart(
 /** What the step shows, in two sentences. */
 function stepProse(context: SectionContext): HTMLElement {
   const { t } = context;
-  return h(
-    'div',
-    { className: 'ts-prose' },
-    h(
-      'p',
-      null,
-      t(
-        'step.prose_1',
-        'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
-      ),
-      t(
-        'step.prose_2',
-        'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
-      ),
+  return prose(
+    t(
+      'step.prose_1',
+      'The totals above are one moment of a training step: its worst. Play a step on one GPU and watch the memory: the forward pass piles up each layer’s activations, the backward pass frees them as the gradients appear, and the optimizer step updates the weights. ',
+    ),
+    t(
+      'step.prose_2',
+      'Checkpointing flattens the pile and pays with recompute bumps; ZeRO-3 keeps a slice of the weights and gathers each layer’s just before it is used.',
     ),
   );
 }
@@ -131,7 +126,6 @@ function stepWhy(context: SectionContext): HTMLElement {
 
 export function stepSection(context: SectionContext): SectionView {
   const { t } = context;
-  const headingId = uniqueId('heading');
   const chart = stepChart(t, context.units);
   const player = new StepPlayer(context, chart, () => element.isConnected);
   const table = phaseTable(context);
@@ -173,14 +167,11 @@ export function stepSection(context: SectionContext): SectionView {
     setText(peakText, peakInWords(read.good, estimate, context));
   };
 
-  const element = h(
-    'section',
-    { className: 'ts-section ts-step', 'aria-labelledby': headingId },
-    h(
-      context.headingTag(1),
-      { className: 'ts-section-title', id: headingId },
-      context.numbered('step', t('step.heading', 'One training step: where the memory goes, layer by layer')),
-    ),
+  const element = sectionElement(
+    context,
+    'step',
+    t('step.heading', 'One training step: where the memory goes, layer by layer'),
+    'ts-section ts-step',
     stepProse(context),
     h(
       'div',
