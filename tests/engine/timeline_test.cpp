@@ -5,6 +5,7 @@
 
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
+#include "engine/api/timeline_json.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/model.hpp"
 #include "engine/model/timeline.hpp"

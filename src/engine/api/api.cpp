@@ -1,6 +1,7 @@
 #include "engine/api/api.hpp"
 
 #include "engine/api/estimate_json.hpp"
+#include "engine/api/timeline_json.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/hardware.hpp"
 #include "engine/model/model.hpp"

@@ -4,6 +4,7 @@
 
 #include "engine/api/api.hpp"
 #include "engine/api/estimate_json.hpp"
+#include "engine/api/timeline_json.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/scenario.hpp"
