@@ -3,8 +3,10 @@
 #include "catch_include.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/memory.hpp"
+#include "engine/model/model.hpp"
 #include "engine/model/scenario.hpp"
 #include "estimate_support.hpp"
+#include "fit_support.hpp"
 
 using namespace trainscope;
 using trainscope::testing::estimate_of;
@@ -331,4 +333,31 @@ TEST_CASE("the overflow note names only the controls shown, and no ZeRO stage wh
     const std::string some = overflow_note_at(0, "training.sequence parallel.zero_stage");
     CHECK(says(some, "Shrink it with shorter sequences."));
     CHECK(says(some, "At ZeRO stage 0"));
+}
+
+// docs/model.md §17: the inverse search asks for a shape's three recompute choices at once.
+TEST_CASE("the three recompute choices' activations at once are training_activations' for each, bit for bit",
+          "[memory][fit]") {
+    int compared = 0;
+    for (const ModelPreset& preset : model_presets())
+        for (const char* training : {R"({})", R"({"flash_attention":false,"global_batch":64})",
+                                     R"({"sequence_parallel":false,"precision":"fp32"})"})
+            testing::for_each_grid_layout(preset.id, training, [&](const Scenario& s) {
+                if (s.training.recompute != Recompute::none || s.parallel.zero_stage != 0) return;
+                ActivationBytes at_once[3];
+                training_activations_by_recompute(s.model.architecture, s.training, s.parallel, at_once);
+                for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+                    TrainingSettings training_r = s.training;
+                    training_r.recompute = r;
+                    const ActivationBytes one = training_activations(s.model.architecture, training_r, s.parallel);
+                    const ActivationBytes& both = at_once[static_cast<int>(r)];
+                    CHECK(both.per_layer == one.per_layer);
+                    CHECK(both.layers == one.layers);
+                    CHECK(both.logits == one.logits);
+                    CHECK(both.micro_batches == one.micro_batches);
+                    CHECK(both.in_flight == one.in_flight);
+                    ++compared;
+                }
+            });
+    CHECK(compared > 1000);
 }

@@ -526,8 +526,8 @@ struct Family {
 // the ZeRO stage or the expert split (step_peak_parts, communication_step_floor).
 struct ShapeFigures {
     double micro_batches = 0;  // 0: not yet known
-    bool has_without_recompute = false;
-    ActivationBytes without_recompute;
+    bool has_activations = false;
+    ActivationBytes activations[3];  // by recompute choice (training_activations_by_recompute)
     bool has_parts[3] = {false, false, false};
     ActivationPeakParts parts[3];
     bool has_floors = false;
@@ -539,15 +539,11 @@ struct ShapeFigures {
 const ActivationPeakParts& activation_parts(const Scenario& s, ShapeFigures& shape, int r) {
     if (shape.has_parts[r]) return shape.parts[r];
     const Architecture& a = s.model.architecture;
-    if (!shape.has_without_recompute) {
-        TrainingSettings without = s.training;
-        without.recompute = Recompute::none;
-        shape.without_recompute = training_activations(a, without, s.parallel);
-        shape.has_without_recompute = true;
+    if (!shape.has_activations) {
+        training_activations_by_recompute(a, s.training, s.parallel, shape.activations);
+        shape.has_activations = true;
     }
-    const ActivationBytes activations =
-        r == 0 ? shape.without_recompute : training_activations(a, s.training, s.parallel);
-    shape.parts[r] = step_activation_parts(s, activations, shape.without_recompute);
+    shape.parts[r] = step_activation_parts(s, shape.activations[r], shape.activations[0]);
     shape.has_parts[r] = true;
     return shape.parts[r];
 }

@@ -144,19 +144,22 @@ double micro_batches_per_step(const TrainingSettings& training, const ParallelSe
     return std::fmax(1.0, parallel.pipeline);
 }
 
-ActivationBytes training_activations(const Architecture& a, const TrainingSettings& training,
-                                     const ParallelSettings& parallel) {
+namespace {
+
+// training_activations for one recompute choice, from the layer's terms (which do not depend on it).
+ActivationBytes activations_with(const Architecture& a, const TrainingSettings& training,
+                                 const ParallelSettings& parallel, const LayerActivationTerms& terms,
+                                 Recompute recompute, double micro_batches) {
     const double t = parallel.tensor;
     const double s = training.sequence;
     const double b = training.micro_batch;
-    const LayerActivationTerms terms = layer_activation_terms(a, s, b);
     // FlashAttention (Dao et al. 2022, §3.1) never stores the s×s scores; selective recompute
     // (Korthikanti §5) recomputes exactly that part. Either way the scores term drops.
-    const bool keep_scores = !training.flash_attention && training.recompute == Recompute::none;
+    const bool keep_scores = !training.flash_attention && recompute == Recompute::none;
     const double scores = keep_scores ? terms.scores : 0.0;
 
     double per_layer = 0;
-    if (training.recompute == Recompute::full) {
+    if (recompute == Recompute::full) {
         // Korthikanti Table 2: only each layer's 16-bit input, 2·sbh, split by t with sequence parallel.
         per_layer = 2 * s * b * a.hidden / (training.sequence_parallel ? t : 1.0);
     } else if (training.sequence_parallel) {
@@ -180,7 +183,6 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
     // holds L·(1 + (p−1)/(p·m)) layers' worth instead.
     const double p = parallel.pipeline, m = parallel.interleave;
     const double interleaving = p > 1 && m > 1 ? 1 + (p - 1) / (p * m) : 1.0;
-    const double micro_batches = micro_batches_per_step(training, parallel);
     const double in_flight_first = std::fmin(p, micro_batches);
     double layers_first_stage = a.layers * per_layer * interleaving * (in_flight_first / p);
     double layers_last_stage = a.layers / parallel.pipeline * per_layer;
@@ -204,6 +206,22 @@ ActivationBytes training_activations(const Architecture& a, const TrainingSettin
         bytes.in_flight = in_flight_first;
     }
     return bytes;
+}
+
+}  // namespace
+
+ActivationBytes training_activations(const Architecture& a, const TrainingSettings& training,
+                                     const ParallelSettings& parallel) {
+    return activations_with(a, training, parallel, layer_activation_terms(a, training.sequence, training.micro_batch),
+                            training.recompute, micro_batches_per_step(training, parallel));
+}
+
+void training_activations_by_recompute(const Architecture& a, const TrainingSettings& training,
+                                       const ParallelSettings& parallel, ActivationBytes (&by_recompute)[3]) {
+    const LayerActivationTerms terms = layer_activation_terms(a, training.sequence, training.micro_batch);
+    const double micro_batches = micro_batches_per_step(training, parallel);
+    for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
+        by_recompute[static_cast<int>(r)] = activations_with(a, training, parallel, terms, r, micro_batches);
 }
 
 double kv_cache_values_per_token(const Architecture& a, double context) {

@@ -57,6 +57,11 @@ double micro_batches_per_step(const TrainingSettings& training, const ParallelSe
 ActivationBytes training_activations(const Architecture& architecture, const TrainingSettings& training,
                                      const ParallelSettings& parallel);
 
+// training_activations for recompute none, selective and full (indexed by Recompute), bit for bit,
+// with the layer's terms worked out once: what the inverse search needs per shape (docs/model.md §17).
+void training_activations_by_recompute(const Architecture& architecture, const TrainingSettings& training,
+                                       const ParallelSettings& parallel, ActivationBytes (&by_recompute)[3]);
+
 struct InferenceBytes {
     double bytes_per_param = 0;
     double weights = 0;
