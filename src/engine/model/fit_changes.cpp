@@ -44,15 +44,21 @@ bool try_change(std::vector<FitChange>& changes, FitChangeKind kind, const Scena
     return true;
 }
 
+// Adds the change on the fastest layout that fits with it (the search's own, docs/model.md §17).
+bool try_change_with_layout(std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed,
+                            const ParameterCount& params) {
+    FitLayout fastest;
+    if (!fastest_fitting_layout(changed, params, fastest)) return false;
+    changes.push_back({kind, std::move(fastest.scenario), fastest.check, true});
+    return true;
+}
+
 // try_change, and with ChangeLayouts::any, when the change does not fit at the scenario's layout,
-// the fastest layout that fits with it (the search's own, docs/model.md §17).
+// try_change_with_layout.
 bool try_change_on(ChangeLayouts layouts, std::vector<FitChange>& changes, FitChangeKind kind, const Scenario& changed,
                    const ParameterCount& params) {
     if (try_change(changes, kind, changed, params)) return true;
-    FitLayout fastest;
-    if (layouts != ChangeLayouts::any || !fastest_fitting_layout(changed, params, fastest)) return false;
-    changes.push_back({kind, std::move(fastest.scenario), fastest.check, true});
-    return true;
+    return layouts == ChangeLayouts::any && try_change_with_layout(changes, kind, changed, params);
 }
 
 // The fewest GPUs of this type that fit at this layout: whole data-parallel groups (t·p·c GPUs,
@@ -99,7 +105,8 @@ void larger_gpu(const Scenario& s, const ParameterCount& params, ChangeLayouts l
     for (const Gpu* gpu : larger) {
         if (gpu->memory_bytes < least_states) continue;
         trial.hardware.gpu = *gpu;
-        if (try_change_on(layouts, changes, FitChangeKind::larger_gpu, trial, params)) return;
+        if (try_change_with_layout(changes, FitChangeKind::larger_gpu, trial, params))
+            return;  // its layout failed above
     }
 }
 
