@@ -195,6 +195,8 @@ export class Widget {
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
+    // A link (or the host) that sets what only a deeper part shows opens that part.
+    this.openDeeperFor(this.overrides);
     // A refused starting scenario's notice (above) says more than the settings' problems: keep it.
     if (this.notices.noticeHidden) this.notices.setProblems(this.options.problems ?? []);
   }
@@ -299,6 +301,7 @@ export class Widget {
       this.overrides = fromHash;
     }
     this.commit({ announce: true, writeHash: false });
+    this.openDeeperFor(this.overrides);
     // After the redraw: the link's event index counts the events of the link's scenario.
     if (this.stepPlayhead !== playheadBefore) this.playheadListener?.(this.stepPlayhead);
   }
@@ -608,8 +611,6 @@ export class Widget {
       pageFooter(this.t, header),
       this.announcer.element,
     );
-    // A link that sets what only a deeper part shows opens that part.
-    this.openDeeperFor(this.overrides);
   }
 
   /** A deeper part was drawn: the engine's notes may now name its controls. */
