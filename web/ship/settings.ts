@@ -1,8 +1,7 @@
 // Reads the embed settings (element attributes, or the iframe page's query parameters) into
 // mount options. Pure: every problem becomes a sentence naming its attribute, for the widget to
 // show and the console to log, never an exception.
-import type { Theme } from '../src/widget/mount';
-import { DEFAULT_SECTIONS, isSection, SECTION_NAMES, type Section } from '../src/widget/parts-plan';
+import { DEFAULT_SECTIONS, isSection, SECTION_NAMES, type Section, type Theme } from '../src/widget/options';
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
 

@@ -9,6 +9,7 @@ import type { emitXapi } from '../../ship/xapi';
 import type { Section } from './parts-plan';
 
 export type { Section } from './parts-plan';
+export { DEFAULT_SECTIONS, isSection, SECTION_NAMES } from './parts-plan';
 export type Theme = 'light' | 'dark' | 'auto';
 
 export interface MountOptions {
