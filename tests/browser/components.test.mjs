@@ -3,7 +3,7 @@
 // the input settles, and the quiz waits until it is needed.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, startHarness, withOpenPage } from './harness.mjs';
+import { openDeeperParts, openPage, startHarness, withOpenPage } from './harness.mjs';
 
 let harness;
 before(async () => { harness = await startHarness(); });
@@ -15,6 +15,7 @@ function withPage(address, options, body) {
 
 /** Scrolls through the page so every section near the viewport is built, then waits for none pending. */
 async function buildEverySection(page) {
+  await openDeeperParts(page);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await page.waitForFunction(() => document.querySelector('.ts-section-pending') === null);
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -36,7 +36,7 @@ async function lessonBuilt(page) {
 
 for (const viewport of [PHONE, LAPTOP]) {
   test(`at ${viewport.width} × ${viewport.height} the first screen shows the title, one sentence and both run-vs-train numbers`, async () => {
-    await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport }, async (page) => {
+    await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport, deeperClosed: true }, async (page) => {
       await page.evaluate(() => window.scrollTo(0, 0));
       for (const selector of ['.ts-title', '.ts-lede', '[data-figure="inference-total"]', '[data-figure="training-total"]']) {
         const where = await box(page, selector);
@@ -54,7 +54,7 @@ for (const viewport of [PHONE, LAPTOP]) {
 }
 
 test('the lesson path offers at most 12 controls before the quiz, and the quiz starts within 8 phone screens', async () => {
-  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: PHONE }, async (page) => {
+  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: PHONE, deeperClosed: true }, async (page) => {
     await lessonBuilt(page);
     const measured = await page.evaluate(() => {
       const quiz = document.querySelector('.ts-quiz');
@@ -78,7 +78,7 @@ test('the lesson path offers at most 12 controls before the quiz, and the quiz s
 });
 
 test('the story buttons land: the page scrolls to the story\'s part and marks it', async () => {
-  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: LAPTOP, reducedMotion: 'reduce' }, async (page) => {
+  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: LAPTOP, reducedMotion: 'reduce', deeperClosed: true }, async (page) => {
     for (const [story, part] of [['Llama 3 405B as Meta trained it', 'compute-time'], ['70B: run vs train', 'run-vs-train']]) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.getByRole('button', { name: story }).click();
@@ -92,7 +92,7 @@ test('the story buttons land: the page scrolls to the story\'s part and marks it
 });
 
 test('deeper parts wait closed and unbuilt; a lesson part\'s link opens its own and brings it into view', async () => {
-  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: LAPTOP, reducedMotion: 'reduce' }, async (page) => {
+  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: LAPTOP, reducedMotion: 'reduce', deeperClosed: true }, async (page) => {
     await lessonBuilt(page);
     const closed = await page.evaluate(() => [...document.querySelectorAll('details.ts-deeper-part')].map((details) => [details.dataset.tsDeeper, details.open, details.querySelector('.ts-section') !== null]));
     assert.deepEqual(closed.map(([part]) => part), ['layouts', 'step', 'activations', 'time-over-gpus', 'fit', 'precision', 'your-model']);
@@ -110,7 +110,7 @@ test('deeper parts wait closed and unbuilt; a lesson part\'s link opens its own 
 
 test('a shared link that sets a deeper setting opens the part that shows it', async () => {
   const scenario = encodeURIComponent(JSON.stringify({ parallel: { gpus: 64, tensor: 8 }, hardware: { utilization: 0.35 } }));
-  await withOpenPage(harness.browser, `${harness.url}index.html#s=${scenario}`, { viewport: LAPTOP }, async (page) => {
+  await withOpenPage(harness.browser, `${harness.url}index.html#s=${scenario}`, { viewport: LAPTOP, deeperClosed: true }, async (page) => {
     const open = await page.evaluate(() => [...document.querySelectorAll('details.ts-deeper-part')].filter((details) => details.open).map((details) => details.dataset.tsDeeper));
     assert.deepEqual(open, ['layouts', 'time-over-gpus']);
     assert.equal(await page.locator('details[data-ts-deeper="layouts"] [data-field="parallel.tensor"] select').inputValue(), '8');
