@@ -127,7 +127,7 @@ test('results are announced politely, once after the learner pauses', async () =
 test('with reduced motion nothing animates', async () => {
   const { page, context } = await openPage(harness.browser, harness.url, { reducedMotion: 'reduce' });
   try {
-    await page.getByRole('radio', { name: /Stage 3/ }).check();
+    await page.getByRole('radio', { name: /Stage 3/ }).first().check();
     const animations = await page.evaluate(() => document.getAnimations().length);
     assert.equal(animations, 0);
   } finally {

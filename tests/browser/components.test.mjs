@@ -141,8 +141,8 @@ test('the quiz is not prepared before the first figure paints, and is prepared o
 test('a section far off screen catches up when the browser is idle, and when scrolled to', async () => {
   await withPage(harness.url, {}, async (page) => {
     await buildEverySection(page);
-    // The time section sits far below the top of the page, where the learner is.
-    const farText = () => document.querySelector('[data-ts-section="time"]').textContent;
+    // The lesson's time part sits far below the top of the page, where the learner is.
+    const farText = () => document.querySelector('[data-ts-section="compute-time"]').textContent;
     const moveAndRead = ([step, read, position]) => {
       const move = new Function(`return (${step})`)();
       const text = new Function(`return (${read})`)();
@@ -152,11 +152,11 @@ test('a section far off screen catches up when the browser is idle, and when scr
     const before = await page.evaluate(farText);
     const sameTask = await page.evaluate(moveAndRead, [stepScript().toString(), farText.toString(), 9]);
     assert.equal(sameTask, before, 'the off-screen section waited: the step cost only what is on screen');
-    await page.waitForFunction((old) => document.querySelector('[data-ts-section="time"]').textContent !== old, before, { timeout: 2000 });
+    await page.waitForFunction((old) => document.querySelector('[data-ts-section="compute-time"]').textContent !== old, before, { timeout: 2000 });
 
     const settled = await page.evaluate(farText);
     await page.evaluate(moveAndRead, [stepScript().toString(), farText.toString(), 3]);
-    await page.locator('[data-ts-section="time"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-ts-section="compute-time"]').scrollIntoViewIfNeeded();
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     assert.notEqual(await page.evaluate(farText), settled, 'scrolled into view, it shows the new GPU count\'s time');
   });

@@ -314,7 +314,7 @@ test('context and expert parallel degrees are scenario fields: a refused layout 
   const eightGpus = `#s=${encodeURIComponent('{"parallel":{"gpus":8}}')}`;
   await withPage(harness.url + eightGpus, { viewport: { width: 1280, height: 900 } }, async (page) => {
     await show(page, '.ts-layout-figure');
-    await page.locator('details:has([data-field="parallel.expert"]) > summary').click();
+    await page.locator('details.ts-deeper:has([data-field="parallel.expert"]) > summary').click();
     await page.locator('[data-field="parallel.expert"] select').selectOption('2');
     const error = page.locator('[data-field="parallel.expert"] .ts-field-error');
     await error.waitFor({ state: 'visible' });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, repoRoot } from './harness.mjs';
+import { distDir, openDeeperParts, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -278,6 +278,7 @@ test('node web/build.mjs --lang xx stops with a message naming the languages', (
 test('a German widget lists the published runs by German names and notes; their sources stay as published (issue 23)', async (t) => {
   const { page, seen } = await open(t, 'index.html?lang=de');
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await openDeeperParts(page);
   // Scrolled without Playwright's stability wait: the pending section is replaced by the built one
   // while the scroll runs (a fresh clone's run found the placeholder detached).
   await page.evaluate(() => document.querySelector('[data-ts-section="sharding"]').scrollIntoView());

@@ -12,7 +12,6 @@ import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
 import type { AccountingChoice } from '../engine/types';
-import { offloadNote } from './offload-note';
 import { prose, sectionElement } from './shell';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
@@ -447,8 +446,6 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
  */
 export function precisionSection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t } = context;
-  const fineTuning = fineTuningSentence(context);
-  const offload = offloadNote(context);
   const controls = precisionControls(context, accountingChoices);
   const element = sectionElement(
     context,
@@ -461,14 +458,8 @@ export function precisionSection(context: SectionContext, accountingChoices: rea
         'The bytes per parameter above assume 16-bit weights and Adam in mixed precision. Other precisions and optimizers change them, and serving many long sequences adds a key/value cache to running. ',
       ),
     ),
-    fineTuning.element,
-    offload.element,
     controls.element,
   );
-  const update = (view: PageView) => {
-    offload.update(view.estimate);
-    fineTuning.update(view);
-    controls.update(view);
-  };
+  const update = (view: PageView) => controls.update(view);
   return { element, update };
 }

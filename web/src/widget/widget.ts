@@ -372,14 +372,14 @@ export class Widget {
   private showFieldErrors(errors: readonly FieldError[]): void {
     const unplaced: FieldError[] = [];
     for (const error of errors) {
-      const control =
-        this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS) ??
-        (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
-      if (control)
+      // Every control of the field says it: the lesson path and a deeper part may both offer one.
+      const path = error.field === 'model' ? MODEL_PARAMS : error.field;
+      const controls = this.controls.filter((c) => c.path === path);
+      for (const control of controls)
         control.setError(
           this.t('page.field_error', '{message}. The figures still show the last valid scenario.', { message: error.message }),
         );
-      else unplaced.push(error);
+      if (controls.length === 0) unplaced.push(error);
     }
     this.notices.showGeneralErrors(unplaced);
   }

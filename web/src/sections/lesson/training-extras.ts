@@ -3,7 +3,8 @@
 
 import { selectControl } from '../../controls/controls';
 import { h } from '../../dom/dom';
-import { memoryBars, memoryWhy, trainingExtrasSentence } from '../memory';
+import { fineTuningSentence, memoryBars, memoryWhy, trainingExtrasSentence } from '../memory';
+import { offloadNote } from '../offload-note';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { sectionElement } from '../shell';
 import { deeperLinks } from './deeper-link';
@@ -11,6 +12,9 @@ import { deeperLinks } from './deeper-link';
 export function trainingExtrasPart(context: SectionContext): SectionView {
   const { t } = context;
   const sentence = trainingExtrasSentence(context);
+  // With LoRA, QLoRA or offload (set in "What fits"), what is trained and where the states live.
+  const fineTuning = fineTuningSentence(context);
+  const offload = offloadNote(context);
   const bars = memoryBars(context);
   const whyDetails = memoryWhy(context);
   const optimizer = context.add(
@@ -27,6 +31,8 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
     t('lesson.extras.heading', 'What each weight brings to training'),
     'ts-section ts-lesson-part',
     sentence.element,
+    fineTuning.element,
+    offload.element,
     h('div', { className: 'ts-lesson-controls' }, optimizer.element),
     bars.element,
     whyDetails.element,
@@ -36,6 +42,8 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
   );
   const update = (view: PageView) => {
     sentence.update(view);
+    fineTuning.update(view);
+    offload.update(view.estimate);
     whyDetails.update(view);
   };
   return { element, update, parts: [{ element: bars.element, update: bars.update, referenceOnly: true }] };
