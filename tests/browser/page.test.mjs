@@ -83,6 +83,13 @@ test('moving controls changes the per-GPU memory to exactly the engine’s value
     // The activations section's (the step section repeats the choice beside its chart).
     await page.getByRole('radio', { name: /Full/ }).first().check();
     estimate = await engineEstimate(page);
+    // The activations part sits below the quiz: off screen, it catches up when it comes near.
+    await page.locator('[data-ts-section="activations"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (value) => document.querySelector('[data-figure="activations"]')?.getAttribute('data-value') === String(value),
+      estimate.training.per_gpu.activations,
+      { timeout: 5000 },
+    );
     assert.equal((await figureValue(page, 'activations')).value, estimate.training.per_gpu.activations);
     assert.equal((await figureValue(page, 'activations-without-recompute')).value, estimate.training.activations_without_recompute);
     assert.equal((await figureValue(page, 'recompute-overhead')).value, estimate.compute.recompute_overhead);
@@ -183,7 +190,7 @@ test('an engine error is shown beside its field and the last good figures stay',
 test('a typed value the page cannot read is a message beside the field', async () => {
   await withPage(harness.url, {}, async (page) => {
     await page.getByLabel(/Training tokens, exact number/).first().fill('15 bananas');
-    const error = page.locator('[data-field="training.tokens"] .ts-field-error');
+    const error = page.locator('[data-field="training.tokens"] .ts-field-error').first();
     await error.waitFor();
     // The engine's reader wrote this (the page has no reader of its own).
     assert.match(await error.textContent(), /know the unit "bananas"/);
@@ -364,7 +371,7 @@ test('the counting convention: FP32 gradients make 18 bytes, and both convention
     // The prose follows the estimate, not a 16 written into the page.
     assert.match(await page.locator('[data-figure="prose-training-bytes-per-param"]').textContent(), /^18 bytes$/);
     // With SGD and momentum each convention's sum is the optimizer's, as the engine writes it.
-    await page.locator('[data-field="training.optimizer"] select').selectOption('sgd_momentum');
+    await page.locator('[data-field="training.optimizer"] select').first().selectOption('sgd_momentum');
     const sgd = await engineEstimate(page);
     assert.notEqual(sgd.training.accounting.explanation, estimate.training.accounting.explanation, 'the sum follows the optimizer');
     await page.waitForFunction((text) => document.querySelector('.ts-accounting-notes .ts-current')?.textContent === text, sgd.training.accounting.explanation);

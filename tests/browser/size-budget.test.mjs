@@ -37,7 +37,8 @@
 // wasm's share of it): +104 B with the timeline's JSON moved to api/, 223,678 B. The larger GPU's
 // layout search without the layout check made before it: +8 B, 223,686 B. The lesson path (issue 31:
 // four lesson parts composed of the sections' figures, the deeper parts' disclosures, the plan of
-// parts, their words and styles, the first view redrawn as the first part): +2,803 B, 226,489 B
+// parts, their words and styles, the first view redrawn as the first part): +2,803 B, 226,489 B;
+// show-me's way back across a phone's pair of headline cards: +33 B, 226,522 B
 // (the served page; the offline file without its packs is smaller). Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
@@ -48,7 +49,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 226_489;
+const PAGE_BUDGET_BYTES = 226_522;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

@@ -60,7 +60,7 @@ function trainingGpusLine(context: SectionContext) {
       aside,
       trainingMinimum > 0
         ? t('memory.fully_sharded', ' fully sharded')
-        : t('memory.states_alone', ' for the model states alone, fully sharded; the activations come on top (below: how they fit)'),
+        : t('memory.states_alone', ' for the model states alone; activations come on top'),
     );
   };
   return { elements: [icons.element, gpus, aside], update };

@@ -13,6 +13,8 @@ const BACK_CLASS = 'ts-showme-back';
 const FIGURE_BLOCK = '.ts-equation, .ts-facts, .ts-fit > p, .ts-big-number, .ts-bar-row';
 /** A headline card: the row goes inside it, under the figure, so it stays in view on a phone too. */
 const FIGURE_CARD = '.ts-stat';
+/** Narrower than this, a card would wrap the row's sentence word by word: the row spans the cards' grid under them. */
+const NARROWEST_CARD_FOR_ROW_PX = 240;
 
 /** Per widget root: ends the watch that keeps the last landing in view (keepInViewWhileSettling). */
 const stopSettling = new WeakMap<HTMLElement, () => void>();
@@ -80,8 +82,10 @@ export function landOnFigure(
   if (figure) {
     figure.classList.add(TARGET_CLASS);
     figure.setAttribute('data-showme-question', String(target.question));
-    const card = figure.closest(FIGURE_CARD);
-    if (card) card.append(row);
+    const card = figure.closest<HTMLElement>(FIGURE_CARD);
+    // A card too narrow for the row (a phone's run and train side by side) keeps it under the pair.
+    if (card && card.getBoundingClientRect().width >= NARROWEST_CARD_FOR_ROW_PX) card.append(row);
+    else if (card) (card.parentElement ?? card).append(row);
     else (figure.closest(FIGURE_BLOCK) ?? figure).after(row);
   } else {
     landing.prepend(row);
