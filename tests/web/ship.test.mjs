@@ -23,6 +23,8 @@ test('no attributes mean every section, the system theme, no pass mark, no heade
     passMark: null,
     header: false,
     bank: null,
+    quizSet: 'lesson',
+    draw: null,
     problems: [],
     sources: { preset: null, scenario: {} },
   });
