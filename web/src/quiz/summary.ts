@@ -319,9 +319,9 @@ export function renderSummary(session: QuizSession): void {
     title,
     ...scoreLines(session, graded),
     ...passLines(session, graded),
-    ...furtherLines(session, graded),
     ...unansweredLines(session, shown),
     ...revisitLines(session, shown),
+    ...furtherLines(session, graded),
     summaryActions(session, shown),
   );
 }
