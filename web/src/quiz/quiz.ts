@@ -269,8 +269,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   }
   const current = session.progress.current;
   if (current !== null && !session.itemIndex.has(current)) {
-    // A deeper question saved as the current one, but the learner has not gone on (or it is gone).
-    session.progress = { ...session.progress, current: nextUnanswered(session.progress, items, null) ?? items[0]?.id ?? null };
+    // A deeper question saved as the current one, but the learner has not gone on (a state saved
+    // before sets, or in another tab): the first unanswered question, else the summary.
+    session.progress = { ...session.progress, current: nextUnanswered(session.progress, items, null) };
   } else if (current === null && !session.shownScore().completed && items.length > 0) {
     session.progress = { ...session.progress, current: nextUnanswered(session.progress, items, null) };
   }
