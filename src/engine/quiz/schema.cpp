@@ -280,9 +280,7 @@ void validate_item(const Value& item, const std::string& label, std::vector<Prob
                             message("quiz.schema.takeaway_missing", "must name the key takeaway this item checks")});
     if (const Value* set = item.find("set"); set && !(set->kind == Kind::string && (set->text == set_lesson || set->text == set_deeper)))
         problems.push_back({label, "set",
-                            message("quiz.schema.set",
-                                    "must be \"lesson\" (asked by default: what the lesson teaches; the default) or "
-                                    "\"deeper\" (past the lesson: asked when the learner goes on, or the author chooses it)")});
+                            message("quiz.schema.set", "must be \"lesson\" (the default) or \"deeper\"")});
     if (text_of(item.find("prompt")).empty())
         problems.push_back({label, "prompt", message("quiz.schema.non_empty_string", "must be a non-empty string")});
     if (text_of(item.find("explanation")).empty())

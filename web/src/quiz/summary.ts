@@ -185,7 +185,7 @@ function furtherLines(session: QuizSession, graded: Summary): HTMLElement[] {
         { className: 'ts-quiz-further-intro' },
         t(
           'quizui.summary.continue_intro',
-          'Want more? The deeper questions go past the lesson, into what the simulation shows beyond it. They are for practice: the score above stays as it is.',
+          'Want more? The deeper questions go past the lesson. They are practice: the score above stays as it is.',
         ),
       ),
       go,
