@@ -2,7 +2,8 @@
 // course page with <trainscope-widget> under the documented strict CSP: by default the lesson set
 // (at most 14 questions, all four of the lesson's takeaways); the deeper questions one button away
 // after it, never changing the score the host receives, which names its set; quiz="deeper" with
-// draw="5"; a bad quiz value named in the notice; progress saved before sets still loads.
+// draw="5", and the iframe page's ?quiz= and ?draw=; bad values named in the notice; progress saved
+// before sets still loads.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -79,6 +80,7 @@ async function open(t, widget, { saved = null } = {}) {
 
 const askedIds = (page) =>
   page.locator('trainscope-widget li.ts-quiz-item').evaluateAll((items) => items.map((item) => item.dataset.itemId));
+const askedIdsIn = (page) => page.locator('li.ts-quiz-item').evaluateAll((items) => items.map((item) => item.dataset.itemId));
 
 /** A saved state (the saved form of docs/quiz.md) with every one of `ids` answered right at the first try. */
 function answered(ids, extra = {}) {
@@ -235,4 +237,26 @@ test('quiz="all" asks every question with no deeper step; a bad quiz or draw val
     await askedIds(page),
     bank.items.map((item) => item.id),
   );
+});
+
+test('the iframe page reads ?quiz= and ?draw= as the element reads its attributes', async (t) => {
+  const served = await serveDirectory(distDir, 0, { headers: { 'content-security-policy': DOCUMENTED_CSP } });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+  t.after(async () => {
+    await context.close();
+    await new Promise((resolve) => served.server.close(resolve));
+  });
+  await context.addInitScript((key) => localStorage.setItem(key, JSON.stringify({ v: 1, m: 'o', c: null, s: 4242, i: {} })), storageKey);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  await page.goto(`${served.url}iframe/index.html?sections=quiz&quiz=deeper&draw=5`);
+  await page.locator('[data-ts-quiz-ready]').waitFor({ timeout: 20000 });
+  assert.deepEqual(await askedIdsIn(page), selectItems(deeperIds, { order: 'fixed', draw: 5 }, 4242));
+  await page.goto(`${served.url}iframe/index.html?sections=quiz&quiz=everything`);
+  await page.locator('[data-ts-quiz-ready]').waitFor({ timeout: 20000 });
+  assert.deepEqual(await askedIdsIn(page), lessonIds);
+  assert.match(await page.locator('.ts-notice').textContent(), /The quiz attribute must be lesson, deeper or all, not “everything”/);
+  assert.deepEqual(errors, []);
 });
