@@ -173,7 +173,12 @@ function furtherLines(session: QuizSession, graded: Summary): HTMLElement[] {
     if (!graded.completed) return [];
     const go = h(
       'button',
-      { type: 'button', className: 'ts-quiz-button ts-quiz-button-primary', 'data-action': 'continue-deeper' },
+      // The learner's next step is the missed questions' retry, when there are any: then this one is not primary.
+      {
+        type: 'button',
+        className: graded.missed.length > 0 ? 'ts-quiz-button' : 'ts-quiz-button ts-quiz-button-primary',
+        'data-action': 'continue-deeper',
+      },
       further.length === 1
         ? t('quizui.summary.continue_one', 'Go on to {count} deeper question', { count: count(1) })
         : t('quizui.summary.continue_other', 'Go on to {count} deeper questions', { count: count(further.length) }),
