@@ -165,37 +165,41 @@ function passLines(session: QuizSession, summary: Summary): HTMLElement[] {
 }
 
 /** After the lesson set: the deeper questions, one click away and never forced. */
-function furtherLines(session: QuizSession, graded: Summary): HTMLElement[] {
+function goOnLines(session: QuizSession, graded: Summary): HTMLElement[] {
   const { t, further } = session;
-  if (further.length === 0) return [];
   const count = (value: number) => session.count(value);
-  if (!session.progress.continued) {
-    if (!graded.completed) return [];
-    const go = h(
-      'button',
-      // The learner's next step is the missed questions' retry, when there are any: then this one is not primary.
-      {
-        type: 'button',
-        className: graded.missed.length > 0 ? 'ts-quiz-button' : 'ts-quiz-button ts-quiz-button-primary',
-        'data-action': 'continue-deeper',
-      },
-      further.length === 1
-        ? t('quizui.summary.continue_one', 'Go on to {count} deeper question', { count: count(1) })
-        : t('quizui.summary.continue_other', 'Go on to {count} deeper questions', { count: count(further.length) }),
-    );
-    go.addEventListener('click', () => session.actions.continueFurther());
-    return [
-      h(
-        'p',
-        { className: 'ts-quiz-further-intro' },
-        t(
-          'quizui.summary.continue_intro',
-          'Want more? The deeper questions go past the lesson. They are practice: the score above stays as it is.',
-        ),
+  if (further.length === 0 || session.progress.continued || !graded.completed) return [];
+  const go = h(
+    'button',
+    // The learner's next step is the missed questions' retry, when there are any: then this one is not primary.
+    {
+      type: 'button',
+      className: graded.missed.length > 0 ? 'ts-quiz-button' : 'ts-quiz-button ts-quiz-button-primary',
+      'data-action': 'continue-deeper',
+    },
+    further.length === 1
+      ? t('quizui.summary.continue_one', 'Go on to {count} deeper question', { count: count(1) })
+      : t('quizui.summary.continue_other', 'Go on to {count} deeper questions', { count: count(further.length) }),
+  );
+  go.addEventListener('click', () => session.actions.continueFurther());
+  return [
+    h(
+      'p',
+      { className: 'ts-quiz-further-intro' },
+      t(
+        'quizui.summary.continue_intro',
+        'Want more? The deeper questions go past the lesson. They are practice: the score above stays as it is.',
       ),
-      go,
-    ];
-  }
+    ),
+    go,
+  ];
+}
+
+/** Once the learner went on: the deeper questions' own line, apart from the score the host receives. */
+function deeperScoreLines(session: QuizSession): HTMLElement[] {
+  const { t, further } = session;
+  if (further.length === 0 || !session.progress.continued) return [];
+  const count = (value: number) => session.count(value);
   const deeper = summarize(session.progress, further, session.bank.takeaways, null);
   const rightOf = h(
     'strong',
@@ -324,9 +328,10 @@ export function renderSummary(session: QuizSession): void {
     title,
     ...scoreLines(session, graded),
     ...passLines(session, graded),
+    ...deeperScoreLines(session),
     ...unansweredLines(session, shown),
     ...revisitLines(session, shown),
-    ...furtherLines(session, graded),
+    ...goOnLines(session, graded),
     summaryActions(session, shown),
   );
 }
