@@ -7,6 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
@@ -24,6 +25,7 @@ const CHROMIUM_ARGS = [
 ];
 const docs = readFileSync(join(repoRoot, 'docs', 'embedding.md'), 'utf8');
 const DOCUMENTED_CSP = /runs under `(default-src[^`]+)`/.exec(docs)?.[1];
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 const units = await buildQuizUnits('quiz-sets-browser');
 const { selectItems } = await import(units.state);
@@ -42,16 +44,18 @@ test.after(() => browser.close());
 const coursePage = (body) => ({
   type: 'text/html; charset=utf-8',
   body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
-<script src="../embed/trainscope-widget.js" defer></script></head><body><h1>Week 3</h1>${body}</body></html>`,
+<script src="../embed/trainscope-widget.js" defer></script></head><body><main><h1>Week 3</h1>${body}</main></body></html>`,
 });
 
 /** Serves dist/ and a course page holding `widget` under the strict CSP; `saved`: progress already kept. */
-async function open(t, widget, { saved = null } = {}) {
+async function open(t, widget, { saved = null, colorScheme = 'light', bypassCSP = false } = {}) {
   const served = await serveDirectory(distDir, 0, {
     headers: { 'content-security-policy': DOCUMENTED_CSP },
-    extra: { '/host/course.html': coursePage(widget) },
+    // The browser asks for a favicon once the policy is bypassed for axe: an empty one, not a 404.
+    extra: { '/host/course.html': coursePage(widget), '/favicon.ico': { type: 'image/x-icon', body: '' } },
   });
-  const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+  // bypassCSP only to inject axe-core as an inline script (tests/browser/harness.mjs does the same).
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1400 }, colorScheme, bypassCSP });
   t.after(async () => {
     await context.close();
     await new Promise((resolve) => served.server.close(resolve));
@@ -259,4 +263,25 @@ test('the iframe page reads ?quiz= and ?draw= as the element reads its attribute
   assert.deepEqual(await askedIdsIn(page), lessonIds);
   assert.match(await page.locator('.ts-notice').textContent(), /The quiz attribute must be lesson, deeper or all, not “everything”/);
   assert.deepEqual(errors, []);
+});
+
+test('axe finds no WCAG A/AA violations in the summary that offers the deeper questions, nor in the first of them, light and dark', async (t) => {
+  const missedOne = JSON.stringify({ v: 1, m: 'o', c: null, s: 4242, i: Object.fromEntries(lessonIds.map((id, index) => [id, index === 0 ? [0, 1, 'x', 0, 0, 1] : [0, 1, 'c', 1, 0, 1]])) });
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, errors } = await open(t, '<trainscope-widget sections="quiz" pass-mark="0.7"></trainscope-widget>', { saved: missedOne, colorScheme, bypassCSP: true });
+    await page.locator('trainscope-widget [data-action="continue-deeper"]').waitFor();
+    await page.addScriptTag({ content: axeSource });
+    const run = () =>
+      page.evaluate(async () => {
+        const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] } });
+        return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      });
+    assert.deepEqual(await run(), [], `${colorScheme}: the summary with the way on`);
+    await page.locator('trainscope-widget .ts-quiz-root').screenshot({ path: join(artifactsDir, `quiz-sets-go-on-${colorScheme}.png`) });
+    await page.locator('trainscope-widget [data-action="continue-deeper"]').click();
+    await page.locator(`trainscope-widget li.ts-quiz-item[data-item-id="${deeperIds[0]}"]:not([hidden])`).waitFor();
+    assert.deepEqual(await run(), [], `${colorScheme}: the first deeper question`);
+    await page.locator('trainscope-widget .ts-quiz-root').screenshot({ path: join(artifactsDir, `quiz-sets-deeper-${colorScheme}.png`) });
+    assert.deepEqual(errors, []);
+  }
 });
