@@ -38,7 +38,7 @@
 // layout search without the layout check made before it: +8 B, 223,686 B. The quiz's two sets
 // (issue 31 item 5: an item's set in the engine's schema and instance, the lesson set by default,
 // going on to the deeper questions, the quiz and draw attributes, the set named in the summary and
-// the score event): +1,328 B, 225,014 B. Byte counts are deterministic,
+// the score event): +1,329 B, 225,015 B. Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 225_014;
+const PAGE_BUDGET_BYTES = 225_015;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

@@ -152,7 +152,7 @@ function continueFurther(session: QuizSession): void {
   session.legendOf(first)?.focus();
   session.announce(
     session.t('quizui.announce.continued', 'The deeper questions follow the lesson questions, from question {number}.', {
-      number: session.count(session.itemIndex.get(first)! + 1),
+      number: session.count(session.graded.length + 1),
     }),
   );
 }
