@@ -138,8 +138,10 @@ void print_preview(const std::string& bank_text, int seeds) {
         const json::Value* randomize = item.find("randomize");
         const bool randomized =
             numeric && randomize && randomize->kind == json::Kind::array && !randomize->items.empty();
-        std::printf("[%zu] %s (%s, takeaway %s)\n", index + 1, text_at(item, "id").c_str(), kind.c_str(),
-                    text_at(item, "takeaway").c_str());
+        // Lesson items (the default) read as before sets; a deeper one says so (docs/quiz.md, "Sets").
+        const bool deeper = text_at(item, "set") == "deeper";
+        std::printf("[%zu] %s (%s, takeaway %s%s)\n", index + 1, text_at(item, "id").c_str(), kind.c_str(),
+                    text_at(item, "takeaway").c_str(), deeper ? ", deeper set" : "");
         // Choice items draw no numbers: one instance says it all.
         const int last = randomized ? (seeds > 0 ? seeds : 1) : 1;
         for (int seed = 0; seed < last; ++seed) {

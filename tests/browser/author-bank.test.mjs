@@ -25,6 +25,8 @@ const DOCUMENTED_CSP = /runs under `(default-src[^`]+)`/.exec(docs)?.[1];
 const BANK_CSP = `${DOCUMENTED_CSP}; connect-src 'self'`;
 const example = JSON.parse(readFileSync(join(repoRoot, 'docs', 'examples', 'author-bank.json'), 'utf8'));
 const builtIn = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
+/** What the built-in bank asks by default: its lesson set (docs/quiz.md, "Sets"). */
+const builtInLesson = builtIn.items.filter((item) => (item.set ?? 'lesson') === 'lesson');
 const units = await buildQuizUnits('author-bank-browser');
 const { selectItems } = await import(units.state);
 const { shortHash } = await import(units.bank);
@@ -167,11 +169,11 @@ test('a bank that is not there names itself; the built-in questions run instead'
       + '<trainscope-widget id="garbled" sections="quiz" bank="garbled.json"></trainscope-widget>'),
     '/host/garbled.json': { type: 'application/json', body: '{"version": 1, "items": [' },
   }, 'host/course.html');
-  assert.deepEqual(await askedIds(page, '#lost'), builtIn.items.map((item) => item.id));
+  assert.deepEqual(await askedIds(page, '#lost'), builtInLesson.map((item) => item.id));
   assert.equal(await page.locator('#lost .ts-quiz-bank-problem').textContent(),
     'The question bank “missing.json” could not be loaded (HTTP 404), so the built-in questions are shown instead.');
   await page.locator('#garbled').scrollIntoViewIfNeeded();
-  assert.equal((await askedIds(page, '#garbled')).length, builtIn.items.length);
+  assert.equal((await askedIds(page, '#garbled')).length, builtInLesson.length);
   assert.match(await page.locator('#garbled .ts-quiz-bank-problem').textContent(), /^The question bank “garbled\.json” is not valid JSON \(.+\), so the built-in questions are shown instead\.$/);
   assert.ok(warnings.some((line) => line.includes('“missing.json” could not be loaded (HTTP 404)')), warnings.join('\n'));
   await page.locator('#lost .ts-quiz-notice').screenshot({ path: join(artifactsDir, 'author-bank-404.png') });
@@ -200,7 +202,8 @@ test('the bank\'s pass mark decides `passed` in the score event; the host\'s pas
     await page.waitForFunction((selector) => document.querySelector(selector).dataset.lastScore, `#${id}`);
   }
   const detail = async (id) => JSON.parse(await page.locator(`#${id}`).getAttribute('data-last-score'));
-  assert.deepEqual(await detail('bank-mark'), { score: 1, max: 2, scaled: 0.5, passed: true, completed: false, answered: 1, right: 1 });
+  // An author's bank without sets is all lesson questions: the score covers them.
+  assert.deepEqual(await detail('bank-mark'), { score: 1, max: 2, scaled: 0.5, passed: true, completed: false, answered: 1, right: 1, set: 'lesson' });
   assert.equal((await detail('host-mark')).passed, null, 'at 90% one of two is not a pass yet');
   assert.deepEqual(errors, []);
 });

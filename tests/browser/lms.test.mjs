@@ -16,6 +16,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
+/** The questions the widget asks by default: the bank's lesson set (docs/quiz.md, "Sets"). */
+const lessonItems = bank.items.filter((item) => (item.set ?? 'lesson') === 'lesson');
 const choiceItems = bank.items.filter((item) => item.kind === 'single_choice');
 const [firstItem, secondItem, thirdItem] = choiceItems;
 const rightOption = (item) => item.options.find((option) => option.correct).id;
@@ -163,7 +165,7 @@ test('the element dispatches xAPI statements for a right answer, a wrong one and
   assert.equal(completed.verb.id, VERB('completed'));
   assert.equal(completed.object.id, quizIri);
   assert.equal(completed.object.definition.type, 'http://adlnet.gov/expapi/activities/assessment');
-  const score = { scaled: Math.round(lastScore.scaled * 10000) / 10000, raw: lastScore.score, min: 0, max: bank.items.length };
+  const score = { scaled: Math.round(lastScore.scaled * 10000) / 10000, raw: lastScore.score, min: 0, max: lessonItems.length };
   assert.equal(lastScore.score, 2, 'two questions right at the first try, the rest shown');
   assert.deepEqual(completed.result, { completion: true, success: false, score }, 'the score is the one the score event carries');
   assert.equal(failed.verb.id, VERB('failed'), 'below the pass mark of 0.5');
@@ -297,8 +299,8 @@ test('SCORM 2004: launch, score, location, suspend data, one Commit per answer, 
   await answer(sco.locator('body'), firstItem, rightOption(firstItem));
   assert.equal(await lms('lmsCommits') - commitsBefore, 1, 'one answer, one Commit');
   const record = await lms('lmsRecord');
-  assert.equal(record.score.scaled, String(Math.round(10000 / bank.items.length) / 10000));
-  assert.equal(record.score.raw, String(Math.round(100 / bank.items.length)));
+  assert.equal(record.score.scaled, String(Math.round(10000 / lessonItems.length) / 10000));
+  assert.equal(record.score.raw, String(Math.round(100 / lessonItems.length)));
   assert.equal(record.score.min, '0');
   assert.equal(record.score.max, '100');
   assert.equal(record.completion_status, 'incomplete');
@@ -505,8 +507,8 @@ test('cmi5: launch, answers, resume from the State API, completion and pass to t
   const byVerb = (verb) => lms.statements.find((entry) => entry.session === second.session && entry.statement.verb.id === VERB(verb)).statement;
   assert.deepEqual(Object.keys(byVerb('completed').result).sort(), ['completion', 'duration'], 'cmi5 completed: completion and duration only');
   assert.equal(byVerb('passed').result.success, true);
-  const expectedScaled = Math.round(((bank.items.length - 1) / bank.items.length) * 10000) / 10000;
-  assert.deepEqual(byVerb('passed').result.score, { scaled: expectedScaled, raw: bank.items.length - 1, min: 0, max: bank.items.length });
+  const expectedScaled = Math.round(((lessonItems.length - 1) / lessonItems.length) * 10000) / 10000;
+  assert.deepEqual(byVerb('passed').result.score, { scaled: expectedScaled, raw: lessonItems.length - 1, min: 0, max: lessonItems.length });
   assert.equal(byVerb('passed').context.extensions['https://w3id.org/xapi/cmi5/context/extensions/masteryscore'], 0.8);
   assert.deepEqual(lms.states.get('trainscope-cmi5').completed, true);
   assert.deepEqual(lms.states.get('trainscope-cmi5').passed, true);

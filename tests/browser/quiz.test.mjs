@@ -29,8 +29,13 @@ test.after(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** The quiz harness page, with console errors, page errors and outside requests recorded. */
+/**
+ * The quiz harness page, with console errors, page errors and outside requests recorded. These
+ * tests walk the whole bank in its order, so they ask every question (set=all) unless the query
+ * names a set; the default lesson set is tests/browser/quiz-sets.test.mjs's.
+ */
 function openQuiz(query = '', options = {}) {
+  if (!/[?&]set=/.test(query)) query = `${query}${query.includes('?') ? '&' : '?'}set=all`;
   return openPage(browser, `${url}${query}`, {
     viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce', ...options,
     readySelector: 'body[data-quiz-ready]', readyTimeout: 60000,
@@ -96,13 +101,13 @@ test('answering every question right gives full marks, a passed result and a com
   }
   const summary = page.locator('.ts-quiz-summary');
   await summary.waitFor();
-  assert.match(await summary.textContent(), new RegExp(`${bank.items.length} of ${bank.items.length}\\s*questions right`));
+  assert.match(await summary.textContent(), new RegExp(`${bank.items.length} of ${bank.items.length}\\s*right: lesson and deeper questions`));
   assert.match(await summary.textContent(), /meets the course's pass mark of 80%/);
   assert.equal(await summary.locator('[data-action="retry-missed"]').count(), 0);
   const events = await page.evaluate(() => window.quizHarness.events);
   assert.equal(events.length, bank.items.length, 'one event per answer');
-  assert.deepEqual(events.at(-1), { score: bank.items.length, max: bank.items.length, scaled: 1, passed: true, completed: true, answered: bank.items.length, right: bank.items.length });
-  assert.deepEqual(events[0], { score: 1, max: bank.items.length, scaled: 1 / bank.items.length, passed: null, completed: false, answered: 1, right: 1 });
+  assert.deepEqual(events.at(-1), { score: bank.items.length, max: bank.items.length, scaled: 1, passed: true, completed: true, answered: bank.items.length, right: bank.items.length, set: 'all' });
+  assert.deepEqual(events[0], { score: 1, max: bank.items.length, scaled: 1 / bank.items.length, passed: null, completed: false, answered: 1, right: 1, set: 'all' });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -205,14 +210,14 @@ test('the score: 1 at the first try, ½ at a later try, nothing after the soluti
   await item(page, 'train-bytes-per-parameter').getByRole('button', { name: 'Try again' }).click();
   await give(page, 'train-bytes-per-parameter', { text: '16 bytes' });
   assert.deepEqual(await page.evaluate(() => window.quizHarness.events.at(-1)),
-    { score: 0.5, max: 2, scaled: 0.25, passed: null, completed: false, answered: 1, right: 1 });
+    { score: 0.5, max: 2, scaled: 0.25, passed: null, completed: false, answered: 1, right: 1, set: 'all' });
   await page.locator('.ts-quiz-nav [data-action="next"]').click();
   await item(page, 'run-bytes-per-parameter').getByRole('button', { name: 'Show solution' }).click();
   await item(page, 'run-bytes-per-parameter').getByRole('button', { name: 'Try again' }).click();
   await give(page, 'run-bytes-per-parameter', { choices: ['two'] });
   assert.equal(await item(page, 'run-bytes-per-parameter').getAttribute('data-status'), 'correct');
   const last = await page.evaluate(() => window.quizHarness.events.at(-1));
-  assert.deepEqual(last, { score: 0.5, max: 2, scaled: 0.25, passed: null, completed: true, answered: 2, right: 2 });
+  assert.deepEqual(last, { score: 0.5, max: 2, scaled: 0.25, passed: null, completed: true, answered: 2, right: 2, set: 'all' });
   assert.deepEqual(await page.evaluate(() => window.quizHarness.handle.score()), last, 'quiz.score() is the event detail');
   assert.deepEqual(problems, []);
   await context.close();
@@ -229,7 +234,7 @@ test('"Show me" after a wrong answer shows the answer: a right retry then scores
   await give(page, 'train-bytes-per-parameter', { text: '16 bytes' });
   assert.equal(await element.getAttribute('data-status'), 'correct');
   assert.deepEqual(await page.evaluate(() => window.quizHarness.events.at(-1)),
-    { score: 0, max: 2, scaled: 0, passed: null, completed: false, answered: 1, right: 1 });
+    { score: 0, max: 2, scaled: 0, passed: null, completed: false, answered: 1, right: 1, set: 'all' });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -313,7 +318,7 @@ test('progress, answers and feedback survive a reload', async () => {
   await page.locator('.ts-quiz-nav [data-action="next"]').click();
   await page.reload();
   await page.waitForSelector('body[data-quiz-ready]');
-  assert.equal(await current(page).getAttribute('data-item-id'), 'where-the-16-comes-from', 'the same question is shown');
+  assert.equal(await current(page).getAttribute('data-item-id'), 'train-vs-run-ratio', 'the same question is shown');
   assert.equal(await item(page, 'run-bytes-per-parameter').getAttribute('data-status'), 'incorrect');
   assert.equal(await item(page, 'train-bytes-per-parameter').getAttribute('data-status'), 'correct');
   assert.match(await page.locator('.ts-quiz-progress-text').textContent(), /2 answered, 1 right/);
@@ -467,13 +472,13 @@ test('the summary names the takeaways to revisit and retries only the missed que
   const summary = page.locator('.ts-quiz-summary');
   await summary.waitFor();
   assert.match(await summary.textContent(), new RegExp(`${bank.items.length - 3} of ${bank.items.length}`));
-  assert.match(await summary.textContent(), /pass mark is 95%/);
+  assert.match(await summary.textContent(), /pass mark for the lesson and deeper questions is 95%/);
   assert.doesNotMatch(await summary.textContent(), /fail/i);
   const takeawayTexts = await summary.locator('.ts-quiz-takeaway').allTextContents();
   const expectedTakeaways = bank.takeaways.filter((takeaway) => bank.items.some((raw) => missed.includes(raw.id) && raw.takeaway === takeaway.id)).map((takeaway) => takeaway.text);
   assert.deepEqual(takeawayTexts, expectedTakeaways);
   const last = await page.evaluate(() => window.quizHarness.events.at(-1));
-  assert.deepEqual(last, { score: bank.items.length - 3, max: bank.items.length, scaled: (bank.items.length - 3) / bank.items.length, passed: false, completed: true, answered: bank.items.length, right: bank.items.length - 3 });
+  assert.deepEqual(last, { score: bank.items.length - 3, max: bank.items.length, scaled: (bank.items.length - 3) / bank.items.length, passed: false, completed: true, answered: bank.items.length, right: bank.items.length - 3, set: 'all' });
   await summary.getByRole('button', { name: 'Retry the 3 missed questions' }).click();
   assert.equal(await page.locator('.ts-quiz-item[data-status="new"]').count(), 3);
   for (const id of missed) assert.equal(await item(page, id).getAttribute('data-status'), 'new');

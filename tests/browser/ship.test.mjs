@@ -18,6 +18,8 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
+/** The questions the widget asks by default: the bank's lesson set (docs/quiz.md, "Sets"). */
+const lessonItems = bank.items.filter((item) => (item.set ?? 'lesson') === 'lesson');
 const firstChoiceItem = bank.items.find((item) => item.kind === 'single_choice');
 const secondChoiceItem = bank.items.filter((item) => item.kind === 'single_choice')[1];
 const scormAgain = readFileSync(join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm12.js'));
@@ -167,7 +169,7 @@ test('the element works under a strict CSP, lazily, in its own shadow root, and 
   assert.equal(scores.length, 1);
   assert.equal(scores[0].target, 'first');
   assert.equal(scores[0].score, 1);
-  assert.equal(scores[0].max, bank.items.length);
+  assert.equal(scores[0].max, lessonItems.length);
 
   // Scrolling to the far widget starts it; the two do not interfere.
   await page.locator('#far').scrollIntoViewIfNeeded();
@@ -276,7 +278,7 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
   await page.waitForFunction(() => window.scores.length === 1);
   const [score] = await page.evaluate(() => window.scores);
   assert.equal(score.score, 1);
-  assert.equal(score.max, bank.items.length);
+  assert.equal(score.max, lessonItems.length);
 
   // A sandboxed frame (no allow-same-origin: no storage, opaque origin) still works and resizes.
   await page.waitForFunction(() => document.getElementById('sandboxed').style.height !== '', null, { timeout: 20000 });
@@ -378,7 +380,7 @@ test('the SCO reports to a real SCORM 1.2 run-time: score, status, suspend data,
   const afterAnswer = await record();
   assert.equal(afterAnswer.core.score.min, '0');
   assert.equal(afterAnswer.core.score.max, '100');
-  assert.equal(afterAnswer.core.score.raw, String(Math.round(100 / bank.items.length)));
+  assert.equal(afterAnswer.core.score.raw, String(Math.round(100 / lessonItems.length)));
   assert.equal(afterAnswer.core.lesson_status, 'incomplete');
   assert.ok(afterAnswer.suspend_data.length > 0 && afterAnswer.suspend_data.length <= 4096, 'quiz state fits SCORM 1.2’s 4,096 characters');
 

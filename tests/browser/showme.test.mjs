@@ -6,16 +6,41 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildQuizUnits } from '../web/quiz-build.mjs';
 import { artifactsDir, repoRoot, startHarness, withOpenPage } from './harness.mjs';
 
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
+const { shortHash } = await import((await buildQuizUnits('showme-browser')).bank);
+const quizKey = `trainscope-quiz:${shortHash(bank.takeaways.map((takeaway) => takeaway.id).join(','))}`;
+/**
+ * The questions in the order the page numbers them once the learner has gone on to the deeper ones
+ * (docs/quiz.md, "Sets"): the lesson set, then the deeper set, each in the bank's order.
+ */
+const quizOrder = [...bank.items.filter((item) => (item.set ?? 'lesson') === 'lesson'), ...bank.items.filter((item) => item.set === 'deeper')];
 
 let harness;
 before(async () => { harness = await startHarness(); });
 after(async () => { await harness?.close(); });
 
-function withPage(options, body, address = harness.url) {
-  return withOpenPage(harness.browser, address, { reducedMotion: 'reduce', ...options }, body);
+/**
+ * A browser context in which the learner has already gone on to the deeper questions (saved as
+ * the quiz saves it), so every question of the bank, with its "show me", is on the page.
+ */
+async function deeperContext(options) {
+  const context = await harness.browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+  });
+  await context.addInitScript((key) => {
+    if (localStorage.getItem(key) === null) localStorage.setItem(key, '{"v":1,"m":"o","c":null,"d":1,"i":{}}');
+  }, quizKey);
+  return context;
+}
+
+async function withPage(options, body, address = harness.url) {
+  const settings = { reducedMotion: 'reduce', ...options };
+  return withOpenPage(harness.browser, address, { ...settings, context: await deeperContext(settings) }, body);
 }
 
 /** The quiz is prepared lazily: scroll to it, show every question at once. */
@@ -85,7 +110,7 @@ function engineInstance(page, item, seed) {
 for (const viewport of [{ width: 1280, height: 900 }, { width: 320, height: 640 }]) test(`every item’s "show me" lands on its section and figure, marked, in view, with the engine’s answer (${viewport.width} px)`, async () => {
   await withPage({ viewport }, async (page) => {
     await openQuiz(page);
-    for (const [index, item] of bank.items.entries()) {
+    for (const [index, item] of quizOrder.entries()) {
       const seed = Number(await quizItem(page, item.id).getAttribute('data-seed'));
       await followShowMe(page, item.id);
       await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);
@@ -121,7 +146,7 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 320, height: 640 
   });
 });
 
-test('question 10 lands on the sharding section’s one figure of model states per GPU: 1.88 GB', async () => {
+test('the ZeRO-3 question (zero3-per-gpu) lands on the sharding section’s one figure of model states per GPU: 1.88 GB', async () => {
   for (const [width, height] of [[320, 640], [1280, 900]]) {
     for (const colorScheme of ['light', 'dark']) {
       await withPage({ viewport: { width, height }, colorScheme }, async (page) => {
@@ -142,7 +167,7 @@ test('question 10 lands on the sharding section’s one figure of model states p
   }
 });
 
-test('questions 13 and 16 land on the time section, at 320 px too', async () => {
+test('the 6ND estimate and the cluster-days questions land on the time section, at 320 px too', async () => {
   await withPage({ viewport: { width: 320, height: 640 } }, async (page) => {
     await openQuiz(page);
     for (const id of ['training-flops-6nd', 'cluster-days']) {
@@ -162,7 +187,8 @@ test('questions 13 and 16 land on the time section, at 320 px too', async () => 
 test('on a phone (360 px), "show me" lands on the figure after the page settles, with its way back in view (issue 24, item 11)', async () => {
   // Smooth scrolling, as a learner has it: sections above the figure finish their build during the scroll.
   for (const id of ['zero3-per-gpu', 'train-bytes-per-parameter', 'cluster-days']) {
-    await withOpenPage(harness.browser, harness.url, { viewport: { width: 360, height: 640 } }, async (page) => {
+    const viewport = { width: 360, height: 640 };
+    await withOpenPage(harness.browser, harness.url, { viewport, context: await deeperContext({ viewport }) }, async (page) => {
       await openQuiz(page);
       await followShowMe(page, id);
       await page.waitForFunction(() => document.querySelector('.ts-showme-target') !== null);

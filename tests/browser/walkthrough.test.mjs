@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { serveDirectory } from '../../web/serve.mjs';
+import { buildQuizUnits } from '../web/quiz-build.mjs';
 import { artifactsDir, distDir, engineEstimate, openPage, repoRoot, startHarness } from './harness.mjs';
 import { assertLooksRight, renderEverything, settle } from './looks.mjs';
 
@@ -24,6 +25,12 @@ const WIDTHS = [320, 360, 1280];
 const THEMES = ['light', 'dark'];
 const shotsDir = join(artifactsDir, 'walkthrough');
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
+/** What the page asks by default: the bank's lesson set (docs/quiz.md, "Sets"). */
+const lessonItems = bank.items.filter((item) => (item.set ?? 'lesson') === 'lesson');
+/** Every question, as the page numbers them once the learner has gone on to the deeper ones. */
+const quizOrder = [...lessonItems, ...bank.items.filter((item) => item.set === 'deeper')];
+const { shortHash } = await import((await buildQuizUnits('walkthrough-browser')).bank);
+const quizKey = `trainscope-quiz:${shortHash(bank.takeaways.map((takeaway) => takeaway.id).join(','))}`;
 const STORIES = ['70B: run vs train', 'Llama 3 405B as Meta trained it'];
 /** What the lesson gives a learner to type: its own numbers, in its own words. */
 const LESSON_VALUES = {
@@ -245,7 +252,13 @@ for (const theme of THEMES) {
     for (const width of WIDTHS) {
       const at = `quiz, ${width} px, ${theme}`;
       // Reduced motion: "show me" jumps rather than glides, so the test waits for no animation.
-      const { page, context, problems } = await openPage(harness.browser, harness.url, { viewport: { width, height: 800 }, colorScheme: theme, reducedMotion: 'reduce' });
+      const viewport = { width, height: 800 };
+      // The learner has gone on to the deeper questions (saved as the quiz saves it): every question is on the page.
+      const deeper = await harness.browser.newContext({ viewport, colorScheme: theme, reducedMotion: 'reduce' });
+      await deeper.addInitScript((key) => {
+        if (localStorage.getItem(key) === null) localStorage.setItem(key, '{"v":1,"m":"o","c":null,"d":1,"i":{}}');
+      }, quizKey);
+      const { page, context, problems } = await openPage(harness.browser, harness.url, { context: deeper });
       try {
         await page.locator('.ts-quiz').scrollIntoViewIfNeeded();
         await page.locator('[data-ts-quiz-ready]').waitFor({ state: 'attached' });
@@ -254,7 +267,7 @@ for (const theme of THEMES) {
         const itemOf = (raw) => page.locator(`.ts-quiz-item[data-item-id="${raw.id}"]`);
 
         const asked = new Map();
-        for (const raw of bank.items) {
+        for (const raw of quizOrder) {
           const answers = await answersFor(page, raw.id);
           asked.set(raw.id, answers);
           const { wrong } = answers;
@@ -263,7 +276,7 @@ for (const theme of THEMES) {
         }
         await assertLooksRight(page, `${at}, every question answered wrong`);
 
-        for (const raw of bank.items) {
+        for (const raw of quizOrder) {
           const { instance } = asked.get(raw.id);
           await itemOf(raw).getByRole('button', { name: 'Show solution' }).click();
           assert.equal(await itemOf(raw).getAttribute('data-status'), 'revealed');
@@ -274,7 +287,7 @@ for (const theme of THEMES) {
         }
         await assertLooksRight(page, `${at}, every solution shown`);
 
-        for (const raw of bank.items) {
+        for (const raw of quizOrder) {
           await itemOf(raw).locator('[data-action="retry"]').click();
           const answers = await answersFor(page, raw.id); // a new seed: new numbers
           asked.set(raw.id, answers);
@@ -285,7 +298,7 @@ for (const theme of THEMES) {
         }
         await assertLooksRight(page, `${at}, every question answered right`);
 
-        for (const [index, raw] of bank.items.entries()) {
+        for (const [index, raw] of quizOrder.entries()) {
           const { instance } = asked.get(raw.id);
           await itemOf(raw).getByRole('button', { name: 'Show me in the simulation' }).click();
           const where = `${at}, ${raw.id}'s "Show me in the simulation"`;
@@ -419,7 +432,7 @@ test('a course author follows README.md and docs/embedding.md: two elements and 
           }
           await page.waitForFunction(() => window.scores.length === 2, null, { timeout: 5000 });
           const scores = await page.evaluate(() => window.scores);
-          assert.deepEqual(scores.map((score) => [score.from, score.score, score.max]), [['week3', 1, bank.items.length], ['iframe', 1, bank.items.length]]);
+          assert.deepEqual(scores.map((score) => [score.from, score.score, score.max]), [['week3', 1, lessonItems.length], ['iframe', 1, lessonItems.length]]);
           await screenshot(page, `author-${width}-${theme}`);
           assert.deepEqual(problems, [], 'no CSP violation, console error or outside request');
         } finally {

@@ -147,6 +147,10 @@ test("docs/quiz.md states the default bank's true number of items and kinds", as
     count('numeric'),
     count('estimate'),
   ]);
+  const sets = docs.match(/estimates\s+\((\d+) in the lesson set, (\d+) in the deeper set/);
+  assert.ok(sets, "docs/quiz.md no longer states the sets' sizes in the checked form");
+  const inSet = (set) => bank.items.filter((item) => (item.set ?? 'lesson') === set).length;
+  assert.deepEqual(sets.slice(1).map(Number), [inSet('lesson'), inSet('deeper')]);
   const progressNote = docs.match(/for the (\d+)-item bank/);
   assert.equal(Number(progressNote?.[1]), bank.items.length);
 });

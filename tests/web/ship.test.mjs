@@ -23,6 +23,8 @@ test('no attributes mean the whole page (the lesson, the quiz, the tools behind 
     passMark: null,
     header: false,
     bank: null,
+    quizSet: 'lesson',
+    draw: null,
     problems: [],
     sources: { preset: null, scenario: {} },
   });

@@ -4,6 +4,7 @@
 //   <trainscope-widget preset="llama3-405b" sections="memory time quiz" theme="auto" pass-mark="0.7">
 //   </trainscope-widget>
 //   <trainscope-widget bank="my-bank.json"></trainscope-widget>   (the author's own questions)
+//   <trainscope-widget sections="quiz" quiz="deeper" draw="5"></trainscope-widget>   (which questions, how many)
 //
 // Styles live in the element's shadow root, so the host's CSS cannot break it and its CSS cannot
 // leak out. The engine starts only when the element comes near the viewport. Each bad attribute
@@ -40,7 +41,7 @@ function adoptHostStyles(shadow: ShadowRoot): void {
 }
 
 export class TrainscopeWidgetElement extends HTMLElement {
-  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header', 'bank', 'lang'];
+  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header', 'bank', 'lang', 'quiz', 'draw'];
 
   private readonly shadow: ShadowRoot;
   private readonly frame: HTMLDivElement;
@@ -136,7 +137,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   private applyChange(name: string): void {
     if (!this.handle) return;
-    if (name === 'sections' || name === 'pass-mark' || name === 'header' || name === 'bank' || name === 'lang') {
+    if (['sections', 'pass-mark', 'header', 'bank', 'lang', 'quiz', 'draw'].includes(name)) {
       // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
       this.handle.destroy();
       this.handle = null;
@@ -173,6 +174,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
         passMark: this.getAttribute('pass-mark'),
         header: this.getAttribute('header'),
         bank: this.getAttribute('bank'),
+        quiz: this.getAttribute('quiz'),
+        draw: this.getAttribute('draw'),
       },
       this.words.t,
     );
@@ -223,6 +226,8 @@ export class TrainscopeWidgetElement extends HTMLElement {
       sections: settings.sections,
       theme: settings.theme,
       passMark: settings.passMark ?? undefined,
+      quizSet: settings.quizSet,
+      quizDraw: settings.draw ?? undefined,
       problems: settings.problems,
       header: settings.header,
       instanceKey: this.instanceKey(),

@@ -1,5 +1,5 @@
 // dist/iframe/: the widget as a page meant for an <iframe>. It reads its settings from the query
-// string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…&header=on&bank=…),
+// string (the element's attribute names: ?preset=…&sections=…&theme=…&pass-mark=…&scenario=…&header=on&bank=…&quiz=…&draw=…),
 // reports its height and quiz scores to the host page (iframe-host.js), and keeps no URL state.
 import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
 import { emitXapi } from './xapi';
@@ -27,6 +27,8 @@ async function start(): Promise<void> {
       passMark: query.get('pass-mark'),
       header: query.get('header'),
       bank: query.get('bank'),
+      quiz: query.get('quiz'),
+      draw: query.get('draw'),
     },
     words.t,
   );
@@ -48,6 +50,8 @@ async function start(): Promise<void> {
     sections: settings.sections,
     theme: settings.theme,
     passMark: settings.passMark ?? undefined,
+    quizSet: settings.quizSet,
+    quizDraw: settings.draw ?? undefined,
     problems: settings.problems,
     header: settings.header,
     instanceKey: query.get('id') ?? undefined,

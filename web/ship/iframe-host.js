@@ -2,7 +2,7 @@
  * trainscope iframe host: include this one script on a page that embeds trainscope in an
  * <iframe data-trainscope-frame>. It sizes each such iframe to its content and re-dispatches
  * quiz scores as a `trainscope-score` DOM event on the iframe element (detail: {score, max,
- * scaled, passed, completed, answered}), and the quiz's xAPI statements as `trainscope-xapi`.
+ * scaled, passed, completed, answered, right, set}), and the quiz's xAPI statements as `trainscope-xapi`.
  *
  * Messages are accepted only from the window of a marked iframe (event.source), and, when the
  * iframe has data-trainscope-origin="https://…" (the documented snippet always sets it), only
@@ -54,6 +54,8 @@
       answered: data.answered,
     };
     if (data.right !== undefined) detail.right = data.right;
+    // The questions the score covers (docs/quiz.md, "Sets"); a frame of an earlier version sends none.
+    if (data.set === 'lesson' || data.set === 'deeper' || data.set === 'all') detail.set = data.set;
     return detail;
   }
 

@@ -4,6 +4,7 @@
 import { DEFAULT_SECTIONS, isSection, SECTION_NAMES, type Section, type Theme } from '../src/widget/options';
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
+import { QUIZ_SETS, type QuizSet } from '../src/quiz/state';
 
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** `header` alone (an empty value) switches it on, like a boolean HTML attribute. */
@@ -20,6 +21,10 @@ export interface ElementSettings {
   problems: string[];
   /** The author's question bank: a same-origin address (`bank` attribute, `?bank=`), or null. */
   bank: string | null;
+  /** Which questions the quiz asks (`quiz` attribute, `?quiz=`; docs/quiz.md, "Sets"): lesson (the default), deeper or all. */
+  quizSet: QuizSet;
+  /** How many of them each learner is asked (`draw`, `?draw=`), or null: the bank's own draw, else all. */
+  draw: number | null;
   /** What `preset` and `scenario` said on their own, so that checkScenario can blame the right one. */
   sources: { preset: string | null; scenario: PartialScenario };
 }
@@ -32,6 +37,8 @@ export interface SettingsText {
   passMark: string | null;
   header?: string | null;
   bank?: string | null;
+  quiz?: string | null;
+  draw?: string | null;
 }
 
 /** Reads the attributes (or query parameters) as given, null when absent; every problem becomes a sentence, never an exception. */
@@ -101,7 +108,40 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
   }
   // The address is only trimmed here: whether it can be fetched is quiz/source.ts's to say, by name.
   const bank = attributes.bank !== undefined && attributes.bank !== null && attributes.bank.trim() !== '' ? attributes.bank.trim() : null;
-  return { scenario, sections, theme, passMark, header, bank, problems, sources: { preset, scenario: fromJson } };
+  const { quizSet, draw } = readQuizChoice(attributes, t, problems);
+  return { scenario, sections, theme, passMark, header, bank, quizSet, draw, problems, sources: { preset, scenario: fromJson } };
+}
+
+/** The `quiz` and `draw` attributes: a refused value is a problem naming it, and its default is used. */
+function readQuizChoice(attributes: SettingsText, t: Translate, problems: string[]): { quizSet: QuizSet; draw: number | null } {
+  let quizSet: QuizSet = 'lesson';
+  const quiz = attributes.quiz?.trim().toLowerCase() ?? '';
+  if (quiz !== '') {
+    if ((QUIZ_SETS as readonly string[]).includes(quiz)) quizSet = quiz as QuizSet;
+    else
+      problems.push(
+        t('page.settings.quiz', 'The quiz attribute must be lesson, deeper or all, not “{value}”; the lesson questions are asked.', {
+          value: quiz.slice(0, 20),
+        }),
+      );
+  }
+  let draw: number | null = null;
+  const drawText = attributes.draw?.trim() ?? '';
+  if (drawText !== '') {
+    const value = /^\d{1,5}$/.test(drawText) ? Number(drawText) : NaN;
+    if (Number.isInteger(value) && value >= 1) draw = value;
+    else
+      problems.push(
+        t(
+          'page.settings.draw',
+          'The draw attribute must be a whole number of questions, at least 1, not “{value}”; every question is asked.',
+          {
+            value: drawText.slice(0, 20),
+          },
+        ),
+      );
+  }
+  return { quizSet, draw };
 }
 
 /**

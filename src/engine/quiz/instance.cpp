@@ -281,6 +281,7 @@ Instance build_instance(const Value& item, std::uint32_t seed) {
     if (!instance.ok()) return instance;
     instance.kind = text_of(item.find("kind"));
     instance.takeaway = text_of(item.find("takeaway"));
+    instance.set = item_set(item);
     instance.simulation = *item.find("simulation");
     instance.numeric = is_numeric_kind(instance.kind);
     instance.with_fit = item_uses_fit(item);
@@ -443,6 +444,7 @@ std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed) {
     json::Writer w;
     w.begin_object();
     w.field("id", instance.label).field("kind", instance.kind).field("takeaway", instance.takeaway);
+    w.field("set", instance.set);
     w.field("seed", static_cast<double>(seed));
     w.field("prompt", instance.prompt);
     // Which translation the texts come from ("de"), or null for the item's own language: the page

@@ -35,6 +35,12 @@ inline const char* const kind_multiple = "multiple_select";
 inline const char* const kind_numeric = "numeric";
 inline const char* const kind_estimate = "estimate";
 
+// The two sets of a bank (docs/quiz.md, "Sets"): the lesson's questions, asked by default, and the
+// deeper ones past it. An item without `set` is a lesson item, so a bank written before sets asks
+// every question as it did.
+inline const char* const set_lesson = "lesson";
+inline const char* const set_deeper = "deeper";
+
 inline bool is_choice_kind(const std::string& kind) { return kind == kind_single || kind == kind_multiple; }
 inline bool is_numeric_kind(const std::string& kind) { return kind == kind_numeric || kind == kind_estimate; }
 
@@ -102,6 +108,8 @@ ShowPlace show_place(const Value& item, bool numeric);
 
 std::string item_label(const Value& item, std::size_t index);
 bool valid_id(const std::string& id);
+// The item's set: "deeper" when it says so, else "lesson" (absent or refused: the default).
+std::string item_set(const Value& item);
 void validate_item(const Value& item, const std::string& label, std::vector<Problem>& problems);
 
 // Translations (docs/quiz.md, "Translations"). A translation's problems are kept apart from the
@@ -130,6 +138,7 @@ struct Misconception {
 struct Instance {
     std::vector<Problem> problems;
     std::string label, kind, takeaway;
+    std::string set;  // "lesson" or "deeper" (item_set)
     std::string prompt, explanation;
     std::string translation;  // the language tag of the translation the texts come from; "": the item's own
     Value scenario, simulation, estimate;

@@ -15,11 +15,12 @@ namespace trainscope {
 // One question, ready to ask: the item's scenario with its randomised fields drawn from `seed`
 // (seed 0: the values as authored), the prompt with its {placeholders} filled, and for numeric
 // items the expected answer. Returns
-//   {id, kind, takeaway, seed, prompt, translation, options:[{id,text}], scenario, simulation, show,
+//   {id, kind, takeaway, set, seed, prompt, translation, options:[{id,text}], scenario, simulation, show,
 //    expected, expected_display, unit, unit_kind, tolerance, tolerance_factor, errors:[{item,field,message}]}
 // `show` is {section, figure, moment?, answer_drawn}: the item's own, or for a numeric item without
 // one, where its answer's field is drawn; `answer_drawn` (numeric items) is false when the figure
 // only holds the answer (the KV cache is part of the running total), for the page to name the part.
+// `set` is the item's set, "lesson" (also when it names none) or "deeper" (docs/quiz.md, "Sets").
 // `translation` is the tag of the translation the texts come from ("de"), or null for the item's
 // own. `errors` is empty when the item is usable (a broken translation is not an item error).
 std::string quiz_instance_json(std::string_view item_json, std::uint32_t seed);

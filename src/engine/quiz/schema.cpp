@@ -15,7 +15,7 @@ namespace {
 
 const char* const item_fields[] = {"id",         "takeaway",  "kind",   "prompt",         "options",
                                    "scenario",   "randomize", "answer", "misconceptions", "explanation",
-                                   "simulation", "show",      "source", "translations"};
+                                   "simulation", "show",      "source", "translations", "set"};
 const char* const option_fields[] = {"id", "text", "correct", "feedback", "misconception"};
 const char* const randomize_fields[] = {"path", "distribution", "min", "max", "values", "round", "scale_by"};
 const char* const answer_fields[] = {"path", "unit", "tolerance", "tolerance_factor"};
@@ -40,6 +40,11 @@ std::string item_label(const Value& item, std::size_t index) {
     const std::string id = text_of(item.find("id"));
     if (!id.empty()) return utf8::truncate(id, 64);  // a broken id is echoed in every message: keep it short
     return "#" + std::to_string(index + 1);
+}
+
+std::string item_set(const Value& item) {
+    const Value* set = item.find("set");
+    return set && set->kind == Kind::string && set->text == set_deeper ? set_deeper : set_lesson;
 }
 
 bool valid_id(const std::string& id) {
@@ -273,6 +278,9 @@ void validate_item(const Value& item, const std::string& label, std::vector<Prob
     if (text_of(item.find("takeaway")).empty())
         problems.push_back({label, "takeaway",
                             message("quiz.schema.takeaway_missing", "must name the key takeaway this item checks")});
+    if (const Value* set = item.find("set"); set && !(set->kind == Kind::string && (set->text == set_lesson || set->text == set_deeper)))
+        problems.push_back({label, "set",
+                            message("quiz.schema.set", "must be \"lesson\" (the default) or \"deeper\"")});
     if (text_of(item.find("prompt")).empty())
         problems.push_back({label, "prompt", message("quiz.schema.non_empty_string", "must be a non-empty string")});
     if (text_of(item.find("explanation")).empty())

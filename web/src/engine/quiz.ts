@@ -31,6 +31,8 @@ export interface QuizInstance {
   id: string;
   kind: ItemKind | '';
   takeaway: string;
+  /** The item's set: "lesson" (also when the item names none) or "deeper" (docs/quiz.md, "Sets"); absent from older engines. */
+  set?: string;
   seed: number;
   prompt: string;
   options: { id: string; text: string }[];

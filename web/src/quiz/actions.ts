@@ -5,7 +5,7 @@
 import type { PreparedItem } from './bank';
 import { readAnswer, renderItem, showInputError } from './item-view';
 import type { QuizActions, QuizSession } from './session';
-import { initialProgress, nextSeed, recordAnswer, retryItem, retryMissed, revealSolution, summarize } from './state';
+import { initialProgress, nextSeed, nextUnanswered, recordAnswer, retryItem, retryMissed, revealSolution, summarize } from './state';
 import { renderChrome } from './summary';
 import type { AnswerDetail } from './types';
 
@@ -16,7 +16,7 @@ function settle(session: QuizSession, item: PreparedItem, message: string, answe
   renderChrome(session);
   li.querySelector<HTMLElement>('.ts-quiz-feedback')?.focus();
   session.announce(
-    session.currentScore().completed && session.progress.mode === 'all'
+    session.shownScore().completed && session.progress.mode === 'all'
       ? session.t('quizui.announce.last_question', '{message} That was the last question: your results are below.', { message })
       : message,
   );
@@ -116,12 +116,45 @@ function missedAgain(session: QuizSession): void {
 }
 
 function reset(session: QuizSession): void {
-  // Stamped now, so the restart wins over older answers saved by another tab.
-  session.progress = { ...initialProgress(session.items, session.progress.mode, Date.now(), session.progress.learner) };
+  // Stamped now, so the restart wins over older answers saved by another tab. Both sets start
+  // again, and the deeper questions leave the screen until the learner goes on to them again.
+  session.progress = { ...initialProgress(session.known, session.progress.mode, Date.now(), session.progress.learner) };
   session.views.clear();
+  for (const item of session.further) {
+    session.itemElements.get(item.id)?.remove();
+    session.itemElements.delete(item.id);
+  }
+  session.showItems(false);
   for (const item of session.items) replaceItem(session, item);
+  session.progress = { ...session.progress, current: session.items[0]?.id ?? null };
   session.persist();
   renderChrome(session);
+}
+
+/**
+ * The learner goes on from the lesson set into the deeper questions: they join the questions on
+ * show (numbered after the lesson's), the first unanswered one opens, and the score of the set
+ * asked, the one the host receives, stays as it is.
+ */
+function continueFurther(session: QuizSession): void {
+  if (session.further.length === 0 || session.progress.continued) return;
+  session.showItems(true);
+  for (const item of session.graded) replaceItem(session, item);
+  for (const item of session.further) {
+    const li = renderItem(session, item);
+    session.itemElements.set(item.id, li);
+    session.frame.list.append(li);
+  }
+  const first = nextUnanswered(session.progress, session.further, null) ?? session.further[0]!.id;
+  session.progress = { ...session.progress, continued: true, current: first };
+  session.persist();
+  renderChrome(session);
+  session.legendOf(first)?.focus();
+  session.announce(
+    session.t('quizui.announce.continued', 'The deeper questions follow the lesson questions, from question {number}.', {
+      number: session.count(session.graded.length + 1),
+    }),
+  );
 }
 
 export function quizActions(session: QuizSession): QuizActions {
@@ -136,6 +169,7 @@ export function quizActions(session: QuizSession): QuizActions {
       else session.legendOf(id)?.focus();
     },
     retryMissed: () => missedAgain(session),
+    continueFurther: () => continueFurther(session),
     reset: () => reset(session),
     replaceItem: (item) => replaceItem(session, item),
     renderChrome: () => renderChrome(session),

@@ -4,6 +4,7 @@
 
 import { quizCalls } from '../engine/quiz';
 import { translator, type Language, type Translate } from '../i18n/i18n';
+import type { ItemSet } from './state';
 import type { BankProblem, BankTranslations, ItemKind, QuizEngine, QuizInstance, Takeaway } from './types';
 
 const english: Translate = translator(null);
@@ -18,6 +19,8 @@ export interface PreparedItem {
   id: string;
   kind: ItemKind;
   takeaway: string;
+  /** The item's set as the engine read it: "deeper" when it says so, else "lesson" (docs/quiz.md, "Sets"). */
+  set: ItemSet;
   /** The item as JSON text, exactly what the engine grades. */
   json: string;
   /** Option ids in the author's order (empty for numeric and estimate items). */
@@ -187,6 +190,7 @@ function preparedItem(raw: Record<string, unknown>, id: string, json: string, in
     id,
     kind,
     takeaway: instance.takeaway,
+    set: instance.set === 'deeper' ? 'deeper' : 'lesson',
     json,
     optionIds: instance.options.map((option) => option.id),
     options: rawOptions.map((option) => ({

@@ -13,7 +13,18 @@ import { buildFrame } from './frame';
 import { renderItem } from './item-view';
 import { QuizSession } from './session';
 import { bankDisplayName, describeLoadProblem, type AuthorBank } from './source';
-import { deserializeProgress, mergeProgress, nextSeed, nextUnanswered, selectItems, validPassMark, type QuizProgress } from './state';
+import {
+  chooseSet,
+  deserializeProgress,
+  mergeProgress,
+  nextSeed,
+  nextUnanswered,
+  QUIZ_SETS,
+  selectItems,
+  validPassMark,
+  type QuizProgress,
+  type QuizSet,
+} from './state';
 import { defaultQuizStorage, guardStorage } from './storage';
 import type { BankTranslations, QuizEngine, QuizStorage, ScoreDetail } from './types';
 
@@ -53,6 +64,13 @@ export interface QuizOptions {
   storage?: QuizStorage;
   /** 0..1. Only with a pass mark is `passed` computed (and mentioned, gently). Wins over the bank's `pass_mark`. */
   passMark?: number;
+  /**
+   * Which questions to ask (docs/quiz.md, "Sets"): "lesson" (the default; the learner may then go on
+   * to the deeper ones), "deeper" or "all". The score and the pass mark cover this set.
+   */
+  set?: QuizSet;
+  /** Ask each learner this many questions of the set, drawn by their seed. Wins over the bank's `draw`. */
+  draw?: number;
   /** The author's bank's name (its file or "the bank in the page"), for notices and the console. */
   bankName?: string;
   /** Why the author's bank could not be used (it failed to load): shown above the questions. */
@@ -119,14 +137,32 @@ function bankSource(
  * progress: it picks the questions drawn from a larger bank, their order, and each question's
  * option order. States an earlier version kept under other keys for this quiz (storage.ts) join in.
  */
-function readProgress(bank: PreparedBank, saved: string | null, legacyStates: readonly string[], random: () => number) {
+function readProgress(bank: PreparedBank, saved: string | null, legacyStates: readonly string[], random: () => number, asking: Asking) {
   let learner = deserializeProgress(saved, bank.items).learner;
   for (const legacy of legacyStates) learner = learner || deserializeProgress(legacy, bank.items).learner;
   if (learner === 0) learner = nextSeed(0, random);
-  const items = selectItems(bank.items, bank.settings, learner);
-  let progress: QuizProgress = deserializeProgress(saved, items);
-  for (const legacy of legacyStates) progress = mergeProgress(progress, deserializeProgress(legacy, items));
-  return { items, progress: { ...progress, learner } };
+  const choice = chooseSet(bank.items, asking.set);
+  // The draw picks from the set asked; a learner who goes on is asked every deeper question.
+  const graded = selectItems(choice.asked, { order: bank.settings.order, draw: asking.draw ?? bank.settings.draw }, learner);
+  const further = selectItems(choice.further, { order: bank.settings.order, draw: null }, learner);
+  // Progress covers both sets, so answers to deeper questions (and an earlier version's, which
+  // asked every question) are kept whether or not the learner has gone on to them.
+  const known = [...graded, ...further];
+  let progress: QuizProgress = deserializeProgress(saved, known);
+  for (const legacy of legacyStates) progress = mergeProgress(progress, deserializeProgress(legacy, known));
+  return { choice, graded, further, progress: { ...progress, learner } };
+}
+
+/** The set and draw the host asked for, checked: anything else is the default (the settings say why). */
+interface Asking {
+  set: QuizSet;
+  draw: number | null;
+}
+
+function asking(options: QuizOptions): Asking {
+  const set = QUIZ_SETS.includes(options.set as QuizSet) ? (options.set as QuizSet) : 'lesson';
+  const draw = typeof options.draw === 'number' && Number.isInteger(options.draw) && options.draw >= 1 ? options.draw : null;
+  return { set, draw };
 }
 
 /** The author reads the bank's problems in the console, one line per problem. */
@@ -156,7 +192,14 @@ function startSession(container: HTMLElement, options: QuizOptions): QuizSession
     : withBankTranslations(options.bank, language, options.bankTranslations);
   const bank = prepareBank(engine, bankToAsk, { t, language });
   const storage = guardStorage(options.storage ?? defaultQuizStorage(bank.bankId, options.instanceKey));
-  const { items, progress } = readProgress(bank, storage.load(), storage.loadLegacy(), random);
+  const wanted = asking(options);
+  const { choice, graded, further, progress } = readProgress(bank, storage.load(), storage.loadLegacy(), random, wanted);
+  if (choice.fellBack)
+    console.warn(
+      t('quizui.console.set_fell_back', 'trainscope quiz: the bank has no question in the set “{set}”; every question is asked.', {
+        set: wanted.set,
+      }),
+    );
   return new QuizSession({
     container,
     options,
@@ -165,7 +208,10 @@ function startSession(container: HTMLElement, options: QuizOptions): QuizSession
     language,
     random,
     bank,
-    items,
+    set: choice.set,
+    labelled: choice.labelled,
+    graded,
+    further,
     progress,
     storage,
     bankName,
@@ -178,21 +224,25 @@ function startSession(container: HTMLElement, options: QuizOptions): QuizSession
 
 /** The mode toggle and the navigation buttons. */
 function wireNavigation(session: QuizSession): void {
-  const { frame, items, actions } = session;
+  // The questions on show are read at each click: going on to the deeper ones adds to them.
+  const { frame, actions } = session;
   frame.modeToggle.addEventListener('click', () => {
+    const items = session.items;
     const single = session.progress.mode === 'one';
     session.progress = { ...session.progress, mode: single ? 'all' : 'one' };
-    if (!single && session.progress.current === null && !session.currentScore().completed)
+    if (!single && session.progress.current === null && !session.shownScore().completed)
       session.progress.current = nextUnanswered(session.progress, items, null);
     session.persist();
     actions.renderChrome();
   });
   frame.previousButton.addEventListener('click', () => {
+    const items = session.items;
     const index = session.progress.current === null ? items.length : (session.itemIndex.get(session.progress.current) ?? 0);
     if (index > 0) actions.show(items[index - 1]!.id, 'legend');
   });
   frame.resultsButton.addEventListener('click', () => actions.show(null, 'summary'));
   frame.nextButton.addEventListener('click', () => {
+    const items = session.items;
     const action = frame.nextButton.dataset.action;
     if (action === 'back') {
       actions.show(nextUnanswered(session.progress, items, null) ?? items[0]!.id, 'legend');
@@ -217,7 +267,12 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
     session.itemElements.set(item.id, li);
     session.frame.list.append(li);
   }
-  if (session.progress.current === null && !session.currentScore().completed && items.length > 0) {
+  const current = session.progress.current;
+  if (current !== null && !session.itemIndex.has(current)) {
+    // A deeper question saved as the current one, but the learner has not gone on (a state saved
+    // before sets, or in another tab): the first unanswered question, else the summary.
+    session.progress = { ...session.progress, current: nextUnanswered(session.progress, items, null) };
+  } else if (current === null && !session.shownScore().completed && items.length > 0) {
     session.progress = { ...session.progress, current: nextUnanswered(session.progress, items, null) };
   }
   // Seeds that had to fall back, or a state read from garbage, are written back cleaned.

@@ -15,9 +15,10 @@ import {
   score,
   serializeProgress,
   type QuizProgress,
+  type QuizSet,
 } from './state';
 import type { GuardedStorage } from './storage';
-import type { Answer, AnswerDetail, QuizEngine, QuizGrade, QuizInstance, ScoreDetail } from './types';
+import type { Answer, AnswerDetail, QuizEngine, QuizGrade, QuizInstance, QuizScore, ScoreDetail } from './types';
 import type { QuizOptions } from './quiz';
 
 export const SCORE_EVENT = 'trainscope-score';
@@ -41,6 +42,8 @@ export interface QuizActions {
   show(id: string | null, focus: 'legend' | 'summary' | null): void;
   goTo(id: string): void;
   retryMissed(): void;
+  /** Goes on from the set asked into the deeper questions. */
+  continueFurther(): void;
   reset(): void;
   /** Draws an item again where it stands. */
   replaceItem(item: PreparedItem): HTMLLIElement;
@@ -73,7 +76,14 @@ export interface QuizSetup {
   language: Language;
   random: () => number;
   bank: PreparedBank;
-  items: PreparedItem[];
+  /** The set asked (docs/quiz.md, "Sets"): the one the score and the pass mark cover. */
+  set: QuizSet;
+  /** The bank has questions in both sets: the score names the set it covers. */
+  labelled: boolean;
+  /** The questions of the set asked, as this learner gets them. */
+  graded: PreparedItem[];
+  /** The deeper questions the learner may go on to after the lesson set (none for another set). */
+  further: PreparedItem[];
   progress: QuizProgress;
   passMark: number | null;
   storage: GuardedStorage;
@@ -91,8 +101,13 @@ export class QuizSession {
   readonly language: Language;
   readonly random: () => number;
   readonly bank: PreparedBank;
-  readonly items: PreparedItem[];
-  readonly itemIndex: Map<string, number>;
+  readonly set: QuizSet;
+  readonly labelled: boolean;
+  readonly graded: PreparedItem[];
+  readonly further: PreparedItem[];
+  /** The questions on show: the set asked, and the deeper ones once the learner went on to them. */
+  items: PreparedItem[];
+  itemIndex: Map<string, number>;
   readonly passMark: number | null;
   readonly storage: GuardedStorage;
   readonly bankName: string | undefined;
@@ -117,14 +132,30 @@ export class QuizSession {
     this.language = setup.language;
     this.random = setup.random;
     this.bank = setup.bank;
-    this.items = setup.items;
-    this.itemIndex = new Map(setup.items.map((item, index) => [item.id, index]));
+    this.set = setup.set;
+    this.labelled = setup.labelled;
+    this.graded = setup.graded;
+    this.further = setup.further;
     this.progress = setup.progress;
+    this.items = [];
+    this.itemIndex = new Map();
+    this.showItems(this.progress.continued);
     this.passMark = setup.passMark;
     this.storage = setup.storage;
     this.bankName = setup.bankName;
     this.bankProblem = setup.bankProblem;
     this.headingLevel = setup.headingLevel;
+  }
+
+  /** Both sets' questions: the progress covers them all, whichever are on show. */
+  get known(): PreparedItem[] {
+    return [...this.graded, ...this.further];
+  }
+
+  /** Puts the deeper questions on show after the set asked (with), or takes them off (without). */
+  showItems(withFurther: boolean): void {
+    this.items = withFurther && this.further.length > 0 ? [...this.graded, ...this.further] : this.graded.slice();
+    this.itemIndex = new Map(this.items.map((item, index) => [item.id, index]));
   }
 
   /** An id unique in the document (the quiz may share it with other widgets). */
@@ -181,11 +212,12 @@ export class QuizSession {
     const saved = this.storage.load();
     if (saved === null) return false;
     const before = this.progress;
-    this.progress = mergeProgress(this.progress, deserializeProgress(saved, this.items));
+    this.progress = mergeProgress(this.progress, deserializeProgress(saved, this.known));
     const changed = changedItemIds(before, this.progress);
     for (const id of changed) {
       this.views.delete(id);
-      const item = this.items[this.itemIndex.get(id)!];
+      const index = this.itemIndex.get(id);
+      const item = index === undefined ? undefined : this.items[index];
       if (item && this.itemElements.has(id)) this.actions.replaceItem(item);
     }
     return changed.length > 0;
@@ -193,12 +225,18 @@ export class QuizSession {
 
   persist(): void {
     this.absorbSaved();
-    this.storage.save(serializeProgress(this.progress, this.items));
+    this.storage.save(serializeProgress(this.progress, this.known));
     this.frame.storageNote.hidden = this.storage.persistent;
   }
 
+  /** The score of the set asked: what the host and the LMS receive. Deeper questions gone on to never change it. */
   currentScore(): ScoreDetail {
-    return score(this.progress, this.items, this.passMark);
+    return { ...score(this.progress, this.graded, this.passMark), set: this.set };
+  }
+
+  /** How far the learner is through the questions on show (the progress line, the navigation). */
+  shownScore(): QuizScore {
+    return score(this.progress, this.items, null);
   }
 
   emitScore(answer?: AnswerDetail): void {

@@ -4,10 +4,15 @@
 // compact (ids, seeds, attempts, statuses, short answers; never prompts) so that it fits a SCORM
 // cmi.suspend_data of 4,096 characters with room to spare.
 
-import type { Answer, ScoreDetail, Takeaway } from './types';
+import type { Answer, QuizScore, Takeaway } from './types';
 
 export type ItemStatus = 'new' | 'correct' | 'incorrect' | 'revealed';
 export type QuizMode = 'one' | 'all';
+/** An item's set (docs/quiz.md, "Sets"): the lesson's questions, or the deeper ones past it. */
+export type ItemSet = 'lesson' | 'deeper';
+/** The questions a quiz asks: one set, or both ("all"). */
+export type QuizSet = ItemSet | 'all';
+export const QUIZ_SETS: readonly QuizSet[] = ['lesson', 'deeper', 'all'];
 
 export interface ItemProgress {
   /** Which numbers the engine draws for this question (0: as authored). */
@@ -41,6 +46,8 @@ export interface QuizProgress {
    * fixes the order of the options (optionOrder), the same after a reload, new after "Try again".
    */
   learner: number;
+  /** The learner went on from the set asked into the deeper questions (docs/quiz.md, "Sets"). */
+  continued: boolean;
 }
 
 /** What the state needs to know about an item. */
@@ -65,7 +72,7 @@ export function freshItem(seed = 0, changedAt = 0): ItemProgress {
 
 /** A fresh start; `changedAt` > 0 makes it a deliberate restart that wins over older answers elsewhere. */
 export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one', changedAt = 0, learner = 0): QuizProgress {
-  const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {}, learner };
+  const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {}, learner, continued: false };
   for (const item of items) progress.items[item.id] = freshItem(0, changedAt);
   return progress;
 }
@@ -198,7 +205,7 @@ export function itemCredit(item: ItemProgress | undefined): number {
 }
 
 /** The score the page shows, the `trainscope-score` event carries and the LMS receives. */
-export function score(progress: QuizProgress, items: readonly ItemInfo[], passMark?: number | null): ScoreDetail {
+export function score(progress: QuizProgress, items: readonly ItemInfo[], passMark?: number | null): QuizScore {
   const max = items.length;
   let right = 0;
   let points = 0;
@@ -231,7 +238,7 @@ export interface TakeawayToRevisit {
   itemIds: string[];
 }
 
-export interface Summary extends ScoreDetail {
+export interface Summary extends QuizScore {
   /** Questions whose first graded answer was right. */
   firstTry: number;
   missed: string[];
@@ -264,7 +271,8 @@ export function summarize(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Saved form: {"v":1,"m":"o","c":"item-id","s":learner,"i":{"item-id":[seed,attempts,"x",first,answer,changedAt,solution]}}
+// Saved form: {"v":1,"m":"o","c":"item-id","s":learner,"d":1,"i":{"item-id":[seed,attempts,"x",first,answer,changedAt,solution]}}
+// d: 1 once the learner went on into the deeper questions, else absent (as in states saved before sets);
 // first: 1, 0 or -1 (none); answer: typed text, an array of option indices, or 0 (none);
 // changedAt: ms since 1970 (absent in states written before merging existed: read as 0);
 // solution: 1 once the solution was shown, else absent (states written before scoring by try).
@@ -296,7 +304,15 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
       saved[item.id] = state.solutionSeen ? ([...entry, 1] as SavedItem) : entry;
     }
     const learner = progress.learner > 0 ? { s: progress.learner } : {};
-    return JSON.stringify({ v: SERIAL_VERSION, m: progress.mode === 'all' ? 'a' : 'o', c: progress.current, ...learner, i: saved });
+    const continued = progress.continued ? { d: 1 } : {};
+    return JSON.stringify({
+      v: SERIAL_VERSION,
+      m: progress.mode === 'all' ? 'a' : 'o',
+      c: progress.current,
+      ...learner,
+      ...continued,
+      i: saved,
+    });
   };
   const full = build(true);
   return full.length <= SAVED_STATE_BUDGET ? full : build(false);
@@ -334,6 +350,7 @@ export function deserializeProgress(text: string | null | undefined, items: read
   const progress: QuizProgress = { ...fresh, items: { ...fresh.items } };
   progress.mode = record.m === 'a' ? 'all' : 'one';
   progress.learner = isInteger(record.s, 1, MAX_SEED) ? record.s : 0;
+  progress.continued = record.d === 1;
   const saved = typeof record.i === 'object' && record.i !== null && !Array.isArray(record.i) ? (record.i as Record<string, unknown>) : {};
   for (const item of items) {
     if (!Object.prototype.hasOwnProperty.call(saved, item.id)) continue;
@@ -423,4 +440,35 @@ export function selectItems<T>(items: readonly T[], settings: { order: 'fixed' |
   ).slice(0, count);
   if (settings.order === 'fixed') shuffled.sort((a, b) => a.index - b.index);
   return shuffled.map((entry) => entry.item);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which set
+
+export interface SetChoice<T> {
+  /** The set asked, after the fallback: the one wanted, or "all" when the bank has none of it. */
+  set: QuizSet;
+  /** The questions of that set, in the bank's order, before any draw. */
+  asked: T[];
+  /** The deeper questions a learner may go on to after the lesson set; empty otherwise. */
+  further: T[];
+  /** The bank has questions in both sets, so the score names the set it covers. */
+  labelled: boolean;
+  /** The set wanted had no question, so every question is asked. */
+  fellBack: boolean;
+}
+
+/**
+ * The questions asked for the set the author chose (docs/quiz.md, "Sets"): the lesson set by
+ * default, with the deeper questions as a further set the learner may go on to; "deeper" or "all"
+ * ask those alone. A bank with no question in the set wanted asks every question: a bank written
+ * before sets (every item a lesson item) asks what it always did.
+ */
+export function chooseSet<T extends { set: ItemSet }>(items: readonly T[], wanted: QuizSet): SetChoice<T> {
+  const lesson = items.filter((item) => item.set === 'lesson');
+  const deeper = items.filter((item) => item.set === 'deeper');
+  const labelled = lesson.length > 0 && deeper.length > 0;
+  const chosen = wanted === 'lesson' ? lesson : wanted === 'deeper' ? deeper : items.slice();
+  if (chosen.length === 0) return { set: 'all', asked: items.slice(), further: [], labelled, fellBack: items.length > 0 };
+  return { set: wanted, asked: chosen, further: wanted === 'lesson' ? deeper : [], labelled, fellBack: false };
 }

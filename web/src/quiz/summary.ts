@@ -4,11 +4,11 @@
 import { h } from '../dom/dom';
 import type { QuizSession } from './session';
 import { nextUnanswered, summarize, type Summary } from './state';
-import { cssPercent, formatPoints, withElement } from './words';
+import { cssPercent, formatPoints, setLabel, withElement } from './words';
 
 function progressLine(session: QuizSession, single: boolean, currentIndex: number): string {
   const { t, items } = session;
-  const now = session.currentScore();
+  const now = session.shownScore();
   const count = (value: number) => session.count(value);
   return single && currentIndex >= 0
     ? t('quizui.progress.one', 'Question {number} of {total} · {answered} answered, {right} right', {
@@ -44,7 +44,7 @@ function updateNavigation(session: QuizSession, currentIndex: number): void {
 /** The progress, the navigation, which questions show, and the summary when it is due. */
 export function renderChrome(session: QuizSession): void {
   const { t, items, progress, frame } = session;
-  const now = session.currentScore();
+  const now = session.shownScore();
   const single = progress.mode === 'one';
   frame.root.classList.toggle('ts-quiz-mode-one', single);
   frame.root.classList.toggle('ts-quiz-mode-all', !single);
@@ -91,8 +91,10 @@ function scoreLines(session: QuizSession, summary: Summary): HTMLElement[] {
   );
   const score = h(
     'p',
-    { className: 'ts-quiz-score' },
-    withElement(t('quizui.summary.questions_right', '{score} questions right'), 'score', rightOf),
+    { className: 'ts-quiz-score', 'data-set': session.set },
+    session.labelled
+      ? withElement(t('quizui.summary.questions_right_set', '{score} right: {set}', { set: setLabel(t, session.set) }), 'score', rightOf)
+      : withElement(t('quizui.summary.questions_right', '{score} questions right'), 'score', rightOf),
     summary.answered > 0
       ? h(
           'span',
@@ -112,10 +114,16 @@ function scoreLines(session: QuizSession, summary: Summary): HTMLElement[] {
     'p',
     { className: 'ts-quiz-points' },
     withElement(
-      t(
-        'quizui.summary.points',
-        'Score: {points} (1 point for a question right at the first try, ½ at a later try, none once its solution was shown).',
-      ),
+      session.labelled
+        ? t(
+            'quizui.summary.points_set',
+            'Score for the {set}: {points} (1 point for a question right at the first try, ½ at a later try, none once its solution was shown).',
+            { set: setLabel(t, session.set) },
+          )
+        : t(
+            'quizui.summary.points',
+            'Score: {points} (1 point for a question right at the first try, ½ at a later try, none once its solution was shown).',
+          ),
       'points',
       pointsOf,
     ),
@@ -132,18 +140,79 @@ function passLines(session: QuizSession, summary: Summary): HTMLElement[] {
   const markLine = h('span', { className: 'ts-quiz-meter-mark' });
   markLine.style.left = cssPercent(passMark);
   meter.append(markLine);
+  const mark = session.percent(passMark);
+  const set = setLabel(t, session.set);
+  let text: string;
+  if (!session.labelled)
+    text = summary.passed
+      ? t('quizui.summary.pass_met', "That meets the course's pass mark of {mark}.", { mark })
+      : t(
+          'quizui.summary.pass_not_met',
+          "The course's pass mark is {mark}. The ideas below are the ones worth another look on the way there.",
+          {
+            mark,
+          },
+        );
+  else
+    text = summary.passed
+      ? t('quizui.summary.pass_met_set', "That meets the course's pass mark of {mark} for the {set}.", { mark, set })
+      : t(
+          'quizui.summary.pass_not_met_set',
+          "The course's pass mark for the {set} is {mark}. The ideas below are the ones worth another look on the way there.",
+          { mark, set },
+        );
+  return [meter, h('p', { className: 'ts-quiz-pass', 'data-set': session.set }, text)];
+}
+
+/** After the lesson set: the deeper questions, one click away and never forced. */
+function goOnLines(session: QuizSession, graded: Summary): HTMLElement[] {
+  const { t, further } = session;
+  const count = (value: number) => session.count(value);
+  if (further.length === 0 || session.progress.continued || !graded.completed) return [];
+  const go = h(
+    'button',
+    // The learner's next step is the missed questions' retry, when there are any: then this one is not primary.
+    {
+      type: 'button',
+      className: graded.missed.length > 0 ? 'ts-quiz-button' : 'ts-quiz-button ts-quiz-button-primary',
+      'data-action': 'continue-deeper',
+    },
+    further.length === 1
+      ? t('quizui.summary.continue_one', 'Go on to {count} deeper question', { count: count(1) })
+      : t('quizui.summary.continue_other', 'Go on to {count} deeper questions', { count: count(further.length) }),
+  );
+  go.addEventListener('click', () => session.actions.continueFurther());
   return [
-    meter,
     h(
       'p',
-      { className: 'ts-quiz-pass' },
-      summary.passed
-        ? t('quizui.summary.pass_met', "That meets the course's pass mark of {mark}.", { mark: session.percent(passMark) })
-        : t(
-            'quizui.summary.pass_not_met',
-            "The course's pass mark is {mark}. The ideas below are the ones worth another look on the way there.",
-            { mark: session.percent(passMark) },
-          ),
+      { className: 'ts-quiz-further-intro' },
+      t(
+        'quizui.summary.continue_intro',
+        'Want more? The deeper questions go past the lesson. They are practice: the score above stays as it is.',
+      ),
+    ),
+    go,
+  ];
+}
+
+/** Once the learner went on: the deeper questions' own line, apart from the score the host receives. */
+function deeperScoreLines(session: QuizSession): HTMLElement[] {
+  const { t, further } = session;
+  if (further.length === 0 || !session.progress.continued) return [];
+  const count = (value: number) => session.count(value);
+  const deeper = summarize(session.progress, further, session.bank.takeaways, null);
+  const rightOf = h(
+    'strong',
+    { className: 'ts-quiz-score-value' },
+    t('quizui.summary.right_of', '{right} of {max}', { right: count(deeper.right), max: count(deeper.max) }),
+  );
+  return [
+    h(
+      'p',
+      { className: 'ts-quiz-score ts-quiz-score-further', 'data-set': 'deeper' },
+      withElement(t('quizui.summary.questions_right_set', '{score} right: {set}', { set: setLabel(t, 'deeper') }), 'score', rightOf),
+      ' ',
+      h('span', { className: 'ts-quiz-score-detail' }, t('quizui.summary.further_practice', '(practice: not part of the score above)')),
     ),
   ];
 }
@@ -246,18 +315,23 @@ function summaryActions(session: QuizSession, summary: Summary): HTMLElement {
 
 export function renderSummary(session: QuizSession): void {
   const { t } = session;
-  const summary = summarize(session.progress, session.items, session.bank.takeaways, session.passMark);
+  // The score and the pass mark are the set asked's; what is unanswered, worth revisiting and
+  // retried covers every question on show, the deeper ones too once the learner went on.
+  const graded = summarize(session.progress, session.graded, session.bank.takeaways, session.passMark);
+  const shown = summarize(session.progress, session.items, session.bank.takeaways, session.passMark);
   const title = h(
     `h${session.headingLevel + 1}` as 'h3',
     { className: 'ts-quiz-summary-title', id: session.uid('summary-title'), tabindex: '-1' },
-    summary.completed ? t('quizui.summary.title', 'Your results') : t('quizui.summary.title_so_far', 'Your results so far'),
+    shown.completed ? t('quizui.summary.title', 'Your results') : t('quizui.summary.title_so_far', 'Your results so far'),
   );
   session.frame.summarySection.replaceChildren(
     title,
-    ...scoreLines(session, summary),
-    ...passLines(session, summary),
-    ...unansweredLines(session, summary),
-    ...revisitLines(session, summary),
-    summaryActions(session, summary),
+    ...scoreLines(session, graded),
+    ...passLines(session, graded),
+    ...deeperScoreLines(session),
+    ...unansweredLines(session, shown),
+    ...revisitLines(session, shown),
+    ...goOnLines(session, graded),
+    summaryActions(session, shown),
   );
 }

@@ -4,6 +4,7 @@
 
 export type { BankProblem, GradeStatus, ItemKind, QuantityReading, QuizEngine, QuizGrade, QuizInstance } from '../engine/quiz';
 import type { ItemKind } from '../engine/quiz';
+import type { QuizSet } from './state';
 
 /**
  * The built-in bank's translations into one language, as i18n/<lang>/bank.json keeps them apart
@@ -23,8 +24,8 @@ export interface Takeaway {
 /** What the learner gave: typed text for numeric and estimate items, option ids for choices. */
 export type Answer = { text: string } | { choices: string[] };
 
-/** The detail of the `trainscope-score` event, and of QuizHandle.score(). */
-export interface ScoreDetail {
+/** The score over a list of questions (state.ts's `score`). */
+export interface QuizScore {
   /**
    * Points: 1 for a question right at the first try, 0.5 for one right at a later try, 0 once its
    * solution was shown (docs/quiz.md, "Scoring"). The SCORM score is score / max.
@@ -42,6 +43,15 @@ export interface ScoreDetail {
   completed: boolean;
   /** Questions answered so far. */
   answered: number;
+}
+
+/** The detail of the `trainscope-score` event, and of QuizHandle.score(): the score of the set asked. */
+export interface ScoreDetail extends QuizScore {
+  /**
+   * The questions the score and the pass mark cover (docs/quiz.md, "Sets"): "lesson" (the default),
+   * "deeper" or "all". Deeper questions a learner goes on to after the lesson set never change it.
+   */
+  set: QuizSet;
 }
 
 /**

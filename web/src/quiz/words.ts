@@ -42,3 +42,15 @@ export function kindHint(t: Translate, kind: string): string {
       return '';
   }
 }
+
+/** The questions a score covers, as the summary names them ("lesson questions"; docs/quiz.md, "Sets"). */
+export function setLabel(t: Translate, set: 'lesson' | 'deeper' | 'all'): string {
+  switch (set) {
+    case 'lesson':
+      return t('quizui.set.lesson', 'lesson questions');
+    case 'deeper':
+      return t('quizui.set.deeper', 'deeper questions');
+    default:
+      return t('quizui.set.all', 'lesson and deeper questions');
+  }
+}

@@ -4,6 +4,7 @@ import type { Engine } from '../engine/engine';
 import type { Estimate, PartialScenario, Scenario } from '../engine/types';
 import type { Language, Translate } from '../i18n/i18n';
 import type { QuizStorage } from '../quiz/quiz';
+import type { QuizSet } from '../quiz/state';
 import type { AuthorBank } from '../quiz/source';
 import type { emitXapi } from '../../ship/xapi';
 import type { Section } from './parts-plan';
@@ -26,6 +27,11 @@ export interface MountOptions {
   theme?: Theme;
   /** The quiz's pass mark (0..1); without one the quiz is a plain self-check. */
   passMark?: number;
+  /** Which questions the quiz asks (docs/quiz.md, "Sets"): "lesson" (the default; the learner may go on to the
+   *  deeper ones), "deeper" or "all". The score and the pass mark cover that set. */
+  quizSet?: QuizSet;
+  /** Ask each learner this many questions of the set (the built-in bank or an author's); wins over the bank's `draw`. */
+  quizDraw?: number;
   /** Where the quiz keeps progress (default: localStorage, guarded). SCORM passes cmi.suspend_data. */
   quizStorage?: QuizStorage;
   /** Tells apart several widgets' quiz progress on one origin. */

@@ -44,6 +44,8 @@ export function quizSection(
       onShowInSimulation: onShowMe ?? undefined,
       storage: options.quizStorage,
       passMark: options.passMark,
+      set: options.quizSet,
+      draw: options.quizDraw,
       instanceKey: options.instanceKey,
       headingLevel,
     });
