@@ -30,7 +30,7 @@ void add_model_state_terms(Terms& terms) {
                              {{"bytes", bytes_text(weight_bytes())}}),
                      "Micikevicius et al. 2018, “Mixed Precision Training”, §3"});
     terms.push_back({"master_copy", "", message("glossary.master_copy.name", "master copy"),
-                     message("glossary.master_copy.forms", "master weights|FP32 master"),
+                     message("glossary.master_copy.forms", "master weights"),
                      message("glossary.master_copy.definition",
                              "A 32-bit copy of every weight that the optimizer updates, {bytes} bytes per parameter; "
                              "the 16-bit weights are refreshed from it, so tiny updates are not rounded away.",

@@ -3,6 +3,7 @@
 import { checkboxControl, radioControl } from '../controls/controls';
 import { h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import { stackedBar } from '../figures/stacked-bar';
+import { termsFor } from '../figures/term';
 import { why } from '../figures/why';
 import { withElements, type Translate } from '../i18n/i18n';
 import type { Choice, Estimate } from '../engine/types';
@@ -250,6 +251,7 @@ export function activationSection(context: SectionContext): SectionView {
     ),
   );
 
+  const whyElement = activationsWhy(t);
   const element = sectionElement(
     context,
     'activations',
@@ -257,8 +259,12 @@ export function activationSection(context: SectionContext): SectionView {
     'ts-section',
     activationsProse(t),
     h('div', { className: 'ts-panel' }, activationsControls(context, accumulation), figure),
-    activationsWhy(t),
+    whyElement,
   );
+  // Words at first sight (figures/term.ts): the recomputation choices are explained in "why?", not on the radio labels a tap must choose.
+  const terms = termsFor(t, context.language);
+  terms.markIn(element, ['activation_checkpointing', 'micro_batch', 'global_batch']);
+  terms.markIn(whyElement, ['full_recompute', 'selective_recompute']);
   return { element, update, parts: [{ element: figure, update: updateFigure }] };
 }
 

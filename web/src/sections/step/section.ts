@@ -9,6 +9,7 @@ import { h, setClass, setHidden, setText } from '../../dom/dom';
 import type { Estimate } from '../../engine/types';
 import { stepChart } from '../../figures/step-chart';
 import { stepCommunication } from '../../figures/step-communication';
+import { termsFor } from '../../figures/term';
 import { why } from '../../figures/why';
 import { recomputeChoices } from '../activations';
 import { type SectionContext, type SectionView } from '../context';
@@ -195,5 +196,7 @@ export function stepSection(context: SectionContext): SectionView {
     ),
     stepWhy(context),
   );
+  // Words at first sight (figures/term.ts), in the prose and the controls' legends.
+  termsFor(t, context.language).markIn(element, ['activations', 'gradients', 'activation_checkpointing', 'zero']);
   return { element, update, needs: { step: true }, parts: belowTheChart(context, communication, table) };
 }
