@@ -24,7 +24,9 @@ test('a form is found in any case and runs to the end of its word', () => {
 test('an abbreviation is found only as written and only as a whole word', () => {
   assert.deepEqual(marked('plain data parallel (DDP) then DP 8', [{ ...data, name: 'x', forms: [] }]), ['DP']);
   assert.deepEqual(marked('tp 2 × TPU', [{ ...tensor, name: 'x', forms: [] }]), []);
-  assert.deepEqual(marked('ZeRO-3 keeps a slice', [{ id: 'zero', abbreviation: 'ZeRO', name: 'Zero Redundancy Optimizer', forms: [] }]), ['ZeRO']);
+  assert.deepEqual(marked('ZeRO-3 keeps a slice', [{ id: 'zero', abbreviation: 'ZeRO', name: 'Zero Redundancy Optimizer', forms: [] }]), [
+    'ZeRO',
+  ]);
 });
 
 test('each term is marked once, at its first mention, whichever of its forms comes first', () => {

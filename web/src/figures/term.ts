@@ -122,7 +122,7 @@ export function termElement(t: Translate, term: GlossaryTerm, shown: string): HT
 
 /** Text nodes under `root` that may be marked: not inside a control, a summary or a term. */
 function markableTextNodes(root: Element): Text[] {
-  const skip = 'button, select, option, textarea, input, summary, .ts-term, svg';
+  const skip = 'button, select, option, textarea, input, summary, h1, h2, h3, h4, h5, h6, .ts-term, svg';
   const nodes: Text[] = [];
   const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {

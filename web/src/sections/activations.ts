@@ -105,7 +105,14 @@ function memoryCard(context: SectionContext) {
     savedValue,
     h('span', null, t('activations.saved', ' saved on each GPU')),
   );
-  const perLayer = h('p', { className: 'ts-card-detail' });
+  // Written once with its two figures in place, so that "logits" is a word a term can mark.
+  const perLayer = h('span');
+  const logits = h('span');
+  const perLayerText = h(
+    'p',
+    { className: 'ts-card-detail' },
+    withElements(t('activations.per_layer', '{per_layer} per layer; logits add {logits}.'), { per_layer: perLayer, logits }),
+  );
   const card = h(
     'div',
     { className: 'ts-card' },
@@ -114,9 +121,9 @@ function memoryCard(context: SectionContext) {
     barRow(t('activations.keep_everything', 'Keep everything {value}'), withoutValue, withoutBar),
     barRow(t('activations.your_choice', 'Your choice {value}'), withValue, withBar),
     saved,
-    perLayer,
+    perLayerText,
   );
-  return { card, withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer };
+  return { card, withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer, logits };
 }
 
 /** The arithmetic with and without recomputation, on one scale, and the overhead. */
@@ -160,7 +167,7 @@ type FigureParts = ReturnType<typeof activationsFigure>;
 /** Activations held without and with recomputation, and what that saves. */
 function updateMemory(parts: FigureParts, estimate: Estimate, { t, units }: SectionContext): void {
   const { formatBytes } = units;
-  const { withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer } = parts;
+  const { withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer, logits } = parts;
   const { training } = estimate;
   const memoryMax = Math.max(training.activations_without_recompute, training.per_gpu.activations);
   setFigure(withoutValue, formatBytes(training.activations_without_recompute), training.activations_without_recompute);
@@ -181,13 +188,8 @@ function updateMemory(parts: FigureParts, estimate: Estimate, { t, units }: Sect
     setText(savedValue, formatBytes(savedBytes));
     setAttribute(saved, 'data-value', String(savedBytes));
   }
-  setText(
-    perLayer,
-    t('activations.per_layer', '{per_layer} per layer; logits add {logits}.', {
-      per_layer: formatBytes(training.activations_per_layer),
-      logits: formatBytes(training.per_gpu.logits),
-    }),
-  );
+  setText(perLayer, formatBytes(training.activations_per_layer));
+  setText(logits, formatBytes(training.per_gpu.logits));
 }
 
 /** The arithmetic with and without recomputation, and the overhead. */
@@ -263,7 +265,7 @@ export function activationSection(context: SectionContext): SectionView {
   );
   // Words at first sight (figures/term.ts): the recomputation choices are explained in "why?", not on the radio labels a tap must choose.
   const terms = termsFor(t, context.language);
-  terms.markIn(element, ['activation_checkpointing', 'micro_batch', 'global_batch']);
+  terms.markIn(element, ['activation_checkpointing', 'micro_batch', 'global_batch', 'logits']);
   terms.markIn(whyElement, ['full_recompute', 'selective_recompute']);
   return { element, update, parts: [{ element: figure, update: updateFigure }] };
 }
