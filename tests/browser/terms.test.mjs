@@ -109,7 +109,7 @@ test('a term inside a control’s label opens its definition and leaves the cont
   }
 });
 
-test('the fit cards’ letters, the layout’s rows and the labels’ terms are marked', async () => {
+test('the fit cards’ letters, the layout’s rows, the labels’ terms and the radios’ choices are marked', async () => {
   const { page, context, problems } = await openPage(harness.browser, harness.url);
   try {
     for (const [section, id, shown] of [
@@ -121,6 +121,8 @@ test('the fit cards’ letters, the layout’s rows and the labels’ terms are 
       ['activations', 'global_batch', 'Global batch'],
       ['sharding', 'shard_grad_op', 'SHARD_GRAD_OP'],
       ['sharding', 'one_f_one_b', '1F1B'],
+      ['sharding', 'zero_2', 'Stage 2'],
+      ['step', 'selective_recompute', 'Selective'],
       ['sharding', 'zero', 'ZeRO'],
       ['step', 'activation_checkpointing', 'Checkpointing'],
       ['time', 'mfu', 'Model FLOPs utilisation'],

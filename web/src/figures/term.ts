@@ -35,9 +35,10 @@ export interface Terms {
   markIn(root: Element, ids: readonly string[]): void;
   /**
    * A line of terms for words that first appear where a button cannot go (a radio's label, an
-   * option, a card rewritten on every answer): "{label} TP · PP · DP", each a toggletip.
+   * option, a card rewritten on every answer): "{label} TP · PP · DP", each a toggletip showing
+   * `shown(term)` (its abbreviation, else its name, by default).
    */
-  key(label: string, ids: readonly string[]): HTMLElement;
+  key(label: string, ids: readonly string[], shown?: (term: GlossaryTerm) => string): HTMLElement;
 }
 
 /** Closes on Escape, on focus leaving, and on a press outside (a tap does not always move focus). */
@@ -145,8 +146,8 @@ function termsFrom(t: Translate, glossary: Glossary): Terms {
       return term ? termElement(t, term, text) : document.createTextNode(text);
     },
     mark: (text, ids) => pieces(text, known(ids)),
-    key(label, ids) {
-      const items = known(ids).flatMap((term, index) => [index > 0 ? ' · ' : null, termElement(t, term, term.abbreviation || term.name)]);
+    key(label, ids, shown = (term) => term.abbreviation || term.name) {
+      const items = known(ids).flatMap((term, index) => [index > 0 ? ' · ' : null, termElement(t, term, shown(term))]);
       return h('p', { className: 'ts-terms-key' }, label, ' ', items);
     },
     markIn(root, ids) {

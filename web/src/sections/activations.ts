@@ -3,7 +3,7 @@
 import { checkboxControl, radioControl } from '../controls/controls';
 import { h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import { stackedBar } from '../figures/stacked-bar';
-import { termsFor } from '../figures/term';
+import { termsFor, type Terms } from '../figures/term';
 import { why } from '../figures/why';
 import { withElements, type Translate } from '../i18n/i18n';
 import type { Choice, Estimate } from '../engine/types';
@@ -53,6 +53,7 @@ function activationsControls(context: SectionContext, accumulation: HTMLElement)
     context.add(
       radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),
     ).element,
+    recomputeTerms(context, termsFor(t, context.language)),
     context.add(
       checkboxControl(
         'training.flash_attention',
@@ -268,6 +269,22 @@ export function activationSection(context: SectionContext): SectionView {
   terms.markIn(element, ['activation_checkpointing', 'micro_batch', 'global_batch', 'logits']);
   terms.markIn(whyElement, ['full_recompute', 'selective_recompute']);
   return { element, update, parts: [{ element: figure, update: updateFigure }] };
+}
+
+/**
+ * Selective and full recomputation explained beside their radio, whose labels a tap must choose:
+ * "The choices: Selective · Full", in the engine's words for the choices (figures/term.ts).
+ */
+export function recomputeTerms(context: Pick<SectionContext, 't' | 'choices'>, terms: Terms): HTMLElement {
+  const ids: Record<string, string> = { selective: 'selective_recompute', full: 'full_recompute' };
+  const labels = new Map(
+    recomputeChoices(context).flatMap((choice) => (ids[String(choice.value)] ? [[ids[String(choice.value)], choice.label]] : [])),
+  );
+  return terms.key(
+    context.t('activations.recompute_terms', 'The choices:'),
+    [...labels.keys()],
+    (term) => labels.get(term.id) ?? term.name,
+  );
 }
 
 /** The checkpointing choices (the engine's), shown in this section and the step's. */

@@ -8,7 +8,7 @@ import { linearAxis } from '../figures/linear-axis';
 import { shardBar } from '../figures/shard-bar';
 import { stackedBar } from '../figures/stacked-bar';
 import { layoutFigure } from '../figures/layout';
-import { termsFor } from '../figures/term';
+import { termsFor, type Terms } from '../figures/term';
 import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
@@ -395,6 +395,15 @@ function parallelismControls(context: SectionContext): HTMLElement {
   );
 }
 
+/**
+ * The ZeRO stages explained beside their radio: its labels are what a tap chooses, so the stages'
+ * definitions (the engine's glossary, figures/term.ts) have a line of their own, in the choices' words.
+ */
+export function zeroStageTerms(context: Pick<SectionContext, 't' | 'choices'>, terms: Terms): HTMLElement {
+  const labels = new Map(context.choices('parallel.zero_stage').map((stage) => [`zero_${stage.value}`, stage.label]));
+  return terms.key(context.t('sharding.zero_terms', 'The stages:'), [...labels.keys()], (term) => labels.get(term.id) ?? term.name);
+}
+
 /** What sharding does, in two sentences. */
 function shardingProse(context: SectionContext): HTMLElement {
   const { t } = context;
@@ -454,6 +463,7 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
             context.onValue,
           ),
         ).element,
+        zeroStageTerms(context, terms),
         gpuControl(context),
         parallelismControls(context),
       ),
