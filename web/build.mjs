@@ -59,7 +59,8 @@ const stylesheets = ['styles.css', 'quiz.css'];
  *  built to build/web-units/<its file name>.mjs wherever its folder is. */
 const unitModules = [
   'engine/units', 'engine/hf-config', 'widget/hash', 'engine/scenario', 'controls/sliders', 'engine/wasm-bytes',
-  'engine/step-timeline', 'widget/recent', 'engine/view', 'widget/scenario-rules', 'figures/term-match', 'engine/glossary',
+  'engine/step-timeline', 'widget/recent', 'engine/view', 'widget/scenario-rules', 'widget/parts-plan', 'sections/shown-controls',
+  'figures/term-match', 'engine/glossary',
 ];
 
 /** Compiles DOM-free modules (paths under web/`folder`, without .ts) to ES modules that node's test runner can import. */

@@ -1,16 +1,18 @@
 // The page's first view (web/src/first-view/first-view.ts, docs/page.md): the built page is opened in headless
 // Chromium, the widget draws the default scenario with the real engine, and its opening sections
-// (the header, the model picker and the memory section's headline figures) are saved into the
+// (the header and the lesson's first part: its title, sentence and run-vs-train figures) are saved into the
 // page's HTML. They paint with the HTML, before the engine's script runs, and the widget replaces
 // them once it is built. Nothing in them is written by hand, so they cannot drift from the engine:
 // every build draws them again, and tests/browser/first-view.test.mjs compares them with the widget.
 import { pathToFileURL } from 'node:url';
 
-/** Where the first view ends: the memory section keeps only its title, prose and headline figures. */
+/** Where the first view ends: the lesson's first part keeps only its title, sentence and headline figures. */
 const KEPT_MEMORY_PARTS = '.ts-section-title, .ts-prose, .ts-headline';
+/** The lesson's first part, whose figure the first screen shows (web/src/widget/parts-plan.ts). */
+const FIRST_PART = 'run-vs-train';
 
 /** Runs in the built page once the widget is ready: the first view's markup. */
-function extractFirstView({ attribute, keptMemoryParts }) {
+function extractFirstView({ attribute, keptMemoryParts, firstPart }) {
   const live = document.querySelector('.ts-root[data-ts-ready]');
   // Form state lives in properties, which cloning does not carry into the markup: write it as attributes.
   for (const input of live.querySelectorAll('input')) {
@@ -22,8 +24,8 @@ function extractFirstView({ attribute, keptMemoryParts }) {
   }
   const view = live.cloneNode(true);
   for (const child of [...view.children]) {
-    if (child.matches('header, .ts-model')) continue;
-    if (child.getAttribute('data-ts-section') === 'memory') {
+    if (child.matches('header')) continue;
+    if (child.getAttribute('data-ts-section') === firstPart) {
       for (const part of [...child.children]) if (!part.matches(keptMemoryParts)) part.remove();
       continue;
     }
@@ -79,7 +81,7 @@ export async function prerenderFirstView(pageFile, { attribute, executablePath =
     await page.goto(pathToFileURL(pageFile).href);
     await page.waitForSelector('.ts-root[data-ts-ready]', { timeout: 30000 });
     if (problems.length > 0) throw new Error(`the page reported problems while drawing its first view: ${problems.join('; ')}`);
-    return await page.evaluate(extractFirstView, { attribute, keptMemoryParts: KEPT_MEMORY_PARTS });
+    return await page.evaluate(extractFirstView, { attribute, keptMemoryParts: KEPT_MEMORY_PARTS, firstPart: FIRST_PART });
   } finally {
     await browser.close();
   }

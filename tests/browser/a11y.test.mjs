@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { artifactsDir, openPage, startHarness } from './harness.mjs';
+import { artifactsDir, openDeeperParts, openPage, startHarness } from './harness.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -21,6 +21,7 @@ async function openAllDetails(page) {
 /** Sections off screen skip rendering (content-visibility: auto); full-page screenshots and axe's
  *  contrast checks need every box rendered. */
 async function renderEverything(page) {
+  await openDeeperParts(page);
   await page.addStyleTag({ content: '.ts-section { content-visibility: visible !important; }' });
 }
 
@@ -126,7 +127,7 @@ test('results are announced politely, once after the learner pauses', async () =
 test('with reduced motion nothing animates', async () => {
   const { page, context } = await openPage(harness.browser, harness.url, { reducedMotion: 'reduce' });
   try {
-    await page.getByRole('radio', { name: /Stage 3/ }).check();
+    await page.getByRole('radio', { name: /Stage 3/ }).first().check();
     const animations = await page.evaluate(() => document.getAnimations().length);
     assert.equal(animations, 0);
   } finally {
@@ -141,7 +142,7 @@ test('the GPU slider’s accessible value is the engine’s count of GPUs, singu
       await page.evaluate((count) => window.trainscope.setScenario({ parallel: { gpus: count } }), gpus);
       // Scrolled there without waiting for the section to stand still: sections below it are
       // still being built, which moves it (a fresh clone timed out on Playwright's stability wait).
-      await page.locator('[data-ts-section="sharding"]').evaluate((section) => section.scrollIntoView());
+      await page.locator('[data-ts-section="sharding-checkpointing"]').evaluate((section) => section.scrollIntoView());
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 200))));
       return page.getByRole('slider', { name: 'GPUs', exact: true }).first().getAttribute('aria-valuetext');
     };

@@ -3,7 +3,7 @@
 // the input settles, and the quiz waits until it is needed.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, startHarness, withOpenPage } from './harness.mjs';
+import { openDeeperParts, openPage, startHarness, withOpenPage } from './harness.mjs';
 
 let harness;
 before(async () => { harness = await startHarness(); });
@@ -15,6 +15,7 @@ function withPage(address, options, body) {
 
 /** Scrolls through the page so every section near the viewport is built, then waits for none pending. */
 async function buildEverySection(page) {
+  await openDeeperParts(page);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await page.waitForFunction(() => document.querySelector('.ts-section-pending') === null);
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -140,8 +141,8 @@ test('the quiz is not prepared before the first figure paints, and is prepared o
 test('a section far off screen catches up when the browser is idle, and when scrolled to', async () => {
   await withPage(harness.url, {}, async (page) => {
     await buildEverySection(page);
-    // The time section sits far below the top of the page, where the learner is.
-    const farText = () => document.querySelector('[data-ts-section="time"]').textContent;
+    // The lesson's time part sits far below the top of the page, where the learner is.
+    const farText = () => document.querySelector('[data-ts-section="compute-time"]').textContent;
     const moveAndRead = ([step, read, position]) => {
       const move = new Function(`return (${step})`)();
       const text = new Function(`return (${read})`)();
@@ -151,11 +152,11 @@ test('a section far off screen catches up when the browser is idle, and when scr
     const before = await page.evaluate(farText);
     const sameTask = await page.evaluate(moveAndRead, [stepScript().toString(), farText.toString(), 9]);
     assert.equal(sameTask, before, 'the off-screen section waited: the step cost only what is on screen');
-    await page.waitForFunction((old) => document.querySelector('[data-ts-section="time"]').textContent !== old, before, { timeout: 2000 });
+    await page.waitForFunction((old) => document.querySelector('[data-ts-section="compute-time"]').textContent !== old, before, { timeout: 2000 });
 
     const settled = await page.evaluate(farText);
     await page.evaluate(moveAndRead, [stepScript().toString(), farText.toString(), 3]);
-    await page.locator('[data-ts-section="time"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-ts-section="compute-time"]').scrollIntoViewIfNeeded();
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     assert.notEqual(await page.evaluate(farText), settled, 'scrolled into view, it shows the new GPU count\'s time');
   });

@@ -32,7 +32,7 @@ function documentedPolicies() {
 }
 
 const policies = new Map(documentedPolicies().map(({ embedding, policy }) => [embedding, policy]));
-const GERMAN_HEADING = JSON.parse(readFileSync(join(repoRoot, 'i18n', 'de', 'page.json'), 'utf8'))['memory.heading'];
+const GERMAN_HEADING = JSON.parse(readFileSync(join(repoRoot, 'i18n', 'de', 'page.json'), 'utf8'))['lesson.run.heading'];
 /** The author's bank docs/quiz.md builds (docs/examples/author-bank.json), and its questions' openings. */
 const AUTHOR_BANK = readFileSync(join(repoRoot, 'docs', 'examples', 'author-bank.json'), 'utf8');
 const AUTHOR_PROMPT = new RegExp(JSON.parse(AUTHOR_BANK).items

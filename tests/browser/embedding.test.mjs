@@ -89,13 +89,13 @@ function chrome(page, selector) {
     return {
       titles: root.querySelectorAll('.ts-title').length,
       ledes: root.querySelectorAll('.ts-lede').length,
-      pickers: root.querySelectorAll('.ts-model').length,
+      pickers: root.querySelectorAll('.ts-model-picker').length,
       pointsAtInputs: /inputs below/i.test(root.textContent),
     };
   });
 }
 
-test('two widgets on one page: no repeated title, each numbers its own sections from 1', async (t) => {
+test('two widgets on one page: no repeated title, each numbers its own lesson parts from 1', async (t) => {
   const { page, errors, warnings } = await openHost(t, {
     two: '<trainscope-widget id="memory" sections="memory"></trainscope-widget><h2>How long?</h2>'
       + '<trainscope-widget id="time" preset="llama3-405b" sections="time"></trainscope-widget>',
@@ -105,14 +105,14 @@ test('two widgets on one page: no repeated title, each numbers its own sections 
   assert.deepEqual(await chrome(page, '#memory'), { titles: 0, ledes: 0, pickers: 1, pointsAtInputs: false }, 'no header by default in an embed');
   assert.deepEqual(await chrome(page, '#time'), { titles: 0, ledes: 0, pickers: 1, pointsAtInputs: false });
   // Without its own title, a widget's sections sit directly under the course page's h1.
-  assert.deepEqual(await sectionTitles(page, '#memory', 5), [
-    'h2 1. Running vs training: what must sit in memory',
-    'h2 2. Activations: remember, or recompute',
-    'h2 3. One training step: where the memory goes, layer by layer',
-    'h2 4. Sharding: every GPU keeps only its slice',
-    'h2 5. Your own model',
+  // memory: the lesson's first three parts, then its deeper tools behind their disclosures.
+  assert.deepEqual(await sectionTitles(page, '#memory', 4), [
+    'h2 1. To run it, to train it',
+    'h2 2. What each weight brings to training',
+    'h2 3. Sharding and checkpointing make it fit',
+    'h2 Go deeper',
   ]);
-  assert.deepEqual(await sectionTitles(page, '#time', 1), ['h2 1. Time: staggering amounts of simple arithmetic']);
+  assert.deepEqual(await sectionTitles(page, '#time', 2), ['h2 1. Time: thousands of GPUs for months', 'h2 Go deeper']);
   // The widget's stylesheet is parsed once for the page: both shadow roots adopt the same sheet,
   // once each (beside each element's own few rules for its placeholder).
   const sheets = await page.evaluate(() => {
@@ -133,7 +133,7 @@ test('a sections="time" widget starts with its model picker and its chart: no ti
   const order = await page.locator('#time').evaluate((element) => [...element.shadowRoot.querySelector('.ts-root').children]
     .filter((child) => !child.hidden && !child.classList.contains('ts-visually-hidden'))
     .map((child) => (child.classList.contains('ts-model') ? 'model picker' : child.querySelector('.ts-section-title')?.textContent ?? child.localName)));
-  assert.deepEqual(order.slice(0, 2), ['model picker', '1. Time: staggering amounts of simple arithmetic'], 'the picker, then the time section, first');
+  assert.deepEqual(order.slice(0, 2), ['model picker', '1. Time: thousands of GPUs for months'], 'the picker, then the time part, first');
   assert.equal(await page.locator('#time [data-figure="inference-total"]').count(), 0, 'no memory figures');
   // The units note stays with the figures, once, below them.
   assert.equal(await page.locator('#time .ts-units').count(), 1);
@@ -141,10 +141,11 @@ test('a sections="time" widget starts with its model picker and its chart: no ti
   assert.deepEqual(errors, []);
 });
 
-test('a sections="fit" element shows its model picker and "What fits on my GPUs", numbered 1', async (t) => {
+test('a sections="fit" element shows its model picker and "What fits on my GPUs", turned on (a deeper part: no number)', async (t) => {
   const { page, errors } = await openHost(t, { fit: '<trainscope-widget id="fit" preset="llama3-8b" sections="fit"></trainscope-widget>' }, 'fit');
   await settled(page, '#fit');
-  assert.deepEqual(await sectionTitles(page, '#fit', 1), ['h2 1. What fits on my GPUs']);
+  assert.deepEqual(await sectionTitles(page, '#fit', 1), ['h2 What fits on my GPUs']);
+  assert.equal(await page.locator('#fit details.ts-deeper-part').count(), 0, 'named on its own, the part is drawn open, with no disclosure');
   await page.locator('#fit section.ts-fit[aria-busy="false"] [data-figure="fit-methods"] .ts-fit-method').first().waitFor({ timeout: 20000 });
   assert.equal(await page.locator('#fit .ts-model').count(), 1, 'the goal’s model picker');
   assert.equal(await page.locator('#fit [data-figure="inference-total"]').count(), 0, 'no memory section');
@@ -169,7 +170,7 @@ test('a quiz-only widget has no model picker and no text about inputs, with or w
   assert.deepEqual(warnings, []);
 });
 
-test('the full page keeps its header and numbers all seven sections', async (t) => {
+test('the full page keeps its header, numbers the lesson\'s four parts and offers the deeper tools after the quiz', async (t) => {
   // The page carries its own CSP (index.html's meta element).
   const served = await serveDirectory(distDir, 0);
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -185,16 +186,18 @@ test('the full page keeps its header and numbers all seven sections', async (t) 
   await page.goto(`${served.url}index.html`);
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
   assert.equal(await page.locator('.ts-title').count(), 1);
-  assert.match(await page.locator('.ts-lede').textContent(), /inputs below/);
-  assert.deepEqual(await sectionTitles(page, '[data-trainscope]', 7), [
-    'h2 1. Running vs training: what must sit in memory',
-    'h2 2. Activations: remember, or recompute',
-    'h2 3. One training step: where the memory goes, layer by layer',
-    'h2 4. Sharding: every GPU keeps only its slice',
-    'h2 5. Time: staggering amounts of simple arithmetic',
-    'h2 6. What fits on my GPUs',
-    'h2 7. Your own model',
+  assert.match(await page.locator('.ts-lede').textContent(), /numbers you can move/);
+  assert.deepEqual(await sectionTitles(page, '[data-trainscope]', 5), [
+    'h2 1. To run it, to train it',
+    'h2 2. What each weight brings to training',
+    'h2 3. Sharding and checkpointing make it fit',
+    'h2 4. Time: thousands of GPUs for months',
+    'h2 Go deeper',
   ]);
+  assert.deepEqual(
+    await page.locator('details.ts-deeper-part .ts-deeper-part-title').allTextContents(),
+    ['Cluster layouts and communication', 'One training step, moment by moment', 'Activations in detail', 'Time over GPUs, and your own GPU', 'What fits on my GPUs?', 'Precision, optimizer and serving', 'Your own model'],
+  );
   assert.deepEqual(errors, []);
 });
 

@@ -4,7 +4,7 @@
 // current-question marker is not clipped.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineEstimate, figure, startHarness, withOpenPage } from './harness.mjs';
+import { engineEstimate, figure, openDeeperParts, startHarness, withOpenPage } from './harness.mjs';
 import { engineModule } from '../web/wasm-engine.mjs';
 
 const formatDuration = (value) => engineModule.formatQuantity(value, 'duration', 0);
@@ -20,8 +20,9 @@ function withPage(address, options, body) {
   return withOpenPage(harness.browser, address, options, body);
 }
 
-/** Builds every lazily built section, shows `selector`, and waits for two frames (ResizeObservers run before a frame paints). */
+/** Opens every deeper part, builds every lazily built section, shows `selector`, and waits for two frames (ResizeObservers run before a frame paints). */
 async function show(page, selector) {
+  await openDeeperParts(page);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await page.waitForFunction(() => document.querySelector('.ts-section-pending') === null);
   await page.waitForSelector(selector, { state: 'attached' });
@@ -313,7 +314,7 @@ test('context and expert parallel degrees are scenario fields: a refused layout 
   const eightGpus = `#s=${encodeURIComponent('{"parallel":{"gpus":8}}')}`;
   await withPage(harness.url + eightGpus, { viewport: { width: 1280, height: 900 } }, async (page) => {
     await show(page, '.ts-layout-figure');
-    await page.locator('details:has([data-field="parallel.expert"]) > summary').click();
+    await page.locator('details.ts-deeper:has([data-field="parallel.expert"]) > summary').click();
     await page.locator('[data-field="parallel.expert"] select').selectOption('2');
     const error = page.locator('[data-field="parallel.expert"] .ts-field-error');
     await error.waitFor({ state: 'visible' });

@@ -21,20 +21,19 @@ function readOpening(rootSelector) {
   // What is drawn (innerText): the first view leaves out what the widget keeps hidden.
   const text = (node) => (node?.innerText ?? '').replace(/\s+/g, ' ').trim();
   const regions = {};
-  for (const selector of ['.ts-header', '.ts-stories', '.ts-model-summary', '.ts-notes', '[data-ts-section="memory"] .ts-section-title',
-    '[data-ts-section="memory"] .ts-prose', '[data-ts-section="memory"] .ts-headline']) {
+  // The lesson's first part: its title, its sentence and the run-vs-train figures (the picker follows them).
+  const first = '[data-ts-section="run-vs-train"]';
+  for (const selector of ['.ts-header', `${first} .ts-section-title`, `${first} .ts-prose`, `${first} .ts-headline`]) {
     regions[selector] = text(root.querySelector(selector));
   }
-  const figures = [...root.querySelectorAll('[data-ts-section="memory"] .ts-headline [data-figure], .ts-model-summary [data-figure]')]
+  const figures = [...root.querySelectorAll(`${first} :is(.ts-prose, .ts-headline) [data-figure]`)]
     .map((node) => `${node.getAttribute('data-figure')}=${node.getAttribute('data-value') ?? ''}:${text(node)}`);
-  const controls = [...root.querySelectorAll('.ts-model-controls select, .ts-model-controls input')]
-    .map((control) => `${control.closest('[data-field]')?.getAttribute('data-field')}:${control.type}=${control.value}`);
   // Where each figure sits: the widget must take the first view's place without a shift.
-  const places = [...root.querySelectorAll('.ts-model [data-figure], [data-ts-section="memory"] :is(.ts-prose, .ts-headline) [data-figure]')].map((node) => {
+  const places = [...root.querySelectorAll(`${first} :is(.ts-prose, .ts-headline) [data-figure]`)].map((node) => {
     const box = node.getBoundingClientRect();
     return `${node.getAttribute('data-figure')}@${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}×${Math.round(box.height)}`;
   });
-  return { regions, figures, controls, places };
+  return { regions, figures, places };
 }
 
 /** Opens `address` with the page's script refused: what the HTML and the head's guard paint alone. */

@@ -248,7 +248,7 @@ test('LoRA’s rank, matrices and base storage change the figures as the engine 
     assert.deepEqual(shown.scenario.training.lora, { rank: 64, targets: ['q', 'k', 'v'], base: 'nf4' });
     assert.ok(engine.training.fine_tuning.trainable_params > before, 'more adapters at rank 64 on q, k and v');
     // The memory section, off screen, catches up when it comes near.
-    await page.locator('[data-ts-section="memory"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-ts-section="precision"]').scrollIntoViewIfNeeded();
     for (const [name, value] of [
       ['trainable-params', engine.training.fine_tuning.trainable_params],
       ['base-bytes-per-param', engine.training.fine_tuning.base_bytes_per_param],
@@ -297,7 +297,7 @@ test('offload: the optimizer leaves the GPU with the ZeRO stage it needs, the me
     assert.ok(shown.scenario.parallel.zero_stage >= least, 'ZeRO raised to what offload needs');
     const offload = engine.training.offload;
     assert.ok(offload.cpu_per_gpu.optimizer_states > 0);
-    await page.locator('[data-ts-section="memory"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-ts-section="precision"]').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('[data-figure="offload"]')?.checkVisibility());
     for (const [name, value] of [
       ['offload-cpu-per-gpu', offload.cpu_per_gpu.total],

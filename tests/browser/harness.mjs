@@ -69,6 +69,9 @@ export async function openPage(browser, address, options = {}) {
   });
   await page.goto(address);
   await page.waitForSelector(options.readySelector ?? '[data-ts-ready]', { timeout: options.readyTimeout ?? 15000 });
+  // Most tests exercise the tools: every deeper part open, as the page was before the lesson path.
+  // `deeperClosed` keeps the page as a learner first meets it (tests/browser/lesson-path.test.mjs).
+  if (!options.deeperClosed) await openDeeperParts(page);
   return { page, context, problems };
 }
 
@@ -93,4 +96,19 @@ export function engineEstimate(page) {
 
 export function figure(page, name) {
   return page.locator(`[data-figure="${name}"]`).first();
+}
+
+/**
+ * Opens every deeper part (docs/page.md, "The lesson path": each waits behind a disclosure and is
+ * built when opened), in the page and in every widget's shadow root, as a learner who wants every
+ * tool would; then waits until each is built.
+ */
+export async function openDeeperParts(page) {
+  const everyRoot = () => [document, ...[...document.querySelectorAll('*')].filter((element) => element.shadowRoot).map((element) => element.shadowRoot)];
+  await page.evaluate(`(${everyRoot})().forEach((root) => root.querySelectorAll('details.ts-deeper-part').forEach((details) => { details.open = true; }))`);
+  await page.waitForFunction(
+    `(${everyRoot})().every((root) => [...root.querySelectorAll('details.ts-deeper-part')].every((details) => details.querySelector('.ts-section:not(.ts-section-pending)')))`,
+    null,
+    { timeout: 20000 },
+  );
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, repoRoot } from './harness.mjs';
+import { distDir, openDeeperParts, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -24,7 +24,7 @@ const catalogue = (language, name = 'page') => JSON.parse(readFileSync(join(repo
 const german = catalogue('de');
 const spanish = catalogue('es');
 /** The English the code writes (web/src/sections/memory.ts). */
-const english = { 'memory.heading': 'Running vs training: what must sit in memory' };
+const english = { 'lesson.run.heading': 'To run it, to train it' };
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 test.after(() => browser.close());
@@ -91,8 +91,8 @@ test('<trainscope-widget lang="de"> speaks German: the catalogue’s headings, t
   });
   await mounted(page, '#de');
   const shown = await titles(page, '#de');
-  assert.equal(shown[0], `1. ${german['memory.heading']}`, 'the first section is headed in German, numbered from 1');
-  assert.notEqual(german['memory.heading'], english['memory.heading']);
+  assert.equal(shown[0], `1. ${german['lesson.run.heading']}`, 'the first section is headed in German, numbered from 1');
+  assert.notEqual(german['lesson.run.heading'], english['lesson.run.heading']);
   const root = await page.evaluate(() => {
     const element = document.querySelector('#de').shadowRoot.querySelector('.ts-root');
     return { lang: element.getAttribute('lang'), dir: element.getAttribute('dir'), kicker: element.textContent.includes('Running vs training') };
@@ -113,7 +113,7 @@ test('?lang=es on the offline file, opened from disk: Spanish from the inline pa
   const { page, seen } = await open(t, `${pathToFileURL(join(distDir, 'trainscope.html')).href}?lang=es`);
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
   const shown = await titles(page, null);
-  assert.equal(shown[0], `1. ${spanish['memory.heading']}`);
+  assert.equal(shown[0], `1. ${spanish['lesson.run.heading']}`);
   const facts = await page.evaluate(() => ({
     root: document.querySelector('.ts-root').getAttribute('lang'),
     html: document.documentElement.lang,
@@ -133,8 +133,8 @@ test('two widgets on one page, German and English, each in its own language and 
   });
   await mounted(page, '#de');
   await mounted(page, '#en');
-  assert.equal((await titles(page, '#de'))[0], `1. ${german['memory.heading']}`, 'de-AT is German');
-  assert.equal((await titles(page, '#en'))[0], `1. ${english['memory.heading']}`, 'the nearest lang (en) wins over the page’s de');
+  assert.equal((await titles(page, '#de'))[0], `1. ${german['lesson.run.heading']}`, 'de-AT is German');
+  assert.equal((await titles(page, '#en'))[0], `1. ${english['lesson.run.heading']}`, 'the nearest lang (en) wins over the page’s de');
   // Each widget's figures are its engine view's writing: the English one after the German one has drawn.
   const de = await figureWithEngine(page, '#de', 'training-total', 'bytes');
   const en = await figureWithEngine(page, '#en', 'training-total', 'bytes');
@@ -158,7 +158,7 @@ test('a language without words is English, with a console warning naming it', as
     pages: { fr: coursePage('<trainscope-widget id="fr" lang="fr" sections="memory"></trainscope-widget>') },
   });
   await mounted(page, '#fr');
-  assert.equal((await titles(page, '#fr'))[0], `1. ${english['memory.heading']}`);
+  assert.equal((await titles(page, '#fr'))[0], `1. ${english['lesson.run.heading']}`);
   assert.equal(await page.evaluate(() => document.querySelector('#fr').shadowRoot.querySelector('.ts-root').getAttribute('lang')), 'en');
   assert.ok(seen.warnings.some((warning) => /“fr”/.test(warning) && /English/.test(warning)), `a warning names fr: ${seen.warnings.join(' | ')}`);
   assert.ok(!seen.requests.some((url) => url.includes('/i18n/')), 'no pack is asked for');
@@ -169,12 +169,12 @@ test('a pack that cannot be loaded gives English and a warning naming the langua
     route: { pattern: '**/i18n/de.json', handler: (route) => route.fulfill({ status: 404, body: 'not found' }) },
   });
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
-  assert.equal((await titles(page, null))[0], `1. ${english['memory.heading']}`);
+  assert.equal((await titles(page, null))[0], `1. ${english['lesson.run.heading']}`);
   assert.ok(seen.warnings.some((warning) => /German \(de\) language pack/.test(warning)), `the warning names German: ${seen.warnings.join(' | ')}`);
 
   const plain = await open(t, 'index.html');
   await plain.page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
-  assert.equal((await titles(plain.page, null))[0], `1. ${english['memory.heading']}`);
+  assert.equal((await titles(plain.page, null))[0], `1. ${english['lesson.run.heading']}`);
   assert.ok(!plain.seen.requests.some((url) => url.includes('/i18n/')), 'the English page downloads no pack');
   assert.deepEqual(plain.seen.warnings, []);
 });
@@ -218,7 +218,7 @@ test('the notes’ label is in the widget’s language, not CSS-generated Englis
 test('?lang=de on the served page: German from dist/i18n/de.json, the page’s lang and title too', async (t) => {
   const { page, seen } = await open(t, 'index.html?lang=de', { viewport: { width: 320, height: 800 } });
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
-  assert.equal((await titles(page, null))[0], `1. ${german['memory.heading']}`);
+  assert.equal((await titles(page, null))[0], `1. ${german['lesson.run.heading']}`);
   assert.equal(await page.evaluate(() => document.title), german['page.document_title']);
   // The quiz speaks the widget's language too: its own words, from the pack.
   const quiz = catalogue('de', 'page-quiz');
@@ -260,10 +260,10 @@ test('node web/build.mjs --lang de: the offline file and the SCORM package open 
   const offline = pathToFileURL(join(out, 'dist', 'trainscope.html')).href;
   const german = await open(t, offline);
   await german.page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
-  assert.equal((await titles(german.page, null))[0], `1. ${catalogue('de')['memory.heading']}`);
+  assert.equal((await titles(german.page, null))[0], `1. ${catalogue('de')['lesson.run.heading']}`);
   const chosen = await open(t, `${offline}?lang=en`);
   await chosen.page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
-  assert.equal((await titles(chosen.page, null))[0], `1. ${english['memory.heading']}`);
+  assert.equal((await titles(chosen.page, null))[0], `1. ${english['lesson.run.heading']}`);
   assert.deepEqual([...german.seen.errors, ...chosen.seen.errors], []);
 });
 
@@ -278,6 +278,7 @@ test('node web/build.mjs --lang xx stops with a message naming the languages', (
 test('a German widget lists the published runs by German names and notes; their sources stay as published (issue 23)', async (t) => {
   const { page, seen } = await open(t, 'index.html?lang=de');
   await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await openDeeperParts(page);
   // Scrolled without Playwright's stability wait: the pending section is replaced by the built one
   // while the scroll runs (a fresh clone's run found the placeholder detached).
   await page.evaluate(() => document.querySelector('[data-ts-section="sharding"]').scrollIntoView());

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { artifactsDir, closeServerAfter, distDir, repoRoot } from './harness.mjs';
+import { artifactsDir, closeServerAfter, distDir, openDeeperParts, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -77,6 +77,7 @@ function statusOf(scope, item) {
 
 /** Scrolls to "What fits on my GPUs" until it is built and shows the engine's answer (issue 25). */
 async function fitSectionShown(page) {
+  await openDeeperParts(page);
   await page.waitForFunction(() => {
     document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
     return document.querySelector('section.ts-fit[aria-busy="false"] [data-figure="fit-methods"] .ts-fit-method') !== null;
@@ -248,6 +249,8 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
   await page.waitForFunction(() => document.getElementById('framed').style.height !== '', null, { timeout: 20000 });
   const frame = page.frameLocator('#framed');
   await frame.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  // The frame grows with what it shows: every deeper part opened, as a learner using every tool would.
+  await openDeeperParts(page.frame({ url: /iframe\/index\.html\?preset/ }));
   // Sections are built as they near the frame's (growing) viewport, so the height settles only
   // once none is pending and the frame matches its content.
   await page.waitForFunction(() => {

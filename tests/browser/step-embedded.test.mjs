@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { closeServerAfter, distDir, repoRoot } from './harness.mjs';
+import { closeServerAfter, distDir, openDeeperParts, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -21,7 +21,7 @@ test.after(() => browser.close());
 
 const COURSE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 3</title>
 <script src="../embed/trainscope-widget.js" defer></script></head><body><h1>Week 3</h1>
-<trainscope-widget preset="llama3-70b" sections="memory"></trainscope-widget></body></html>`;
+<trainscope-widget preset="llama3-70b" sections="step"></trainscope-widget></body></html>`;
 
 /** Opens `address` in a fresh context, recording every console error and warning and page error. */
 async function open(t, address) {
@@ -91,6 +91,8 @@ test('in a <trainscope-widget> under the documented strict CSP, the step plays, 
 
 test('in the offline file opened from disk, the step plays, pauses and scrubs, and nothing is logged', async (t) => {
   const { page, logged } = await open(t, pathToFileURL(join(distDir, 'trainscope.html')).href);
+  await page.waitForSelector('[data-ts-ready]', { timeout: 20000 });
+  await openDeeperParts(page);
   await stepReady(page);
   await playPauseScrub(page);
   assert.deepEqual(logged, []);

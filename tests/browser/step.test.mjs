@@ -54,8 +54,8 @@ test('the peak on the step chart is the engine’s per-GPU total, the one the sh
   await withStep({}, async (page) => {
     const estimate = await engineEstimate(page);
     assert.equal(await peakValue(page), estimate.training.per_gpu.total);
-    await bringNear(page, 'sharding');
-    const shown = page.locator('.ts-section[data-ts-section="sharding"] [data-figure="per-gpu-total"]');
+    await bringNear(page, 'sharding-checkpointing');
+    const shown = page.locator('.ts-section[data-ts-section="sharding-checkpointing"] [data-figure="per-gpu-total"]');
     await shown.waitFor();
     assert.equal(await peakValue(page), Number(await shown.getAttribute('data-value')));
     assert.equal(await step(page).locator('[data-figure="step-peak"]').textContent(), await shown.textContent(), 'the same writing too');

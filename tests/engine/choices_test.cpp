@@ -1,6 +1,8 @@
 // The choices a page lists, the ZeRO stages' formula and the lesson's stories
 // (src/engine/model/choices.hpp): data the page shows as it is, so each row is checked here.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
@@ -133,5 +135,19 @@ TEST_CASE("every story's scenario is one the engine accepts", "[choices]") {
     for (const auto& story : parsed(stories_json()).items) {
         INFO(story.find("id")->text);
         CHECK(error_count(estimate_of(json::serialize(*story.find("scenario")))) == 0);
+    }
+}
+
+TEST_CASE("each story lands on a lesson part: the opening on run vs train, Meta's run on its months", "[choices]") {
+    // The page's lesson parts (docs/page.md, "The lesson path"): a story scrolls to the one that tells it.
+    const std::vector<std::string> lesson_parts = {"run-vs-train", "training-extras", "sharding-checkpointing",
+                                                   "compute-time"};
+    for (const auto& story : parsed(stories_json()).items) {
+        INFO(story.find("id")->text);
+        const json::Value* lands_on = story.find("lands_on");
+        REQUIRE(lands_on != nullptr);
+        CHECK(std::find(lesson_parts.begin(), lesson_parts.end(), lands_on->text) != lesson_parts.end());
+        if (story.find("id")->text == "run-vs-train-70b") CHECK(lands_on->text == "run-vs-train");
+        if (story.find("id")->text == "llama3-405b") CHECK(lands_on->text == "compute-time");
     }
 }

@@ -106,7 +106,7 @@ test('a pack is checked before use: its page and engine parts must be objects of
 
 test("the build’s short page keys: every t('key', …) of the page’s code has one, each different", async () => {
   const ids = pageKeyIds();
-  assert.ok(ids.has('memory.heading') && ids.has('page.settings.theme'), 'keys of web/src and web/ship');
+  assert.ok(ids.has('precision.heading') && ids.has('page.settings.theme'), 'keys of web/src and web/ship');
   assert.equal(new Set(ids.values()).size, ids.size, 'no two keys share an id');
   // The plugin rewrites the call's key and nothing else.
   const memory = await build({
@@ -118,8 +118,8 @@ test("the build’s short page keys: every t('key', …) of the page’s code ha
   });
   const text = memory.outputFiles[0].text;
   assert.ok(
-    text.includes(`t("${ids.get('memory.heading')}", "Running vs training: what must sit in memory")`),
+    text.includes(`t("${ids.get('precision.heading')}", "Precision, optimizer and serving")`),
     'the key became its id, the English stayed',
   );
-  assert.ok(!text.includes('"memory.heading"'));
+  assert.ok(!text.includes('"precision.heading"'));
 });

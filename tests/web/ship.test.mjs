@@ -15,10 +15,10 @@ import { inlinePage } from '../../web/build.mjs';
 
 const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
 
-test('no attributes mean every section, the system theme, no pass mark, no header and the built-in bank', () => {
+test('no attributes mean the whole page (the lesson, the quiz, the tools behind their disclosures), the system theme, no pass mark, no header and the built-in bank', () => {
   assert.deepEqual(readSettings(none), {
     scenario: {},
-    sections: ['memory', 'time', 'fit', 'quiz'],
+    sections: ['lesson', 'quiz', 'tools'],
     theme: 'auto',
     passMark: null,
     header: false,
@@ -282,4 +282,13 @@ test('the single file inlines script and styles and allows exactly them by hash'
   assert.ok(page.includes(`script-src 'sha256-${hash(script)}' 'wasm-unsafe-eval'`));
   assert.ok(page.includes(`style-src 'sha256-${hash(css)}'`));
   assert.throws(() => inlinePage(html, 'x = "</script>"', css), /cannot be inlined/);
+});
+
+test('sections takes the lesson parts, the deeper parts and the groups by name, and names the known ones when one is not', () => {
+  assert.deepEqual(readSettings({ ...none, sections: 'run-vs-train' }).sections, ['run-vs-train']);
+  assert.deepEqual(readSettings({ ...none, sections: 'compute-time fit quiz' }).sections, ['compute-time', 'fit', 'quiz']);
+  const wrong = readSettings({ ...none, sections: 'run-vs-trian lesson' });
+  assert.deepEqual(wrong.sections, ['lesson']);
+  assert.match(wrong.problems[0], /run-vs-trian/);
+  assert.match(wrong.problems[0], /run-vs-train, training-extras/);
 });

@@ -1,11 +1,10 @@
 // Reads the embed settings (element attributes, or the iframe page's query parameters) into
 // mount options. Pure: every problem becomes a sentence naming its attribute, for the widget to
 // show and the console to log, never an exception.
-import type { Section, Theme } from '../src/widget/mount';
+import { DEFAULT_SECTIONS, isSection, SECTION_NAMES, type Section, type Theme } from '../src/widget/options';
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
 
-const SECTIONS: readonly Section[] = ['memory', 'time', 'fit', 'quiz'];
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** `header` alone (an empty value) switches it on, like a boolean HTML attribute. */
 const HEADER_ON = ['', 'on', 'true', 'yes', 'header'];
@@ -56,18 +55,19 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
   const preset = attributes.preset !== null && attributes.preset.trim() !== '' ? attributes.preset.trim() : null;
   const scenario = preset === null ? fromJson : { ...fromJson, model: { preset } };
 
-  let sections: Section[] = [...SECTIONS];
+  let sections: Section[] = [...DEFAULT_SECTIONS];
   if (attributes.sections !== null && attributes.sections.trim() !== '') {
     const words = attributes.sections
       .toLowerCase()
       .split(/[\s,]+/)
       .filter(Boolean);
-    const known = words.filter((word): word is Section => (SECTIONS as readonly string[]).includes(word));
-    const unknown = words.filter((word) => !(SECTIONS as readonly string[]).includes(word));
+    const known = words.filter(isSection);
+    const unknown = words.filter((word) => !isSection(word));
     if (unknown.length > 0)
       problems.push(
-        t('page.settings.sections', 'The sections attribute has unknown names ({names}); use memory, time, fit and quiz.', {
+        t('page.settings.sections_parts', 'The sections attribute has unknown names ({names}); use {known}.', {
           names: unknown.map((word) => word.slice(0, 20)).join(', '),
+          known: SECTION_NAMES.join(', '),
         }),
       );
     if (known.length > 0) sections = [...new Set(known)];

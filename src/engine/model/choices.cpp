@@ -226,7 +226,12 @@ std::string zero_unsharded_sentence(int zero_stage, double data_parallel) {
 std::string stories_json() {
     json::Writer w;
     w.begin_array();
-    w.begin_object().field("id", "run-vs-train-70b").field("label", message("stories.70b", "70B: run vs train"));
+    // lands_on: the lesson part whose figure tells the story (the page's parts, docs/page.md), where
+    // the page scrolls when the story is loaded.
+    w.begin_object()
+        .field("id", "run-vs-train-70b")
+        .field("label", message("stories.70b", "70B: run vs train"))
+        .field("lands_on", "run-vs-train");
     w.key("scenario").raw(R"({"model":{"preset":"llama3-70b"}})");
     w.field("source",
             message("stories.70b_source",
@@ -237,7 +242,8 @@ std::string stories_json() {
     const ModelPreset* llama = find_model_preset("llama3-405b");
     w.begin_object()
         .field("id", "llama3-405b")
-        .field("label", message("stories.405b", "Llama 3 405B as Meta trained it"));
+        .field("label", message("stories.405b", "Llama 3 405B as Meta trained it"))
+        .field("lands_on", "compute-time");
     w.key("scenario")
         .raw(R"({"model":{"preset":"llama3-405b"},"training":{"sequence":8192,"sequence_parallel":true},)"
              R"("parallel":{"tensor":8,"pipeline":16,"zero_stage":3},"hardware":{"utilization":0.4}})");

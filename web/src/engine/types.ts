@@ -428,6 +428,8 @@ export interface Story {
   scenario: PartialScenario;
   /** Where its figures come from, in a sentence. */
   source: string;
+  /** The lesson part whose figure tells the story: the page lands there when the story is loaded. */
+  lands_on: string;
 }
 
 /** Sentences the engine writes for the scenario on screen that are not figures of the estimate. */

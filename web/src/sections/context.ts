@@ -3,14 +3,31 @@
 import type { Control, RangeOptions } from '../controls/controls';
 import type { Part, PartKey } from '../figures/parts';
 import type { Language, Translate } from '../i18n/i18n';
-import type { Choice, Estimate, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
+import type { Choice, Estimate, PartialScenario, Scenario, StepTimeline, Story, ViewText } from '../engine/types';
 import type { Units } from '../engine/units';
 import type { ViewParts } from '../engine/view';
 
 export type HeadingTag = 'h1' | 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
-/** The sections that carry a number in their title, in the order the widget shows them. */
-export type NumberedSection = 'memory' | 'activations' | 'step' | 'sharding' | 'time' | 'fit' | 'config';
+/**
+ * A section's name for its numbered title: the lesson path's parts are numbered in the lesson's
+ * order; the deeper parts (and the sections they hold) are not.
+ */
+export type NumberedSection =
+  | 'run-vs-train'
+  | 'training-extras'
+  | 'sharding-checkpointing'
+  | 'compute-time'
+  | 'precision'
+  | 'activations'
+  | 'step'
+  | 'sharding'
+  | 'time'
+  | 'fit'
+  | 'config';
+
+/** The deeper parts a lesson part may lead to (widget/parts-plan.ts). */
+export type DeeperLink = 'layouts' | 'step' | 'activations' | 'time-over-gpus' | 'fit' | 'precision' | 'your-model';
 
 export interface SectionContext {
   /** The widget's language (docs/i18n.md). */
@@ -38,6 +55,12 @@ export interface SectionContext {
    * own: the browser's Back brings back the scenario before it.
    */
   load(scenario: Scenario): void;
+  /** Loads a lesson story's scenario and lands on the part it illustrates (scrolled to and highlighted). */
+  story(story: Story): void;
+  /** Whether this widget shows a deeper part, so a lesson part offers its link only when it leads somewhere. */
+  hasDeeper(part: DeeperLink): boolean;
+  /** Opens a deeper part (built on first opening) and brings it into view. */
+  openDeeper(part: DeeperLink): void;
   /** Replaces the learner's overrides and redraws (a "try this" button). */
   change(next: (overrides: PartialScenario) => PartialScenario): void;
   /** The step's playhead (an event index) as the address set it, or null. */

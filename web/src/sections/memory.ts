@@ -1,7 +1,8 @@
-// Section 1: running vs training, one whole copy of the model on one scale.
+// Running vs training, one whole copy of the model on one scale: the figures the lesson path's first
+// two parts show (sections/lesson/), and the deeper part with precision, optimizer and serving.
 
 import { radioControl, selectControl } from '../controls/controls';
-import { type Child, h, setFigure, setHidden, setText } from '../dom/dom';
+import { type Child, h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import { gpuIcons } from '../figures/gpu-icons';
 import { legend } from '../figures/legend';
 import { linearAxis } from '../figures/linear-axis';
@@ -11,7 +12,6 @@ import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
 import type { AccountingChoice } from '../engine/types';
-import { offloadNote } from './offload-note';
 import { prose, sectionElement } from './shell';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
@@ -32,7 +32,11 @@ interface MemoryPart {
   update(view: PageView): void;
 }
 
-/** The fewest GPUs that train the model, fully sharded, as icons and words; or why none do. */
+/**
+ * The fewest GPUs that train the model fully sharded, as icons and words. Where the activations
+ * alone overflow one GPU at this layout, the model states' own floor, said as such: the lesson's
+ * first part never says training cannot fit, since its third part shows how it does.
+ */
 function trainingGpusLine(context: SectionContext) {
   const { t } = context;
   const { formatInteger } = context.units;
@@ -41,38 +45,29 @@ function trainingGpusLine(context: SectionContext) {
   const aside = h('span', { className: 'ts-stat-aside' });
   const update = ({ estimate, reference }: PageView) => {
     // The fewest GPUs to train is one engine field of the scenario on screen (docs/scenario.md), the
-    // same one the sharding section quotes; -1 means the activations alone overflow one GPU.
+    // same one the sharding part quotes; -1 means the activations alone overflow one GPU.
     const trainingMinimum = estimate.training.min_gpus;
     const statesFloor = estimate.training.min_gpus_for_states ?? 0;
-    icons.update(
-      Math.max(trainingMinimum, 0),
-      trainingMinimum > 0
-        ? t('memory.gpus_at_least', 'at least {count} GPUs', { count: formatInteger(trainingMinimum) })
-        : t('memory.gpus_none', 'no number of GPUs at this layout'),
-    );
+    const shown = trainingMinimum > 0 ? trainingMinimum : statesFloor;
+    icons.update(Math.max(shown, 0), t('memory.gpus_at_least', 'at least {count} GPUs', { count: formatInteger(shown) }));
     setFigure(
       gpus,
-      trainingMinimum > 0
-        ? t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(trainingMinimum), gpu: reference.gpu.short_name })
-        : t('memory.no_fit', 'does not fit at this layout'),
-      trainingMinimum,
+      t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(shown), gpu: reference.gpu.short_name }),
+      shown,
     );
+    setAttribute(gpus, 'data-figure', trainingMinimum > 0 ? 'training-min-gpus' : 'training-min-gpus-for-states');
     setText(
       aside,
       trainingMinimum > 0
         ? t('memory.fully_sharded', ' fully sharded')
-        : t(
-            'memory.activations_overflow',
-            ' the activations alone overflow one GPU (the model states alone fill {count} GPUs); checkpointing below helps',
-            { count: formatInteger(statesFloor) },
-          ),
+        : t('memory.states_alone', ' for the model states alone, fully sharded; the activations come on top (below: how they fit)'),
     );
   };
   return { elements: [icons.element, gpus, aside], update };
 }
 
 /** To run it, to train it, and the ratio between them: bytes, bytes per parameter and GPUs. */
-function memoryHeadline(context: SectionContext): MemoryPart {
+export function memoryHeadline(context: SectionContext): MemoryPart {
   const { t } = context;
   const { formatBytes, formatInteger, formatNumber, formatRatio } = context.units;
   const stat = (figure: string) => h('span', { 'data-figure': figure });
@@ -134,7 +129,7 @@ function memoryHeadline(context: SectionContext): MemoryPart {
 }
 
 /** LoRA and QLoRA (docs/model.md §15): what is trained, how the frozen base is stored, what a run saves. */
-function fineTuningSentence(context: SectionContext): MemoryPart {
+export function fineTuningSentence(context: SectionContext): MemoryPart {
   const { t } = context;
   const { formatBytes, formatCount, formatNumber } = context.units;
   const trainableParams = h('span', { 'data-figure': 'trainable-params' });
@@ -214,7 +209,7 @@ function trainingParts(context: SectionContext, { reference: single, scenario: r
 }
 
 /** Running's and training's bars on one scale, one GPU's memory marked, with their legends. */
-function memoryBars(context: SectionContext): MemoryPart {
+export function memoryBars(context: SectionContext): MemoryPart {
   const { t, parts: labels } = context;
   const { formatBytes } = context.units;
   const runLabel = h('span');
@@ -283,21 +278,34 @@ function memoryBars(context: SectionContext): MemoryPart {
   return { element, update };
 }
 
-/** The section's prose, quoting the estimate: its bytes per parameter follow the optimizer and precision chosen. */
-function memoryProse(context: SectionContext): MemoryPart {
+/** The lesson's first point in one sentence, quoting the estimate's bytes per parameter. */
+export function runTrainSentence(context: SectionContext): MemoryPart {
   const { t } = context;
-  const { formatNumber, numberFormatName } = context.units;
-  const runPerParamProse = h('strong', { 'data-figure': 'prose-inference-bytes-per-param' });
-  const runPrecisionProse = h('span');
-  const trainPerParamProse = h('strong', { 'data-figure': 'prose-training-bytes-per-param' });
+  const { formatNumber } = context.units;
+  const runPerParam = h('strong', { 'data-figure': 'prose-inference-bytes-per-param' });
+  const trainPerParam = h('strong', { 'data-figure': 'prose-training-bytes-per-param' });
   const element = prose(
     withElements(
       t(
-        'memory.prose.run',
-        'To run a model, a GPU holds its weights — {bytes} for each parameter in {precision} — and a key/value cache of the text it is reading. ',
+        'lesson.run.prose',
+        'To run a model, a GPU holds little more than its weights: {run} per parameter. To train it takes {train} per parameter, plus the activations.',
       ),
-      { bytes: runPerParamProse, precision: runPrecisionProse },
+      { run: runPerParam, train: trainPerParam },
     ),
+  );
+  const update = ({ reference: single }: PageView) => {
+    setText(runPerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.inference.bytes_per_param) }));
+    setText(trainPerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.training.bytes_per_param.total) }));
+  };
+  return { element, update };
+}
+
+/** What each weight brings when training, quoting the total for the optimizer and precision on screen. */
+export function trainingExtrasSentence(context: SectionContext): MemoryPart {
+  const { t } = context;
+  const { formatNumber } = context.units;
+  const trainPerParamProse = h('strong', { 'data-figure': 'extras-training-bytes-per-param' });
+  const element = prose(
     t(
       'memory.prose.train',
       'To train it, every weight brings company: a gradient saying which way to nudge it, in mixed precision a full-precision master copy so that tiny nudges are not rounded away, and the optimizer’s running averages (Adam keeps two). ',
@@ -306,16 +314,18 @@ function memoryProse(context: SectionContext): MemoryPart {
       bytes: trainPerParamProse,
     }),
   );
-  const update = ({ reference: single, scenario: resolved }: PageView) => {
-    setText(runPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.inference.bytes_per_param) }));
-    setText(runPrecisionProse, numberFormatName(resolved.inference.precision));
-    setText(trainPerParamProse, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.training.bytes_per_param.total) }));
+  const update = ({ reference: single }: PageView) => {
+    setFigure(
+      trainPerParamProse,
+      t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(single.training.bytes_per_param.total) }),
+      single.training.bytes_per_param.total,
+    );
   };
   return { element, update };
 }
 
 /** Why more bytes to train than to run, its summary and formula quoting the figures on screen. */
-function memoryWhy(context: SectionContext): MemoryPart {
+export function memoryWhy(context: SectionContext): MemoryPart {
   const { t } = context;
   const { formatNumber } = context.units;
   const element = why(
@@ -370,7 +380,7 @@ function memoryWhy(context: SectionContext): MemoryPart {
 }
 
 /** Precision, optimizer and serving settings, and the counting conventions with each one's sum. */
-function memoryDeeper(context: SectionContext, accountingChoices: readonly AccountingChoice[]): MemoryPart {
+function precisionControls(context: SectionContext, accountingChoices: readonly AccountingChoice[]): MemoryPart {
   const { t } = context;
   const { formatInteger } = context.units;
   const select = (path: string, label: string) =>
@@ -379,9 +389,8 @@ function memoryDeeper(context: SectionContext, accountingChoices: readonly Accou
   const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
   for (const note of accountingNotes) note.element.append(note.text);
   const element = h(
-    'details',
-    { className: 'ts-deeper' },
-    h('summary', null, t('memory.deeper.summary', 'Go deeper: precision, optimizer, serving')),
+    'div',
+    { className: 'ts-panel' },
     h(
       'div',
       { className: 'ts-deeper-body ts-grid-controls' },
@@ -430,38 +439,27 @@ function memoryDeeper(context: SectionContext, accountingChoices: readonly Accou
   return { element, update };
 }
 
-/** `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels. */
-export function memorySection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
+/**
+ * The deeper part behind the lesson's bytes per parameter: the precision weights run and train in,
+ * the optimizer, the sequences served, and why other tools count another total.
+ * `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels.
+ */
+export function precisionSection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t } = context;
-  const headline = memoryHeadline(context);
-  const fineTuning = fineTuningSentence(context);
-  const offload = offloadNote(context);
-  // The bars and their legends sit below the headline: a part of their own (SectionView.parts), so
-  // that an input near the top of the page does not wait for them while they are below the fold.
-  const bars = memoryBars(context);
-  const prose = memoryProse(context);
-  const whyDetails = memoryWhy(context);
-  const deeper = memoryDeeper(context, accountingChoices);
+  const controls = precisionControls(context, accountingChoices);
   const element = sectionElement(
     context,
-    'memory',
-    t('memory.heading', 'Running vs training: what must sit in memory'),
+    'precision',
+    t('precision.heading', 'Precision, optimizer and serving'),
     'ts-section',
-    prose.element,
-    headline.element,
-    fineTuning.element,
-    offload.element,
-    bars.element,
-    whyDetails.element,
-    deeper.element,
+    prose(
+      t(
+        'precision.prose',
+        'The bytes per parameter above assume 16-bit weights and Adam in mixed precision. Other precisions and optimizers change them, and serving many long sequences adds a key/value cache to running. ',
+      ),
+    ),
+    controls.element,
   );
-  const update = (view: PageView) => {
-    offload.update(view.estimate);
-    fineTuning.update(view);
-    deeper.update(view);
-    headline.update(view);
-    prose.update(view);
-    whyDetails.update(view);
-  };
-  return { element, update, parts: [{ element: bars.element, update: bars.update, referenceOnly: true }] };
+  const update = (view: PageView) => controls.update(view);
+  return { element, update };
 }

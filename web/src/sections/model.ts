@@ -3,7 +3,6 @@
 import { selectControl } from '../controls/controls';
 import { h, setFigure, setText } from '../dom/dom';
 import type { Engine } from '../engine/engine';
-import { clone } from '../engine/scenario';
 import type { Story } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
 
@@ -12,8 +11,8 @@ export const MODEL_PRESET = 'model.preset';
 export const ANY_SIZE = '__params';
 export const FROM_CONFIG = '__config';
 
-/** "Start from the lesson": one button per story (the engine's), each loading its scenario. */
-function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLElement {
+/** "Start from the lesson": one button per story (the engine's), each loading its scenario and landing on its part. */
+export function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLElement {
   const { t } = context;
   return h(
     'div',
@@ -27,7 +26,7 @@ function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLE
           className: 'ts-button',
           title: story.source,
           'data-story': story.id,
-          onclick: () => context.change(() => clone(story.scenario)),
+          onclick: () => context.story(story),
         },
         story.label,
       ),
@@ -35,11 +34,8 @@ function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLE
   );
 }
 
-export function modelSection(
-  context: SectionContext,
-  engine: Pick<Engine, 'presets' | 'stories'>,
-  below: HTMLElement[],
-): SectionView & { presetSelect: HTMLSelectElement } {
+/** The model: a preset, any size, or a config read below; and the engine's one-line summary of it. */
+export function modelPicker(context: SectionContext, engine: Pick<Engine, 'presets'>): SectionView & { presetSelect: HTMLSelectElement } {
   const { t } = context;
   const { formatCount, formatInteger } = context.units;
   const presetChoices = [
@@ -58,8 +54,6 @@ export function modelSection(
     describe: (value) => context.units.formatParameters(value),
     fieldLabel: t('model.params_field', 'Parameters, exact number (e.g. 70B or 7e9)'),
   });
-
-  const stories = storyButtons(context, engine.stories);
 
   const params = h('strong', { 'data-figure': 'params' });
   const rest = h('span');
@@ -93,12 +87,32 @@ export function modelSection(
   };
 
   const element = h(
-    'section',
-    { className: 'ts-section ts-model', 'aria-label': t('model.label', 'Model') },
-    stories,
+    'div',
+    { className: 'ts-model-picker' },
     h('div', { className: 'ts-model-controls' }, presetControl.element, paramsControl.element),
     summary,
-    below,
   );
   return { element, update, presetSelect: presetControl.select };
+}
+
+/**
+ * The model picker as a section of its own, at the top, for a widget whose lesson path does not
+ * open with the run-vs-train part (which holds the picker under its figure): the stories, the
+ * picker, and what belongs under it (`below`: the engine's notes and the scenario's problems).
+ */
+export function modelSection(
+  context: SectionContext,
+  engine: Pick<Engine, 'presets' | 'stories'>,
+  below: HTMLElement[],
+): SectionView & { presetSelect: HTMLSelectElement } {
+  const { t } = context;
+  const picker = modelPicker(context, engine);
+  const element = h(
+    'section',
+    { className: 'ts-section ts-model', 'aria-label': t('model.label', 'Model') },
+    storyButtons(context, engine.stories),
+    picker.element,
+    below,
+  );
+  return { element, update: picker.update, presetSelect: picker.presetSelect };
 }

@@ -108,7 +108,7 @@ function fewestGpus(context: SectionContext): ShardingPart {
 }
 
 /** Whether training fits, what each GPU holds of its memory, and its share of the model states. */
-function fitStatus(context: SectionContext): ShardingPart {
+export function fitStatus(context: SectionContext): ShardingPart {
   const { t } = context;
   const { formatBytes, formatInteger } = context.units;
   const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
@@ -163,7 +163,7 @@ function fitStatus(context: SectionContext): ShardingPart {
 }
 
 /** One chip per GPU (a few stand for many), each filled to what it holds of its memory. */
-function gpuChips(context: SectionContext): ShardingPart {
+export function gpuChips(context: SectionContext): ShardingPart {
   const { t } = context;
   const { formatInteger } = context.units;
   const chips = Array.from({ length: CHIPS }, (_, index) => {
@@ -427,7 +427,8 @@ function layoutCaption(context: SectionContext): string {
   );
 }
 
-export function shardingSection(context: SectionContext, presets: readonly Preset[]): SectionView {
+/** `lessonShown`: the lesson path's sharding part shows whether training fits and the fewest GPUs, so this deeper part leaves them out. */
+export function shardingSection(context: SectionContext, presets: readonly Preset[], lessonShown = false): SectionView {
   const { t } = context;
   const { formatInteger } = context.units;
   const status = fitStatus(context);
@@ -440,7 +441,7 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
     layout.update(view.estimate, view.scenario, view.narrow);
     runs.update(view);
     whyDetails.update(view);
-    status.update(view);
+    if (!lessonShown) status.update(view);
     bars.update(view);
   };
   const element = sectionElement(
@@ -470,7 +471,7 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
       h(
         'figure',
         { className: 'ts-figure' },
-        status.element,
+        lessonShown ? null : status.element,
         bars.element,
         h(
           'figcaption',

@@ -1,63 +1,62 @@
-// Which scenario fields a widget offers a control for, by the sections it shows: the engine's notes
-// name only these (src/engine/model/estimate.hpp, shown_controls), so a sections="time" widget is
-// never told to turn on a checkpointing it does not show.
+// Which scenario fields a widget offers a control for, by the parts it shows: the engine's notes
+// name only these (src/engine/model/estimate.hpp, shown_controls), so a note never sends a learner
+// to a control that is not there — nor to a deeper tool still closed below the lesson.
 
-const MODEL_FIELDS = ['model.preset', 'model.params'];
+const PART_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  // The lesson path (widget/parts-plan.ts).
+  'run-vs-train': ['model.preset', 'model.params'],
+  'training-extras': ['model.preset', 'model.params', 'training.optimizer'],
+  'sharding-checkpointing': ['model.preset', 'model.params', 'parallel.zero_stage', 'parallel.gpus', 'training.recompute'],
+  'compute-time': ['model.preset', 'model.params', 'training.tokens', 'parallel.gpus'],
+  // The deeper parts, once drawn.
+  precision: [
+    'inference.batch',
+    'inference.context',
+    'inference.kv_precision',
+    'inference.precision',
+    'training.accounting',
+    'training.optimizer',
+    'training.precision',
+  ],
+  activations: ['training.micro_batch', 'training.global_batch', 'training.sequence', 'training.recompute', 'training.flash_attention'],
+  step: ['training.recompute', 'parallel.zero_stage', 'parallel.gpus'],
+  layouts: [
+    'parallel.gpus',
+    'parallel.zero_stage',
+    'parallel.tensor',
+    'parallel.pipeline',
+    'parallel.interleave',
+    'parallel.context',
+    'parallel.expert',
+    'training.sequence_parallel',
+  ],
+  'time-over-gpus': [
+    'hardware.gpu',
+    'hardware.memory_bytes',
+    'hardware.peak_flops',
+    'hardware.price_per_gpu_hour',
+    'hardware.utilization',
+    'training.attention_flops',
+    'training.tokens',
+    'parallel.gpus',
+  ],
+  fit: [
+    'model.preset',
+    'hardware.gpu',
+    'hardware.memory_bytes',
+    'parallel.gpus',
+    'training.method',
+    'training.lora.rank',
+    'training.lora.targets',
+    'training.lora.base',
+    'training.offload',
+  ],
+  'your-model': [],
+};
 
-// Sections 1–4 and 6: memory, activations, the step, sharding, your own config.
-const MEMORY_FIELDS = [
-  'inference.batch',
-  'inference.context',
-  'inference.kv_precision',
-  'inference.precision',
-  'training.accounting',
-  'training.optimizer',
-  'training.precision',
-  'training.flash_attention',
-  'training.global_batch',
-  'training.micro_batch',
-  'training.recompute',
-  'training.sequence',
-  'training.sequence_parallel',
-  'parallel.gpus',
-  'parallel.zero_stage',
-  'parallel.tensor',
-  'parallel.pipeline',
-  'parallel.interleave',
-  'parallel.context',
-  'parallel.expert',
-];
-
-// Section 5: time and cost.
-const TIME_FIELDS = [
-  'hardware.gpu',
-  'hardware.memory_bytes',
-  'hardware.peak_flops',
-  'hardware.price_per_gpu_hour',
-  'hardware.utilization',
-  'training.attention_flops',
-  'training.tokens',
-  'parallel.gpus',
-];
-
-// Section 6, what fits: your GPUs and your goal, with the method's own settings.
-const FIT_FIELDS = [
-  'hardware.gpu',
-  'hardware.memory_bytes',
-  'parallel.gpus',
-  'training.method',
-  'training.lora.rank',
-  'training.lora.targets',
-  'training.lora.base',
-  'training.offload',
-];
-
-/** The fields, separated by spaces, as the engine's view request takes them. */
-export function shownControls(sections: { memory: boolean; time: boolean; fit: boolean }): string {
+/** The fields the drawn parts offer controls for, separated by spaces, as the engine's view request takes them. */
+export function shownControls(parts: Iterable<string>): string {
   const fields = new Set<string>();
-  if (sections.memory || sections.time || sections.fit) for (const field of MODEL_FIELDS) fields.add(field);
-  if (sections.fit) for (const field of FIT_FIELDS) fields.add(field);
-  if (sections.memory) for (const field of MEMORY_FIELDS) fields.add(field);
-  if (sections.time) for (const field of TIME_FIELDS) fields.add(field);
-  return [...fields].join(' ');
+  for (const part of parts) for (const field of PART_FIELDS[part] ?? []) fields.add(field);
+  return [...fields].sort().join(' ');
 }

@@ -87,7 +87,7 @@ interface TimePart {
 }
 
 /** 6 × parameters × tokens ≈ FLOPs, then FLOPs ÷ (GPUs × peak × utilisation) ≈ time, with the run's tokens' origin under it. */
-function sixNDEquation(context: SectionContext): TimePart & { readonly tokensOrigin: HTMLElement } {
+export function sixNDEquation(context: SectionContext): TimePart & { readonly tokensOrigin: HTMLElement } {
   const { t } = context;
   const { formatCount, formatDuration, formatFlopsRate, formatInteger, formatPercent, formatScientific } = context.units;
   const term = (value: HTMLElement, unit: HTMLElement | string, extra = '') =>
@@ -165,7 +165,7 @@ function sixNDEquation(context: SectionContext): TimePart & { readonly tokensOri
 }
 
 /** One GPU against the learner's GPUs on a log time axis, with the run's GPU-hours, utilisation, energy and cost. */
-function timeFigure(context: SectionContext): TimePart {
+export function timeFigure(context: SectionContext): TimePart {
   const { t } = context;
   const { formatCount, formatDuration, formatEnergy, formatInteger, formatMoney, formatPercent } = context.units;
   const axis = timeAxis(context.units);
@@ -408,7 +408,8 @@ function timeWhy(t: Translate): HTMLElement {
   );
 }
 
-export function timeSection(context: SectionContext, engine: Engine): SectionView {
+/** `lessonShown`: the lesson path's time part shows the equation and the two times, so this deeper part leaves them out. */
+export function timeSection(context: SectionContext, engine: Engine, lessonShown = false): SectionView {
   const { t } = context;
   const equation = sixNDEquation(context);
   const gpuType = gpuTypeControl(context, engine);
@@ -422,19 +423,26 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
     'time',
     t('time.heading', 'Time: staggering amounts of simple arithmetic'),
     'ts-section',
-    prose(
-      t(
-        'time.prose_1',
-        'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
-      ),
-      t(
-        'time.prose_2',
-        'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
-      ),
-    ),
-    equation.element,
-    equation.tokensOrigin,
-    h('div', { className: 'ts-panel' }, timeControls(context, gpuType), figure.element),
+    lessonShown
+      ? prose(
+          t(
+            'time.prose_deeper',
+            'How the time falls as GPUs are added, what they sustain of their peak, and your own GPU. The GPUs also wait for each other: the curve shows when adding more stops paying.',
+          ),
+        )
+      : prose(
+          t(
+            'time.prose_1',
+            'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
+          ),
+          t(
+            'time.prose_2',
+            'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
+          ),
+        ),
+    lessonShown ? null : equation.element,
+    lessonShown ? null : equation.tokensOrigin,
+    h('div', { className: 'ts-panel' }, timeControls(context, gpuType), lessonShown ? null : figure.element),
     curve.element,
     timeWhy(t),
   );
@@ -443,11 +451,11 @@ export function timeSection(context: SectionContext, engine: Engine): SectionVie
   return {
     element,
     update: (view) => {
-      equation.update(view);
+      if (!lessonShown) equation.update(view);
       gpuType.update(view);
     },
     parts: [
-      { element: figure.element, update: figure.update },
+      ...(lessonShown ? [] : [{ element: figure.element, update: figure.update }]),
       { element: curve.element, update: curve.update, needs: { communicationCurve: true } },
     ],
   };

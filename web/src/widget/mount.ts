@@ -13,7 +13,8 @@ import type { MountOptions, TrainscopeHandle } from './options';
 import { Widget } from './widget';
 
 export { documentHasStyles } from './styles';
-export { ALL_SECTIONS, type MountOptions, type Section, type Theme, type TrainscopeHandle } from './options';
+export { type MountOptions, type Section, type Theme, type TrainscopeHandle } from './options';
+export { DEFAULT_SECTIONS } from './parts-plan';
 
 /** The tag a root's language comes from: the nearest [lang] at or above it (through a shadow root's host), else <html lang>. */
 function inheritedLanguageTag(root: HTMLElement | ShadowRoot): string | null {

@@ -6,10 +6,11 @@ import type { Language, Translate } from '../i18n/i18n';
 import type { QuizStorage } from '../quiz/quiz';
 import type { AuthorBank } from '../quiz/source';
 import type { emitXapi } from '../../ship/xapi';
+import type { Section } from './parts-plan';
 
-export type Section = 'memory' | 'time' | 'fit' | 'quiz';
+export type { Section } from './parts-plan';
+export { DEFAULT_SECTIONS, isSection, SECTION_NAMES } from './parts-plan';
 export type Theme = 'light' | 'dark' | 'auto';
-export const ALL_SECTIONS: readonly Section[] = ['memory', 'time', 'fit', 'quiz'];
 
 export interface MountOptions {
   /** A starting scenario (over the engine's defaults). The URL hash wins when syncHash is on. */
@@ -18,8 +19,8 @@ export interface MountOptions {
   syncHash?: boolean;
   /** Add the stylesheet to the root's document or shadow root. Default: true. */
   injectStyles?: boolean;
-  /** Which parts to show: memory (run vs train, activations, sharding, your model), time, fit (what fits on my
-   *  GPUs), quiz. Default: all. */
+  /** Which parts to show (widget/parts-plan.ts, docs/embedding.md): lesson parts, deeper parts, the quiz, or
+   *  groups of them. Default: the lesson path, the quiz, and every deeper part behind its disclosure. */
   sections?: readonly Section[];
   /** Colour scheme: follow the system (auto, the default) or force light or dark. */
   theme?: Theme;

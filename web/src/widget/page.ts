@@ -26,21 +26,12 @@ function unitsNote(t: Translate): HTMLElement {
   );
 }
 
+/** The header's one sentence: the lesson's question, or, for a quiz alone, what it checks. */
 function lede(t: Translate, { memory, time }: PageParts): string {
-  if (memory && time)
+  if (memory || time)
     return t(
-      'page.lede.both',
-      'Move the real inputs below and watch where the memory and the time go. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
-    );
-  if (memory)
-    return t(
-      'page.lede.memory',
-      'Move the real inputs below and watch where the memory goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
-    );
-  if (time)
-    return t(
-      'page.lede.time',
-      'Move the real inputs below and watch where the time goes. Every figure is computed by the trainscope engine, running in this page as WebAssembly.',
+      'page.lede.one',
+      'A model that answers questions fits on a GPU or two, but training it took thousands: here is where that gap comes from, in numbers you can move.',
     );
   return t(
     'page.lede.quiz',
@@ -55,23 +46,17 @@ export function pageHeader(t: Translate, parts: PageParts): HTMLElement | null {
     { className: 'ts-header' },
     h('p', { className: 'ts-kicker' }, t('page.kicker', 'Interactive · trainscope')),
     h(parts.titleTag, { className: 'ts-title' }, t('page.title', 'Why training needs far more hardware than running a model')),
-    h(
-      'p',
-      { className: 'ts-lede' },
-      t('page.lede', 'A model that answers questions fits on a GPU or two; training the same model took thousands. '),
-      lede(t, parts),
-    ),
-    parts.memory || parts.time ? unitsNote(t) : null,
+    h('p', { className: 'ts-lede' }, lede(t, parts)),
   );
 }
 
-/** The caveat belongs to the figures; without a header, the units note joins it, below them. */
+/** The caveat and the units belong to the figures, below them: the header keeps to the title and one sentence. */
 export function pageFooter(t: Translate, parts: PageParts): HTMLElement | null {
   if (!parts.memory && !parts.time) return null;
   return h(
     'footer',
     { className: 'ts-footer' },
-    parts.header ? null : unitsNote(t),
+    unitsNote(t),
     h(
       'p',
       null,

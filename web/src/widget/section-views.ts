@@ -88,8 +88,11 @@ export class SectionViews {
     this.refresh([...this.stale].filter((view) => view.element === element));
   }
 
-  /** A stand-in for an off-screen section, replaced by the section when it nears the viewport. */
-  placeholder(name: string, build: () => SectionView | HTMLElement): HTMLElement {
+  /**
+   * A stand-in for an off-screen section, replaced by the section when it nears the viewport (or,
+   * with `whenNear: false`, only when asked: buildNamed, buildAll).
+   */
+  placeholder(name: string, build: () => SectionView | HTMLElement, options: { whenNear?: boolean } = {}): HTMLElement {
     const slot = h('div', { className: 'ts-section ts-section-pending', 'aria-busy': 'true', 'data-ts-section': name });
     let done = false;
     const run = () => {
@@ -107,10 +110,15 @@ export class SectionViews {
       this.refresh([view, ...(view.parts ?? [])]);
       this.afterBuild();
     };
-    const cancel = whenNear(slot, run);
+    const cancel = options.whenNear === false ? () => {} : whenNear(slot, run);
     this.cancels.push(cancel);
     this.buildNow.set(name, run);
     return slot;
+  }
+
+  /** Builds one pending section now, by its data-ts-section name (a story lands in it, a link opens it). */
+  buildNamed(name: string): void {
+    this.buildNow.get(name)?.();
   }
 
   /** Builds every pending section now: one built while the view scrolls past would move the figure show-me lands on. */

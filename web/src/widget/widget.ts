@@ -16,15 +16,19 @@ import type { Engine } from '../engine/engine';
 import { clone, getField, mergeScenario, scenarioChanges } from '../engine/scenario';
 import { unitsFor, type Units } from '../engine/units';
 import { bothParts, holdsParts, NO_PARTS, type EngineView, type ViewParts } from '../engine/view';
-import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline, ViewText } from '../engine/types';
+import type { Estimate, FieldError, PartialScenario, Scenario, StepTimeline, Story, ViewText } from '../engine/types';
 import { partLabels } from '../figures/parts';
 import type { Translate, WidgetLanguage } from '../i18n/i18n';
 import type { ShowMeTarget } from '../quiz/quiz';
 import { activationSection } from '../sections/activations';
+import { computeTimePart } from '../sections/lesson/compute-time';
+import { runVsTrainPart } from '../sections/lesson/run-vs-train';
+import { shardingCheckpointingPart } from '../sections/lesson/sharding-checkpointing';
+import { trainingExtrasPart } from '../sections/lesson/training-extras';
 import { fitSection } from '../sections/fit/section';
 import { configSection } from '../sections/config';
 import type { HeadingTag, NumberedSection, PageView, SectionContext, SectionView } from '../sections/context';
-import { memorySection } from '../sections/memory';
+import { precisionSection } from '../sections/memory';
 import { FROM_CONFIG, MODEL_PARAMS, MODEL_PRESET, modelSection } from '../sections/model';
 import { shardingSection } from '../sections/sharding';
 import { shownControls } from '../sections/shown-controls';
@@ -34,7 +38,9 @@ import { AddressWriter } from './address';
 import { Announcer } from './announcer';
 import { decodeHash, encodeHash } from './hash';
 import { capitalise, describeErrors, Notices } from './notices';
-import { ALL_SECTIONS, type MountOptions, type Section, type TrainscopeHandle } from './options';
+import { type MountOptions, type TrainscopeHandle } from './options';
+import { deeperDisclosure, deeperParts, DEEPER_SECTION_NAMES, landOnPart, type DeeperDisclosure } from './deeper';
+import { leafPaths, partsForFields, planParts, type DeeperPart, type LessonPart, type PartsPlan } from './parts-plan';
 import { pageFooter, pageHeader } from './page';
 import { quizSection, type QuizSection } from './quiz-section';
 import { RecentResults } from './recent';
@@ -44,6 +50,25 @@ import { clearShowMe, landOnFigure } from './showme';
 
 /** How long "Back to question" waits for the browser to leave the show-me history entry. */
 const HISTORY_BACK_WAIT_MS = 500;
+
+/** The lesson parts that may draw a question's figure, by the section the bank names (docs/quiz.md, "show"). */
+const LESSON_PARTS_OF_SECTION: Readonly<Record<string, readonly LessonPart[]>> = {
+  memory: ['run-vs-train', 'training-extras'],
+  sharding: ['sharding-checkpointing'],
+  activations: ['sharding-checkpointing'],
+  time: ['compute-time'],
+};
+
+/** The deeper part that holds the rest of a section the bank names. */
+const DEEPER_PART_OF_SECTION: Readonly<Record<string, DeeperPart>> = {
+  memory: 'precision',
+  sharding: 'layouts',
+  activations: 'activations',
+  step: 'step',
+  time: 'time-over-gpus',
+  fit: 'fit',
+  config: 'your-model',
+};
 
 /** Narrower than a phone in landscape: fewer axis ticks and GPU chips. */
 const NARROW_BELOW_PX = 560;
@@ -65,9 +90,14 @@ export class Widget {
   /** The widget's writers of quantities, in its language. */
   private readonly units: Units;
   private readonly syncHash: boolean;
-  private readonly sections: ReadonlySet<Section>;
-  /** The fields this widget's sections offer controls for: the engine's notes name no other. */
-  private readonly shownControls: string;
+  /** The lesson parts, the deeper parts and the quiz this widget shows (widget/parts-plan.ts). */
+  private readonly plan: PartsPlan;
+  /** The parts drawn so far: the lesson's, the deeper ones turned on, and those a learner opened. */
+  private readonly drawnParts: Set<string>;
+  /** The fields the drawn parts offer controls for: the engine's notes name no other. */
+  private shownControls: string;
+  /** The deeper parts waiting behind their disclosures. */
+  private readonly deeperDisclosures = new Map<DeeperPart, DeeperDisclosure>();
   private quiz: QuizSection | null = null;
   private readonly defaults: Scenario;
   /** What the learner (or the link) set: the engine fills in everything else. This is the state. */
@@ -110,12 +140,9 @@ export class Widget {
     this.t = words.t;
     this.units = unitsFor(engine);
     this.syncHash = options.syncHash !== false;
-    this.sections = new Set(options.sections && options.sections.length > 0 ? options.sections : ALL_SECTIONS);
-    this.shownControls = shownControls({
-      memory: this.sections.has('memory'),
-      time: this.sections.has('time'),
-      fit: this.sections.has('fit'),
-    });
+    this.plan = planParts(options.sections);
+    this.drawnParts = new Set<string>([...this.plan.lesson, ...this.plan.deeper.filter(({ open }) => open).map(({ part }) => part)]);
+    this.shownControls = shownControls(this.drawnParts);
     this.defaults = clone(engine.defaultScenario);
     this.overrides = clone(options.scenario ?? {});
     this.resolved = clone(this.defaults);
@@ -168,6 +195,8 @@ export class Widget {
       this.overrides = {};
       this.commit({ announce: false, writeHash: false });
     }
+    // A link (or the host) that sets what only a deeper part shows opens that part.
+    this.openDeeperFor(this.overrides);
     // A refused starting scenario's notice (above) says more than the settings' problems: keep it.
     if (this.notices.noticeHidden) this.notices.setProblems(this.options.problems ?? []);
   }
@@ -272,6 +301,7 @@ export class Widget {
       this.overrides = fromHash;
     }
     this.commit({ announce: true, writeHash: false });
+    this.openDeeperFor(this.overrides);
     // After the redraw: the link's event index counts the events of the link's scenario.
     if (this.stepPlayhead !== playheadBefore) this.playheadListener?.(this.stepPlayhead);
   }
@@ -342,14 +372,14 @@ export class Widget {
   private showFieldErrors(errors: readonly FieldError[]): void {
     const unplaced: FieldError[] = [];
     for (const error of errors) {
-      const control =
-        this.controls.find((c) => c.path === error.field && c.path !== MODEL_PARAMS) ??
-        (error.field === MODEL_PARAMS || error.field === 'model' ? this.controls.find((c) => c.path === MODEL_PARAMS) : undefined);
-      if (control)
+      // Every control of the field says it: the lesson path and a deeper part may both offer one.
+      const path = error.field === 'model' ? MODEL_PARAMS : error.field;
+      const controls = this.controls.filter((c) => c.path === path);
+      for (const control of controls)
         control.setError(
           this.t('page.field_error', '{message}. The figures still show the last valid scenario.', { message: error.message }),
         );
-      else unplaced.push(error);
+      if (controls.length === 0) unplaced.push(error);
     }
     this.notices.showGeneralErrors(unplaced);
   }
@@ -420,13 +450,19 @@ export class Widget {
           ),
         ),
       headingTag: (depth) => this.headingTag(depth),
+      // Only the lesson's parts carry a number: the deeper parts are tools, not steps of the lesson.
       numbered: (section, title) =>
-        t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title }),
+        numberedSections.includes(section)
+          ? t('page.numbered', '{number}. {title}', { number: units.formatInteger(numberedSections.indexOf(section) + 1), title })
+          : title,
       add: (control) => this.add(control),
       choices: (path) => this.engine.choices[path] ?? [],
       onValue: this.onValue,
       load: (scenario) => this.loadScenario(scenario),
-      // A button's jump (a story, "try ZeRO-3"): every section shows it at once, as a link does.
+      story: (story) => this.tellStory(story),
+      hasDeeper: (part) => this.plan.deeper.some((shown) => shown.part === part),
+      openDeeper: (part) => this.openDeeper(part),
+      // A button's jump ("try ZeRO-3"): every section shows it at once, as a link does.
       change: (next) => {
         this.overrides = next(this.overrides);
         this.commit({ announce: true, writeHash: true });
@@ -443,74 +479,171 @@ export class Widget {
     };
   }
 
+  /** A deeper part's section, built when the part is first opened (or shown open). */
+  private deeperSection(part: DeeperPart, context: SectionContext): SectionView | HTMLElement {
+    const lessonShows = (lessonPart: LessonPart) => this.plan.lesson.includes(lessonPart);
+    switch (part) {
+      case 'layouts':
+        return shardingSection(context, this.engine.presets, lessonShows('sharding-checkpointing'));
+      case 'step':
+        return stepSection(context);
+      case 'activations':
+        return activationSection(context);
+      case 'time-over-gpus':
+        return timeSection(context, this.engine, lessonShows('compute-time'));
+      case 'fit':
+        return fitSection(context, this.engine);
+      case 'precision':
+        return precisionSection(context, this.accountingChoices());
+      case 'your-model':
+        return configSection(
+          context,
+          (text) => this.engine.parseHfConfig(text),
+          (architecture, name) => this.useArchitecture(architecture, name),
+        );
+    }
+  }
+
+  /** The engine's counting conventions, as any estimate lists them (the precision part's labels). */
+  private accountingChoices() {
+    const defaults = this.viewOf({}, NO_PARTS);
+    return defaults.ok ? (defaults.estimate.training.accounting_choices ?? []) : [];
+  }
+
+  /** A lesson part's section. `below`: what sits under its controls (the notes, the scenario's problems). */
+  private lessonSection(part: LessonPart, context: SectionContext, below: HTMLElement[]): SectionView {
+    switch (part) {
+      case 'run-vs-train': {
+        const view = runVsTrainPart(context, this.engine, below);
+        this.presetSelect = view.presetSelect;
+        return view;
+      }
+      case 'training-extras':
+        return trainingExtrasPart(context);
+      case 'sharding-checkpointing':
+        return shardingCheckpointingPart(context, below);
+      case 'compute-time':
+        return computeTimePart(context);
+    }
+  }
+
   /**
-   * The sections: the model picker and the first figure now; the others when they near the
-   * viewport (or the browser is idle), so the first paint waits for nothing off screen.
+   * The lesson path: its first part now (the first figure), the others when they near the viewport
+   * or the browser is idle. The model picker sits under the first part's figure; without that part,
+   * above the others. The engine's notes go to the part whose controls they name (the sharding and
+   * checkpointing part), else under the picker.
    */
-  private buildSections(context: SectionContext): { model: SectionView | null; first: SectionView | null; later: HTMLElement[] } {
-    const memory = this.sections.has('memory');
-    const time = this.sections.has('time');
-    const fit = this.sections.has('fit');
-    // The model picker serves the figures; a quiz alone has none to drive.
-    const model = memory || time || fit ? modelSection(context, this.engine, [this.notices.notes, this.notices.generalErrors]) : null;
-    if (model) this.presetSelect = model.presetSelect;
-    const accounting = () => {
-      const defaults = this.viewOf({}, NO_PARTS);
-      return defaults.ok ? (defaults.estimate.training.accounting_choices ?? []) : [];
-    };
-    const first = memory ? memorySection(context, accounting()) : time ? timeSection(context, this.engine) : null;
-    first?.element.setAttribute('data-ts-section', memory ? 'memory' : 'time');
-    const later: Array<[string, () => SectionView | HTMLElement]> = [];
-    if (memory)
-      later.push(
-        ['activations', () => activationSection(context)],
-        ['step', () => stepSection(context)],
-        ['sharding', () => shardingSection(context, this.engine.presets)],
-      );
-    if (time && memory) later.push(['time', () => timeSection(context, this.engine)]);
-    if (fit) later.push(['fit', () => fitSection(context, this.engine)]);
-    if (memory)
-      later.push([
-        'config',
-        () =>
-          configSection(
-            context,
-            (text) => this.engine.parseHfConfig(text),
-            (architecture, name) => this.useArchitecture(architecture, name),
-          ),
-      ]);
-    for (const view of [model, first]) if (view) this.sectionViews.add(view);
-    return { model, first, later: later.map(([name, build]) => this.sectionViews.placeholder(name, build)) };
+  private buildLesson(context: SectionContext): { top: HTMLElement | null; parts: HTMLElement[] } {
+    const { lesson } = this.plan;
+    const notesInFitPart = lesson.includes('sharding-checkpointing');
+    const underPicker = [this.notices.generalErrors, ...(notesInFitPart ? [] : [this.notices.notes])];
+    const figures = lesson.length > 0 || this.plan.deeper.length > 0;
+    let top: HTMLElement | null = null;
+    if (figures && lesson[0] !== 'run-vs-train') {
+      const model = modelSection(context, this.engine, underPicker);
+      this.presetSelect = model.presetSelect;
+      this.sectionViews.add(model);
+      top = model.element;
+    }
+    const parts = lesson.map((part, index) => {
+      const below = part === 'run-vs-train' ? underPicker : part === 'sharding-checkpointing' ? [this.notices.notes] : [];
+      if (index > 0) return this.sectionViews.placeholder(part, () => this.lessonSection(part, context, below));
+      const view = this.lessonSection(part, context, below);
+      view.element.setAttribute('data-ts-section', part);
+      this.sectionViews.add(view);
+      return view.element;
+    });
+    return { top, parts };
+  }
+
+  /**
+   * The deeper parts: each one the author turned on is drawn as a section (when it nears the
+   * viewport); the others wait behind a disclosure, built the first time it is opened.
+   */
+  private buildDeeper(context: SectionContext): HTMLElement | null {
+    if (this.plan.deeper.length === 0) return null;
+    const { t } = this;
+    const items = this.plan.deeper.map(({ part, open }) => {
+      const build = () => this.deeperSection(part, context);
+      const name = DEEPER_SECTION_NAMES[part];
+      if (open) {
+        const slot = this.sectionViews.placeholder(name, build);
+        slot.id = `ts-deeper-${part}`;
+        return slot;
+      }
+      const disclosure = deeperDisclosure(t, part, (body) => {
+        body.append(this.sectionViews.placeholder(name, build, { whenNear: false }));
+        this.sectionViews.buildNamed(name);
+        this.partDrawn(part);
+      });
+      this.deeperDisclosures.set(part, disclosure);
+      return disclosure.element;
+    });
+    return deeperParts(
+      t,
+      this.headingTag(1),
+      items,
+      this.plan.deeper.some(({ open }) => !open),
+    );
   }
 
   private build(): void {
-    const memory = this.sections.has('memory');
-    const time = this.sections.has('time');
-    const numberedSections: NumberedSection[] = [
-      ...(memory ? (['memory', 'activations', 'step', 'sharding'] as const) : []),
-      ...(time ? (['time'] as const) : []),
-      ...(this.sections.has('fit') ? (['fit'] as const) : []),
-      ...(memory ? (['config'] as const) : []),
-    ];
-    const { model, first, later } = this.buildSections(this.sectionContext(numberedSections));
-    const parts = { memory, time, header: this.options.header !== false, syncHash: this.syncHash, titleTag: this.headingTag(0) };
-    if (this.sections.has('quiz')) {
+    const context = this.sectionContext(this.plan.lesson);
+    const { top, parts } = this.buildLesson(context);
+    const memory = this.plan.lesson.some((part) => part !== 'compute-time') || this.plan.deeper.length > 0;
+    const time = this.plan.lesson.includes('compute-time');
+    const header = { memory, time, header: this.options.header !== false, syncHash: this.syncHash, titleTag: this.headingTag(0) };
+    if (this.plan.quiz) {
       const showMe =
         memory || time ? (scenario: object, target: ShowMeTarget) => this.showInSimulation(scenario as PartialScenario, target) : null;
       this.quiz = quizSection(this.engine, this.words, this.options, Number(this.headingTag(1).slice(1)), showMe);
     }
-    this.root.classList.toggle('ts-headerless', !parts.header);
+    const deeper = this.buildDeeper(context);
+    this.root.classList.toggle('ts-headerless', !header.header);
     replace(
       this.root,
-      pageHeader(this.t, parts),
+      pageHeader(this.t, header),
       this.notices.notice,
-      model?.element,
-      first?.element,
-      later,
+      top,
+      parts,
       this.quiz?.element,
-      pageFooter(this.t, parts),
+      deeper,
+      pageFooter(this.t, header),
       this.announcer.element,
     );
+  }
+
+  /** A deeper part was drawn: the engine's notes may now name its controls. */
+  private partDrawn(part: DeeperPart): void {
+    this.drawnParts.add(part);
+    const shown = shownControls(this.drawnParts);
+    if (shown === this.shownControls) return;
+    this.shownControls = shown;
+    if (this.shown) this.commit({ announce: false, writeHash: false });
+  }
+
+  /** Opens the deeper parts whose controls set the fields of `overrides` (and the step's, with a playhead). */
+  private openDeeperFor(overrides: PartialScenario): void {
+    for (const part of partsForFields(leafPaths(overrides), this.stepPlayhead !== null)) this.deeperDisclosures.get(part)?.open();
+  }
+
+  /** Opens a deeper part (building it), brings it into view and moves focus to its heading. */
+  private openDeeper(part: DeeperPart): void {
+    const disclosure = this.deeperDisclosures.get(part);
+    disclosure?.open();
+    const target = disclosure?.element ?? this.root.querySelector<HTMLElement>(`#ts-deeper-${part}`);
+    if (!target) return;
+    this.sectionViews.buildNamed(DEEPER_SECTION_NAMES[part]);
+    landOnPart(target);
+  }
+
+  /** A story: its scenario, then the lesson part that tells it, scrolled to and marked. */
+  private tellStory(story: Story): void {
+    this.overrides = clone(story.scenario);
+    this.commit({ announce: true, writeHash: true });
+    this.sectionViews.buildNamed(story.lands_on);
+    const part = this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${story.lands_on}"]`);
+    if (part) landOnPart(part);
   }
 
   /**
@@ -572,13 +705,34 @@ export class Widget {
     this.overrides = clone(scenario);
     this.commit({ announce: true, writeHash: false });
     this.sectionViews.buildAll();
+    const section = this.sectionShowing(target);
     this.sectionViews.settleAll();
-    const section = target.section ? this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${target.section}"]`) : null;
     if (target.moment) this.openStepAt(target.moment);
     if (addEntry) this.address.pushShowMe();
     else if (this.syncHash) this.address.write();
     const back = () => this.backFromShowMe(() => target.back());
     landOnFigure(this.t, this.root, section, { ...target, back }, this.root.querySelector<HTMLElement>('.ts-model'));
+  }
+
+  /**
+   * Where a question's figure is: a lesson part that draws it, else the deeper part that holds the
+   * question's section (opened and built). The bank names sections as the widget's first sections
+   * were named (memory, sharding, time, …): each stands for its lesson parts and its deeper part.
+   */
+  private sectionShowing(target: ShowMeTarget): HTMLElement | null {
+    if (!target.section) return null;
+    const drawsFigure = (element: Element) => !target.figure || element.querySelector(`[data-figure="${target.figure}"]`) !== null;
+    const lessonPart = [...this.root.querySelectorAll<HTMLElement>('.ts-lesson-part')].find(
+      (part) => (LESSON_PARTS_OF_SECTION[target.section!] ?? []).some((name) => name === part.dataset.tsSection) && drawsFigure(part),
+    );
+    if (lessonPart) return lessonPart;
+    const deeper = DEEPER_PART_OF_SECTION[target.section];
+    if (deeper) {
+      this.deeperDisclosures.get(deeper)?.open();
+      this.sectionViews.buildNamed(DEEPER_SECTION_NAMES[deeper]);
+    }
+    const name = deeper ? DEEPER_SECTION_NAMES[deeper] : target.section;
+    return this.root.querySelector<HTMLElement>(`.ts-section[data-ts-section="${name}"]`);
   }
 
   /**

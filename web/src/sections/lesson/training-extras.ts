@@ -1,0 +1,50 @@
+// The lesson's second part: what training's extra bytes per weight hold (gradients, the FP32
+// master copy, the optimizer's states), on one scale with running, and the optimizer that sets them.
+
+import { selectControl } from '../../controls/controls';
+import { h } from '../../dom/dom';
+import { fineTuningSentence, memoryBars, memoryWhy, trainingExtrasSentence } from '../memory';
+import { offloadNote } from '../offload-note';
+import type { PageView, SectionContext, SectionView } from '../context';
+import { sectionElement } from '../shell';
+import { deeperLinks } from './deeper-link';
+
+export function trainingExtrasPart(context: SectionContext): SectionView {
+  const { t } = context;
+  const sentence = trainingExtrasSentence(context);
+  // With LoRA, QLoRA or offload (set in "What fits"), what is trained and where the states live.
+  const fineTuning = fineTuningSentence(context);
+  const offload = offloadNote(context);
+  const bars = memoryBars(context);
+  const whyDetails = memoryWhy(context);
+  const optimizer = context.add(
+    selectControl(
+      'training.optimizer',
+      t('memory.deeper.optimizer', 'Optimizer'),
+      [...context.choices('training.optimizer')],
+      context.onValue,
+    ),
+  );
+  const element = sectionElement(
+    context,
+    'training-extras',
+    t('lesson.extras.heading', 'What each weight brings to training'),
+    'ts-section ts-lesson-part',
+    sentence.element,
+    fineTuning.element,
+    offload.element,
+    h('div', { className: 'ts-lesson-controls' }, optimizer.element),
+    bars.element,
+    whyDetails.element,
+    deeperLinks(context, [
+      ['precision', t('lesson.extras.to_precision', 'Other precisions and optimizers, serving, and why other tools count another total')],
+    ]),
+  );
+  const update = (view: PageView) => {
+    sentence.update(view);
+    fineTuning.update(view);
+    offload.update(view.estimate);
+    whyDetails.update(view);
+  };
+  return { element, update, parts: [{ element: bars.element, update: bars.update, referenceOnly: true }] };
+}
