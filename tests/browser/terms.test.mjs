@@ -125,7 +125,7 @@ test('the fit cards’ letters, the layout’s rows, the labels’ terms and the
       ['step', 'selective_recompute', 'Selective'],
       ['sharding', 'zero', 'ZeRO'],
       ['step', 'activation_checkpointing', 'Checkpointing'],
-      ['time', 'mfu', 'Model FLOPs utilisation'],
+      ['time', 'mfu', 'MFU'],
     ]) {
       const button = await termIn(page, section, id);
       assert.equal((await button.textContent()).trim(), shown, `${section} ${id}`);
@@ -211,7 +211,7 @@ test('in the element’s shadow root, under the documented strict CSP, a term op
   assert.ok(DOCUMENTED_CSP, 'docs/embedding.md states the policy');
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
 <script src="../embed/trainscope-widget.js" defer></script></head><body><h1>Week 3</h1>
-<trainscope-widget id="w" sections="memory"></trainscope-widget></body></html>`;
+<trainscope-widget id="w" sections="layouts"></trainscope-widget></body></html>`;
   const served = await serveDirectory(distDir, 0, {
     headers: { 'content-security-policy': DOCUMENTED_CSP },
     extra: { '/host/terms.html': { type: 'text/html; charset=utf-8', body } },
@@ -228,7 +228,7 @@ test('in the element’s shadow root, under the documented strict CSP, a term op
   });
   page.on('pageerror', (error) => console.push(`page error: ${error.message}`));
   await page.goto(`${served.url}host/terms.html`);
-  const button = page.locator('#w .ts-term-button[data-term="zero"]').first();
+  const button = page.locator('#w .ts-term-button[data-term="data_parallel"]').first();
   await button.waitFor({ timeout: 20000 });
   await button.scrollIntoViewIfNeeded();
   const bubble = page.locator(`#w [id="${await button.getAttribute('aria-controls')}"]`);
