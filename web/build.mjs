@@ -60,6 +60,7 @@ const stylesheets = ['styles.css', 'quiz.css'];
 const unitModules = [
   'engine/units', 'engine/hf-config', 'widget/hash', 'engine/scenario', 'controls/sliders', 'engine/wasm-bytes',
   'engine/step-timeline', 'widget/recent', 'engine/view', 'widget/scenario-rules', 'widget/parts-plan', 'sections/shown-controls',
+  'figures/term-match', 'engine/glossary',
 ];
 
 /** Compiles DOM-free modules (paths under web/`folder`, without .ts) to ES modules that node's test runner can import. */

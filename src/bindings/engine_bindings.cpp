@@ -18,6 +18,7 @@
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/field_limits.hpp"
+#include "engine/model/glossary.hpp"
 #include "engine/model/hf_config.hpp"
 #include "engine/quiz/quiz.hpp"
 #include "engine/text/language.hpp"
@@ -169,6 +170,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("numberFormats", &trainscope::number_formats_json);
     emscripten::function("choices", &trainscope::choices_json);
     emscripten::function("stories", &trainscope::stories_json);
+    emscripten::function("glossary", &trainscope::glossary_json);
 
     emscripten::function("readQuantity", &read_quantity);
     emscripten::function("readField", &read_field);

@@ -64,6 +64,11 @@ export interface TrainscopeEngineModule {
   choices(): string;
   /** JSON array of {id, label, scenario, source}: the lesson's starting scenarios. */
   stories(): string;
+  /**
+   * {"terms": [{id, abbreviation, name, forms, definition, source}]}: the words the page explains
+   * (engine/glossary.ts). Absent from engines built before it.
+   */
+  glossary?(): string;
   /** JSON array of {id, name, params, active_params, source, architecture}. */
   presets(): string;
   /** JSON array of {id, name, memory_bytes, peak_flops, watts, memory_bandwidth, source}. */

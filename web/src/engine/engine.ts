@@ -7,6 +7,7 @@
 import loadEngineSource from 'trainscope:engine-source';
 import type { QuantityReading, TrainscopeEngineModule } from './engine-module';
 import { translator, type Catalogue, type Language, type Translate, type WidgetLanguage } from '../i18n/i18n';
+import { offerGlossary } from './glossary';
 import { readFit, readMethods, type EngineAnswer, type FineTuningMethod, type FitAnswer } from './fit';
 import { parseHfConfig, type ConfigResult } from './hf-config';
 import type { QuizEngine } from './quiz';
@@ -178,6 +179,7 @@ export function engineFor(shared: Engine, words: WidgetLanguage): Engine {
 
 export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en', shared?: Engine): Engine {
   const engineModule = moduleIn(rawModule, language);
+  offerGlossary(language, engineModule);
   const gpus = shared?.gpus ?? (JSON.parse(engineModule.gpus()) as Gpu[]);
   const defaultScenario = shared?.defaultScenario ?? (JSON.parse(engineModule.defaultScenario()) as Scenario);
   const fieldLimits = shared?.fieldLimits ?? (JSON.parse(engineModule.fieldLimits()) as FieldLimits);

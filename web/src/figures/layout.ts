@@ -2,12 +2,21 @@
 // (× expert) and the slice of the model each group holds. One row per degree in use, each with a
 // few GPU squares and its count, so 8 GPUs and 16,384 read the same at 320 px and at 1280 px.
 
-import { h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
+import { h, replace, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import type { Translate } from '../i18n/i18n';
 import type { Estimate, Scenario } from '../engine/types';
+import type { Terms } from './term';
 
 export type LayoutDimension = 'tensor' | 'context' | 'pipeline' | 'expert' | 'data';
 const DIMENSIONS: readonly LayoutDimension[] = ['tensor', 'context', 'pipeline', 'expert', 'data'];
+/** The glossary's term for each row's kind of parallelism (engine/glossary.ts). */
+const TERM: Readonly<Record<LayoutDimension, string>> = {
+  tensor: 'tensor_parallel',
+  context: 'context_parallel',
+  pipeline: 'pipeline_parallel',
+  expert: 'expert_parallel',
+  data: 'data_parallel',
+};
 /** GPU squares drawn per row (fewer on a phone); the count says how many there are. */
 const SQUARES = 8;
 const NARROW_SQUARES = 4;
@@ -49,8 +58,24 @@ interface Degrees {
   expert: number;
 }
 
-/** The row's name and the slice of the model each of its groups holds, in the widget's language. */
-function rowWords(
+/** The row's name: the same whatever the layout, so it is written once, its term marked. */
+function rowName(t: Translate, dimension: LayoutDimension): string {
+  switch (dimension) {
+    case 'tensor':
+      return t('layout.tensor', 'Tensor parallel');
+    case 'context':
+      return t('layout.context', 'Context parallel');
+    case 'pipeline':
+      return t('layout.pipeline', 'Pipeline stages');
+    case 'expert':
+      return t('layout.expert', 'Expert parallel');
+    case 'data':
+      return t('layout.data', 'Data parallel copies');
+  }
+}
+
+/** The slice of the model each of the row's groups holds, in the widget's language. */
+function rowSlice(
   t: Translate,
   dimension: LayoutDimension,
   count: number,
@@ -61,12 +86,10 @@ function rowWords(
   switch (dimension) {
     case 'tensor':
       return {
-        name: t('layout.tensor', 'Tensor parallel'),
         slice: t('layout.tensor_slice', 'Each GPU of a group holds 1/{count} of every layer’s matrices.', { count: n(count) }),
       };
     case 'context':
       return {
-        name: t('layout.context', 'Context parallel'),
         slice: t(
           'layout.context_slice',
           'Each GPU takes 1/{count} of every sequence’s tokens and trades keys and values with the others.',
@@ -75,7 +98,6 @@ function rowWords(
       };
     case 'pipeline':
       return {
-        name: t('layout.pipeline', 'Pipeline stages'),
         slice: t('layout.pipeline_slice', 'Each stage runs its own run of layers: GPU 1’s stage runs {layers} of the {total}.', {
           layers: n(estimate.step.layers),
           total: n(estimate.architecture.layers),
@@ -83,7 +105,6 @@ function rowWords(
       };
     case 'expert':
       return {
-        name: t('layout.expert', 'Expert parallel'),
         slice: t(
           'layout.expert_slice',
           'Carved out of the data- and context-parallel GPUs: each keeps 1/{count} of the {experts} routed experts.',
@@ -95,7 +116,6 @@ function rowWords(
       };
     case 'data':
       return {
-        name: t('layout.data', 'Data parallel copies'),
         slice:
           zeroStage === 0
             ? t('layout.data_slice_full', 'Copies of all the above, each on its own micro-batches, each keeping all its model states.')
@@ -108,8 +128,13 @@ function rowWords(
   }
 }
 
-export function layoutFigure(t: Translate, formatInteger: (value: number) => string) {
+/** The layout figure; with `terms`, each row's name explains its kind of parallelism at a tap. */
+export function layoutFigure(t: Translate, formatInteger: (value: number) => string, terms?: Terms) {
   const rows = DIMENSIONS.map(buildRow);
+  for (const row of rows) {
+    const name = rowName(t, row.dimension);
+    replace(row.name, terms ? terms.mark(name, [TERM[row.dimension]]) : name);
+  }
   const total = h('strong', { 'data-figure': 'layout-gpus' });
   const product = h('span', { className: 'ts-layout-product' });
   const element = h(
@@ -150,10 +175,9 @@ export function layoutFigure(t: Translate, formatInteger: (value: number) => str
       const shown = row.dimension === 'data' || count > 1;
       setHidden(row.item, !shown);
       if (!shown) continue;
-      const words = rowWords(t, row.dimension, count, estimate, parallel.zero_stage, formatInteger);
-      setText(row.name, words.name);
+      const { slice } = rowSlice(t, row.dimension, count, estimate, parallel.zero_stage, formatInteger);
       setFigure(row.count, t('layout.count', '× {count}', { count: formatInteger(count) }), count);
-      setText(row.slice, words.slice);
+      setText(row.slice, slice);
       row.squares.forEach((square, index) => setHidden(square, index >= Math.min(count, drawn)));
       setHidden(row.more, count <= drawn);
       setAttribute(row.item, 'data-dimension', row.dimension);

@@ -3,6 +3,7 @@
 import { checkboxControl, radioControl } from '../controls/controls';
 import { h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import { stackedBar } from '../figures/stacked-bar';
+import { termsFor, type Terms } from '../figures/term';
 import { why } from '../figures/why';
 import { withElements, type Translate } from '../i18n/i18n';
 import type { Choice, Estimate } from '../engine/types';
@@ -52,6 +53,7 @@ function activationsControls(context: SectionContext, accumulation: HTMLElement)
     context.add(
       radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),
     ).element,
+    recomputeTerms(context, termsFor(t, context.language)),
     context.add(
       checkboxControl(
         'training.flash_attention',
@@ -104,7 +106,14 @@ function memoryCard(context: SectionContext) {
     savedValue,
     h('span', null, t('activations.saved', ' saved on each GPU')),
   );
-  const perLayer = h('p', { className: 'ts-card-detail' });
+  // Written once with its two figures in place, so that "logits" is a word a term can mark.
+  const perLayer = h('span');
+  const logits = h('span');
+  const perLayerText = h(
+    'p',
+    { className: 'ts-card-detail' },
+    withElements(t('activations.per_layer', '{per_layer} per layer; logits add {logits}.'), { per_layer: perLayer, logits }),
+  );
   const card = h(
     'div',
     { className: 'ts-card' },
@@ -113,9 +122,9 @@ function memoryCard(context: SectionContext) {
     barRow(t('activations.keep_everything', 'Keep everything {value}'), withoutValue, withoutBar),
     barRow(t('activations.your_choice', 'Your choice {value}'), withValue, withBar),
     saved,
-    perLayer,
+    perLayerText,
   );
-  return { card, withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer };
+  return { card, withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer, logits };
 }
 
 /** The arithmetic with and without recomputation, on one scale, and the overhead. */
@@ -159,7 +168,7 @@ type FigureParts = ReturnType<typeof activationsFigure>;
 /** Activations held without and with recomputation, and what that saves. */
 function updateMemory(parts: FigureParts, estimate: Estimate, { t, units }: SectionContext): void {
   const { formatBytes } = units;
-  const { withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer } = parts;
+  const { withoutValue, withValue, withoutBar, withBar, savedValue, saved, perLayer, logits } = parts;
   const { training } = estimate;
   const memoryMax = Math.max(training.activations_without_recompute, training.per_gpu.activations);
   setFigure(withoutValue, formatBytes(training.activations_without_recompute), training.activations_without_recompute);
@@ -180,13 +189,8 @@ function updateMemory(parts: FigureParts, estimate: Estimate, { t, units }: Sect
     setText(savedValue, formatBytes(savedBytes));
     setAttribute(saved, 'data-value', String(savedBytes));
   }
-  setText(
-    perLayer,
-    t('activations.per_layer', '{per_layer} per layer; logits add {logits}.', {
-      per_layer: formatBytes(training.activations_per_layer),
-      logits: formatBytes(training.per_gpu.logits),
-    }),
-  );
+  setText(perLayer, formatBytes(training.activations_per_layer));
+  setText(logits, formatBytes(training.per_gpu.logits));
 }
 
 /** The arithmetic with and without recomputation, and the overhead. */
@@ -250,6 +254,7 @@ export function activationSection(context: SectionContext): SectionView {
     ),
   );
 
+  const whyElement = activationsWhy(t);
   const element = sectionElement(
     context,
     'activations',
@@ -257,9 +262,29 @@ export function activationSection(context: SectionContext): SectionView {
     'ts-section',
     activationsProse(t),
     h('div', { className: 'ts-panel' }, activationsControls(context, accumulation), figure),
-    activationsWhy(t),
+    whyElement,
   );
+  // Words at first sight (figures/term.ts): the recomputation choices are explained in "why?", not on the radio labels a tap must choose.
+  const terms = termsFor(t, context.language);
+  terms.markIn(element, ['activation_checkpointing', 'micro_batch', 'global_batch', 'logits']);
+  terms.markIn(whyElement, ['full_recompute', 'selective_recompute']);
   return { element, update, parts: [{ element: figure, update: updateFigure }] };
+}
+
+/**
+ * Selective and full recomputation explained beside their radio, whose labels a tap must choose:
+ * "The choices: Selective · Full", in the engine's words for the choices (figures/term.ts).
+ */
+export function recomputeTerms(context: Pick<SectionContext, 't' | 'choices'>, terms: Terms): HTMLElement {
+  const ids: Record<string, string> = { selective: 'selective_recompute', full: 'full_recompute' };
+  const labels = new Map(
+    recomputeChoices(context).flatMap((choice) => (ids[String(choice.value)] ? [[ids[String(choice.value)], choice.label]] : [])),
+  );
+  return terms.key(
+    context.t('activations.recompute_terms', 'The choices:'),
+    [...labels.keys()],
+    (term) => labels.get(term.id) ?? term.name,
+  );
 }
 
 /** The checkpointing choices (the engine's), shown in this section and the step's. */

@@ -8,6 +8,7 @@ import { linearAxis } from '../figures/linear-axis';
 import { shardBar } from '../figures/shard-bar';
 import { stackedBar } from '../figures/stacked-bar';
 import { layoutFigure } from '../figures/layout';
+import { termsFor, type Terms } from '../figures/term';
 import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
@@ -24,6 +25,25 @@ const SHOWN_KEYS: readonly PartKey[] = [...HELD_KEYS, 'gathered_weights', 'tempo
 /** GPU chips drawn (fewer on a narrow screen); the rest are summed up in a sentence. */
 const CHIPS = 16;
 const NARROW_CHIPS = 8;
+/** The terms this section explains where it first names them. */
+const SHARDING_TERMS = [
+  'data_parallel',
+  'zero',
+  'fsdp',
+  'optimizer_states',
+  'master_copy',
+  'tensor_parallel',
+  'pipeline_bubble',
+  'pipeline_parallel',
+  'context_parallel',
+  'expert_parallel',
+  'interleaved_stages',
+  'one_f_one_b',
+  'sequence_parallel',
+  'shard_grad_op',
+  'full_shard',
+  'micro_batch',
+];
 /** Past this many GPUs the "try ZeRO-3" button would suggest a cluster nobody has. */
 const LARGEST_SUGGESTION = 100000;
 
@@ -359,7 +379,7 @@ function parallelismControls(context: SectionContext): HTMLElement {
           context.onValue,
           t(
             'sharding.deeper.interleave_hint',
-            'Interleaving shrinks the pipeline bubble but keeps more activations in flight on the first stage.',
+            'Interleaving shrinks the pipeline bubble of plain 1F1B but keeps more activations in flight on the first stage.',
           ),
         ),
       ).element,
@@ -373,6 +393,15 @@ function parallelismControls(context: SectionContext): HTMLElement {
       ).element,
     ),
   );
+}
+
+/**
+ * The ZeRO stages explained beside their radio: its labels are what a tap chooses, so the stages'
+ * definitions (the engine's glossary, figures/term.ts) have a line of their own, in the choices' words.
+ */
+export function zeroStageTerms(context: Pick<SectionContext, 't' | 'choices'>, terms: Terms): HTMLElement {
+  const labels = new Map(context.choices('parallel.zero_stage').map((stage) => [`zero_${stage.value}`, stage.label]));
+  return terms.key(context.t('sharding.zero_terms', 'The stages:'), [...labels.keys()], (term) => labels.get(term.id) ?? term.name);
 }
 
 /** What sharding does, in two sentences. */
@@ -405,7 +434,8 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
   const status = fitStatus(context);
   const bars = shardBars(context);
   const whyDetails = shardingWhy(context);
-  const layout = layoutFigure(t, formatInteger);
+  const terms = termsFor(t, context.language);
+  const layout = layoutFigure(t, formatInteger, terms);
   const runs = runLoader(context, presets);
   const update: SectionView['update'] = (view) => {
     layout.update(view.estimate, view.scenario, view.narrow);
@@ -434,6 +464,7 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
             context.onValue,
           ),
         ).element,
+        zeroStageTerms(context, terms),
         gpuControl(context),
         parallelismControls(context),
       ),
@@ -455,5 +486,8 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
     h('figure', { className: 'ts-figure ts-layout-figure' }, runs.element, layout.element, h('figcaption', null, layoutCaption(context))),
     whyDetails.element,
   );
+  // Words at first sight (figures/term.ts): the earlier in the list wins where two overlap ("pipeline bubble").
+  terms.markIn(element, SHARDING_TERMS);
+  terms.markIn(whyDetails.element, ['zero_1', 'zero_2', 'zero_3']);
   return { element, update };
 }

@@ -2,6 +2,7 @@
 
 import { checkboxControl, selectControl } from '../controls/controls';
 import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { termsFor } from '../figures/term';
 import { timeAxis } from '../figures/time-axis';
 import { timeCurve } from '../figures/time-curve';
 import { why } from '../figures/why';
@@ -445,6 +446,8 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
     curve.element,
     timeWhy(t),
   );
+  // Words at first sight (figures/term.ts): the prose's FLOPs, the equation's utilisation, the facts' GPU-hours and MFU.
+  termsFor(t, context.language).markIn(element, ['flops', 'utilisation', 'gpu_hours', 'mfu', 'pipeline_bubble']);
   return {
     element,
     update: (view) => {

@@ -11,6 +11,7 @@ import type { FitAnswer } from '../../engine/fit';
 import type { FieldError } from '../../engine/types';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
+import { termsFor } from '../../figures/term';
 import { ANY_SIZE, MODEL_PRESET } from '../model';
 import { CUSTOM_GPU } from '../time';
 import { changesList } from './changes';
@@ -73,6 +74,8 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
           context.onValue,
         ),
       ).element,
+      // The methods' names are the radio's labels, which a tap must choose: their words have a line of their own.
+      termsFor(t, context.language).key(t('fit.inputs.method_terms', 'The words:'), ['lora', 'qlora', 'nf4']),
       settings,
     ),
   );
@@ -145,7 +148,26 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const settings = methodSettings(context);
   const problem = h('p', { className: 'ts-field-error', role: 'alert' });
   const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
-  const results = h('div', { className: 'ts-fit-results' }, current.element, changes.element, layouts.element, notes, methods.element);
+  const terms = termsFor(t, context.language);
+  // The layouts' letters (TP 8 × PP 16 …) are rewritten on every answer: they are explained once, above them.
+  const letters = terms.key(t('fit.layouts.terms', 'The letters:'), [
+    'tensor_parallel',
+    'pipeline_parallel',
+    'context_parallel',
+    'expert_parallel',
+    'data_parallel',
+    'zero',
+  ]);
+  const results = h(
+    'div',
+    { className: 'ts-fit-results' },
+    letters,
+    current.element,
+    changes.element,
+    layouts.element,
+    notes,
+    methods.element,
+  );
   const element = sectionElement(
     context,
     'fit',
@@ -162,6 +184,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     results,
   );
   setHidden(problem, true);
+  terms.markIn(element, ['micro_batch', 'offload']);
   const search = (view: PageView) => {
     const fit = engine.fit(view.scenario);
     const sideBySide = engine.fineTuningMethods(view.scenario);

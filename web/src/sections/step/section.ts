@@ -9,8 +9,10 @@ import { h, setClass, setHidden, setText } from '../../dom/dom';
 import type { Estimate } from '../../engine/types';
 import { stepChart } from '../../figures/step-chart';
 import { stepCommunication } from '../../figures/step-communication';
+import { termsFor } from '../../figures/term';
+import { zeroStageTerms } from '../sharding';
 import { why } from '../../figures/why';
-import { recomputeChoices } from '../activations';
+import { recomputeChoices, recomputeTerms } from '../activations';
 import { type SectionContext, type SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { phaseTable } from './phase-table';
@@ -81,12 +83,14 @@ function stepProse(context: SectionContext): HTMLElement {
 /** Checkpointing, the ZeRO stage and the GPUs, with the engine's sentence when the stage has nothing to shard. */
 function stepControls(context: SectionContext, unsharded: HTMLElement): HTMLElement {
   const { t } = context;
+  const terms = termsFor(t, context.language);
   return h(
     'div',
     { className: 'ts-panel-controls' },
     context.add(
       radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),
     ).element,
+    recomputeTerms(context, terms),
     context.add(
       selectControl(
         'parallel.zero_stage',
@@ -95,6 +99,7 @@ function stepControls(context: SectionContext, unsharded: HTMLElement): HTMLElem
         context.onValue,
       ),
     ).element,
+    zeroStageTerms(context, terms),
     // Sharding needs more than one GPU: the same GPUs slider as the sharding and time sections.
     gpuControl(context),
     unsharded,
@@ -195,5 +200,7 @@ export function stepSection(context: SectionContext): SectionView {
     ),
     stepWhy(context),
   );
+  // Words at first sight (figures/term.ts), in the prose and the controls' legends.
+  termsFor(t, context.language).markIn(element, ['activations', 'gradients', 'activation_checkpointing', 'zero']);
   return { element, update, needs: { step: true }, parts: belowTheChart(context, communication, table) };
 }
