@@ -2,6 +2,7 @@
 // on one GPU against the learner's GPUs. Two controls: the tokens and the GPUs.
 
 import { h } from '../../dom/dom';
+import { termsFor } from '../../figures/term';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { prose, sectionElement } from '../shell';
@@ -40,6 +41,7 @@ export function computeTimePart(context: SectionContext): SectionView {
     h('div', { className: 'ts-panel' }, h('div', { className: 'ts-panel-controls' }, tokens.element, gpuControl(context)), figure.element),
     deeperLinks(context, [['time-over-gpus', t('lesson.time.to_curve', 'How the time falls as GPUs are added, and your own GPU')]]),
   );
+  termsFor(t, context.language).markIn(element.querySelector('.ts-prose') ?? element, ['flops', 'utilisation']);
   const update = (view: PageView) => {
     equation.update(view);
   };

@@ -4,6 +4,7 @@
 // the lesson's stories, each landing on the part that tells it.
 
 import type { Engine } from '../../engine/engine';
+import { termsFor } from '../../figures/term';
 import { memoryHeadline, runTrainSentence } from '../memory';
 import { modelPicker, storyButtons } from '../model';
 import type { PageView, SectionContext, SectionView } from '../context';
@@ -29,6 +30,7 @@ export function runVsTrainPart(
     storyButtons(context, engine.stories),
     below,
   );
+  termsFor(t, context.language).markIn(sentence.element, ['activations']);
   const update = (view: PageView) => {
     sentence.update(view);
     headline.update(view);

@@ -6,10 +6,11 @@
 import { radioControl } from '../../controls/controls';
 import { h, setFigure, setHidden } from '../../dom/dom';
 import { withElements } from '../../i18n/i18n';
-import { recomputeChoices } from '../activations';
+import { termsFor } from '../../figures/term';
+import { recomputeChoices, recomputeTerms } from '../activations';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
-import { fitStatus, gpuChips } from '../sharding';
+import { fitStatus, gpuChips, zeroStageTerms } from '../sharding';
 import { prose, sectionElement } from '../shell';
 import { deeperLinks } from './deeper-link';
 
@@ -32,6 +33,7 @@ function recomputeCost(context: SectionContext) {
 
 export function shardingCheckpointingPart(context: SectionContext, notes: HTMLElement[]): SectionView {
   const { t } = context;
+  const terms = termsFor(t, context.language);
   const status = fitStatus(context);
   const chips = gpuChips(context);
   const cost = recomputeCost(context);
@@ -60,7 +62,16 @@ export function shardingCheckpointingPart(context: SectionContext, notes: HTMLEl
     h(
       'div',
       { className: 'ts-panel' },
-      h('div', { className: 'ts-panel-controls' }, zero.element, gpuControl(context), recompute.element, cost.element),
+      h(
+        'div',
+        { className: 'ts-panel-controls' },
+        zero.element,
+        zeroStageTerms(context, terms),
+        gpuControl(context),
+        recompute.element,
+        recomputeTerms(context, terms),
+        cost.element,
+      ),
       h('figure', { className: 'ts-figure' }, status.element, chips.element),
     ),
     notes,
@@ -71,6 +82,8 @@ export function shardingCheckpointingPart(context: SectionContext, notes: HTMLEl
       ['fit', t('lesson.fit.to_fit', 'What fits on your own GPUs?')],
     ]),
   );
+  // Words at first sight: the part's sentence and what the figure says of data parallelism and the states.
+  terms.markIn(element, ['zero', 'fsdp', 'activation_checkpointing', 'data_parallel', 'optimizer_states', 'master_copy']);
   const update = (view: PageView) => {
     status.update(view);
     chips.update(view);

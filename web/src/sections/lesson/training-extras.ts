@@ -3,6 +3,7 @@
 
 import { selectControl } from '../../controls/controls';
 import { h } from '../../dom/dom';
+import { termsFor } from '../../figures/term';
 import { fineTuningSentence, memoryBars, memoryWhy, trainingExtrasSentence } from '../memory';
 import { offloadNote } from '../offload-note';
 import type { PageView, SectionContext, SectionView } from '../context';
@@ -40,6 +41,8 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
       ['precision', t('lesson.extras.to_precision', 'Other precisions and optimizers, serving, and why other tools count another total')],
     ]),
   );
+  // Words at first sight, in the part's sentence (the legends keep their names plain: figures are read from them).
+  termsFor(t, context.language).markIn(sentence.element, ['gradients', 'master_copy', 'optimizer_states', 'activations']);
   const update = (view: PageView) => {
     sentence.update(view);
     fineTuning.update(view);
