@@ -31,8 +31,10 @@ LayoutKey key_of(const Scenario& s) {
         l.tensor, l.pipeline, l.interleave, l.context, l.expert, l.zero_stage, static_cast<int>(s.training.recompute)};
 }
 
-// A small model on small GPUs: a dense and a mixture-of-experts block of 4 layers.
-Scenario small_cluster(double gpus, double global_batch, bool experts, double memory) {
+// A small model on small GPUs: a dense and a mixture-of-experts block of 4 layers. `memory` is what
+// the tensors get: the GPU also holds the CUDA context (hardware.hpp), added to its memory here.
+Scenario small_cluster(double gpus, double global_batch, bool experts, double tensor_memory) {
+    const double memory = tensor_memory + trainscope::cuda_context_bytes;
     const std::string architecture =
         experts
             ? R"("layers":4,"hidden":256,"heads":8,"kv_heads":4,"mlp":512,"vocab":2000,"experts":4,"experts_per_token":2)"
