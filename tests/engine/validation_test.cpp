@@ -24,12 +24,14 @@ using trainscope::json::Value;
 // as the engine improves. History (docs/validation.md): 44 runs from 3 projects; before issue 32
 // median 22.2%, worst 64.0%, 4 verdicts wrong; with the GPUs' memory as nvidia-smi reports it and
 // the CUDA context and allocator reserve stated: median 14.8%, worst 91.3%, 5 wrong (a QLoRA run
-// that was right only because the card was counted 7% small now shows the QLoRA underestimate).
+// that was right only because the card was counted 7% small now shows the QLoRA underestimate);
+// with each run's precision as its framework runs it (pure BF16, autocast, paged AdamW): median
+// 11.7%, worst 40.1%, 3 wrong.
 constexpr double target_median_error = 0.10;
 constexpr double target_worst_error = 0.25;
-constexpr double ratchet_median_error = 0.15;
-constexpr double ratchet_worst_error = 0.92;
-constexpr int ratchet_wrong_verdicts = 5;
+constexpr double ratchet_median_error = 0.12;
+constexpr double ratchet_worst_error = 0.41;
+constexpr int ratchet_wrong_verdicts = 3;
 
 struct RunResult {
     std::string id;

@@ -101,8 +101,19 @@ FineTuningFigures fine_tuning_figures(const TrainingSettings& training, const Ar
     figures.quantized_params = std::fmax(0.0, parameters - unquantized_params(architecture));
     figures.base_bytes_per_param = base_storage_bytes_per_param(training.base_storage);
     // The embeddings and norms stay 16-bit whatever the linear layers' storage.
-    figures.base_weights_bytes =
-        figures.quantized_params * figures.base_bytes_per_param + (parameters - figures.quantized_params) * 2.0;
+    double unquantized_bytes = 2.0;
+    const bool autocast = training.precision != NumberFormat::fp32 &&
+                          training.precision_recipe == PrecisionRecipe::autocast &&
+                          training.base_storage == BaseStorage::bf16;
+    if (autocast) {
+        // docs/model.md §2: under autocast the frozen base is FP32 like the rest, and each linear
+        // layer's 16-bit copy of its weight is kept by autograd for the input's gradient until that
+        // layer's backward: 4 + 2 bytes for the linear layers' weights, 4 for embeddings and norms.
+        figures.base_bytes_per_param = 4.0 + 2.0;
+        unquantized_bytes = 4.0;
+    }
+    figures.base_weights_bytes = figures.quantized_params * figures.base_bytes_per_param +
+                                 (parameters - figures.quantized_params) * unquantized_bytes;
     // A LoRA checkpoint holds only the adapters, in the training precision (Hu et al. 2021 §4.2).
     figures.checkpoint_bytes = figures.adapter_params * figures.trainable_bytes.weights;
     return figures;

@@ -19,12 +19,56 @@ double adafactor_state_values_per_param(const Architecture& a, double parameters
     return parameters > 0 ? statistics / parameters : 0.0;
 }
 
+// The optimizer's states per parameter, each `state_bytes` wide (8-bit Adam keeps its own width).
+double optimizer_state_bytes(Optimizer optimizer, double state_bytes, const Architecture& architecture,
+                             double parameters) {
+    switch (optimizer) {
+        case Optimizer::adam:
+        case Optimizer::adamw:
+            return 2 * state_bytes;  // m and v
+        case Optimizer::sgd_momentum:
+            return state_bytes;
+        case Optimizer::sgd:
+            return 0.0;
+        case Optimizer::adam_8bit:
+            // Dettmers et al. 2021, §2: two 8-bit moments with one FP32 scale per 2048-value block each.
+            return 2.0 + 2.0 * 4.0 / 2048.0;
+        case Optimizer::adafactor:
+            return state_bytes * adafactor_state_values_per_param(architecture, parameters);
+    }
+    return 0.0;
+}
+
+// docs/model.md §2, the precisions as frameworks run them. Pure 16-bit: weights, gradients and the
+// optimizer's states all take the parameters' dtype (PyTorch's optimizers create their states like
+// the parameter; LitGPT bf16-true, torchtune): 2 + 2 + 4 for AdamW, no master copy. Autocast
+// (PyTorch AMP): the parameters, their gradients and the optimizer's states stay FP32; each op
+// casts its weight to 16 bits, and autograd keeps that copy for the backward: 2 bytes of 16-bit
+// copies (counted as the weights) + 4 gradients + 4 FP32 parameters (the master copy) + 8 = 18,
+// the count of Hugging Face's memory guide.
+BytesPerParam recipe_bytes_per_param(const TrainingSettings& training, const Architecture& architecture,
+                                     double parameters) {
+    BytesPerParam bytes;
+    bytes.weights = 2.0;
+    if (training.precision_recipe == PrecisionRecipe::pure) {
+        bytes.gradients = 2.0;
+        bytes.optimizer_states = optimizer_state_bytes(training.optimizer, 2.0, architecture, parameters);
+        return bytes;
+    }
+    bytes.gradients = 4.0;
+    bytes.master_weights = 4.0;
+    bytes.optimizer_states = optimizer_state_bytes(training.optimizer, 4.0, architecture, parameters);
+    return bytes;
+}
+
 }  // namespace
 
 BytesPerParam training_bytes_per_param(const TrainingSettings& training, const Architecture& architecture,
                                        double parameters) {
     BytesPerParam bytes;
     const bool mixed_precision = training.precision != NumberFormat::fp32;
+    if (mixed_precision && training.precision_recipe != PrecisionRecipe::master_copy)
+        return recipe_bytes_per_param(training, architecture, parameters);
     // Mixed precision keeps 16-bit weights and gradients for the passes and an FP32 master copy so
     // that small updates are not rounded away (Micikevicius et al. 2018, §3.1). FP32 training has
     // no separate master copy.
