@@ -26,12 +26,13 @@ using trainscope::json::Value;
 // the CUDA context and allocator reserve stated: median 14.8%, worst 91.3%, 5 wrong (a QLoRA run
 // that was right only because the card was counted 7% small now shows the QLoRA underestimate);
 // with each run's precision as its framework runs it (pure BF16, autocast, paged AdamW): median
-// 11.7%, worst 40.1%, 3 wrong.
+// 11.7%, worst 40.1%, 3 wrong; with each framework's rules for what a layer keeps and its loss
+// (LitGPT, Hugging Face): median 9.4%, worst 40.1% (a 2-GPU FSDP run), 2 wrong.
 constexpr double target_median_error = 0.10;
 constexpr double target_worst_error = 0.25;
-constexpr double ratchet_median_error = 0.12;
+constexpr double ratchet_median_error = 0.10;
 constexpr double ratchet_worst_error = 0.41;
-constexpr int ratchet_wrong_verdicts = 3;
+constexpr int ratchet_wrong_verdicts = 2;
 
 struct RunResult {
     std::string id;
@@ -71,8 +72,9 @@ std::vector<RunResult> run_validation() {
     for (const Value& run : document.find("runs")->items) {
         if (run.find("not_modelled")) continue;
         const trainscope::ScenarioReading reading = trainscope::read_scenario(*run.find("scenario"));
-        INFO("run " << text_of(run, "id"));
-        for (const auto& error : reading.errors) INFO(error.field << ": " << error.message);
+        std::string errors;
+        for (const auto& error : reading.errors) errors += error.field + ": " + error.message + "\n";
+        INFO("run " << text_of(run, "id") << "\n" << errors);
         REQUIRE(reading.ok());
         const trainscope::Estimate estimate = trainscope::estimate(reading.scenario);
         const Value& measured = *run.find("measured");

@@ -188,6 +188,15 @@ std::string choices_json() {
           message("choices.precision_recipe.autocast_hint",
                   "FP32 weights, gradients and states; 16-bit copies of the weights made for each operation "
                   "(PyTorch AMP)")}});
+    // docs/model.md §4: whose rules decide what a layer keeps for the backward, and the loss.
+    write_choices(
+        w, "training.framework",
+        {{"megatron", message("choices.framework.megatron", "Megatron-Core"),
+          message("choices.framework.megatron_hint", "fused kernels and loss (the papers' accounting)")},
+         {"hugging_face", message("choices.framework.hugging_face", "Hugging Face (PEFT, TRL)"),
+          message("choices.framework.hugging_face_hint", "eager PyTorch, op by op; the default cross-entropy")},
+         {"litgpt", "LitGPT", message("choices.framework.litgpt_hint", "eager PyTorch; chunked head and loss")},
+         {"torchtune", "torchtune", message("choices.framework.torchtune_hint", "eager PyTorch; chunked loss")}});
     // docs/model.md §9: bitsandbytes' paged optimizers; torchtune's optimizer step in the backward.
     write_toggle_choices(w, "training.paged_optimizer",
                          {"", message("choices.paged_optimizer.off", "In GPU memory"), ""},

@@ -42,6 +42,11 @@ enum class Offload { none, optimizer, parameters };
 // torchtune, PEFT's examples); or PyTorch autocast: FP32 weights, gradients and states, with 16-bit
 // copies of the weights made per op and kept for the backward (LitGPT bf16-mixed, Trainer fp16=True).
 enum class PrecisionRecipe { master_copy, pure, autocast };
+// Whose rules decide what a layer keeps for the backward pass (docs/model.md §4, issue 32):
+// Megatron-Core with Transformer Engine's fused kernels (Korthikanti et al. 2022's accounting, the
+// lesson's and every published figure's), or eager PyTorch as Hugging Face transformers (with PEFT
+// and TRL), LitGPT and torchtune run a model, op by op, each with its own loss.
+enum class Framework { megatron, hugging_face, litgpt, torchtune };
 
 std::string_view optimizer_name(Optimizer optimizer);
 std::string_view recompute_name(Recompute recompute);
@@ -50,6 +55,7 @@ std::string_view fine_tuning_method_name(FineTuningMethod method);
 std::string_view base_storage_name(BaseStorage storage);
 std::string_view offload_name(Offload offload);
 std::string_view precision_recipe_name(PrecisionRecipe recipe);
+std::string_view framework_name(Framework framework);
 // "q", "k", "v", "o", "gate", "up", "down" for the bit `index` (0 … 6) of LoraTarget.
 std::string_view lora_target_name(int index);
 
@@ -106,6 +112,7 @@ struct TrainingSettings {
     // The optimizer step taken inside the backward pass (torchtune's optimizer_in_bwd): each gradient
     // is applied and freed as soon as it is complete, so one tensor's gradient is live at a time.
     bool optimizer_in_backward = false;
+    Framework framework = Framework::megatron;  // written only when not the default
 };
 
 struct ParallelSettings {
