@@ -27,10 +27,11 @@ using trainscope::json::Value;
 // that was right only because the card was counted 7% small now shows the QLoRA underestimate);
 // with each run's precision as its framework runs it (pure BF16, autocast, paged AdamW): median
 // 11.7%, worst 40.1%, 3 wrong; with each framework's rules for what a layer keeps and its loss
-// (LitGPT, Hugging Face): median 9.4%, worst 40.1% (a 2-GPU FSDP run), 2 wrong.
+// (LitGPT, Hugging Face): median 9.4%, worst 40.1% (a 2-GPU FSDP run), 2 wrong; with QLoRA's
+// dequantized matrix in flight: median 8.9%.
 constexpr double target_median_error = 0.10;
 constexpr double target_worst_error = 0.25;
-constexpr double ratchet_median_error = 0.10;
+constexpr double ratchet_median_error = 0.09;
 constexpr double ratchet_worst_error = 0.41;
 constexpr int ratchet_wrong_verdicts = 2;
 

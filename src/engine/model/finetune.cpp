@@ -114,6 +114,16 @@ FineTuningFigures fine_tuning_figures(const TrainingSettings& training, const Ar
     }
     figures.base_weights_bytes = figures.quantized_params * figures.base_bytes_per_param +
                                  (parameters - figures.quantized_params) * unquantized_bytes;
+    if (training.base_storage != BaseStorage::bf16) {
+        // docs/model.md §15: a quantized linear dequantizes its weight to the 16-bit compute dtype for
+        // each matmul, forward and backward (bitsandbytes' dequantize_4bit in MatMul4Bit): one
+        // matrix in flight at a time, the largest.
+        const double q_width =
+            architecture.head_dim > 0 ? architecture.heads * architecture.head_dim : architecture.hidden;
+        const double largest =
+            architecture.hidden * std::fmax(std::fmax(architecture.mlp, architecture.routed_mlp()), q_width);
+        figures.dequantized_in_flight = 2.0 * largest;
+    }
     // A LoRA checkpoint holds only the adapters, in the training precision (Hu et al. 2021 §4.2).
     figures.checkpoint_bytes = figures.adapter_params * figures.trainable_bytes.weights;
     return figures;
@@ -124,7 +134,9 @@ BytesPerParam fine_tuned_bytes_per_param(const FineTuningFigures& figures, doubl
     const BytesPerParam& adapter = figures.trainable_bytes;
     const double share = parameters > 0 ? figures.adapter_params / parameters : 0.0;
     BytesPerParam bytes;
-    bytes.weights = (parameters > 0 ? figures.base_weights_bytes / parameters : 0.0) + share * adapter.weights;
+    // The base as stored, the one dequantized matrix in flight, and the adapters.
+    bytes.weights = (parameters > 0 ? (figures.base_weights_bytes + figures.dequantized_in_flight) / parameters : 0.0) +
+                    share * adapter.weights;
     bytes.gradients = share * adapter.gradients;
     bytes.master_weights = share * adapter.master_weights;
     bytes.optimizer_states = share * adapter.optimizer_states;

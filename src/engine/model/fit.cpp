@@ -267,17 +267,19 @@ double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, c
     return largest_micro_batch_by(s, [&](const Scenario& trial) { return fits_in_search(trial, params, shared); });
 }
 
-// Sequences on powers of two from the shortest the context split allows (2c tokens) to the field's limit.
+// docs/model.md §17: the longest sequence as an exact whole number of tokens, among those the
+// layout accepts: with context parallelism a multiple of 2c (each rank takes two equal chunks), else
+// any. Memory rises with the sequence, so largest_fitting's doubling and halving over the multiples
+// finds the last one that fits, with the next one not fitting.
 double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
-    const double shortest = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
+    const double unit = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
     const double longest = find_field_limit("training.sequence")->max;
-    const double steps = std::floor(std::log2(longest / shortest)) + 1;
     Scenario trial = s;
-    const double step = largest_fitting(steps, [&](double k) {
-        trial.training.sequence = shortest * std::exp2(k - 1);
+    const double multiple = largest_fitting(std::floor(longest / unit), [&](double k) {
+        trial.training.sequence = unit * k;
         return fits_judged(trial, params);
     });
-    return step > 0 ? shortest * std::exp2(step - 1) : 0;
+    return unit * multiple;
 }
 
 // The least ZeRO stage the offload allows (layout_is_valid's rule).
