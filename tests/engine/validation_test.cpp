@@ -28,12 +28,15 @@ using trainscope::json::Value;
 // with each run's precision as its framework runs it (pure BF16, autocast, paged AdamW): median
 // 11.7%, worst 40.1%, 3 wrong; with each framework's rules for what a layer keeps and its loss
 // (LitGPT, Hugging Face): median 9.4%, worst 40.1% (a 2-GPU FSDP run), 2 wrong; with QLoRA's
-// dequantized matrix in flight: median 8.9%.
+// dequantized matrix in flight: median 8.9%; with torchtune's five runs (49 runs from 4 projects):
+// median 9.1%, worst 40.1%, 2 wrong. The issue asks for at least 5 projects; 4 so far.
 constexpr double target_median_error = 0.10;
 constexpr double target_worst_error = 0.25;
-constexpr double ratchet_median_error = 0.09;
+constexpr double ratchet_median_error = 0.092;
 constexpr double ratchet_worst_error = 0.41;
 constexpr int ratchet_wrong_verdicts = 2;
+constexpr std::size_t target_projects = 5;
+constexpr std::size_t ratchet_projects = 4;
 
 struct RunResult {
     std::string id;
@@ -131,6 +134,11 @@ TEST_CASE("The engine's peak is close to measured runs, and its fits verdicts ar
         results.size(), errors.size(), 100 * median_error, 100 * target_median_error, 100 * worst,
         100 * target_worst_error, wrong);
     CHECK(results.size() >= 40);
+    std::vector<std::string> projects;
+    for (const RunResult& r : results)
+        if (std::find(projects.begin(), projects.end(), r.project) == projects.end()) projects.push_back(r.project);
+    std::printf("%zu projects (target %zu)\n", projects.size(), target_projects);
+    CHECK(projects.size() >= ratchet_projects);
     CHECK(median_error <= ratchet_median_error);
     CHECK(worst <= ratchet_worst_error);
     CHECK(wrong <= ratchet_wrong_verdicts);

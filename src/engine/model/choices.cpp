@@ -196,7 +196,8 @@ std::string choices_json() {
          {"hugging_face", message("choices.framework.hugging_face", "Hugging Face (PEFT, TRL)"),
           message("choices.framework.hugging_face_hint", "eager PyTorch, op by op; the default cross-entropy")},
          {"litgpt", "LitGPT", message("choices.framework.litgpt_hint", "eager PyTorch; chunked head and loss")},
-         {"torchtune", "torchtune", message("choices.framework.torchtune_hint", "eager PyTorch; chunked loss")}});
+         {"torchtune", "torchtune",
+          message("choices.framework.torchtune_hint", "eager PyTorch; cross-entropy on FP32 logits")}});
     // docs/model.md §9: bitsandbytes' paged optimizers; torchtune's optimizer step in the backward.
     write_toggle_choices(w, "training.paged_optimizer",
                          {"", message("choices.paged_optimizer.off", "In GPU memory"), ""},

@@ -197,9 +197,12 @@ struct EagerRules {
 EagerRules eager_rules(const TrainingSettings& training) {
     EagerRules rules;
     rules.frozen_base = training.method != FineTuningMethod::full;
-    rules.four_bit = training.method == FineTuningMethod::qlora ||
-                     (rules.frozen_base && (training.base_storage == BaseStorage::nf4 ||
-                                            training.base_storage == BaseStorage::nf4_double_quant));
+    // bitsandbytes' MatMul4Bit (Hugging Face, LitGPT) saves its input; torchtune's NF4 linear
+    // (torchao's linear_nf4) keeps only the NF4 weight for the input's gradient.
+    rules.four_bit = training.framework != Framework::torchtune &&
+                     (training.method == FineTuningMethod::qlora ||
+                      (rules.frozen_base && (training.base_storage == BaseStorage::nf4 ||
+                                             training.base_storage == BaseStorage::nf4_double_quant)));
     rules.adapted = rules.frozen_base ? training.lora_targets : 0u;
     rules.lora_dropout = training.framework == Framework::litgpt;  // LitGPT finetune/lora.py: lora_dropout 0.05
     rules.fused_qkv = training.framework == Framework::litgpt;     // LitGPT's CausalSelfAttention.attn
@@ -291,9 +294,10 @@ LayerActivationTerms layer_activation_terms(const Architecture& a, const Trainin
 // ForCausalLMLoss (transformers ≥ 4.46: labels shifted, not logits) keeps the BF16 logits the model
 // returns (2), cross_entropy's FP32 log-softmax of logits.float() (4) and, as the backward begins,
 // its gradient (4): 10; LitGPT's chunked head and loss
-// keep each 128-token chunk's BF16 logits and BF16 log-softmax (2 + 2); torchtune's
-// CEWithChunkedOutputLoss deletes the BF16 chunks before the backward and keeps each chunk's FP32
-// log-softmax (4).
+// keep each 128-token chunk's BF16 logits and BF16 log-softmax (2 + 2); torchtune's recipes (2024:
+// TransformerDecoder returns output(h).float(), the recipe keeps the shifted contiguous copy, then
+// CrossEntropyLoss) the FP32 copy (4), its log-softmax (4) and the gradient (4): 12. (Its later
+// chunked CEWithChunkedOutputLoss keeps less; not modelled.)
 double loss_bytes_per_logit(Framework framework) {
     switch (framework) {
         case Framework::megatron:
@@ -303,7 +307,7 @@ double loss_bytes_per_logit(Framework framework) {
         case Framework::litgpt:
             return 4.0;
         case Framework::torchtune:
-            return 4.0;
+            return 12.0;
     }
     return 4.0;
 }
