@@ -12,6 +12,7 @@
 #include "catalogue_support.hpp"
 #include "catch_include.hpp"
 #include "engine/api/api.hpp"
+#include "engine/model/hardware.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/language.hpp"
 #include "engine/text/messages.hpp"
@@ -80,7 +81,7 @@ TEST_CASE("the German catalogue writes the overflow note, its list and its remed
     CHECK(contains(note, " und die vollständigen Gradienten einer Schicht, bevor sie aufgeteilt werden, "));
     CHECK_FALSE(contains(note, ", und "));
     // The GPU's memory as the engine writes bytes in German.
-    CHECK(contains(note, "mehr als ihre " + bytes(80e9) + ";"));
+    CHECK(contains(note, "mehr als ihre " + bytes(trainscope::find_gpu("h100-sxm")->memory_bytes) + ";"));
     CHECK(contains(note,
                    "Verringern lässt sich das mit vollständigem Activation Checkpointing, kürzeren Sequenzen oder "
                    "Tensor-Parallelität samt Sequenz-Parallelität."));
@@ -155,4 +156,33 @@ TEST_CASE("the published runs' names and notes follow the language; their source
     CHECK(contains(run.find("note")->text, bytes(80e9)));
     CHECK(run.find("source")->text == english.find("source")->text);
     CHECK(contains(run.find("source")->text, "DeepSeek-V3 Technical Report 2024"));
+}
+
+TEST_CASE("GPU memory is what nvidia-smi reports where a published output shows it", "[catalogue][hardware]") {
+    // docs/model.md §9: vendors' "80 GB" is GiB of HBM less what the driver keeps. Each figure is a
+    // published nvidia-smi "Total" in MiB (hardware.cpp names the output).
+    const std::pair<const char*, double> reported[] = {{"h100-sxm", 81559},    {"a100-sxm-80", 81920},
+                                                       {"a100-sxm-40", 40960}, {"rtx-4090", 24564},
+                                                       {"l40s", 46068},        {"v100-16", 16160}};
+    for (const auto& [id, mebibytes] : reported) {
+        INFO(id);
+        REQUIRE(trainscope::find_gpu(id) != nullptr);
+        CHECK(trainscope::find_gpu(id)->memory_bytes == mebibytes * 1048576);
+        CHECK(contains(trainscope::find_gpu(id)->source, "MiB"));
+    }
+}
+
+TEST_CASE("the estimate states the CUDA context and the allocator's reserve beside the peak's tensors",
+          "[memory][hardware]") {
+    // docs/model.md §9: Hugging Face's guide measured 1,343 MiB for the CUDA context; GMLake measured
+    // PyTorch's caching allocator's fragmentation at 15% of reserved memory on average.
+    const json::Value estimate = trainscope::testing::estimate_of(R"({"model":{"preset":"llama2-7b"}})");
+    const double allocated = trainscope::testing::number_at(estimate, "training.per_gpu.total");
+    CHECK(trainscope::testing::number_at(estimate, "training.overhead.cuda_context") == 1343.0 * 1048576);
+    CHECK(trainscope::testing::number_at(estimate, "training.overhead.allocated") == allocated);
+    CHECK(trainscope::testing::number_at(estimate, "training.overhead.reserved") == Approx(allocated / 0.85));
+    CHECK(trainscope::testing::number_at(estimate, "training.overhead.in_use") ==
+          Approx(allocated / 0.85 + 1343.0 * 1048576));
+    CHECK(trainscope::testing::number_at(estimate, "training.overhead.memory_for_tensors") ==
+          (81559.0 - 1343.0) * 1048576);
 }

@@ -296,6 +296,17 @@ TEST_CASE("Llama 3 405B's runs: 3.8e25 FLOPs, 41% and 38% MFU, and the model car
           Approx(number_at(main_run, "training.per_gpu.activations")));
 }
 
+TEST_CASE("Llama 3 405B's 128K layout, which ran on 16,384 H100s, fits the H100 as its driver reports it",
+          "[presets][runs][published][memory]") {
+    // Llama 3 Herd §3.3.2: TP 8, CP 16, PP 16, DP 8. The per-GPU peak (≈ 79.6 GB) is within the
+    // 81,559 MiB nvidia-smi reports, less the CUDA context (docs/model.md §9), with room to spare.
+    const ModelPreset& llama = preset("llama3-405b");
+    const json::Value long_run = run_estimate(llama, llama.runs[1]);
+    CHECK(number_at(long_run, "training.per_gpu.total") > 75e9);
+    CHECK(number_at(long_run, "training.per_gpu.total") < number_at(long_run, "training.overhead.memory_for_tensors"));
+    CHECK(long_run.find_path("training.fits")->boolean);
+}
+
 TEST_CASE("DeepSeek-V3's run: 2,048 H800s, PP 16, EP 64, ZeRO-1 over 128, and its 2.664M GPU-hours",
           "[presets][runs][published]") {
     const ModelPreset& v3 = preset("deepseek-v3");

@@ -225,3 +225,16 @@ TEST_CASE("switching between LoRA and QLoRA keeps the fine-tuning tokens the lea
     CHECK(qlora.training.tokens == 2e8);
     CHECK(qlora.training.base_storage == BaseStorage::nf4_double_quant);
 }
+
+TEST_CASE("a quantized base holds one dequantized 16-bit matrix in flight", "[finetune][qlora]") {
+    // docs/model.md §15: bitsandbytes dequantizes each linear's weight for its matmul; Llama 2 7B's
+    // largest linear is an MLP matrix, 4,096 × 11,008.
+    const auto nf4 =
+        trainscope::testing::estimate_of(R"({"model":{"preset":"llama2-7b"},"training":{"method":"qlora"}})");
+    const double quantized = trainscope::testing::number_at(nf4, "training.fine_tuning.quantized_params");
+    const double params = trainscope::testing::number_at(nf4, "params");
+    const double per_value = trainscope::testing::number_at(nf4, "training.fine_tuning.base_bytes_per_param");
+    const double stored = quantized * per_value + (params - quantized) * 2;
+    CHECK(trainscope::testing::number_at(nf4, "training.fine_tuning.base_weights") == Approx(stored));
+    CHECK(trainscope::testing::number_at(nf4, "training.model_states.weights") >= stored + 2.0 * 4096 * 11008);
+}

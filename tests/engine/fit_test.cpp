@@ -2,6 +2,7 @@
 // and the same memory figure as the estimate.
 #include "catch_include.hpp"
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -31,8 +32,10 @@ LayoutKey key_of(const Scenario& s) {
         l.tensor, l.pipeline, l.interleave, l.context, l.expert, l.zero_stage, static_cast<int>(s.training.recompute)};
 }
 
-// A small model on small GPUs: a dense and a mixture-of-experts block of 4 layers.
-Scenario small_cluster(double gpus, double global_batch, bool experts, double memory) {
+// A small model on small GPUs: a dense and a mixture-of-experts block of 4 layers. `memory` is what
+// the tensors get: the GPU also holds the CUDA context (hardware.hpp), added to its memory here.
+Scenario small_cluster(double gpus, double global_batch, bool experts, double tensor_memory) {
+    const double memory = tensor_memory + trainscope::cuda_context_bytes;
     const std::string architecture =
         experts
             ? R"("layers":4,"hidden":256,"heads":8,"kv_heads":4,"mlp":512,"vocab":2000,"experts":4,"experts_per_token":2)"
@@ -163,8 +166,30 @@ TEST_CASE("the largest micro-batch and sequence fit, and one more sequence or tw
     at = s;
     at.training.sequence = search.largest_sequence;
     CHECK(check_layout(at, params, false).fits);
-    at.training.sequence *= 2;
+    // An exact whole number of tokens (issue 32), not a power of two: one token more does not fit.
+    at.training.sequence += 1;
     CHECK_FALSE(check_layout(at, params, false).fits);
+}
+
+TEST_CASE("the longest sequence is exact: two cards of different memory get different answers", "[fit][boundary]") {
+    // Issue 32: Llama 3 8B QLoRA on a 40 GiB and a 48 GiB card both read 32,768 when the search
+    // walked powers of two. With context parallelism the answer is a multiple of 2c.
+    double longest[2] = {0, 0};
+    int index = 0;
+    for (const char* memory : {"42949672960", "51539607552"}) {
+        const ScenarioReading reading = read_scenario_text(
+            std::string(R"({"model":{"preset":"llama3-8b"},"training":{"method":"qlora","recompute":"full"},)") +
+            R"("hardware":{"gpu":"custom","memory_bytes":)" + memory + R"(,"peak_flops":1e15}})");
+        REQUIRE(reading.ok());
+        const FitSearch search = search_fits(reading.scenario, 1);
+        longest[index++] = search.largest_sequence;
+        Scenario more = reading.scenario;
+        more.training.sequence = search.largest_sequence + 1;
+        CHECK_FALSE(check_layout(more, scenario_parameters(more), false).fits);
+    }
+    CHECK(longest[0] > 0);
+    CHECK(longest[1] > longest[0]);
+    CHECK(std::fmod(longest[0], 1024) != 0);  // not a power of two (nor a round multiple)
 }
 
 TEST_CASE("more GPUs: the change fits, and one data-parallel group fewer does not", "[fit][boundary]") {

@@ -170,6 +170,13 @@ void write_training_states(json::Writer& w, const Estimate& e) {
     w.field("activations_without_recompute", t.activations_without_recompute);
     w.field("activations_saved_by_recompute", t.activations_without_recompute - t.activations.layers);
     w.field("data_parallel", t.data_parallel);
+    // docs/model.md §9: the process's own slice beside the tensors, and the peak as PyTorch reserves
+    // it and as nvidia-smi shows it; `fits` compares per_gpu.total with the memory less the context.
+    w.key("overhead").begin_object();
+    w.field("cuda_context", t.cuda_context).field("allocator_reserve", t.allocator_reserve);
+    w.field("allocated", t.per_gpu_total()).field("reserved", t.reserved()).field("in_use", t.in_use());
+    w.field("memory_for_tensors", t.memory_for_tensors);
+    w.end_object();
     w.field_bool("fits", t.fits).field("min_gpus", t.min_gpus);
     w.field("min_gpus_for_states", t.min_gpus_for_states);
     w.end_object();

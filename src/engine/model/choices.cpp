@@ -41,6 +41,17 @@ std::string format_with_bytes(NumberFormat format) {
                                 {{"format", format_label(format)}, {"bytes", bytes_text}});
 }
 
+// A boolean field's two values with the words a page shows for each.
+void write_toggle_choices(json::Writer& w, std::string_view field, const Choice& off, const Choice& on) {
+    w.key(field).begin_array();
+    for (const Choice* choice : {&off, &on}) {
+        w.begin_object().field_bool("value", choice == &on).field("label", choice->label);
+        if (!choice->hint.empty()) w.field("hint", choice->hint);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 void write_format_choices(json::Writer& w, std::string_view field, std::initializer_list<NumberFormat> formats) {
     w.key(field).begin_array();
     for (const NumberFormat format : formats)
@@ -163,6 +174,42 @@ std::string choices_json() {
                    {"sgd", message("choices.optimizer.sgd", "Plain SGD (no state)"), ""},
                    {"adam_8bit", message("choices.optimizer.adam_8bit", "8-bit Adam"), ""},
                    {"adafactor", message("choices.optimizer.adafactor", "Adafactor (factored)"), ""}});
+    // docs/model.md §2: how a 16-bit precision holds the weights, as frameworks run it.
+    write_choices(
+        w, "training.precision_recipe",
+        {{"master_copy", message("choices.precision_recipe.master_copy", "FP32 master copy"),
+          message("choices.precision_recipe.master_copy_hint",
+                  "16-bit weights and gradients, FP32 master copy and optimizer states (Megatron, DeepSpeed)")},
+         {"pure", message("choices.precision_recipe.pure", "Pure 16-bit"),
+          message("choices.precision_recipe.pure_hint",
+                  "weights, gradients and optimizer states all in 16 bits, no master copy (LitGPT "
+                  "bf16-true, torchtune)")},
+         {"autocast", message("choices.precision_recipe.autocast", "Autocast (AMP)"),
+          message("choices.precision_recipe.autocast_hint",
+                  "FP32 weights, gradients and states; 16-bit copies of the weights made for each operation "
+                  "(PyTorch AMP)")}});
+    // docs/model.md §4: whose rules decide what a layer keeps for the backward, and the loss.
+    write_choices(
+        w, "training.framework",
+        {{"megatron", message("choices.framework.megatron", "Megatron-Core"),
+          message("choices.framework.megatron_hint", "fused kernels and loss (the papers' accounting)")},
+         {"hugging_face", message("choices.framework.hugging_face", "Hugging Face (PEFT, TRL)"),
+          message("choices.framework.hugging_face_hint", "eager PyTorch, op by op; the default cross-entropy")},
+         {"litgpt", "LitGPT", message("choices.framework.litgpt_hint", "eager PyTorch; chunked head and loss")},
+         {"torchtune", "torchtune",
+          message("choices.framework.torchtune_hint", "eager PyTorch; cross-entropy on FP32 logits")}});
+    // docs/model.md §9: bitsandbytes' paged optimizers; torchtune's optimizer step in the backward.
+    write_toggle_choices(w, "training.paged_optimizer",
+                         {"", message("choices.paged_optimizer.off", "In GPU memory"), ""},
+                         {"", message("choices.paged_optimizer.on", "Paged optimizer"),
+                          message("choices.paged_optimizer.on_hint",
+                                  "optimizer states in unified memory, moved to CPU memory under pressure "
+                                  "(bitsandbytes)")});
+    write_toggle_choices(w, "training.optimizer_in_backward",
+                         {"", message("choices.optimizer_in_backward.off", "Step after the backward pass"), ""},
+                         {"", message("choices.optimizer_in_backward.on", "Step inside the backward pass"),
+                          message("choices.optimizer_in_backward.on_hint",
+                                  "each gradient applied and freed as soon as it is complete (torchtune)")});
     write_format_choices(w, "inference.precision",
                          {NumberFormat::bf16, NumberFormat::fp16, NumberFormat::fp32, NumberFormat::fp8,
                           NumberFormat::int8, NumberFormat::int4});

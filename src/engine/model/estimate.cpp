@@ -186,7 +186,8 @@ Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts par
         result.params = count_parameters(model.architecture);
     }
     const double parameters = result.params.total;
-    const double memory_per_gpu = scenario.hardware.gpu.memory_bytes;
+    // docs/model.md §9: the tensors have what the driver reports less the CUDA context.
+    const double memory_per_gpu = tensor_memory_bytes(scenario.hardware.gpu);
 
     result.inference = inference_memory(model.architecture, parameters, scenario.inference);
     result.inference_min_gpus = gpus_to_hold(result.inference.total(), memory_per_gpu);
@@ -220,6 +221,9 @@ Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts par
                                 training.activations, result.compute, detail);
     training.per_gpu_peak = result.step.peak();
     training.fits = training.per_gpu_total() <= memory_per_gpu;
+    training.cuda_context = cuda_context_bytes;
+    training.memory_for_tensors = memory_per_gpu;
+    training.allocator_reserve = reserved_bytes(training.per_gpu_total()) - training.per_gpu_total();
     result.communication = communication_model(scenario, result.params, training.bytes_per_param, result.compute);
     if (parts.communication_curve)
         result.communication_curve = communication_curve(scenario, result.params, training.bytes_per_param,

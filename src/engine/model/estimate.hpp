@@ -26,6 +26,15 @@ struct TrainingMemory {
     // whatever activations, logits, gathered weights and gradient buffers are live at that moment.
     StepBytes per_gpu_peak;
     double per_gpu_total() const { return per_gpu_peak.total(); }
+    // docs/model.md §9: what the process holds besides the peak's tensors, as stated allowances
+    // (hardware.hpp): the CUDA context with its workspaces, and the blocks PyTorch's caching allocator
+    // keeps reserved. The peak above is what torch.cuda.max_memory_allocated() counts.
+    double cuda_context = 0;
+    double allocator_reserve = 0;
+    double memory_for_tensors = 0;  // the GPU's memory as the driver reports it, less cuda_context
+    double reserved() const { return per_gpu_total() + allocator_reserve; }  // torch's max_memory_reserved()
+    double in_use() const { return reserved() + cuda_context; }              // what nvidia-smi shows
+    // The peak's tensors within what the GPU offers them: its memory less the CUDA context.
     bool fits = false;
     double min_gpus = -1;            // fewest GPUs with full sharding (ZeRO-3) at this t and p; -1 if none
     double min_gpus_for_states = 1;  // a floor: GPUs whose memory just holds the model states

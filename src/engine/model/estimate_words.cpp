@@ -32,17 +32,27 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
     std::vector<BytesPerParamPart> parts;
     const auto first_moment = [] { return message("estimate.part.first_moment", "first moment (m)"); };
     const auto second_moment = [] { return message("estimate.part.second_moment", "second moment (v)"); };
-    parts.push_back({"weights", message("estimate.part.weights", "weights"), pass, bytes.weights});
+    // docs/model.md §2: autocast's FP32 parameters play the master copy's part, and the weights the
+    // passes use are its 16-bit copies; pure 16-bit keeps the optimizer's states in 16 bits too.
+    const bool mixed = pass != NumberFormat::fp32;
+    const bool autocast = mixed && training.precision_recipe == PrecisionRecipe::autocast;
+    const NumberFormat state = mixed && training.precision_recipe == PrecisionRecipe::pure ? pass : NumberFormat::fp32;
+    parts.push_back({"weights",
+                     autocast ? message("estimate.part.compute_copies", "16-bit copies for compute")
+                              : message("estimate.part.weights", "weights"),
+                     pass, bytes.weights});
     parts.push_back({"gradients", message("estimate.part.gradients", "gradients"),
                      bytes.gradients == 4 ? NumberFormat::fp32 : pass, bytes.gradients});
     if (bytes.master_weights > 0)
-        parts.push_back({"master_weights", message("estimate.part.master_copy", "master copy"), NumberFormat::fp32,
-                         bytes.master_weights});
+        parts.push_back({"master_weights",
+                         autocast ? message("estimate.part.fp32_weights", "FP32 weights")
+                                  : message("estimate.part.master_copy", "master copy"),
+                         NumberFormat::fp32, bytes.master_weights});
     switch (training.optimizer) {
         case Optimizer::adam:
         case Optimizer::adamw:
-            parts.push_back({"optimizer_states", first_moment(), NumberFormat::fp32, bytes.optimizer_states / 2});
-            parts.push_back({"optimizer_states", second_moment(), NumberFormat::fp32, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", first_moment(), state, bytes.optimizer_states / 2});
+            parts.push_back({"optimizer_states", second_moment(), state, bytes.optimizer_states / 2});
             break;
         case Optimizer::adam_8bit:
             // Two 8-bit moments, each with its share of the block scales (Dettmers et al. 2021, §2).
@@ -50,13 +60,13 @@ std::vector<BytesPerParamPart> bytes_per_param_parts(const TrainingSettings& tra
             parts.push_back({"optimizer_states", second_moment(), NumberFormat::int8, bytes.optimizer_states / 2});
             break;
         case Optimizer::sgd_momentum:
-            parts.push_back({"optimizer_states", message("estimate.part.momentum", "momentum"), NumberFormat::fp32,
-                             bytes.optimizer_states});
+            parts.push_back(
+                {"optimizer_states", message("estimate.part.momentum", "momentum"), state, bytes.optimizer_states});
             break;
         case Optimizer::adafactor:
             parts.push_back({"optimizer_states",
-                             message("estimate.part.factored_second_moment", "factored second moment"),
-                             NumberFormat::fp32, bytes.optimizer_states});
+                             message("estimate.part.factored_second_moment", "factored second moment"), state,
+                             bytes.optimizer_states});
             break;
         case Optimizer::sgd:
             break;

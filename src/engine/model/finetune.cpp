@@ -101,8 +101,29 @@ FineTuningFigures fine_tuning_figures(const TrainingSettings& training, const Ar
     figures.quantized_params = std::fmax(0.0, parameters - unquantized_params(architecture));
     figures.base_bytes_per_param = base_storage_bytes_per_param(training.base_storage);
     // The embeddings and norms stay 16-bit whatever the linear layers' storage.
-    figures.base_weights_bytes =
-        figures.quantized_params * figures.base_bytes_per_param + (parameters - figures.quantized_params) * 2.0;
+    double unquantized_bytes = 2.0;
+    const bool autocast = training.precision != NumberFormat::fp32 &&
+                          training.precision_recipe == PrecisionRecipe::autocast &&
+                          training.base_storage == BaseStorage::bf16;
+    if (autocast) {
+        // docs/model.md §2: under autocast the frozen base is FP32 like the rest, and each linear
+        // layer's 16-bit copy of its weight is kept by autograd for the input's gradient until that
+        // layer's backward: 4 + 2 bytes for the linear layers' weights, 4 for embeddings and norms.
+        figures.base_bytes_per_param = 4.0 + 2.0;
+        unquantized_bytes = 4.0;
+    }
+    figures.base_weights_bytes = figures.quantized_params * figures.base_bytes_per_param +
+                                 (parameters - figures.quantized_params) * unquantized_bytes;
+    if (training.base_storage != BaseStorage::bf16) {
+        // docs/model.md §15: a quantized linear dequantizes its weight to the 16-bit compute dtype for
+        // each matmul, forward and backward (bitsandbytes' dequantize_4bit in MatMul4Bit): one
+        // matrix in flight at a time, the largest.
+        const double q_width =
+            architecture.head_dim > 0 ? architecture.heads * architecture.head_dim : architecture.hidden;
+        const double largest =
+            architecture.hidden * std::fmax(std::fmax(architecture.mlp, architecture.routed_mlp()), q_width);
+        figures.dequantized_in_flight = 2.0 * largest;
+    }
     // A LoRA checkpoint holds only the adapters, in the training precision (Hu et al. 2021 §4.2).
     figures.checkpoint_bytes = figures.adapter_params * figures.trainable_bytes.weights;
     return figures;
@@ -113,7 +134,9 @@ BytesPerParam fine_tuned_bytes_per_param(const FineTuningFigures& figures, doubl
     const BytesPerParam& adapter = figures.trainable_bytes;
     const double share = parameters > 0 ? figures.adapter_params / parameters : 0.0;
     BytesPerParam bytes;
-    bytes.weights = (parameters > 0 ? figures.base_weights_bytes / parameters : 0.0) + share * adapter.weights;
+    // The base as stored, the one dequantized matrix in flight, and the adapters.
+    bytes.weights = (parameters > 0 ? (figures.base_weights_bytes + figures.dequantized_in_flight) / parameters : 0.0) +
+                    share * adapter.weights;
     bytes.gradients = share * adapter.gradients;
     bytes.master_weights = share * adapter.master_weights;
     bytes.optimizer_states = share * adapter.optimizer_states;

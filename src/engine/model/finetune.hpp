@@ -12,14 +12,15 @@
 namespace trainscope {
 
 struct FineTuningFigures {
-    double trainable_params = 0;      // the adapters (LoRA, QLoRA), or every parameter (full)
-    double frozen_params = 0;         // the base's parameters that get no gradient
-    double adapter_params = 0;        // r·(d_in + d_out) for every adapted matrix; 0 for full
-    double quantized_params = 0;      // base parameters stored in the base format (the linear layers)
-    double base_bytes_per_param = 0;  // bytes per quantized base parameter (NF4 + double quantisation: 4.127 bits)
-    double base_weights_bytes = 0;    // the whole frozen base as stored (embeddings and norms stay 16-bit)
-    double checkpoint_bytes = 0;      // what a fine-tuning run saves: the 16-bit adapters, or the whole model
-    BytesPerParam trainable_bytes;    // per trainable parameter: the optimizer's and precision's tally
+    double trainable_params = 0;       // the adapters (LoRA, QLoRA), or every parameter (full)
+    double frozen_params = 0;          // the base's parameters that get no gradient
+    double adapter_params = 0;         // r·(d_in + d_out) for every adapted matrix; 0 for full
+    double quantized_params = 0;       // base parameters stored in the base format (the linear layers)
+    double base_bytes_per_param = 0;   // bytes per quantized base parameter (NF4 + double quantisation: 4.127 bits)
+    double base_weights_bytes = 0;     // the whole frozen base as stored (embeddings and norms stay 16-bit)
+    double dequantized_in_flight = 0;  // a quantized base: one linear's weight dequantized to 16 bits for its matmul
+    double checkpoint_bytes = 0;       // what a fine-tuning run saves: the 16-bit adapters, or the whole model
+    BytesPerParam trainable_bytes;     // per trainable parameter: the optimizer's and precision's tally
 };
 
 // LoRA (Hu et al. 2021 §4.1): adapters A (d_in × r) and B (r × d_out) beside each targeted matrix.

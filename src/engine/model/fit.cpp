@@ -45,7 +45,7 @@ LayoutCheck check_layout_given(const Scenario& s, const ParameterCount& params, 
         step_timeline(s, params, bytes, states, activations, compute, StepDetail::peak, nullptr, 0);
     LayoutCheck check;
     check.peak_bytes = timeline.peak().total();
-    check.fits = check.peak_bytes <= s.hardware.gpu.memory_bytes;
+    check.fits = check.peak_bytes <= tensor_memory_bytes(s.hardware.gpu);
     check.micro_batches = activations.micro_batches;
     if (timing == Timing::always || (timing == Timing::if_fits && check.fits)) {
         const CommunicationModel communication = communication_model(s, params, bytes, compute);
@@ -216,7 +216,7 @@ enum class BoundVerdict { fits, overflows, open };
 BoundVerdict judge_by_bounds(const Scenario& s, const ParameterCount& params, const FineTuningFigures& fine_tuning,
                              const BytesPerParam& bytes, const LayerParameters& layer) {
     const Architecture& a = s.model.architecture;
-    const double memory = s.hardware.gpu.memory_bytes;
+    const double memory = tensor_memory_bytes(s.hardware.gpu);
     ModelStateBytes states = per_gpu_model_states(bytes, params, s.parallel);
     const ActivationBytes activations = training_activations(a, s.training, s.parallel);
     offload_states(s, bytes, fine_tuning.trainable_bytes, params, activations.micro_batches, states);
@@ -267,17 +267,19 @@ double largest_micro_batch_of(const Scenario& s, const ParameterCount& params, c
     return largest_micro_batch_by(s, [&](const Scenario& trial) { return fits_in_search(trial, params, shared); });
 }
 
-// Sequences on powers of two from the shortest the context split allows (2c tokens) to the field's limit.
+// docs/model.md §17: the longest sequence as an exact whole number of tokens, among those the
+// layout accepts: with context parallelism a multiple of 2c (each rank takes two equal chunks), else
+// any. Memory rises with the sequence, so largest_fitting's doubling and halving over the multiples
+// finds the last one that fits, with the next one not fitting.
 double largest_sequence_of(const Scenario& s, const ParameterCount& params) {
-    const double shortest = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
+    const double unit = s.parallel.context > 1 ? 2 * s.parallel.context : 1;
     const double longest = find_field_limit("training.sequence")->max;
-    const double steps = std::floor(std::log2(longest / shortest)) + 1;
     Scenario trial = s;
-    const double step = largest_fitting(steps, [&](double k) {
-        trial.training.sequence = shortest * std::exp2(k - 1);
+    const double multiple = largest_fitting(std::floor(longest / unit), [&](double k) {
+        trial.training.sequence = unit * k;
         return fits_judged(trial, params);
     });
-    return step > 0 ? shortest * std::exp2(step - 1) : 0;
+    return unit * multiple;
 }
 
 // The least ZeRO stage the offload allows (layout_is_valid's rule).
@@ -463,7 +465,7 @@ std::vector<Candidate> walk_every_layout(const Scenario& scenario, const SharedF
         const double states = states_of(s, shared, micro_batches_per_step(s.training, s.parallel));
         if (search.least_states < 0 || states < search.least_states) search.least_states = states;
         // The states are held at every event: a layout they overflow fits at no micro-batch.
-        if (states > s.hardware.gpu.memory_bytes) return true;
+        if (states > tensor_memory_bytes(s.hardware.gpu)) return true;
         ++search.timelines_walked;
         if (check_layout(s, shared.params, Timing::never).fits)
             fitting.push_back({s.parallel, s.training.recompute, search.layouts_examined, 0.0, LayoutCheck{}});
@@ -567,7 +569,7 @@ double floor_run_of(const Scenario& s, const SharedFigures& shared, ShapeFigures
 // walking its timeline, which stays the reference.
 bool fits_at_one(const Scenario& s, const SharedFigures& shared, double states,
                  const ActivationPeakParts& activation_parts, const WeightPeakParts& weight_parts, FitSearch& search) {
-    const double memory = s.hardware.gpu.memory_bytes;
+    const double memory = tensor_memory_bytes(s.hardware.gpu);
     const StepPeakBounds bounds = step_peak_from_parts(states, activation_parts, weight_parts);
     if (bounds.upper * (1 + 1e-12) <= memory) return true;
     if (bounds.lower * (1 - 1e-12) > memory) return false;
@@ -613,11 +615,12 @@ bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, const Weight
     }
     const WeightPeakParts& w = weight_parts;
     const double every_weight_extra = 2 * w.gathered_layer + w.gathered_head + w.layer_gradients + w.head_gradients;
-    if ((states + shape.most_held + every_weight_extra) * (1 + 1e-12) <= s.hardware.gpu.memory_bytes) return true;
+    if ((states + shape.most_held + every_weight_extra) * (1 + 1e-12) <= tensor_memory_bytes(s.hardware.gpu))
+        return true;
     for (int r = 0; r < 3; ++r) {
         s.training.recompute = recompute_choices[r];
         const StepPeakBounds bounds = step_peak_from_parts(states, activation_parts(s, shape, r), weight_parts);
-        if (bounds.upper * (1 + 1e-12) > s.hardware.gpu.memory_bytes) return false;
+        if (bounds.upper * (1 + 1e-12) > tensor_memory_bytes(s.hardware.gpu)) return false;
     }
     return true;
 }
@@ -626,7 +629,7 @@ bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, const Weight
 // examined and fitting ones as the exhaustive walk does; false once the check budget is spent.
 bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape, StateFigures* by_zero, Family& family,
                   double& checks, FitSearch& search) {
-    const double memory = s.hardware.gpu.memory_bytes;
+    const double memory = tensor_memory_bytes(s.hardware.gpu);
     for (int zero = family.least_zero; zero <= 3; ++zero) {
         s.parallel.zero_stage = zero;
         StateFigures& known = by_zero[zero];

@@ -82,7 +82,7 @@ struct FitSearch {
     LayoutCheck current;
     double largest_micro_batch = 0;  // 0: not even one sequence fits
     LayoutCheck largest_micro_batch_check;
-    double largest_sequence = 0;  // a power of two; 0: none fits
+    double largest_sequence = 0;  // whole tokens (a multiple of 2c with context parallelism); 0: none fits
     LayoutCheck largest_sequence_check;
     std::vector<FitLayout> layouts;  // ranked by run time, at most `max_layouts`
     double layouts_total = 0;        // layouts that fit (stages at one ZeRO rank with the same figures once, §17)

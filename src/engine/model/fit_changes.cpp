@@ -103,7 +103,7 @@ void larger_gpu(const Scenario& s, const ParameterCount& params, ChangeLayouts l
     }
     if (layouts != ChangeLayouts::any) return;
     for (const Gpu* gpu : larger) {
-        if (gpu->memory_bytes < least_states) continue;
+        if (tensor_memory_bytes(*gpu) < least_states) continue;
         trial.hardware.gpu = *gpu;
         if (try_change_with_layout(changes, FitChangeKind::larger_gpu, trial, params))
             return;  // its layout failed above

@@ -30,6 +30,23 @@ struct Gpu {
 };
 
 const std::vector<Gpu>& gpu_catalogue();
+
+// What a training process holds besides its tensors (docs/model.md §9).
+// The CUDA context with the libraries' workspaces, paid before the first tensor: Hugging Face's
+// "Efficient training on a single GPU" (transformers docs, 2022) measured 1,343 MiB with a 1×1
+// tensor on a V100; it varies with the driver and the libraries loaded. A stated allowance.
+constexpr double cuda_context_bytes = 1343.0 * 1048576.0;
+// PyTorch's caching allocator keeps freed blocks reserved, so reserved ≥ allocated. GMLake (Guo et
+// al. 2024, ASPLOS; arXiv:2401.08156, abstract) measured its fragmentation, (reserved − allocated)
+// / reserved, at 15% on average (up to 33%) over eight LLMs' fine-tuning on A100-80GB. A stated
+// allowance for comparing with reserved memory; the allocator frees its cache before it reports
+// out of memory, so whether a run fits is judged on allocated memory.
+constexpr double allocator_fragmentation = 0.15;
+
+// Memory the GPU offers its tensors: what the driver reports, less the CUDA context.
+double tensor_memory_bytes(const Gpu& gpu);
+// PyTorch's reserved memory for `allocated` bytes of tensors, with allocator_fragmentation.
+double reserved_bytes(double allocated);
 const Gpu* find_gpu(std::string_view id);
 
 }  // namespace trainscope

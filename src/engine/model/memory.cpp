@@ -19,12 +19,56 @@ double adafactor_state_values_per_param(const Architecture& a, double parameters
     return parameters > 0 ? statistics / parameters : 0.0;
 }
 
+// The optimizer's states per parameter, each `state_bytes` wide (8-bit Adam keeps its own width).
+double optimizer_state_bytes(Optimizer optimizer, double state_bytes, const Architecture& architecture,
+                             double parameters) {
+    switch (optimizer) {
+        case Optimizer::adam:
+        case Optimizer::adamw:
+            return 2 * state_bytes;  // m and v
+        case Optimizer::sgd_momentum:
+            return state_bytes;
+        case Optimizer::sgd:
+            return 0.0;
+        case Optimizer::adam_8bit:
+            // Dettmers et al. 2021, §2: two 8-bit moments with one FP32 scale per 2048-value block each.
+            return 2.0 + 2.0 * 4.0 / 2048.0;
+        case Optimizer::adafactor:
+            return state_bytes * adafactor_state_values_per_param(architecture, parameters);
+    }
+    return 0.0;
+}
+
+// docs/model.md §2, the precisions as frameworks run them. Pure 16-bit: weights, gradients and the
+// optimizer's states all take the parameters' dtype (PyTorch's optimizers create their states like
+// the parameter; LitGPT bf16-true, torchtune): 2 + 2 + 4 for AdamW, no master copy. Autocast
+// (PyTorch AMP): the parameters, their gradients and the optimizer's states stay FP32; each op
+// casts its weight to 16 bits, and autograd keeps that copy for the backward: 2 bytes of 16-bit
+// copies (counted as the weights) + 4 gradients + 4 FP32 parameters (the master copy) + 8 = 18,
+// the count of Hugging Face's memory guide.
+BytesPerParam recipe_bytes_per_param(const TrainingSettings& training, const Architecture& architecture,
+                                     double parameters) {
+    BytesPerParam bytes;
+    bytes.weights = 2.0;
+    if (training.precision_recipe == PrecisionRecipe::pure) {
+        bytes.gradients = 2.0;
+        bytes.optimizer_states = optimizer_state_bytes(training.optimizer, 2.0, architecture, parameters);
+        return bytes;
+    }
+    bytes.gradients = 4.0;
+    bytes.master_weights = 4.0;
+    bytes.optimizer_states = optimizer_state_bytes(training.optimizer, 4.0, architecture, parameters);
+    return bytes;
+}
+
 }  // namespace
 
 BytesPerParam training_bytes_per_param(const TrainingSettings& training, const Architecture& architecture,
                                        double parameters) {
     BytesPerParam bytes;
     const bool mixed_precision = training.precision != NumberFormat::fp32;
+    if (mixed_precision && training.precision_recipe != PrecisionRecipe::master_copy)
+        return recipe_bytes_per_param(training, architecture, parameters);
     // Mixed precision keeps 16-bit weights and gradients for the passes and an FP32 master copy so
     // that small updates are not rounded away (Micikevicius et al. 2018, §3.1). FP32 training has
     // no separate master copy.
@@ -84,7 +128,7 @@ struct LayerActivationTerms {
 // Korthikanti et al. 2022 §4.1 derives 34·sbh + 5·a·s²·b for a GPT block (4h GeLU MLP, dropout,
 // 16-bit values). We derive the same way for any block so Llama-style models (RMSNorm, SwiGLU of
 // size f, grouped-query attention, no dropout) get their own constant; for GPT it gives 34 and 5.
-LayerActivationTerms layer_activation_terms(const Architecture& a, double sequence, double micro_batch) {
+LayerActivationTerms megatron_layer_terms(const Architecture& a, double sequence, double micro_batch) {
     const double sbh = sequence * micro_batch * a.hidden;
     const double sbf = sequence * micro_batch * a.mlp;
     const double kv_ratio = a.kv_heads / a.heads;
@@ -136,6 +180,137 @@ LayerActivationTerms layer_activation_terms(const Architecture& a, double sequen
 }
 
 }  // namespace
+
+// docs/model.md §4, "Eager PyTorch": a layer keeps what each op's backward needs, op by op, read
+// from the modeling code (Hugging Face's LlamaDecoderLayer, LitGPT's Block, torchtune's
+// TransformerSelfAttentionLayer). Bytes per token for 16-bit activations.
+struct EagerRules {
+    bool frozen_base = false;   // LoRA / QLoRA: the base linears' weights need no gradient
+    bool four_bit = false;      // QLoRA: bitsandbytes' MatMul4Bit keeps its input whenever any input needs a gradient
+    unsigned adapted = 0;       // LoRA targets
+    bool lora_dropout = false;  // LitGPT's default lora_dropout 0.05; PEFT's and torchtune's default 0
+    bool fused_qkv = false;     // LitGPT: one linear (and one LoRA dropout) for q, k and v
+    double trained_norm_bytes = 2;  // a trained RMSNorm weight keeps x_normed: BF16 (HF, torchtune) or FP32 (LitGPT)
+    bool expands_kv = true;         // grouped K and V repeated to every head before SDPA
+};
+
+EagerRules eager_rules(const TrainingSettings& training) {
+    EagerRules rules;
+    rules.frozen_base = training.method != FineTuningMethod::full;
+    // bitsandbytes' MatMul4Bit (Hugging Face, LitGPT) saves its input; torchtune's NF4 linear
+    // (torchao's linear_nf4) keeps only the NF4 weight for the input's gradient.
+    rules.four_bit = training.framework != Framework::torchtune &&
+                     (training.method == FineTuningMethod::qlora ||
+                      (rules.frozen_base && (training.base_storage == BaseStorage::nf4 ||
+                                             training.base_storage == BaseStorage::nf4_double_quant)));
+    rules.adapted = rules.frozen_base ? training.lora_targets : 0u;
+    rules.lora_dropout = training.framework == Framework::litgpt;  // LitGPT finetune/lora.py: lora_dropout 0.05
+    rules.fused_qkv = training.framework == Framework::litgpt;     // LitGPT's CausalSelfAttention.attn
+    rules.trained_norm_bytes = training.framework == Framework::litgpt ? 4.0 : 2.0;
+    // Hugging Face's sdpa_attention_forward passes grouped K and V to SDPA with enable_gqa (PyTorch
+    // ≥ 2.5); LitGPT and torchtune expand them to every head first.
+    rules.expands_kv = training.framework != Framework::hugging_face;
+    return rules;
+}
+
+// Bytes per token one eager layer keeps: `scores` separately (per token, × s for the s² part).
+LayerActivationTerms eager_layer_terms(const Architecture& a, const TrainingSettings& training) {
+    const EagerRules rules = eager_rules(training);
+    const double h = a.hidden, f = a.mlp;
+    const double q_width = a.head_dim > 0 ? a.heads * a.head_dim : h;
+    // A linear keeps its input when its weight trains, or when it is a 4-bit linear (bitsandbytes'
+    // MatMul4Bit saves (A, B) for the backward); a frozen 16-bit linear keeps nothing (its weight is
+    // the parameter itself). LoRA's A matrix trains: it keeps its input, the layer's, or with
+    // dropout the dropout's output (2 bytes) and mask (1 byte).
+    const auto keeps_input = [&](unsigned target) {
+        return !rules.frozen_base || rules.four_bit || ((rules.adapted & target) && !rules.lora_dropout);
+    };
+    // LoRA dropout (only LitGPT's default has it): one dropout on the fused qkv linear's input.
+    const auto adapter_dropout = [&](double width) {
+        return rules.lora_dropout && (rules.adapted & (lora_q | lora_k | lora_v)) ? 3 * width : 0.0;
+    };
+    const bool rms_norm = a.gated_mlp;  // Llama-style blocks: RMSNorm; GPT-style: LayerNorm
+    // RMSNorm (HF LlamaRMSNorm, LitGPT's, torchtune's) upcasts its input to FP32 and keeps that copy
+    // for the backward (4 bytes); a trained weight keeps x_normed too. LayerNorm keeps its input (2).
+    const double norm = rms_norm ? 4.0 * h + (rules.frozen_base ? 0.0 : rules.trained_norm_bytes * h) : 2.0 * h;
+    double attention = norm;
+    // The norm's output feeds q, k and v.
+    if (keeps_input(lora_q) || keeps_input(lora_k) || keeps_input(lora_v)) attention += 2 * h;
+    attention += adapter_dropout(h);
+    double scores = 0;
+    if (training.flash_attention) {
+        // PyTorch SDPA's flash and memory-efficient kernels keep q, k, v (after rotary; grouped K and
+        // V expanded to every head by repeat_kv first) and the output; the row log-sum-exp is small.
+        const double kv_width = rules.expands_kv ? q_width : a.kv_heads * (q_width / a.heads);
+        attention += 2 * (2 * q_width + 2 * kv_width);
+        // LitGPT splits one fused qkv output: with as many K/V heads as query heads nothing is
+        // expanded, so the v SDPA keeps is a view that holds the whole fused output alive.
+        if (rules.fused_qkv && a.kv_heads == a.heads) attention += 2 * (q_width + kv_width);
+    } else {
+        // Eager attention keeps q and k for the scores, the softmax's output in FP32 (HF: softmax(…,
+        // dtype=float32)) and its 16-bit copy for the product with v, v, and with attention dropout
+        // its mask and output (BERT).
+        attention += 2 * 3 * q_width;
+        scores = a.heads * (4.0 + 2.0 + (a.dropout ? 3.0 : 0.0));
+    }
+    // The output projection's input: the heads' output transposed into a new tensor.
+    if (keeps_input(lora_o)) attention += 2 * q_width;
+    if (rules.lora_dropout && (rules.adapted & lora_o)) attention += 3 * q_width;
+    double mlp = norm;
+    if (keeps_input(lora_gate) || keeps_input(lora_up)) mlp += 2 * h;
+    // SwiGLU (down(silu(gate(x)) · up(x))): silu keeps its input, the product both factors; GeLU
+    // keeps its input. The down (or second) projection's input is the product, or GeLU's output.
+    mlp += a.gated_mlp ? 3 * 2 * f : 2 * f;
+    if (keeps_input(lora_down)) mlp += 2 * f;
+    if (rules.lora_dropout) {
+        if (rules.adapted & (lora_gate | lora_up))
+            mlp += 3 * h * (((rules.adapted & lora_gate) ? 1 : 0) + ((rules.adapted & lora_up) ? 1 : 0));
+        if (rules.adapted & lora_down) mlp += 3 * f;
+    }
+    // Residual dropout after attention and after the MLP keeps its masks (GPT-style, BERT).
+    const double residual_dropout = a.dropout ? 2 * h : 0.0;
+    LayerActivationTerms terms;
+    terms.replicated = attention + mlp + residual_dropout;
+    terms.scores = scores;
+    return terms;
+}
+
+// The Megatron accounting for Megatron-Core; eager frameworks' for dense blocks with plain
+// attention (mixture-of-experts and latent attention keep Megatron's accounting).
+LayerActivationTerms layer_activation_terms(const Architecture& a, const TrainingSettings& training) {
+    const bool eager = training.framework != Framework::megatron && a.experts <= 1 && !a.latent_attention() &&
+                       !a.extended_moe() && a.sliding_window_layers <= 0;
+    if (!eager) return megatron_layer_terms(a, training.sequence, training.micro_batch);
+    const double tokens = training.sequence * training.micro_batch;
+    LayerActivationTerms per_token = eager_layer_terms(a, training);
+    LayerActivationTerms terms;
+    terms.replicated = per_token.replicated * tokens;
+    terms.scores = per_token.scores * tokens * training.sequence;
+    return terms;
+}
+
+// Bytes per token and vocabulary entry the loss keeps at the backward's start (docs/model.md §4,
+// "The loss"): Megatron-Core's vocabulary-parallel cross-entropy one FP32 copy (4); Hugging Face's
+// ForCausalLMLoss (transformers ≥ 4.46: labels shifted, not logits) keeps the BF16 logits the model
+// returns (2), cross_entropy's FP32 log-softmax of logits.float() (4) and, as the backward begins,
+// its gradient (4): 10; LitGPT's chunked head and loss
+// keep each 128-token chunk's BF16 logits and BF16 log-softmax (2 + 2); torchtune's recipes (2024:
+// TransformerDecoder returns output(h).float(), the recipe keeps the shifted contiguous copy, then
+// CrossEntropyLoss) the FP32 copy (4), its log-softmax (4) and the gradient (4): 12. (Its later
+// chunked CEWithChunkedOutputLoss keeps less; not modelled.)
+double loss_bytes_per_logit(Framework framework) {
+    switch (framework) {
+        case Framework::megatron:
+            return 4.0;
+        case Framework::hugging_face:
+            return 10.0;
+        case Framework::litgpt:
+            return 4.0;
+        case Framework::torchtune:
+            return 12.0;
+    }
+    return 4.0;
+}
 
 double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel) {
     const double data_parallel = parallel.data_parallel();
@@ -191,7 +366,7 @@ ActivationBytes activations_with(const Architecture& a, const TrainingSettings& 
     if (p > 1 && parallel.first_stage_layers > 0)
         layers_first_stage = parallel.first_stage_layers * per_layer * interleaving * in_flight_first;
     if (p > 1 && parallel.last_stage_layers > 0) layers_last_stage = parallel.last_stage_layers * per_layer;
-    const double logits = 4.0 * s * b * a.vocab / t / parallel.context;
+    const double logits = loss_bytes_per_logit(training.framework) * s * b * a.vocab / t / parallel.context;
 
     ActivationBytes bytes;
     bytes.per_layer = per_layer;
@@ -212,13 +387,13 @@ ActivationBytes activations_with(const Architecture& a, const TrainingSettings& 
 
 ActivationBytes training_activations(const Architecture& a, const TrainingSettings& training,
                                      const ParallelSettings& parallel) {
-    return activations_with(a, training, parallel, layer_activation_terms(a, training.sequence, training.micro_batch),
-                            training.recompute, micro_batches_per_step(training, parallel));
+    return activations_with(a, training, parallel, layer_activation_terms(a, training), training.recompute,
+                            micro_batches_per_step(training, parallel));
 }
 
 void training_activations_by_recompute(const Architecture& a, const TrainingSettings& training,
                                        const ParallelSettings& parallel, ActivationBytes (&by_recompute)[3]) {
-    const LayerActivationTerms terms = layer_activation_terms(a, training.sequence, training.micro_batch);
+    const LayerActivationTerms terms = layer_activation_terms(a, training);
     const double micro_batches = micro_batches_per_step(training, parallel);
     for (const Recompute r : {Recompute::none, Recompute::selective, Recompute::full})
         by_recompute[static_cast<int>(r)] = activations_with(a, training, parallel, terms, r, micro_batches);

@@ -7,9 +7,37 @@
 
 namespace trainscope {
 
+namespace {
+
+// The largest single weight matrix one GPU holds, in parameters: the embedding or output head
+// (V·h), an MLP matrix (h·f, each expert's) or an attention projection (h·h), split by t.
+double largest_matrix_params(const Architecture& a, double tensor) {
+    const double attention = a.hidden * (a.head_dim > 0 ? a.heads * a.head_dim : a.hidden);
+    return std::fmax(a.vocab * a.hidden, std::fmax(a.hidden * std::fmax(a.mlp, a.routed_mlp()), attention)) / tensor;
+}
+
+// What the optimizer choices take off the GPU's allocator (docs/model.md §9).
+void apply_optimizer_memory_choices(const Scenario& scenario, const BytesPerParam& trainable,
+                                    ModelStateBytes& per_gpu_states) {
+    const TrainingSettings& training = scenario.training;
+    // bitsandbytes' paged optimizers allocate their states in CUDA unified memory (its
+    // docs, "Paged optimizers"): not PyTorch's allocator, and paged out to CPU memory under pressure.
+    if (training.paged_optimizer) per_gpu_states.optimizer_states = 0;
+    // torchtune's optimizer_in_bwd steps each parameter in a hook as its gradient completes and
+    // frees it: at most one tensor's gradient is held at a time, the largest matrix's.
+    if (training.optimizer_in_backward) {
+        const double one_gradient =
+            largest_matrix_params(scenario.model.architecture, scenario.parallel.tensor) * trainable.gradients;
+        per_gpu_states.gradients = std::fmin(per_gpu_states.gradients, one_gradient);
+    }
+}
+
+}  // namespace
+
 OffloadFigures offload_states(const Scenario& scenario, const BytesPerParam& bytes_per_param,
                               const BytesPerParam& trainable, const ParameterCount& params, double micro_batches,
                               ModelStateBytes& per_gpu_states) {
+    apply_optimizer_memory_choices(scenario, trainable, per_gpu_states);
     OffloadFigures figures;
     const Offload offload = scenario.training.offload;
     if (offload == Offload::none) return figures;

@@ -21,8 +21,10 @@ struct OffloadFigures {
 };
 
 // Moves the offloaded states out of `per_gpu_states` (what then stays on the GPU) and says what
-// went where. `trainable` is one trainable parameter's tally (FineTuningFigures::trainable_bytes),
-// `micro_batches` the step's μ (docs/model.md §4).
+// went where. First takes off what the optimizer choices keep away from PyTorch's allocator: a
+// paged optimizer's states, and with the optimizer step in the backward all gradients but one matrix's. `trainable` is
+// one trainable parameter's tally (FineTuningFigures::trainable_bytes), `micro_batches` the step's μ (docs/model.md
+// §4).
 OffloadFigures offload_states(const Scenario& scenario, const BytesPerParam& bytes_per_param,
                               const BytesPerParam& trainable, const ParameterCount& params, double micro_batches,
                               ModelStateBytes& per_gpu_states);

@@ -90,6 +90,32 @@ std::string_view offload_name(Offload offload) {
     return "none";
 }
 
+std::string_view precision_recipe_name(PrecisionRecipe recipe) {
+    switch (recipe) {
+        case PrecisionRecipe::master_copy:
+            return "master_copy";
+        case PrecisionRecipe::pure:
+            return "pure";
+        case PrecisionRecipe::autocast:
+            return "autocast";
+    }
+    return "master_copy";
+}
+
+std::string_view framework_name(Framework framework) {
+    switch (framework) {
+        case Framework::megatron:
+            return "megatron";
+        case Framework::hugging_face:
+            return "hugging_face";
+        case Framework::litgpt:
+            return "litgpt";
+        case Framework::torchtune:
+            return "torchtune";
+    }
+    return "megatron";
+}
+
 std::string_view lora_target_name(int index) {
     static constexpr std::string_view names[lora_target_count] = {"q", "k", "v", "o", "gate", "up", "down"};
     return index >= 0 && index < lora_target_count ? names[index] : std::string_view();
@@ -460,6 +486,14 @@ bool read_training(ObjectReader& root, Scenario& scenario, std::vector<FieldErro
     read_lora(training_reader.get("lora"), training, errors);
     training_reader.choice("offload", training.offload, {Offload::none, Offload::optimizer, Offload::parameters},
                            offload_name);
+    training_reader.choice("precision_recipe", training.precision_recipe,
+                           {PrecisionRecipe::master_copy, PrecisionRecipe::pure, PrecisionRecipe::autocast},
+                           precision_recipe_name);
+    training_reader.boolean("paged_optimizer", training.paged_optimizer);
+    training_reader.boolean("optimizer_in_backward", training.optimizer_in_backward);
+    training_reader.choice("framework", training.framework,
+                           {Framework::megatron, Framework::hugging_face, Framework::litgpt, Framework::torchtune},
+                           framework_name);
     training_reader.finish();
     return tokens_given;
 }
@@ -788,6 +822,12 @@ std::string write_scenario(const Scenario& scenario) {
     w.field("global_batch", training.global_batch).field("accounting", accounting_name(training.accounting));
     w.field("offload", offload_name(training.offload));
     w.field("method", fine_tuning_method_name(training.method));
+    // Written only when not the default, so scenarios written before them read back the same.
+    if (training.precision_recipe != PrecisionRecipe::master_copy)
+        w.field("precision_recipe", precision_recipe_name(training.precision_recipe));
+    if (training.paged_optimizer) w.field_bool("paged_optimizer", true);
+    if (training.optimizer_in_backward) w.field_bool("optimizer_in_backward", true);
+    if (training.framework != Framework::megatron) w.field("framework", framework_name(training.framework));
     if (training.method != FineTuningMethod::full) {
         w.key("lora").begin_object().field("rank", training.lora_rank).key("targets").begin_array();
         for (int index = 0; index < lora_target_count; ++index)

@@ -36,6 +36,17 @@ enum LoraTarget : unsigned {
 constexpr int lora_target_count = 7;
 // docs/model.md §16: what moves to CPU memory (ZeRO-Offload, ZeRO-Infinity).
 enum class Offload { none, optimizer, parameters };
+// How a 16-bit training precision holds the weights (docs/model.md §2): 16-bit weights beside an
+// FP32 master copy and FP32 optimizer states (Micikevicius et al. 2018; Megatron, DeepSpeed: the
+// lesson's 16 bytes); everything in 16 bits, the optimizer's states too (LitGPT bf16-true,
+// torchtune, PEFT's examples); or PyTorch autocast: FP32 weights, gradients and states, with 16-bit
+// copies of the weights made per op and kept for the backward (LitGPT bf16-mixed, Trainer fp16=True).
+enum class PrecisionRecipe { master_copy, pure, autocast };
+// Whose rules decide what a layer keeps for the backward pass (docs/model.md §4, issue 32):
+// Megatron-Core with Transformer Engine's fused kernels (Korthikanti et al. 2022's accounting, the
+// lesson's and every published figure's), or eager PyTorch as Hugging Face transformers (with PEFT
+// and TRL), LitGPT and torchtune run a model, op by op, each with its own loss.
+enum class Framework { megatron, hugging_face, litgpt, torchtune };
 
 std::string_view optimizer_name(Optimizer optimizer);
 std::string_view recompute_name(Recompute recompute);
@@ -43,6 +54,8 @@ std::string_view accounting_name(AccountingConvention accounting);
 std::string_view fine_tuning_method_name(FineTuningMethod method);
 std::string_view base_storage_name(BaseStorage storage);
 std::string_view offload_name(Offload offload);
+std::string_view precision_recipe_name(PrecisionRecipe recipe);
+std::string_view framework_name(Framework framework);
 // "q", "k", "v", "o", "gate", "up", "down" for the bit `index` (0 … 6) of LoraTarget.
 std::string_view lora_target_name(int index);
 
@@ -91,6 +104,15 @@ struct TrainingSettings {
     // optimizer: the master copy, optimizer states and gradients' shard live in CPU memory
     // (ZeRO-Offload, needs ZeRO ≥ 1); parameters: the 16-bit weights too (ZeRO-Infinity, needs ZeRO-3).
     Offload offload = Offload::none;
+    // Read for bf16 and fp16; written only when not the default.
+    PrecisionRecipe precision_recipe = PrecisionRecipe::master_copy;
+    // bitsandbytes' paged optimizers (docs/model.md §9): the optimizer states live in CUDA unified
+    // memory, outside PyTorch's allocator, and the driver moves them to CPU memory under pressure.
+    bool paged_optimizer = false;
+    // The optimizer step taken inside the backward pass (torchtune's optimizer_in_bwd): each gradient
+    // is applied and freed as soon as it is complete, so one tensor's gradient is live at a time.
+    bool optimizer_in_backward = false;
+    Framework framework = Framework::megatron;  // written only when not the default
 };
 
 struct ParallelSettings {

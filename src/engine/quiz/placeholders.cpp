@@ -36,6 +36,7 @@ const FieldFigure field_figures[] = {
     {"cost", FieldFigure::leaf, Figure::money},
     // Memory: every part one GPU holds, the unsharded model states, running memory, activations.
     {"training.per_gpu.", FieldFigure::prefix, Figure::bytes},
+    {"training.overhead.", FieldFigure::prefix, Figure::bytes},
     {"training.model_states.", FieldFigure::prefix, Figure::bytes},
     {"training.activations", FieldFigure::prefix, Figure::bytes},
     {"inference.weights", FieldFigure::prefix, Figure::bytes},
