@@ -40,7 +40,8 @@ std::string with_set(const std::string& set_json) {
 }
 
 std::string bank_of(const std::string& items) {
-    return std::string(R"({"version": 1, "takeaways": [{"id": "memory", "text": "Memory."}], "items": [)") + items + "]}";
+    return std::string(R"({"version": 1, "takeaways": [{"id": "memory", "text": "Memory."}], "items": [)") + items +
+           "]}";
 }
 
 const json::Value* error_on(const json::Value& report, const std::string& field) {
@@ -51,7 +52,8 @@ const json::Value* error_on(const json::Value& report, const std::string& field)
 
 }  // namespace
 
-TEST_CASE("an item without a set is asked as a lesson item, so older banks ask every question as before", "[quiz][sets]") {
+TEST_CASE("an item without a set is asked as a lesson item, so older banks ask every question as before",
+          "[quiz][sets]") {
     const json::Value asked = parse_json(quiz_instance_json(choice_item, 0));
     CHECK(text_at(asked, "set") == "lesson");
     CHECK(asked.find("errors")->items.empty());
@@ -80,7 +82,8 @@ TEST_CASE("a set other than lesson or deeper is an error on the item's set field
 }
 
 TEST_CASE("a misspelt set field is reported as an unknown field", "[quiz][sets]") {
-    const std::string item = replaced(choice_item, R"("kind": "single_choice",)", R"("kind": "single_choice", "sets": "deeper",)");
+    const std::string item =
+        replaced(choice_item, R"("kind": "single_choice",)", R"("kind": "single_choice", "sets": "deeper",)");
     const json::Value report = parse_json(quiz_validate_bank_json(bank_of(item)));
     CHECK(error_on(report, "sets") != nullptr);
 }
@@ -92,7 +95,8 @@ TEST_CASE("the set error is written in German and Spanish, naming the values as 
         trainscope::LanguageScope german(trainscope::Language::de);
         const json::Value report = parse_json(quiz_validate_bank_json(bank_of(item)));
         REQUIRE(error_on(report, "set") != nullptr);
-        CHECK(text_at(*error_on(report, "set"), "message") == "muss \"lesson\" (der Standardwert) oder \"deeper\" sein");
+        CHECK(text_at(*error_on(report, "set"), "message") ==
+              "muss \"lesson\" (der Standardwert) oder \"deeper\" sein");
     }
     trainscope::testing::install_engine_catalogues(trainscope::Language::es);
     trainscope::LanguageScope spanish(trainscope::Language::es);
@@ -137,9 +141,10 @@ TEST_CASE("the built-in deeper set holds what goes past the lesson", "[quiz][set
     // Issue 31: NF4, LoRA, expert and context parallelism, the largest micro-batch, ZeRO's stages and
     // the step simulation are not in the lesson's 570 words.
     const BuiltInSet deeper = built_in_set("deeper");
-    for (const char* id : {"qlora-base-bytes", "lora-model-states", "expert-parallel-splits",
-                           "context-parallel-long-context", "largest-micro-batch", "zero-stages", "moe-flops-active-params",
-                           "why-time-stops-falling", "step-peak-when", "four-parallelisms"}) {
+    for (const char* id :
+         {"qlora-base-bytes", "lora-model-states", "expert-parallel-splits", "context-parallel-long-context",
+          "largest-micro-batch", "zero-stages", "moe-flops-active-params", "why-time-stops-falling", "step-peak-when",
+          "four-parallelisms"}) {
         INFO(id);
         CHECK(deeper.ids.count(id) == 1);
     }

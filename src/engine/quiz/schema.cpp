@@ -15,7 +15,7 @@ namespace {
 
 const char* const item_fields[] = {"id",         "takeaway",  "kind",   "prompt",         "options",
                                    "scenario",   "randomize", "answer", "misconceptions", "explanation",
-                                   "simulation", "show",      "source", "translations", "set"};
+                                   "simulation", "show",      "source", "translations",   "set"};
 const char* const option_fields[] = {"id", "text", "correct", "feedback", "misconception"};
 const char* const randomize_fields[] = {"path", "distribution", "min", "max", "values", "round", "scale_by"};
 const char* const answer_fields[] = {"path", "unit", "tolerance", "tolerance_factor"};
@@ -278,9 +278,10 @@ void validate_item(const Value& item, const std::string& label, std::vector<Prob
     if (text_of(item.find("takeaway")).empty())
         problems.push_back({label, "takeaway",
                             message("quiz.schema.takeaway_missing", "must name the key takeaway this item checks")});
-    if (const Value* set = item.find("set"); set && !(set->kind == Kind::string && (set->text == set_lesson || set->text == set_deeper)))
-        problems.push_back({label, "set",
-                            message("quiz.schema.set", "must be \"lesson\" (the default) or \"deeper\"")});
+    if (const Value* set = item.find("set");
+        set && !(set->kind == Kind::string && (set->text == set_lesson || set->text == set_deeper)))
+        problems.push_back(
+            {label, "set", message("quiz.schema.set", "must be \"lesson\" (the default) or \"deeper\"")});
     if (text_of(item.find("prompt")).empty())
         problems.push_back({label, "prompt", message("quiz.schema.non_empty_string", "must be a non-empty string")});
     if (text_of(item.find("explanation")).empty())

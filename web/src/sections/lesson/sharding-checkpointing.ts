@@ -48,17 +48,18 @@ export function shardingCheckpointingPart(context: SectionContext, notes: HTMLEl
   const recompute = context.add(
     radioControl('training.recompute', t('controls.recompute', 'Activation checkpointing'), recomputeChoices(context), context.onValue),
   );
+  const intro = prose(
+    t(
+      'lesson.fit.prose',
+      'No GPU holds a terabyte. Sharding (ZeRO, or PyTorch’s FSDP) gives each GPU only its slice of the weights’ company; checkpointing keeps few activations and recomputes the rest in the backward pass, trading arithmetic for memory.',
+    ),
+  );
   const element = sectionElement(
     context,
     'sharding-checkpointing',
     t('lesson.fit.heading', 'Sharding and checkpointing make it fit'),
     'ts-section ts-lesson-part',
-    prose(
-      t(
-        'lesson.fit.prose',
-        'No GPU holds a terabyte. Sharding (ZeRO, or PyTorch’s FSDP) gives each GPU only its slice of the weights’ company; checkpointing keeps few activations and recomputes the rest in the backward pass, trading arithmetic for memory.',
-      ),
-    ),
+    intro,
     h(
       'div',
       { className: 'ts-panel' },
@@ -82,8 +83,10 @@ export function shardingCheckpointingPart(context: SectionContext, notes: HTMLEl
       ['fit', t('lesson.fit.to_fit', 'What fits on your own GPUs?')],
     ]),
   );
-  // Words at first sight: the part's sentence and what the figure says of data parallelism and the states.
-  terms.markIn(element, ['zero', 'fsdp', 'activation_checkpointing', 'data_parallel', 'optimizer_states', 'master_copy']);
+  // Words at first sight: in the part's sentence and the figure's words, never inside a radio's label
+  // (a tap there chooses; the stages' and choices' lines beside the radios explain those).
+  terms.markIn(intro, ['zero', 'fsdp', 'activation_checkpointing']);
+  terms.markIn(status.element, ['optimizer_states', 'master_copy']);
   const update = (view: PageView) => {
     status.update(view);
     chips.update(view);
