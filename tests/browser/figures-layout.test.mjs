@@ -198,7 +198,8 @@ for (const width of [320, 360]) {
       });
       assert.deepEqual(tooWide, []);
       const specs = await page.locator('[data-figure="gpu-specs"]').innerText();
-      assert.match(specs, /80 GB .*989 TFLOP\/s/, 'the chosen GPU’s memory and peak are shown under the select');
+      // The H100's 81,559 MiB as the driver reports them, written in decimal GB by the engine.
+      assert.match(specs, /85\.5 GB .*989 TFLOP\/s/, 'the chosen GPU’s memory and peak are shown under the select');
     });
   });
 

@@ -319,7 +319,10 @@ test('a learner’s own GPU: its memory and peak drive the fit and the time', as
     await time.getByLabel('GPU type').selectOption('custom');
     let estimate = await engineEstimate(page);
     assert.equal(estimate.scenario.hardware.gpu, 'custom');
-    assert.equal(estimate.gpu.memory_bytes, 80e9, 'starts from the GPU that was on screen (H100)');
+    // The catalogue's H100 as the driver reports it (81,559 MiB: docs/model.md, the engine's GPU table).
+    const h100 = await page.evaluate(() => window.trainscope.engine.gpus.find((gpu) => gpu.id === 'h100-sxm').memory_bytes);
+    assert.equal(h100, 81559 * 2 ** 20);
+    assert.equal(estimate.gpu.memory_bytes, h100, 'starts from the GPU that was on screen (H100)');
 
     await time.locator('summary', { hasText: 'your own GPU' }).click();
     await time.getByLabel('GPU memory, exact (e.g. 96 GB)').fill('40 GB');

@@ -46,7 +46,11 @@
 // sight (issue 31 item 4): the engine's glossary, 37 terms' English names, forms, definitions and
 // sources in the wasm (about 9 KB of text), the term toggletip, its matcher and styles, the ZeRO
 // stages' and recomputation choices' lines: on their own branch +7,398 B (the offline file); merged
-// with both: 235,266 B (the offline file; the served page 234,828 B). Byte counts are deterministic,
+// with both: 235,266 B (the offline file; the served page 234,828 B). Measured, not only published
+// (issue 32's engine half: frameworks' saved tensors, precision recipes, the card's overhead, exact
+// inverse answers) merged, with the lesson parts' terms, the step chart's marks giving way to the
+// GPU's label on a phone and the sharding part's terms kept off its radios: 238,455 B (the served
+// page; the offline file 238,234 B). Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -56,7 +60,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 235_266;
+const PAGE_BUDGET_BYTES = 238_455;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

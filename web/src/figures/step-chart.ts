@@ -213,19 +213,29 @@ function drawAreas(
   return below;
 }
 
-/** The y axis's marks and grid lines, up to just under the top; zoomed in, they count from what lies under the scale. */
+/**
+ * How close to the GPU's line (a share of the scale) a mark's label would run into the line's own
+ * label on a narrow chart ("H100 SXM memory: 85.5 GB" spans most of a phone's plot): it gives way.
+ */
+const GPU_LABEL_BAND = 0.09;
+
+/**
+ * The y axis's marks and grid lines, up to just under the top; zoomed in, they count from what lies
+ * under the scale. `gpuShare`: where the GPU's labelled line is (null when it is not drawn).
+ */
 function drawTicks(
   yTicks: readonly HTMLElement[],
   gridLines: readonly SVGElement[],
   ticks: readonly number[],
-  scale: { top: number; width: number; y: (bytes: number) => string; focus: boolean },
+  scale: { top: number; width: number; y: (bytes: number) => string; focus: boolean; gpuShare: number | null },
   t: Translate,
   formatBytes: Units['formatBytes'],
 ): void {
-  const { top, width, y, focus } = scale;
+  const { top, width, y, focus, gpuShare } = scale;
   yTicks.forEach((tick, index) => {
     const value = ticks[index];
-    const shown = value !== undefined && value > 0 && value / top < 0.97;
+    const clearOfGpuLabel = gpuShare === null || Math.abs(value / top - gpuShare) >= GPU_LABEL_BAND;
+    const shown = value !== undefined && value > 0 && value / top < 0.97 && clearOfGpuLabel;
     setHidden(tick, !shown);
     const line = gridLines[index];
     setAttribute(line, 'x2', shown ? String(width) : '0');
@@ -335,7 +345,9 @@ export function stepChart(t: Translate, units: Pick<Units, 'formatBytes' | 'form
     // The step as points: its start holds what the first event leaves, then each event's end what it leaves.
     const xs = [x(0), ...events.map((event) => x(event.start + event.seconds))];
     const below = drawAreas(areas, helds, xs, y, focus ? steady : null);
-    drawTicks(yTicks, gridLines, niceTicks(top, last.narrow ? 3 : 5), { top, width, y, focus }, t, formatBytes);
+    // Only a narrow chart's GPU label reaches across to the marks on the left.
+    const gpuShare = focus || top <= 0 || !last.narrow ? null : memory / top;
+    drawTicks(yTicks, gridLines, niceTicks(top, last.narrow ? 3 : 5), { top, width, y, focus, gpuShare }, t, formatBytes);
     // Zoomed in, the GPU's memory is off the scale: its line and label are not drawn.
     drawGpuLine([gpuHalo, gpuLine], gpuLabel, focus ? null : width, y(memory), top > 0 ? memory / top : 0, last.memoryLabel);
     const peakEnd = events[peakEvent] ? events[peakEvent].start + events[peakEvent].seconds : 0;
