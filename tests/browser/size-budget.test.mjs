@@ -50,7 +50,9 @@
 // (issue 32's engine half: frameworks' saved tensors, precision recipes, the card's overhead, exact
 // inverse answers) merged, with the lesson parts' terms, the step chart's marks giving way to the
 // GPU's label on a phone and the sharding part's terms kept off its radios: 238,455 B (the served
-// page; the offline file 238,234 B). Byte counts are deterministic,
+// page; the offline file 238,234 B). Issue 32 on the page (the framework, the precision recipe and
+// the optimizer's placement in the precision part, the process's overhead line, "What fits" naming
+// its framework): +595 B, 239,050 B. Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -60,7 +62,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 238_455;
+const PAGE_BUDGET_BYTES = 239_050;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

@@ -63,6 +63,12 @@ export interface Scenario {
     lora?: { rank: number; targets: string[]; base: string };
     /** none | optimizer | parameters: what lives in CPU memory (docs/model.md §16). */
     offload?: 'none' | 'optimizer' | 'parameters';
+    /** How a 16-bit precision holds the weights: master_copy (the lesson's), pure or autocast (docs/model.md §2). */
+    precision_recipe?: 'master_copy' | 'pure' | 'autocast';
+    /** Whose rules decide what a layer keeps for the backward and the loss (docs/model.md §4). */
+    framework?: 'megatron' | 'hugging_face' | 'litgpt' | 'torchtune';
+    paged_optimizer?: boolean;
+    optimizer_in_backward?: boolean;
   };
   parallel: {
     gpus: number;
@@ -255,6 +261,16 @@ export interface Estimate {
     min_gpus: number;
     /** A floor: GPUs whose memory the model states alone fill. Not the fewest GPUs to train. */
     min_gpus_for_states?: number;
+    /** What a GPU process holds beside its tensors (docs/model.md §9): the CUDA context, the
+     *  allocator's reserve, the peak as allocated, reserved and in use (nvidia-smi). */
+    overhead?: {
+      cuda_context: number;
+      allocator_reserve: number;
+      allocated: number;
+      reserved: number;
+      in_use: number;
+      memory_for_tensors: number;
+    };
     /** What CPU memory holds and what crosses PCIe each step (docs/scenario.md, training.offload). */
     offload?: {
       mode: 'none' | 'optimizer' | 'parameters';

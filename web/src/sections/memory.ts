@@ -1,7 +1,7 @@
 // Running vs training, one whole copy of the model on one scale: the figures the lesson path's first
 // two parts show (sections/lesson/), and the deeper part with precision, optimizer and serving.
 
-import { radioControl, selectControl } from '../controls/controls';
+import { checkboxControl, radioControl, selectControl } from '../controls/controls';
 import { type Child, h, setAttribute, setFigure, setHidden, setText } from '../dom/dom';
 import { gpuIcons } from '../figures/gpu-icons';
 import { legend } from '../figures/legend';
@@ -439,6 +439,60 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
   return { element, update };
 }
 
+/** A switch whose words are the engine's: the label of its "on" choice, and that choice's hint. */
+function toggle(context: SectionContext, path: string): HTMLElement {
+  const on = context.choices(path).find((choice) => String(choice.value) === 'true');
+  return context.add(checkboxControl(path, on?.label ?? path, context.onValue, on?.hint)).element;
+}
+
+/**
+ * How the run is kept as real trainers keep it (docs/model.md §2, §4, §9): the framework whose rules
+ * decide what a layer saves, the precision recipe, the optimizer's placement; and what a GPU process
+ * pays beside its tensors, as allocated, reserved and in use (what nvidia-smi shows).
+ */
+function asRunControls(context: SectionContext): MemoryPart {
+  const { t } = context;
+  const { formatBytes } = context.units;
+  const select = (path: string, label: string) =>
+    context.add(selectControl(path, label, [...context.choices(path)], context.onValue)).element;
+  const context_ = h('strong', { 'data-figure': 'cuda-context' });
+  const reserved = h('strong', { 'data-figure': 'reserved' });
+  const inUse = h('strong', { 'data-figure': 'in-use' });
+  const overhead = h(
+    'p',
+    { className: 'ts-hint' },
+    withElements(
+      t(
+        'precision.overhead',
+        'Beside its tensors, each GPU’s process pays {context} for the CUDA context. PyTorch’s allocator keeps freed blocks: about {reserved} reserved at the peak, and nvidia-smi shows about {in_use}.',
+      ),
+      { context: context_, reserved, in_use: inUse },
+    ),
+  );
+  const element = h(
+    'div',
+    { className: 'ts-panel' },
+    h(
+      'div',
+      { className: 'ts-deeper-body ts-grid-controls' },
+      select('training.framework', t('precision.framework', 'Framework (what each layer keeps for the backward)')),
+      select('training.precision_recipe', t('precision.recipe', 'How 16-bit training holds the weights')),
+      toggle(context, 'training.paged_optimizer'),
+      toggle(context, 'training.optimizer_in_backward'),
+    ),
+    overhead,
+  );
+  const update = ({ estimate }: PageView) => {
+    const figures = estimate.training.overhead;
+    setHidden(overhead, !figures);
+    if (!figures) return;
+    setFigure(context_, formatBytes(figures.cuda_context), figures.cuda_context);
+    setFigure(reserved, formatBytes(figures.reserved), figures.reserved);
+    setFigure(inUse, formatBytes(figures.in_use), figures.in_use);
+  };
+  return { element, update };
+}
+
 /**
  * The deeper part behind the lesson's bytes per parameter: the precision weights run and train in,
  * the optimizer, the sequences served, and why other tools count another total.
@@ -447,6 +501,7 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
 export function precisionSection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
   const { t } = context;
   const controls = precisionControls(context, accountingChoices);
+  const asRun = asRunControls(context);
   const element = sectionElement(
     context,
     'precision',
@@ -459,7 +514,11 @@ export function precisionSection(context: SectionContext, accountingChoices: rea
       ),
     ),
     controls.element,
+    asRun.element,
   );
-  const update = (view: PageView) => controls.update(view);
+  const update = (view: PageView) => {
+    controls.update(view);
+    asRun.update(view);
+  };
   return { element, update };
 }

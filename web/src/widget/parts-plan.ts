@@ -87,6 +87,10 @@ export function planParts(sections: readonly Section[] | undefined): PartsPlan {
 const FIELD_PARTS: ReadonlyArray<readonly [prefix: string, part: DeeperPart]> = [
   ['inference.', 'precision'],
   ['training.precision', 'precision'],
+  ['training.precision_recipe', 'precision'],
+  ['training.framework', 'precision'],
+  ['training.paged_optimizer', 'precision'],
+  ['training.optimizer_in_backward', 'precision'],
   ['training.accounting', 'precision'],
   ['training.micro_batch', 'activations'],
   ['training.sequence', 'activations'],

@@ -12,6 +12,7 @@ import type { FieldError } from '../../engine/types';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { termsFor } from '../../figures/term';
+import { withElements } from '../../i18n/i18n';
 import { ANY_SIZE, MODEL_PRESET } from '../model';
 import { CUSTOM_GPU } from '../time';
 import { changesList } from './changes';
@@ -139,6 +140,25 @@ function currentFigures(context: SectionContext) {
   return { element, update };
 }
 
+/** Which framework's memory the answers assume: the engine's name for it (docs/model.md §4). */
+function frameworkLine(context: SectionContext): { element: HTMLElement; update(view: PageView): void } {
+  const { t } = context;
+  const frameworkName = h('strong', { 'data-figure': 'fit-framework' });
+  const element = h(
+    'p',
+    { className: 'ts-hint' },
+    withElements(
+      t('fit.framework', 'Memory as {framework} keeps it, with the CUDA context counted; change it in “Precision, optimizer and serving”.'),
+      { framework: frameworkName },
+    ),
+  );
+  const update = (view: PageView) => {
+    const framework = view.scenario.training.framework ?? 'megatron';
+    setText(frameworkName, context.choices('training.framework').find((choice) => choice.value === framework)?.label ?? framework);
+  };
+  return { element, update };
+}
+
 export function fitSection(context: SectionContext, engine: FitEngine): SectionView {
   const { t } = context;
   const current = currentFigures(context);
@@ -148,6 +168,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const settings = methodSettings(context);
   const problem = h('p', { className: 'ts-field-error', role: 'alert' });
   const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
+  const assumes = frameworkLine(context);
   const terms = termsFor(t, context.language);
   // The layouts' letters (TP 8 × PP 16 …) are rewritten on every answer: they are explained once, above them.
   const letters = terms.key(t('fit.layouts.terms', 'The letters:'), [
@@ -161,6 +182,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const results = h(
     'div',
     { className: 'ts-fit-results' },
+    assumes.element,
     letters,
     current.element,
     changes.element,
@@ -205,6 +227,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const schedule = searchWhenNear(element, search, SEARCH_REST_MS);
   const update = (view: PageView) => {
     settings.update(view);
+    assumes.update(view);
     schedule.update(view);
   };
   return { element, update, settle: schedule.settle };
