@@ -18,6 +18,10 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
   const offload = offloadNote(context);
   const bars = memoryBars(context);
   const whyDetails = memoryWhy(context);
+  const terms = termsFor(t, context.language);
+  // The bars' legends name the KV cache, the logits and the micro-batch; legends stay plain text
+  // (their names are read as figures), so their words have a line of their own under the figure.
+  const barWords = terms.key(t('lesson.extras.terms', 'In the bars:'), ['kv_cache', 'logits', 'micro_batch'], (term) => term.name);
   const optimizer = context.add(
     selectControl(
       'training.optimizer',
@@ -36,13 +40,14 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
     offload.element,
     h('div', { className: 'ts-lesson-controls' }, optimizer.element),
     bars.element,
+    barWords,
     whyDetails.element,
     deeperLinks(context, [
       ['precision', t('lesson.extras.to_precision', 'Other precisions and optimizers, serving, and why other tools count another total')],
     ]),
   );
   // Words at first sight, in the part's sentence (the legends keep their names plain: figures are read from them).
-  termsFor(t, context.language).markIn(sentence.element, ['gradients', 'master_copy', 'optimizer_states', 'activations']);
+  terms.markIn(sentence.element, ['gradients', 'master_copy', 'optimizer_states', 'activations']);
   const update = (view: PageView) => {
     sentence.update(view);
     fineTuning.update(view);
