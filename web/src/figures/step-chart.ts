@@ -216,8 +216,10 @@ function drawAreas(
 /**
  * How close to the GPU's line (a share of the scale) a mark's label would run into the line's own
  * label on a narrow chart ("H100 SXM memory: 85.5 GB" spans most of a phone's plot): it gives way.
+ * The narrow plot is 200 px tall (web/styles.css, .ts-step-plot); the line's label (about 15 px, 2 px
+ * off the line) and half a mark's label (about 8 px) need 25 px: 0.14 of it, with a little room.
  */
-const GPU_LABEL_BAND = 0.09;
+const GPU_LABEL_BAND = 0.14;
 
 /**
  * The y axis's marks and grid lines, up to just under the top; zoomed in, they count from what lies
