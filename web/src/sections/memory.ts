@@ -383,8 +383,6 @@ export function memoryWhy(context: SectionContext): MemoryPart {
 function precisionControls(context: SectionContext, accountingChoices: readonly AccountingChoice[]): MemoryPart {
   const { t } = context;
   const { formatInteger } = context.units;
-  const select = (path: string, label: string) =>
-    context.add(selectControl(path, label, [...context.choices(path)], context.onValue)).element;
   // Why another tool says 18: each convention in the engine's words, its sum for the optimizer on screen.
   const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
   for (const note of accountingNotes) note.element.append(note.text);
@@ -394,8 +392,8 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
     h(
       'div',
       { className: 'ts-deeper-body ts-grid-controls' },
-      select('inference.precision', t('memory.deeper.weights_precision', 'Weights when running')),
-      select('inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision')),
+      choiceSelect(context, 'inference.precision', t('memory.deeper.weights_precision', 'Weights when running')),
+      choiceSelect(context, 'inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision')),
       context.range({
         path: 'inference.batch',
         label: t('memory.deeper.batch', 'Sequences served at once'),
@@ -408,8 +406,8 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
         formatField: formatInteger,
         describe: (v) => context.units.formatTokens(v),
       }).element,
-      select('training.optimizer', t('memory.deeper.optimizer', 'Optimizer')),
-      select('training.precision', t('memory.deeper.training_precision', 'Training precision')),
+      choiceSelect(context, 'training.optimizer', t('memory.deeper.optimizer', 'Optimizer')),
+      choiceSelect(context, 'training.precision', t('memory.deeper.training_precision', 'Training precision')),
       h(
         'div',
         { className: 'ts-accounting' },
@@ -439,6 +437,11 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
   return { element, update };
 }
 
+/** A drop-down of a choice field, its options the engine's words for each value. */
+export function choiceSelect(context: SectionContext, path: string, label: string): HTMLElement {
+  return context.add(selectControl(path, label, [...context.choices(path)], context.onValue)).element;
+}
+
 /** A switch whose words are the engine's: the label of its "on" choice, and that choice's hint. */
 function toggle(context: SectionContext, path: string): HTMLElement {
   const on = context.choices(path).find((choice) => String(choice.value) === 'true');
@@ -453,8 +456,6 @@ function toggle(context: SectionContext, path: string): HTMLElement {
 function asRunControls(context: SectionContext): MemoryPart {
   const { t } = context;
   const { formatBytes } = context.units;
-  const select = (path: string, label: string) =>
-    context.add(selectControl(path, label, [...context.choices(path)], context.onValue)).element;
   const context_ = h('strong', { 'data-figure': 'cuda-context' });
   const reserved = h('strong', { 'data-figure': 'reserved' });
   const inUse = h('strong', { 'data-figure': 'in-use' });
@@ -475,8 +476,8 @@ function asRunControls(context: SectionContext): MemoryPart {
     h(
       'div',
       { className: 'ts-deeper-body ts-grid-controls' },
-      select('training.framework', t('precision.framework', 'Framework (what each layer keeps for the backward)')),
-      select('training.precision_recipe', t('precision.recipe', 'How 16-bit training holds the weights')),
+      choiceSelect(context, 'training.framework', t('precision.framework', 'Framework (what each layer keeps for the backward)')),
+      choiceSelect(context, 'training.precision_recipe', t('precision.recipe', 'How 16-bit training holds the weights')),
       toggle(context, 'training.paged_optimizer'),
       toggle(context, 'training.optimizer_in_backward'),
     ),

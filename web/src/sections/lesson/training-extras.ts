@@ -1,10 +1,9 @@
 // The lesson's second part: what training's extra bytes per weight hold (gradients, the FP32
 // master copy, the optimizer's states), on one scale with running, and the optimizer that sets them.
 
-import { selectControl } from '../../controls/controls';
 import { h } from '../../dom/dom';
 import { termsFor } from '../../figures/term';
-import { fineTuningSentence, memoryBars, memoryWhy, trainingExtrasSentence } from '../memory';
+import { choiceSelect, fineTuningSentence, memoryBars, memoryWhy, trainingExtrasSentence } from '../memory';
 import { offloadNote } from '../offload-note';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { sectionElement } from '../shell';
@@ -22,14 +21,7 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
   // The bars' legends name the KV cache, the logits and the micro-batch; legends stay plain text
   // (their names are read as figures), so their words have a line of their own under the figure.
   const barWords = terms.key(t('lesson.extras.terms', 'In the bars:'), ['kv_cache', 'logits', 'micro_batch'], (term) => term.name);
-  const optimizer = context.add(
-    selectControl(
-      'training.optimizer',
-      t('memory.deeper.optimizer', 'Optimizer'),
-      [...context.choices('training.optimizer')],
-      context.onValue,
-    ),
-  );
+  const optimizer = choiceSelect(context, 'training.optimizer', t('memory.deeper.optimizer', 'Optimizer'));
   const element = sectionElement(
     context,
     'training-extras',
@@ -38,7 +30,7 @@ export function trainingExtrasPart(context: SectionContext): SectionView {
     sentence.element,
     fineTuning.element,
     offload.element,
-    h('div', { className: 'ts-lesson-controls' }, optimizer.element),
+    h('div', { className: 'ts-lesson-controls' }, optimizer),
     bars.element,
     barWords,
     whyDetails.element,
