@@ -3,9 +3,20 @@
 
 import type { ScoreDetail } from '../src/quiz/types';
 
-/** Starts reporting; returns a function that stops. A no-op when the page is not framed. */
-export function reportToHost(content: HTMLElement, target: Window = window.parent): () => void {
-  if (target === window) return () => {};
+/** What reportToHost gives back: a way to stop, and a way to report the height now. */
+export interface HostReport {
+  stop: () => void;
+  /**
+   * Sends the height if it changed. The ResizeObserver's reports wait for a rendered frame, and
+   * Chromium renders no frames for a cross-origin (or sandboxed) iframe scrolled out of view, so
+   * the page calls this once the widget is drawn: the host sizes the frame before it is seen.
+   */
+  sendHeight: () => void;
+}
+
+/** Starts reporting. A no-op when the page is not framed. */
+export function reportToHost(content: HTMLElement, target: Window = window.parent): HostReport {
+  if (target === window) return { stop: () => {}, sendHeight: () => {} };
   // The score is not secret and the host's origin is unknown here: '*' lets any host listen;
   // the host, not we, decides which frames to trust (by event.source).
   const post = (message: object) => {
@@ -36,9 +47,10 @@ export function reportToHost(content: HTMLElement, target: Window = window.paren
     if (statement) post({ type: 'trainscope:xapi', statement });
   };
   content.addEventListener('trainscope-xapi', onStatement);
-  return () => {
+  const stop = () => {
     observer?.disconnect();
     content.removeEventListener('trainscope-score', onScore);
     content.removeEventListener('trainscope-xapi', onStatement);
   };
+  return { stop, sendHeight };
 }

@@ -32,7 +32,7 @@ async function start(): Promise<void> {
     },
     words.t,
   );
-  reportToHost(target);
+  const report = reportToHost(target);
   // The engine checks the preset and scenario first; if it cannot load, mountTrainscope says why.
   // ?bank= names a file on the iframe page's own site (docs/quiz.md, "Your own bank").
   const [shared, quizBank] = await Promise.all([
@@ -58,9 +58,11 @@ async function start(): Promise<void> {
     quizBank,
     language: words.language,
     languageProblem: words.packProblem,
-  }).catch(() => {
-    // mountTrainscope has already shown its message in the frame.
-  });
+  })
+    .catch(() => {
+      // mountTrainscope has already shown its message in the frame.
+    })
+    .finally(report.sendHeight);
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => void start());
