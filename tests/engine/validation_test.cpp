@@ -29,14 +29,14 @@ using trainscope::json::Value;
 // 11.7%, worst 40.1%, 3 wrong; with each framework's rules for what a layer keeps and its loss
 // (LitGPT, Hugging Face): median 9.4%, worst 40.1% (a 2-GPU FSDP run), 2 wrong; with QLoRA's
 // dequantized matrix in flight: median 8.9%; with torchtune's five runs (49 runs from 4 projects):
-// median 9.1%, worst 40.1%, 2 wrong. The issue asks for at least 5 projects; 4 so far.
+// median 9.1%, worst 40.1%, 2 wrong; with torchtitan's six (55 runs from 5 projects): median 8.7%.
 constexpr double target_median_error = 0.10;
 constexpr double target_worst_error = 0.25;
-constexpr double ratchet_median_error = 0.092;
+constexpr double ratchet_median_error = 0.088;
 constexpr double ratchet_worst_error = 0.41;
 constexpr int ratchet_wrong_verdicts = 2;
 constexpr std::size_t target_projects = 5;
-constexpr std::size_t ratchet_projects = 4;
+constexpr std::size_t ratchet_projects = 5;
 
 struct RunResult {
     std::string id;
