@@ -14,6 +14,7 @@
 #include "engine/api/estimate_json.hpp"
 #include "engine/api/fit.hpp"
 #include "engine/api/methods.hpp"
+#include "engine/api/validation.hpp"
 #include "engine/api/view.hpp"
 #include "engine/model/choices.hpp"
 #include "engine/model/estimate.hpp"
@@ -166,6 +167,7 @@ EMSCRIPTEN_BINDINGS(trainscope_engine) {
     emscripten::function("view", &view);
     emscripten::function("presets", &trainscope::presets_json);
     emscripten::function("gpus", &trainscope::gpus_json);
+    emscripten::function("validationSummary", &trainscope::validation_summary_json);
     emscripten::function("defaultScenario", &trainscope::default_scenario_json);
     emscripten::function("numberFormats", &trainscope::number_formats_json);
     emscripten::function("choices", &trainscope::choices_json);

@@ -75,6 +75,11 @@ export interface TrainscopeEngineModule {
   gpus(): string;
   /** The scenario used for any field not given, fully spelled out. */
   defaultScenario(): string;
+  /**
+   * {runs_compared, runs_with_peak, projects, median_error, worst_error, verdicts_wrong}: how close
+   * the engine is to measured runs (docs/validation.md), errors as fractions.
+   */
+  validationSummary(): string;
   /** JSON array of {id, name, bytes, label}: every number format, labelled with its bytes per value. */
   numberFormats(): string;
 

@@ -26,6 +26,7 @@ import type {
   QuantityKind,
   Scenario,
   Story,
+  ValidationSummary,
 } from './types';
 
 export type { QuantityReading } from './engine-module';
@@ -58,6 +59,8 @@ export interface Engine {
   readonly numberFormats: readonly NumberFormatInfo[];
   /** Every numeric scenario field's range, kind and integrality: the page's only limits. */
   readonly fieldLimits: FieldLimits;
+  /** How close the engine is to measured runs: its validation table's summary (docs/validation.md). */
+  readonly validationSummary: ValidationSummary;
   /** Typed text read as a quantity of `kind` ("70B" as a count: 7e10; as memory: 70 bytes). */
   readQuantity(text: string, kind: QuantityKind): QuantityReading;
   /** Typed text for a scenario field, read in its kind and checked against its limits. */
@@ -190,6 +193,7 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
   let stories: Story[] | null = null;
   // The published runs' names and notes are written in the language: asked again for each.
   let presets: Preset[] | null = null;
+  let validationSummary: ValidationSummary | null = null;
   return {
     estimate: (scenario) => JSON.parse(engineModule.estimate(JSON.stringify(scenario))) as Estimate,
     view: (scenario, request, t = english) => readView(engineModule, JSON.stringify(scenario), request, t),
@@ -216,6 +220,10 @@ export function wrap(rawModule: TrainscopeEngineModule, language: Language = 'en
     get stories() {
       stories ??= JSON.parse(engineModule.stories()) as Story[];
       return stories;
+    },
+    get validationSummary() {
+      validationSummary ??= JSON.parse(engineModule.validationSummary()) as ValidationSummary;
+      return validationSummary;
     },
     get timeAxisMarks() {
       timeAxisMarks ??= JSON.parse(engineModule.timeAxisMarks()) as Array<{ seconds: number; label: string }>;

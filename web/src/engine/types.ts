@@ -495,3 +495,19 @@ export interface NumberFormatInfo {
   bytes: number;
   label: string;
 }
+
+/** How close the engine is to measured runs (docs/validation.md): its validation table's summary line. */
+export interface ValidationSummary {
+  /** Runs the engine models: a measured peak or an out-of-memory outcome. */
+  runs_compared: number;
+  /** Of those, runs that ran and published their peak. */
+  runs_with_peak: number;
+  /** Independent projects the runs come from. */
+  projects: number;
+  /** Median |engine − measured| / measured over the runs with a peak (0.087 for 8.7%). */
+  median_error: number;
+  /** The largest of those errors. */
+  worst_error: number;
+  /** Fits / out-of-memory verdicts the engine gets wrong. */
+  verdicts_wrong: number;
+}
