@@ -9,9 +9,9 @@
 namespace trainscope {
 
 struct ValidationSummary {
-    int runs_compared = 0;   // runs the engine models (a measured peak or an out-of-memory outcome)
-    int runs_with_peak = 0;  // of those, runs that ran and published their peak
-    int projects = 0;        // independent projects the runs come from
+    int runs_compared = 0;    // runs the engine models (a measured peak or an out-of-memory outcome)
+    int runs_with_peak = 0;   // of those, runs that ran and published their peak
+    int projects = 0;         // independent projects the runs come from
     double median_error = 0;  // median |engine − measured| / measured over the runs with a peak
     double worst_error = 0;   // the largest of those errors
     int verdicts_wrong = 0;   // fits / out-of-memory verdicts the engine gets wrong

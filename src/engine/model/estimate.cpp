@@ -157,6 +157,9 @@ double fewest_gpus_fully_sharded(const Scenario& scenario, const Estimate& resul
     limit.memory = memory_per_gpu;
     // Offloaded states (docs/model.md §16) stay in CPU memory whatever d: the GPU keeps its share.
     limit.states = training.model_states.total() / model_parallel * kept_on_gpu;
+    // docs/model.md §9: PyTorch's AdamW steps with one more moment's worth (none when offloaded).
+    limit.step_temporary =
+        training.model_states.optimizer_states / model_parallel * optimizer_step_temporary_share(scenario.training);
     // The activations (and their micro-batches in flight) are the scenario's own, not d → ∞'s.
     step_timeline(sharded, result.params, training.bytes_per_param, ModelStateBytes{}, training.activations,
                   result.compute, StepDetail::peak, &limit);

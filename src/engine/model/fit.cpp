@@ -614,7 +614,8 @@ bool all_three_fit(Scenario& s, ShapeFigures& shape, double states, const Weight
         shape.most_held = most;
     }
     const WeightPeakParts& w = weight_parts;
-    const double every_weight_extra = 2 * w.gathered_layer + w.gathered_head + w.layer_gradients + w.head_gradients;
+    const double every_weight_extra =
+        2 * w.gathered_layer + w.gathered_head + w.layer_gradients + w.head_gradients + w.optimizer_temporary;
     if ((states + shape.most_held + every_weight_extra) * (1 + 1e-12) <= tensor_memory_bytes(s.hardware.gpu))
         return true;
     for (int r = 0; r < 3; ++r) {
@@ -642,10 +643,8 @@ bool judge_family(Scenario& s, const SharedFigures& shared, ShapeFigures& shape,
         }
         s.training.recompute = Recompute::none;
         // Below ZeRO-2 a layer holds no gradient buffer and gathers nothing (offloading the weights
-        // needs ZeRO-3): the part is 0 (timeline.cpp's event_sizes).
-        if (!known.has_weight_parts)
-            known.weight_parts = zero >= 2 ? weight_parts_of(s, shared) : WeightPeakParts{},
-            known.has_weight_parts = true;
+        // needs ZeRO-3): only the optimizer step's temporary (timeline.cpp's event_sizes).
+        if (!known.has_weight_parts) known.weight_parts = weight_parts_of(s, shared), known.has_weight_parts = true;
         const WeightPeakParts& weight_parts = known.weight_parts;
         if (all_three_fit(s, shape, states, weight_parts) && checks + 3 < fit_check_budget) {
             search.layouts_examined += 3, search.layouts_total += 3, checks += 3;

@@ -312,6 +312,24 @@ double loss_bytes_per_logit(Framework framework) {
     return 4.0;
 }
 
+// docs/model.md §9, "The optimizer step". PyTorch's Adam and AdamW (torch/optim/adamw.py,
+// _multi_tensor_adamw: the foreach implementation, the default for parameters on the GPU since
+// PyTorch 2.0) compute the denominator as exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs), a
+// new tensor for every parameter the optimizer updates, then divide and add in place: for the step,
+// one second moment's worth more, half the states. The eager frameworks build that optimizer
+// (torchtune's configs torch.optim.AdamW, LitGPT's finetune scripts, PEFT's and Trainer's
+// adamw_torch). Megatron-Core's fused Adam (Apex / Transformer Engine multi_tensor_apply) updates
+// in place; bitsandbytes' 8-bit and paged optimizers run their own kernels; the step in the
+// backward (torchtune's optimizer_in_bwd) updates one parameter at a time.
+double optimizer_step_temporary_share(const TrainingSettings& training) {
+    const bool adam = training.optimizer == Optimizer::adamw || training.optimizer == Optimizer::adam;
+    // Offloaded states are stepped on the CPU (DeepSpeed's CPU Adam, docs/model.md §16).
+    if (!adam || training.framework == Framework::megatron || training.paged_optimizer ||
+        training.optimizer_in_backward || training.offload != Offload::none)
+        return 0.0;
+    return 0.5;
+}
+
 double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel) {
     const double data_parallel = parallel.data_parallel();
     if (training.global_batch > 0)

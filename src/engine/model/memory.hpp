@@ -53,6 +53,10 @@ struct ActivationBytes {
 // a pipeline as many as its stages (the fewest that fill 1F1B's warm-up).
 double micro_batches_per_step(const TrainingSettings& training, const ParallelSettings& parallel);
 
+// The temporary the optimizer step allocates, as a share of the optimizer's states on this GPU
+// (docs/model.md §9): PyTorch's torch.optim.AdamW, as eager frameworks run it, one moment's worth.
+double optimizer_step_temporary_share(const TrainingSettings& training);
+
 // Korthikanti et al. 2022, Table 2 (docs/model.md §4), for the scenario's block, parallelism and recompute.
 ActivationBytes training_activations(const Architecture& architecture, const TrainingSettings& training,
                                      const ParallelSettings& parallel);

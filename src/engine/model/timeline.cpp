@@ -81,6 +81,7 @@ struct Holding {
     bool gathered_head = false;  // the embedding or output matrix (V×h), gathered under ZeRO-3
     bool layer_gradients = false;
     bool head_gradients = false;
+    bool optimizer_step = false;  // the optimizer's step, with its temporary (optimizer_step_temporary_share)
 };
 
 // Sizes of the things that come and go, on this GPU.
@@ -92,6 +93,7 @@ struct Sizes {
     double gathered_head = 0;
     double layer_gradients = 0;
     double head_gradients = 0;
+    double optimizer_temporary_share = 0;  // of the optimizer's states, during its step
 };
 
 // Receives every event of the step in order, one layer and one micro-batch at a time, and keeps
@@ -128,16 +130,19 @@ public:
             holding.gathered_layers * size_.gathered_layer + (holding.gathered_head ? size_.gathered_head : 0.0);
         const double temporary = (holding.layer_gradients ? size_.layer_gradients : 0.0) +
                                  (holding.head_gradients ? size_.head_gradients : 0.0);
+        // The optimizer's own temporary during its step counts with its states (docs/model.md §9).
+        const double optimizer_states =
+            states_.optimizer_states * (holding.optimizer_step ? 1.0 + size_.optimizer_temporary_share : 1.0);
         // StepBytes::total()'s sum, term for term in its order, so the peak is the same number; the
         // StepBytes itself is built only where it is kept (a search walks most events for the peak alone).
         const double total = states_.weights + gathered_weights + states_.gradients + states_.master_weights +
-                             states_.optimizer_states + activations + logits + temporary;
+                             optimizer_states + activations + logits + temporary;
         auto held = [&] {
             StepBytes bytes;
             bytes.weights = states_.weights;
             bytes.gradients = states_.gradients;
             bytes.master_weights = states_.master_weights;
-            bytes.optimizer_states = states_.optimizer_states;
+            bytes.optimizer_states = optimizer_states;
             bytes.activations = activations;
             bytes.logits = logits;
             bytes.gathered_weights = gathered_weights;
@@ -170,10 +175,12 @@ public:
                 limit_->fullest.gathered_weights = gathered;
             }
             const double room = limit_->memory - (total - gathered_weights) - gathered;
+            // The optimizer step holds its temporary beside the states, sharded alike.
+            const double states = limit_->states + (holding.optimizer_step ? limit_->step_temporary : 0.0);
             if (!(room > 0))
                 limit_->overflows = true;
             else
-                limit_->data_parallel = std::fmax(limit_->data_parallel, std::ceil((limit_->states - gathered) / room));
+                limit_->data_parallel = std::fmax(limit_->data_parallel, std::ceil((states - gathered) / room));
         }
         if (!keep_events_) return;
 
@@ -466,7 +473,9 @@ void walk_step(Sink& sink, const Plan& plan, std::int64_t micro_batches, std::in
     // reduce-scatters them so each GPU gets the slice its optimizer states update.
     if (plan.zero == 0 && data_parallel > 1) sink.add(StepPhase::all_reduce, StepBlock::all, 0, 0);
     if (plan.zero == 1 && data_parallel > 1) sink.add(StepPhase::reduce_scatter, StepBlock::all, 0, 0);
+    sink.holding.optimizer_step = true;
     sink.add(StepPhase::optimizer, StepBlock::all, 0, 0);
+    sink.holding.optimizer_step = false;
 }
 
 }  // namespace
@@ -546,6 +555,7 @@ Sizes event_sizes(const Scenario& scenario, const ParameterCount& params, const 
         size.layer_gradients = layer_on_gpu * bytes_per_param.gradients;
         size.head_gradients = head_params / t * bytes_per_param.gradients;
     }
+    size.optimizer_temporary_share = optimizer_step_temporary_share(scenario.training);
     return size;
 }
 
@@ -724,11 +734,14 @@ StepPeakBounds step_peak_from_parts(double states, const ActivationPeakParts& a,
     // gradients beside the gathered embedding (its forward's gather, gathered head alone, is less).
     if (a.first_stage) extra = std::max(extra, w.gathered_head + w.head_gradients - a.pass_activations);
     StepPeakBounds bounds;
-    bounds.lower = states + a.pile + extra;
+    // The optimizer step, after the backward has freed every activation: the states and the
+    // optimizer's temporary alone (walk_step).
+    bounds.lower = std::max(states + a.pile + extra, states + w.optimizer_temporary);
     bounds.upper = bounds.lower;
     if (a.logits_outlive_pass)  // the groups no longer hold: every extra at once
-        bounds.upper = states + a.pile + a.rebuilt + a.logits + 2 * w.gathered_layer + w.gathered_head +
-                       w.layer_gradients + w.head_gradients;
+        bounds.upper = std::max(states + a.pile + a.rebuilt + a.logits + 2 * w.gathered_layer + w.gathered_head +
+                                    w.layer_gradients + w.head_gradients,
+                                bounds.lower);
     return bounds;
 }
 
@@ -748,6 +761,11 @@ StepPeakParts step_peak_parts(const Scenario& scenario, const ParameterCount& pa
     parts.weights.gathered_head = plan.gathers ? size.gathered_head : 0.0;
     parts.weights.layer_gradients = size.layer_gradients;
     parts.weights.head_gradients = size.head_gradients;
+    // The walk's optimizer step holds the states on the GPU (offload moves the step to the CPU).
+    if (size.optimizer_temporary_share > 0)
+        parts.weights.optimizer_temporary =
+            per_gpu_model_states(bytes_per_param, params, scenario.parallel).optimizer_states *
+            size.optimizer_temporary_share;
     return parts;
 }
 

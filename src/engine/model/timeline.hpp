@@ -84,6 +84,7 @@ struct StepTimeline {
 struct ShardingLimit {
     double memory = 0;          // one GPU's bytes
     double states = 0;          // the model states of one t·p slice, unsharded
+    double step_temporary = 0;  // the optimizer step's temporary for those states, unsharded
     double gathered_share = 1;  // (d−1)/d of the timeline's d
     double data_parallel = 1;   // result
     bool overflows = false;     // result: some event overflows whatever d
@@ -139,10 +140,11 @@ struct ActivationPeakParts {
 // The weights' side: it depends on t, e, the ZeRO stage, d·c and offload alone (0 below ZeRO-2),
 // so the search works it out once per (t, p, e, ZeRO stage). Each is 0 where the walk never holds it.
 struct WeightPeakParts {
-    double gathered_layer = 0;   // ZeRO-3: other GPUs' slices of one layer
-    double gathered_head = 0;    // … of the embedding or output matrix
-    double layer_gradients = 0;  // ZeRO-2/3: one layer's full gradients before their reduce-scatter
-    double head_gradients = 0;   // … the embedding's or output matrix's
+    double gathered_layer = 0;       // ZeRO-3: other GPUs' slices of one layer
+    double gathered_head = 0;        // … of the embedding or output matrix
+    double layer_gradients = 0;      // ZeRO-2/3: one layer's full gradients before their reduce-scatter
+    double head_gradients = 0;       // … the embedding's or output matrix's
+    double optimizer_temporary = 0;  // the optimizer step's temporary (optimizer_step_temporary_share)
 };
 
 struct StepPeakParts {
