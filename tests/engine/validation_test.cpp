@@ -30,7 +30,10 @@ using trainscope::json::Value;
 // 11.7%, worst 40.1%, 3 wrong; with each framework's rules for what a layer keeps and its loss
 // (LitGPT, Hugging Face): median 9.4%, worst 40.1% (a 2-GPU FSDP run), 2 wrong; with QLoRA's
 // dequantized matrix in flight: median 8.9%; with torchtune's five runs (49 runs from 4 projects):
-// median 9.1%, worst 40.1%, 2 wrong; with torchtitan's six (55 runs from 5 projects): median 8.7%.
+// median 9.1%, worst 40.1%, 2 wrong; with torchtitan's six (55 runs from 5 projects): median 8.7%;
+// with PyTorch AdamW's temporary moment at the step: torchtune's 4-GPU run −24.2% → −13.5%, the
+// summary unchanged (median 8.7%, worst 40.1%: LitGPT's FSDP runs, which docs/validation.md shows
+// hold the whole unsharded model beside the shards, 2 wrong).
 constexpr double target_median_error = 0.10;
 constexpr double target_worst_error = 0.25;
 constexpr double ratchet_median_error = 0.088;
