@@ -4,7 +4,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { parseHfConfig } from '../../build/web-units/hf-config.mjs';
 import { configs } from './configs.mjs';
-import { engineModule as engine } from './wasm-engine.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { engineModule as engine, repoRoot } from './wasm-engine.mjs';
 
 const estimate = (scenario) => JSON.parse(engine.estimate(JSON.stringify(scenario)));
 const presets = JSON.parse(engine.presets());
@@ -99,4 +101,22 @@ test('stepTimeline, through the wasm binding, peaks at the estimate’s per-GPU 
   const bad = JSON.parse(engine.stepTimeline('{"parallel":{"zero_stage":7}}'));
   assert.equal(bad.events, undefined);
   assert.ok(bad.errors.some((error) => error.field === 'parallel.zero_stage'));
+});
+
+test('validationSummary, through the wasm binding, gives docs/validation.md’s summary line as numbers', () => {
+  const summary = JSON.parse(engine.validationSummary());
+  assert.deepEqual(Object.keys(summary).sort(), [
+    'median_error',
+    'projects',
+    'runs_compared',
+    'runs_with_peak',
+    'verdicts_wrong',
+    'worst_error',
+  ]);
+  for (const value of Object.values(summary)) assert.ok(Number.isFinite(value));
+  assert.ok(summary.runs_with_peak <= summary.runs_compared);
+  assert.ok(summary.median_error > 0 && summary.median_error <= summary.worst_error);
+  // The page's line quotes the median: docs/validation.md's Results table holds the same figure.
+  const results = readFileSync(join(repoRoot, 'docs', 'validation.md'), 'utf8');
+  assert.ok(results.includes(`**${(100 * summary.median_error).toFixed(1)}%**`), 'the Results table’s bold median');
 });
