@@ -93,7 +93,7 @@ struct Sizes {
     double gathered_head = 0;
     double layer_gradients = 0;
     double head_gradients = 0;
-    double optimizer_temporary_share = 0;  // of the optimizer's states, during its step
+    double optimizer_temporary_share = 0;  // of the optimizer's states, held with them during its step (§9)
 };
 
 // Receives every event of the step in order, one layer and one micro-batch at a time, and keeps
@@ -130,7 +130,6 @@ public:
             holding.gathered_layers * size_.gathered_layer + (holding.gathered_head ? size_.gathered_head : 0.0);
         const double temporary = (holding.layer_gradients ? size_.layer_gradients : 0.0) +
                                  (holding.head_gradients ? size_.head_gradients : 0.0);
-        // The optimizer's own temporary during its step counts with its states (docs/model.md §9).
         const double optimizer_states =
             states_.optimizer_states * (holding.optimizer_step ? 1.0 + size_.optimizer_temporary_share : 1.0);
         // StepBytes::total()'s sum, term for term in its order, so the peak is the same number; the
@@ -167,7 +166,8 @@ public:
             timeline_.peak_micro_batch = micro_batch_first;
         }
         if (limit_) {
-            // estimate.cpp: S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g).
+            // estimate.cpp: S/d + other + g·(d−1)/d ≤ M, so d ≥ (S − g)/(M − other − g); the optimizer
+            // step holds its temporary beside S, sharded alike.
             const double gathered = gathered_weights / limit_->gathered_share;
             const double unshardable = total - gathered_weights + gathered;
             if (unshardable > limit_->fullest.total()) {
@@ -175,7 +175,6 @@ public:
                 limit_->fullest.gathered_weights = gathered;
             }
             const double room = limit_->memory - (total - gathered_weights) - gathered;
-            // The optimizer step holds its temporary beside the states, sharded alike.
             const double states = limit_->states + (holding.optimizer_step ? limit_->step_temporary : 0.0);
             if (!(room > 0))
                 limit_->overflows = true;
