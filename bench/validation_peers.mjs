@@ -158,6 +158,7 @@ function gitCommit(gitDir) {
 
 // Its built site uses absolute paths under /gpu_poor/, so it is served from a folder's gpu_poor/.
 function exportGpuPoor(path) {
+  if (!existsSync(path)) throw new Error(`no gpu_poor at ${path}: pass --gpu-poor (its git repository or built site) or set GPU_POOR`);
   const folder = mkdtempSync(join(tmpdir(), 'gpu_poor-'));
   const site = join(folder, 'gpu_poor');
   if (existsSync(join(path, 'index.html'))) {
