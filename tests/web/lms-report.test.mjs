@@ -33,6 +33,7 @@ const answer = (overrides = {}) => ({
   credit: 1,
   completesQuiz: false,
   takeaway: 'memory-per-parameter',
+  takeawayTitle: 'Running needs about 2 bytes per parameter; training about 16.',
   language: 'en',
   expected: '',
   latency: 12340,
@@ -52,10 +53,26 @@ const typed = (overrides = {}) =>
     ...overrides,
   });
 const takeaways = (mastery = 'practising', firstTryCorrect = 1) => [
-  { id: 'memory-per-parameter', title: 'Running needs about 2 bytes per parameter; training about 16.', items: 4, firstTryCorrect, mastery },
+  {
+    id: 'memory-per-parameter',
+    title: 'Running needs about 2 bytes per parameter; training about 16.',
+    items: 4,
+    firstTryCorrect,
+    mastery,
+  },
   { id: 'compute-6nd', title: 'Training compute ≈ 6 × parameters × tokens.', items: 3, firstTryCorrect: 0, mastery: 'not-started' },
 ];
-const score = (overrides = {}) => ({ score: 1, right: 1, max: 13, scaled: 1 / 13, passed: null, completed: false, answered: 1, set: 'lesson', ...overrides });
+const score = (overrides = {}) => ({
+  score: 1,
+  right: 1,
+  max: 13,
+  scaled: 1 / 13,
+  passed: null,
+  completed: false,
+  answered: 1,
+  set: 'lesson',
+  ...overrides,
+});
 
 // ── Pure parts ────────────────────────────────────────────────────────────────────────────────
 
@@ -86,7 +103,15 @@ test('a question is named by its first sentence, not by a decimal point; LMS lan
 
 test('without the quiz’s takeaways, the answers so far give each takeaway’s first-try share', () => {
   const states = takeawayStates(score(), [answer(), typed(), answer({ correct: false, credit: 0.5 })]);
-  assert.deepEqual(states, [{ id: 'memory-per-parameter', title: '', items: 2, firstTryCorrect: 1, mastery: 'practising' }]);
+  assert.deepEqual(states, [
+    {
+      id: 'memory-per-parameter',
+      title: 'Running needs about 2 bytes per parameter; training about 16.',
+      items: 2,
+      firstTryCorrect: 1,
+      mastery: 'practising',
+    },
+  ]);
   const given = takeawayStates(score({ takeaways: [...takeaways(), { id: '', items: 1 }, null] }), []);
   assert.deepEqual(
     given.map((state) => state.id),
@@ -107,7 +132,12 @@ function lms12(record = {}) {
   });
   const keep = () => {
     const cmi = api.renderCMIToJSONObject().cmi;
-    return { interactions: cmi.interactions, objectives: cmi.objectives, suspend_data: cmi.suspend_data, core: { lesson_status: cmi.core.lesson_status } };
+    return {
+      interactions: cmi.interactions,
+      objectives: cmi.objectives,
+      suspend_data: cmi.suspend_data,
+      core: { lesson_status: cmi.core.lesson_status },
+    };
   };
   return { api, errors, keep, cmi: () => api.renderCMIToJSONObject().cmi };
 }
@@ -143,10 +173,13 @@ test('SCORM 1.2: two launches; each question one interaction with its latest ans
   assert.equal(cmi.interactions[1].student_response, '8 bytes');
   assert.equal(cmi.interactions[1].correct_responses[0].pattern, '16 bytes');
   assert.equal(cmi.interactions[1].result, 'wrong');
-  assert.deepEqual(Object.values(cmi.objectives).map((objective) => [objective.id, objective.status, objective.score.raw]), [
-    ['memory-per-parameter', 'incomplete', '25'],
-    ['compute-6nd', 'not attempted', ''],
-  ]);
+  assert.deepEqual(
+    Object.values(cmi.objectives).map((objective) => [objective.id, objective.status, objective.score.raw]),
+    [
+      ['memory-per-parameter', 'incomplete', '25'],
+      ['compute-6nd', 'not attempted', ''],
+    ],
+  );
   const [quiz, own] = cmi.suspend_data.split('\n');
   assert.equal(quiz, '{"v":1}', 'the quiz’s state first, as it was');
   assert.equal(readInteractionMap(own).length, 2, 'then which question each interaction is');
@@ -157,8 +190,16 @@ test('SCORM 1.2: two launches; each question one interaction with its latest ans
   const again = new ScormSession(second.api, () => clock);
   again.start();
   assert.equal(again.loadSuspendData(), '{"v":1}', 'the quiz reads its own state, without the map');
-  again.report(score({ score: 1.5, right: 2, answered: 2 }), typed({ response: '16 bytes', correct: true, credit: 0.5 }), takeaways('mastered', 1));
-  again.report(score({ score: 2.5, right: 3, answered: 3 }), answer({ itemId: 'training-flops-6nd', takeaway: 'compute-6nd' }), takeaways('mastered', 1));
+  again.report(
+    score({ score: 1.5, right: 2, answered: 2 }),
+    typed({ response: '16 bytes', correct: true, credit: 0.5 }),
+    takeaways('mastered', 1),
+  );
+  again.report(
+    score({ score: 2.5, right: 3, answered: 3 }),
+    answer({ itemId: 'training-flops-6nd', takeaway: 'compute-6nd' }),
+    takeaways('mastered', 1),
+  );
   cmi = second.cmi();
   assert.deepEqual(Object.keys(cmi.interactions), ['0', '1', '2'], 'the re-answer rewrote its record; the new question took the next');
   assert.equal(cmi.interactions[1].id, 'train-bytes-per-parameter');
@@ -178,7 +219,12 @@ test('SCORM 1.2: limits: long ids, spaces, long responses and a full suspend dat
   const long = 'Ω'.repeat(300);
   session.report(
     score(),
-    typed({ itemId: `an author’s item id with spaces ${'y'.repeat(300)}`, takeaway: 'a takeaway with spaces', response: long, expected: long }),
+    typed({
+      itemId: `an author’s item id with spaces ${'y'.repeat(300)}`,
+      takeaway: 'a takeaway with spaces',
+      response: long,
+      expected: long,
+    }),
     [{ id: 'a takeaway with spaces', title: long, items: 1, firstTryCorrect: 0, mastery: 'practising' }],
   );
   const cmi = run.cmi();
@@ -219,14 +265,23 @@ function lms2004(record = {}) {
     if (String(api.GetLastError()) !== '0') errors.push([element, value, api.GetLastError()]);
   });
   const cmi = () => api.renderCMIToJSONObject().cmi;
-  return { api, errors, cmi, keep: () => ({ interactions: cmi().interactions, objectives: cmi().objectives, suspend_data: cmi().suspend_data }) };
+  return {
+    api,
+    errors,
+    cmi,
+    keep: () => ({ interactions: cmi().interactions, objectives: cmi().objectives, suspend_data: cmi().suspend_data }),
+  };
 }
 
 test('SCORM 2004: two launches; interactions with learner_response, description, result, latency; objectives with mastery', () => {
   const first = lms2004();
   const session = new Scorm2004Session(first.api, () => Date.parse('2026-01-02T03:04:05.678Z'));
   session.start();
-  session.report(score(), answer({ language: 'de', prompt: 'Sie führen ein Modell in BF16 aus. Wie viele Bytes?', options: [{ id: 'two', text: '2 Bytes' }] }), takeaways());
+  session.report(
+    score(),
+    answer({ language: 'de', prompt: 'Sie führen ein Modell in BF16 aus. Wie viele Bytes?', options: [{ id: 'two', text: '2 Bytes' }] }),
+    takeaways(),
+  );
   session.report(score({ answered: 2 }), typed({ language: 'de', response: '8 Bytes', expected: '16 Bytes' }), takeaways());
   let cmi = first.cmi();
   const choice = cmi.interactions[0];
@@ -250,7 +305,10 @@ test('SCORM 2004: two launches; interactions with learner_response, description,
     [memory.id, memory.success_status, memory.completion_status, memory.progress_measure, memory.score.scaled, memory.score.raw],
     ['memory-per-parameter', 'unknown', 'incomplete', '0.5', '0.25', '25'],
   );
-  assert.equal(memory.description, '{lang=en}Running needs about 2 bytes per parameter; training about 16.'.replace('{lang=en}', '{lang=de}'));
+  assert.equal(
+    memory.description,
+    '{lang=en}Running needs about 2 bytes per parameter; training about 16.'.replace('{lang=en}', '{lang=de}'),
+  );
   assert.equal(cmi.objectives[1].completion_status, 'not attempted');
   session.finish();
 
@@ -263,7 +321,12 @@ test('SCORM 2004: two launches; interactions with learner_response, description,
   assert.equal(cmi.interactions[1].learner_response, '{lang=en}16 bytes');
   assert.equal(cmi.interactions[1].result, 'correct');
   assert.deepEqual(
-    [cmi.objectives[0].success_status, cmi.objectives[0].completion_status, cmi.objectives[0].progress_measure, cmi.objectives[0].score.scaled],
+    [
+      cmi.objectives[0].success_status,
+      cmi.objectives[0].completion_status,
+      cmi.objectives[0].progress_measure,
+      cmi.objectives[0].score.scaled,
+    ],
     ['passed', 'completed', '1', '0.5'],
   );
   again.report(score(), answer({ correct: false, credit: 0 }), takeaways('practising', 0));
@@ -303,7 +366,10 @@ function assertValid(statement, label) {
 
 test('xAPI: answers in German and Spanish are tagged so, named by their words, and name their takeaway as an objective', () => {
   const detail = score({ takeaways: takeaways() });
-  const [german] = statementsFor({ ...detail, answer: answer({ language: 'de', prompt: 'Sie führen ein Modell aus. Wie viele Bytes?', options: [{ id: 'two', text: '2 Bytes' }] }) });
+  const [german] = statementsFor({
+    ...detail,
+    answer: answer({ language: 'de', prompt: 'Sie führen ein Modell aus. Wie viele Bytes?', options: [{ id: 'two', text: '2 Bytes' }] }),
+  });
   assert.deepEqual(german.object.definition.name, { de: 'Sie führen ein Modell aus.' });
   assert.deepEqual(german.object.definition.description, { de: 'Sie führen ein Modell aus. Wie viele Bytes?' });
   assert.deepEqual(german.object.definition.choices, [{ id: 'two', description: { de: '2 Bytes' } }]);
@@ -312,7 +378,10 @@ test('xAPI: answers in German and Spanish are tagged so, named by their words, a
   assert.equal(objective.id, 'urn:trainscope:quiz:abc123/objective/memory-per-parameter');
   assert.equal(objective.definition.type, 'http://adlnet.gov/expapi/activities/objective');
   assert.deepEqual(objective.definition.name, { de: takeaways()[0].title });
-  const [spanish] = statementsFor({ ...detail, answer: typed({ language: 'es', prompt: '¿Cuántos bytes necesita?', response: '8 bytes', expected: '16 bytes' }) });
+  const [spanish] = statementsFor({
+    ...detail,
+    answer: typed({ language: 'es', prompt: '¿Cuántos bytes necesita?', response: '8 bytes', expected: '16 bytes' }),
+  });
   assert.deepEqual(spanish.object.definition.name, { es: '¿Cuántos bytes necesita?' });
   assert.deepEqual(spanish.object.definition.correctResponsesPattern, ['16 bytes']);
   for (const statement of [german, spanish]) assertValid(statement, 'answered');
@@ -353,7 +422,8 @@ test('cmi5: every statement the AU sends, the mastered one included, passes the 
         },
       });
     }
-    if (url.includes('/activities/state')) return init.method === 'PUT' ? new Response(null, { status: 204 }) : new Response('', { status: 404 });
+    if (url.includes('/activities/state'))
+      return init.method === 'PUT' ? new Response(null, { status: 204 }) : new Response('', { status: 404 });
     if (url.endsWith('/statements')) {
       sent.push(JSON.parse(init.body));
       return json([sent.at(-1).id]);
@@ -362,13 +432,20 @@ test('cmi5: every statement the AU sends, the mastered one included, passes the 
   };
   const activity = 'https://lms.example/au/1';
   const session = new Cmi5Session(
-    { endpoint: 'https://lms.example/lrs/', fetchUrl: 'https://lms.example/fetch', actor: LEARNER, registration: 'b4a1e2c0-2f7a-4c49-9a57-0d1a4b6c7e21', activityId: activity },
+    {
+      endpoint: 'https://lms.example/lrs/',
+      fetchUrl: 'https://lms.example/fetch',
+      actor: LEARNER,
+      registration: 'b4a1e2c0-2f7a-4c49-9a57-0d1a4b6c7e21',
+      activityId: activity,
+    },
     fetchImpl,
   );
   assert.equal(await session.start(), true);
   assert.equal(session.preferredLanguage(), 'es', 'the first language of the preference the widget has');
   const detail = score({ takeaways: takeaways('mastered', 3), completed: true, passed: true, scaled: 0.9, score: 9, max: 10 });
-  for (const statement of statementsFor({ ...detail, answer: answer({ completesQuiz: true, language: 'es' }) }, { activity })) session.forward(statement, detail);
+  for (const statement of statementsFor({ ...detail, answer: answer({ completesQuiz: true, language: 'es' }) }, { activity }))
+    session.forward(statement, detail);
   session.forward(masteryStatement('abc123', takeaways('mastered', 3)[0], 'es', { activity }), detail);
   await session.finish();
   assert.deepEqual(

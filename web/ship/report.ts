@@ -118,8 +118,10 @@ export function takeawayStates(detail: ScoreDetail, answers: Iterable<AnswerDeta
     }));
   }
   const byTakeaway = new Map<string, Map<string, boolean>>();
+  const titles = new Map<string, string>();
   for (const answer of answers) {
     if (!answer.takeaway) continue;
+    if (answer.takeawayTitle) titles.set(answer.takeaway, answer.takeawayTitle);
     const items = byTakeaway.get(answer.takeaway) ?? new Map<string, boolean>();
     // The first answer of a question says whether it was right at the first try.
     if (!items.has(answer.itemId)) items.set(answer.itemId, answer.credit === 1);
@@ -127,7 +129,7 @@ export function takeawayStates(detail: ScoreDetail, answers: Iterable<AnswerDeta
   }
   return [...byTakeaway].map(([id, items]) => ({
     id,
-    title: '',
+    title: titles.get(id) ?? '',
     items: items.size,
     firstTryCorrect: [...items.values()].filter(Boolean).length,
     mastery: 'practising' as const,

@@ -191,7 +191,7 @@ export function statementsFor(detail: ScoreWithAnswer, options: StatementOptions
     const contextActivities: NonNullable<XapiContext['contextActivities']> = { parent: [{ objectType: 'Activity', id: quiz }] };
     if (answer.takeaway) {
       // The takeaway the question checks, as an objective: its title when the score event carries the takeaways.
-      const title = takeawayStates(detail, []).find((state) => state.id === answer.takeaway)?.title ?? '';
+      const title = takeawayStates(detail, []).find((state) => state.id === answer.takeaway)?.title || answer.takeawayTitle || '';
       contextActivities.grouping = [objectiveObject(quiz, { id: answer.takeaway, title }, languageOf(answer))];
     }
     statements.push({

@@ -266,6 +266,7 @@ export class QuizSession {
       credit: itemCredit(state),
       completesQuiz: !wasCompleted && this.currentScore().completed,
       takeaway: item.takeaway,
+      takeawayTitle: this.bank.takeaways.find((takeaway) => takeaway.id === item.takeaway)?.text ?? '',
       language: this.language,
       expected: item.numeric ? (view.grade?.expected_display ?? view.instance?.expected_display ?? '') : '',
       latency,

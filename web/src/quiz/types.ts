@@ -80,6 +80,8 @@ export interface AnswerDetail {
   completesQuiz: boolean;
   /** The bank's takeaway this question checks (the objective an LMS records it under). */
   takeaway: string;
+  /** That takeaway's text in the widget's language ('' when the bank gives none). */
+  takeawayTitle: string;
   /** The widget's language ('en', 'de', 'es'): the language of prompt, options and expected. */
   language: string;
   /** Typed questions: the right answer as the engine writes it ("16 bytes"); '' for choices. */
