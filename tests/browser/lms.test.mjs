@@ -582,6 +582,19 @@ test('cmi5: a failing completion sends failed once; Browse mode sends no verdict
   assert.deepEqual([...session.problems, ...browsing.problems], []);
 });
 
+test('cmi5: the AU speaks the learner’s languagePreference when the widget has it, else its own', async (t) => {
+  const german = fakeLms({ languagePreference: 'fr-FR,de-DE' });
+  const session = await launchAu(t, german);
+  assert.equal(await session.page.locator('.ts-root').first().getAttribute('lang'), 'de', 'the first language of the preference the widget has');
+  await leaveAu(session.page, german, session.session);
+  const french = fakeLms({ languagePreference: 'fr-FR' });
+  const other = await launchAu(t, french);
+  assert.equal(await other.page.locator('.ts-root').first().getAttribute('lang'), 'en');
+  await leaveAu(other.page, french, other.session);
+  assert.deepEqual([...german.violations, ...french.violations], []);
+  assert.deepEqual([...session.problems, ...other.problems], []);
+});
+
 test('cmi5: opened without launch parameters, the AU is the plain page and contacts nobody', async (t) => {
   const lms = fakeLms();
   const context = await newContext(t);
