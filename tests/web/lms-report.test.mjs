@@ -461,3 +461,36 @@ test('cmi5: every statement the AU sends, the mastered one included, passes the 
   assert.deepEqual(sent[4].context.contextActivities.grouping, [{ objectType: 'Activity', id: 'https://lms.example/course' }]);
   for (const statement of sent) assertValid(statement, statement.verb.id);
 });
+
+test('an LMS that refuses interactions, or whose API throws, still gets the score, and the launch goes on', () => {
+  const values = new Map([['cmi.core.lesson_status', 'not attempted']]);
+  const calls = [];
+  const refusing = {
+    LMSInitialize: () => 'true',
+    LMSFinish: () => 'true',
+    LMSGetValue: (element) => values.get(element) ?? '',
+    LMSSetValue: (element, value) => {
+      calls.push(element);
+      if (element.startsWith('cmi.interactions.')) return 'false';
+      if (element.startsWith('cmi.objectives.')) throw new Error('not implemented');
+      values.set(element, value);
+      return 'true';
+    },
+    LMSCommit: () => 'true',
+    LMSGetLastError: () => '0',
+    LMSGetErrorString: () => '',
+    LMSGetDiagnostic: () => '',
+  };
+  const session = new ScormSession(refusing);
+  assert.equal(session.start(), true);
+  session.quizStorage().save('{"v":1}');
+  assert.doesNotThrow(() => session.report(score(), answer(), takeaways()));
+  session.report(score({ score: 2, scaled: 2 / 13 }), typed(), takeaways());
+  assert.equal(values.get('cmi.core.score.raw'), String(Math.round(200 / 13)));
+  assert.equal(values.get('cmi.suspend_data'), '{"v":1}', 'no map for records the LMS refused');
+  assert.deepEqual(
+    calls.filter((element) => element.startsWith('cmi.interactions.')),
+    ['cmi.interactions.0.id', 'cmi.interactions.0.id'],
+    'a refused record is tried once per answer, at the same index, and nothing more is sent for it',
+  );
+});

@@ -276,33 +276,32 @@ export class ScormSession extends ScoSession {
     }
   }
 
-  /** The interaction index of a question: its own from this or an earlier launch, else the next free one (-1 when full). */
-  private interactionIndex(id: string): number {
-    const hash = shortHash(id, MAP_WIDTH);
-    const known = this.interactionMap.indexOf(hash);
-    if (known >= 0) return known;
-    if (this.interactionCount >= MAX_INTERACTIONS) return -1;
-    const index = this.interactionCount;
-    while (this.interactionMap.length < index) this.interactionMap.push(NOT_OURS);
-    this.interactionMap[index] = hash;
-    this.interactionCount += 1;
-    this.saveOwnState(writeInteractionMap(this.interactionMap));
-    return index;
-  }
-
   /**
    * One interaction per question, holding its latest graded answer (RTE §3.4.4, cmi.interactions):
    * a re-answer, in this launch or a later one, rewrites the question's own record.
    */
   private recordAnswer(answer: AnswerDetail): void {
     const id = lmsId(answer.itemId);
-    const index = this.interactionIndex(id);
-    if (index < 0) return;
+    // The question's own record from this or an earlier launch, else the next free one (none past the cap).
+    const hash = shortHash(id, MAP_WIDTH);
+    let index = this.interactionMap.indexOf(hash);
+    const added = index < 0;
+    if (added) {
+      if (this.interactionCount >= MAX_INTERACTIONS) return;
+      index = this.interactionCount;
+    }
     const at = `cmi.interactions.${index}.`;
+    // An LMS that refuses the record (one without interactions) gets no more of it.
+    if (!this.set(`${at}id`, id)) return;
+    if (added) {
+      while (this.interactionMap.length < index) this.interactionMap.push(NOT_OURS);
+      this.interactionMap[index] = hash;
+      this.interactionCount += 1;
+      this.saveOwnState(writeInteractionMap(this.interactionMap));
+    }
     const type = interactionType(answer);
     const choice = type === 'choice';
     const ids = (list: string[]) => clip(list.map((option) => lmsId(option)).join(','), SCORM12_TEXT);
-    this.set(`${at}id`, id);
     if (answer.takeaway) this.set(`${at}objectives.0.id`, lmsId(answer.takeaway));
     this.set(`${at}time`, timeOfDay(new Date(this.now())));
     this.set(`${at}type`, type);
