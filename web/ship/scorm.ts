@@ -1,7 +1,8 @@
-// SCORM 1.2 run-time: finds the LMS's API object, reports the quiz score and status, and keeps
-// the quiz's progress in cmi.suspend_data. Without an LMS every call is a quiet no-op, so the
-// same page runs as a plain page. Reference: ADL SCORM 1.2 Run-Time Environment, §3.2 (API
-// discovery) and §3.4 (cmi.core data model).
+// SCORM 1.2 run-time: finds the LMS's API object, reports the quiz score and status, each answer
+// (cmi.interactions) and each takeaway (cmi.objectives), and keeps the quiz's progress in
+// cmi.suspend_data. Without an LMS every call is a quiet no-op, so the same page runs as a plain
+// page. Reference: ADL SCORM 1.2 Run-Time Environment, §3.2 (API discovery) and §3.4 (the cmi
+// data model: cmi.core, cmi.objectives, cmi.interactions, cmi.student_preference).
 
 import type { Language } from '../src/i18n/i18n';
 import type { AnswerDetail } from '../src/quiz/types';

@@ -2,7 +2,9 @@
 // and success, and keeps the quiz's progress in cmi.suspend_data. Without an LMS every call is a
 // quiet no-op. Reference: ADL SCORM 2004 4th Edition Run-Time Environment (RTE) 1.1, §3.1 (API),
 // §4.2 (data model: cmi.completion_status 4.2.4, cmi.location 4.2.14, cmi.scaled_passing_score
-// 4.2.20, cmi.score 4.2.21, cmi.session_time 4.2.23, cmi.success_status 4.2.24, cmi.suspend_data 4.2.25).
+// 4.2.20, cmi.score 4.2.21, cmi.session_time 4.2.23, cmi.success_status 4.2.24, cmi.suspend_data 4.2.25),
+// and what a course sees of each answer and takeaway (cmi.interactions 4.2.9, cmi.objectives 4.2.18,
+// cmi.learner_preference.language 4.2.12).
 import type { Language } from '../src/i18n/i18n';
 import type { AnswerDetail } from '../src/quiz/types';
 import {
