@@ -494,9 +494,9 @@ function checkCmi5Statement(entry, lms) {
     assert.deepEqual(added, [], `${verb}: the template's grouping only`);
   }
   const categories = (statement.context.contextActivities.category ?? []).map((category) => category.id);
-  if (verb === 'answered') {
+  if (verb === 'answered' || verb === 'mastered') {
     assert.ok(!categories.includes(CMI5_CATEGORY), 'a cmi5 allowed statement has no cmi5 category');
-    assert.ok(statement.object.id.startsWith(`${ACTIVITY}/item/`), 'an item of this AU');
+    assert.ok(statement.object.id.startsWith(`${ACTIVITY}/${verb === 'answered' ? 'item' : 'objective'}/`), `${verb}: an item or a takeaway of this AU`);
   } else {
     assert.ok(categories.includes(CMI5_CATEGORY), `${verb}: the cmi5 category`);
     assert.equal(statement.object.id, ACTIVITY, `${verb}: about the AU`);
@@ -580,6 +580,30 @@ test('cmi5: a failing completion sends failed once; Browse mode sends no verdict
   for (const entry of [...lms.statements]) checkCmi5Statement(entry, lms);
   assert.deepEqual([...lms.violations, ...browse.violations], []);
   assert.deepEqual([...session.problems, ...browsing.problems], []);
+});
+
+test('cmi5: a mastered takeaway is a cmi5 allowed "mastered" statement; every statement passes Learning Locker’s validator', async (t) => {
+  const lms = fakeLms();
+  const session = await launchAu(t, lms);
+  await answer(session.page.locator('body'), firstItem, rightOption(firstItem));
+  // The practice part of the quiz announces a mastered takeaway with this event (docs/quiz.md); here the test does.
+  await session.page.locator('.ts-quiz-item').first().evaluate((element, takeaway) => {
+    element.dispatchEvent(new CustomEvent('trainscope-mastery', { bubbles: true, composed: true, detail: { takeaway } }));
+  }, { id: firstItem.takeaway, title: bank.takeaways.find((entry) => entry.id === firstItem.takeaway).text, items: 5, firstTryCorrect: 1, mastery: 'mastered' });
+  await until(() => lms.verbs(session.session), (verbs) => verbs.includes('mastered'));
+  await leaveAu(session.page, lms, session.session);
+  assert.deepEqual(lms.verbs(session.session), ['initialized', 'answered', 'mastered', 'terminated']);
+  const mastered = lms.statements.find((entry) => entry.statement.verb.id === VERB('mastered')).statement;
+  assert.equal(mastered.object.id, `${ACTIVITY}/objective/${firstItem.takeaway}`);
+  assert.deepEqual(mastered.result.score, { scaled: 0.2, raw: 1, min: 0, max: 5 });
+  const { default: imported } = await import('xapi-validation');
+  const validate = imported.default ?? imported;
+  for (const entry of lms.statements) {
+    checkCmi5Statement(entry, lms);
+    assert.deepEqual(validate(entry.statement).map((warning) => `${warning.path.join('.')}: ${warning.name}`), [], entry.statement.verb.id);
+  }
+  assert.deepEqual(lms.violations, []);
+  assert.deepEqual(session.problems, []);
 });
 
 test('cmi5: the AU speaks the learner’s languagePreference when the widget has it, else its own', async (t) => {
