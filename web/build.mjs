@@ -82,7 +82,7 @@ async function buildUnits() {
   const outdir = join(repoRoot, 'build', 'web-units');
   await buildUnitModules('src', unitModules, outdir);
   // The shipping code's pure parts: embed settings, the SCORM session.
-  await buildUnitModules('ship', ['settings', 'scorm', 'scorm2004', 'xapi', 'cmi5'], join(outdir, 'ship'));
+  await buildUnitModules('ship', ['settings', 'scorm', 'scorm2004', 'xapi', 'cmi5', 'report'], join(outdir, 'ship'));
   console.log(`web: unit modules → ${outdir}`);
 }
 

@@ -11,16 +11,21 @@ test.after(() => harness.close());
 
 const valueOf = (page, name) => page.locator(`[data-figure="${name}"]`).first().getAttribute('data-value').then(Number);
 
-test('the precision part offers the frameworks and recipes in the engine\'s words and shows the process\'s overhead as the engine counts it', async () => {
+test("the precision part offers the frameworks and recipes in the engine's words and shows the process's overhead as the engine counts it", async () => {
   await withOpenPage(harness.browser, harness.url, {}, async (page) => {
     const part = page.locator('.ts-section[data-ts-section="precision"]');
-    const choices = await page.evaluate(() => JSON.parse(window.trainscope.engine.module.choices())['training.framework'].map((choice) => choice.label));
+    const choices = await page.evaluate(() =>
+      JSON.parse(window.trainscope.engine.module.choices())['training.framework'].map((choice) => choice.label),
+    );
     assert.deepEqual(await part.locator('[data-field="training.framework"] option').allTextContents(), choices);
     let estimate = await engineEstimate(page);
     assert.equal(await valueOf(page, 'cuda-context'), estimate.training.overhead.cuda_context);
     assert.equal(await valueOf(page, 'reserved'), estimate.training.overhead.reserved);
     assert.equal(await valueOf(page, 'in-use'), estimate.training.overhead.in_use);
-    assert.ok(estimate.training.overhead.in_use > estimate.training.overhead.reserved, 'nvidia-smi shows the context on top of what PyTorch reserves');
+    assert.ok(
+      estimate.training.overhead.in_use > estimate.training.overhead.reserved,
+      'nvidia-smi shows the context on top of what PyTorch reserves',
+    );
 
     const before = estimate.training.per_gpu.total;
     await part.locator('[data-field="training.framework"] select').selectOption('hugging_face');
@@ -40,9 +45,43 @@ test('the precision part offers the frameworks and recipes in the engine\'s word
 test('a link that sets the framework opens the precision part on the lesson path', async () => {
   const address = `${harness.url}#s=${encodeURIComponent(JSON.stringify({ training: { framework: 'litgpt', precision_recipe: 'pure' } }))}`;
   await withOpenPage(harness.browser, address, { deeperClosed: true }, async (page) => {
-    const open = await page.evaluate(() => [...document.querySelectorAll('details.ts-deeper-part')].filter((details) => details.open).map((details) => details.dataset.tsDeeper));
+    const open = await page.evaluate(() =>
+      [...document.querySelectorAll('details.ts-deeper-part')].filter((details) => details.open).map((details) => details.dataset.tsDeeper),
+    );
     assert.deepEqual(open, ['precision']);
     assert.equal(await page.locator('[data-field="training.framework"] select').inputValue(), 'litgpt');
     assert.equal(await page.locator('[data-field="training.precision_recipe"] select').inputValue(), 'pure');
+  });
+});
+
+test("the one-GPU bar draws the CUDA context as its own slice beside the tensors, in the engine's figure", async () => {
+  await withOpenPage(harness.browser, harness.url, {}, async (page) => {
+    const estimate = await engineEstimate(page);
+    const context = estimate.training.overhead.cuda_context;
+    assert.ok(context > 0, 'the engine counts a CUDA context');
+    const held = page
+      .locator('.ts-section[data-ts-section="sharding"] .ts-bar')
+      .filter({ has: page.locator('.ts-marker') })
+      .first();
+    const slice = held.locator('.ts-seg.ts-part-cuda_context');
+    assert.ok(await slice.isVisible(), 'the context is a visible slice of the bar');
+    // Its width is its share of the axis: the bar ends where the tensors and the context together end.
+    const widths = await held.evaluate((bar) => {
+      const track = bar.querySelector('.ts-bar-track').getBoundingClientRect().width;
+      const visible = [...bar.querySelectorAll('.ts-seg')].filter((seg) => !seg.hidden);
+      return {
+        track,
+        context: bar.querySelector('.ts-part-cuda_context').getBoundingClientRect().width,
+        all: visible.reduce((sum, seg) => sum + seg.getBoundingClientRect().width, 0),
+      };
+    });
+    const max = Math.max(estimate.training.per_gpu.total + context, estimate.gpu.memory_bytes);
+    assert.ok(Math.abs(widths.context - (context / max) * widths.track) < 1.5, `context slice ${widths.context} px`);
+    assert.ok(
+      Math.abs(widths.all - ((estimate.training.per_gpu.total + context) / max) * widths.track) < 3,
+      'the bar is tensors plus context',
+    );
+    const label = await held.getAttribute('aria-label');
+    assert.match(label, /Its process adds [\d.,]+ (MB|GB) for the CUDA context/);
   });
 });

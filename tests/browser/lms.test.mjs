@@ -45,7 +45,7 @@ async function watchedPage(context) {
   const problems = [];
   page.on('console', (message) => {
     // An LRS answers 404 for a state document not written yet (xAPI Communication §2.3); Chromium logs it.
-    if (message.type() === 'error' && !(message.text().includes('404') && message.location().url.includes('/lrs/activities/state'))) {
+    if (message.type() === 'error' && !(message.text().includes('404') && /\/lrs\/(activities\/state|agents\/profile)/.test(message.location().url))) {
       problems.push(`console error: ${message.text()}`);
     }
   });
@@ -102,6 +102,13 @@ function savedState(rest, keep = {}) {
   return JSON.stringify({ v: 1, m: 'a', c: null, i: items });
 }
 
+/** An answer's result without its duration (the time the learner took, which a test cannot fix). */
+function withoutDuration(result) {
+  const { duration, ...rest } = result;
+  assert.match(duration, /^PT/);
+  return rest;
+}
+
 // ── xAPI: statements as DOM events ────────────────────────────────────────────────────────────
 
 test('the element dispatches xAPI statements for a right answer, a wrong one and the completion, out of its shadow root', async (t) => {
@@ -137,14 +144,17 @@ test('the element dispatches xAPI statements for a right answer, a wrong one and
   assert.equal(right.statement.object.definition.type, 'http://adlnet.gov/expapi/activities/cmi.interaction');
   assert.equal(right.statement.object.definition.interactionType, 'choice');
   assert.deepEqual(right.statement.object.definition.correctResponsesPattern, [rightOption(firstItem)]);
-  assert.deepEqual(right.statement.result, { success: true, response: rightOption(firstItem), score: { scaled: 1, raw: 1, min: 0, max: 1 } });
+  assert.deepEqual(withoutDuration(right.statement.result), { success: true, response: rightOption(firstItem), score: { scaled: 1, raw: 1, min: 0, max: 1 } });
+  assert.match(right.statement.result.duration, /^PT(\d+H)?(\d+M)?\d+(\.\d{1,2})?S$/, 'how long the learner took');
+  assert.deepEqual(right.statement.object.definition.name, { en: firstItem.prompt.split(/(?<=[.?!])\s/)[0] }, 'named by its words, in English');
+  assert.equal(right.statement.context.contextActivities.grouping[0].id, `${quizIri}/objective/${firstItem.takeaway}`, 'its takeaway, as an objective');
   assert.deepEqual(right.statement.context.contextActivities.parent, [{ objectType: 'Activity', id: quizIri }]);
 
   await answer(widget, secondItem, wrongOption(secondItem));
   seen = await until(statements, (list) => list.length === 2);
   assert.equal(seen[1].statement.verb.id, VERB('answered'));
   assert.equal(seen[1].statement.object.id, `${quizIri}/item/${secondItem.id}`, 'the same item always has the same IRI');
-  assert.deepEqual(seen[1].statement.result, { success: false, response: wrongOption(secondItem), score: { scaled: 0, raw: 0, min: 0, max: 1 } });
+  assert.deepEqual(withoutDuration(seen[1].statement.result), { success: false, response: wrongOption(secondItem), score: { scaled: 0, raw: 0, min: 0, max: 1 } });
 
   // Every other solution already seen (0 points each): the third answer completes the quiz below the pass mark.
   await page.evaluate(([key, state]) => {
@@ -367,7 +377,7 @@ const TOKEN = 'QWxhZGRpbjpvcGVuIHNlc2FtZQ==';
  * and the AU's own document) and the statements resource, answered by request interception on
  * https://lms.example. Everything else is refused and recorded.
  */
-function fakeLms({ masteryScore = 0.8, launchMode = 'Normal' } = {}) {
+function fakeLms({ masteryScore = 0.8, launchMode = 'Normal', languagePreference = null } = {}) {
   const lms = { statements: [], states: new Map(), violations: [], sessions: [], tokensIssued: 0 };
   const registration = 'b4a1e2c0-2f7a-4c49-9a57-0d1a4b6c7e21';
   lms.registration = registration;
@@ -426,6 +436,13 @@ function fakeLms({ masteryScore = 0.8, launchMode = 'Normal' } = {}) {
         return route.fulfill({ status: 204, body: '' });
       }
     }
+    if (url.pathname === '/lrs/agents/profile' && request.method() === 'GET') {
+      // The learner's preferences (cmi5 §11): the LMS may have none for this learner.
+      if (url.searchParams.get('profileId') !== 'cmi5LearnerPreferences' || JSON.stringify(JSON.parse(url.searchParams.get('agent'))) !== JSON.stringify(ACTOR)) {
+        lms.violations.push(`agent profile request for the wrong profile or agent: ${url.search}`);
+      }
+      return languagePreference === null ? route.fulfill({ status: 404, body: '' }) : json(200, { languagePreference, audioPreference: 'on' });
+    }
     if (url.pathname === '/lrs/statements' && request.method() === 'POST') {
       const statement = JSON.parse(request.postData());
       lms.statements.push({ session: lms.sessions.at(-1), statement });
@@ -466,11 +483,20 @@ function checkCmi5Statement(entry, lms) {
   assert.deepEqual(statement.actor, ACTOR, `${verb}: the launch's actor`);
   assert.equal(statement.context.registration, lms.registration, `${verb}: the registration`);
   assert.equal(statement.context.extensions[SESSION_EXTENSION], session, `${verb}: the session id from the context template`);
-  assert.deepEqual(statement.context.contextActivities.grouping, [{ objectType: 'Activity', id: `${LMS}/courses/trainscope` }], `${verb}: the template's grouping`);
-  const categories = (statement.context.contextActivities.category ?? []).map((category) => category.id);
+  assert.deepEqual(statement.context.contextActivities.grouping[0], { objectType: 'Activity', id: `${LMS}/courses/trainscope` }, `${verb}: the template's grouping`);
+  // An answer adds its takeaway as an objective after the LMS's grouping (issue 34); other statements add nothing.
+  const added = statement.context.contextActivities.grouping.slice(1);
   if (verb === 'answered') {
+    assert.equal(added.length, 1, 'an answer names its takeaway');
+    assert.equal(added[0].definition.type, 'http://adlnet.gov/expapi/activities/objective');
+    assert.ok(added[0].id.startsWith(`${ACTIVITY}/objective/`));
+  } else {
+    assert.deepEqual(added, [], `${verb}: the template's grouping only`);
+  }
+  const categories = (statement.context.contextActivities.category ?? []).map((category) => category.id);
+  if (verb === 'answered' || verb === 'mastered') {
     assert.ok(!categories.includes(CMI5_CATEGORY), 'a cmi5 allowed statement has no cmi5 category');
-    assert.ok(statement.object.id.startsWith(`${ACTIVITY}/item/`), 'an item of this AU');
+    assert.ok(statement.object.id.startsWith(`${ACTIVITY}/${verb === 'answered' ? 'item' : 'objective'}/`), `${verb}: an item or a takeaway of this AU`);
   } else {
     assert.ok(categories.includes(CMI5_CATEGORY), `${verb}: the cmi5 category`);
     assert.equal(statement.object.id, ACTIVITY, `${verb}: about the AU`);
@@ -489,7 +515,7 @@ test('cmi5: launch, answers, resume from the State API, completion and pass to t
   await until(() => lms.verbs(first.session), (verbs) => verbs.length === 2);
   const answered = lms.statements.at(-1).statement;
   assert.equal(answered.object.id, `${ACTIVITY}/item/${firstItem.id}`);
-  assert.deepEqual(answered.result, { success: true, response: rightOption(firstItem), score: { scaled: 1, raw: 1, min: 0, max: 1 } });
+  assert.deepEqual(withoutDuration(answered.result), { success: true, response: rightOption(firstItem), score: { scaled: 1, raw: 1, min: 0, max: 1 } });
   await until(() => lms.states.get('trainscope-cmi5')?.quiz ?? '', (quiz) => quiz.includes(firstItem.id));
   await leaveAu(first.page, lms, first.session);
   assert.deepEqual(lms.verbs(first.session), ['initialized', 'answered', 'terminated']);
@@ -554,6 +580,43 @@ test('cmi5: a failing completion sends failed once; Browse mode sends no verdict
   for (const entry of [...lms.statements]) checkCmi5Statement(entry, lms);
   assert.deepEqual([...lms.violations, ...browse.violations], []);
   assert.deepEqual([...session.problems, ...browsing.problems], []);
+});
+
+test('cmi5: a mastered takeaway is a cmi5 allowed "mastered" statement; every statement passes Learning Locker’s validator', async (t) => {
+  const lms = fakeLms();
+  const session = await launchAu(t, lms);
+  await answer(session.page.locator('body'), firstItem, rightOption(firstItem));
+  // The practice part of the quiz announces a mastered takeaway with this event (docs/quiz.md); here the test does.
+  await session.page.locator('.ts-quiz-item').first().evaluate((element, takeaway) => {
+    element.dispatchEvent(new CustomEvent('trainscope-mastery', { bubbles: true, composed: true, detail: { takeaway } }));
+  }, { id: firstItem.takeaway, title: bank.takeaways.find((entry) => entry.id === firstItem.takeaway).text, items: 5, firstTryCorrect: 1, mastery: 'mastered' });
+  await until(() => lms.verbs(session.session), (verbs) => verbs.includes('mastered'));
+  await leaveAu(session.page, lms, session.session);
+  assert.deepEqual(lms.verbs(session.session), ['initialized', 'answered', 'mastered', 'terminated']);
+  const mastered = lms.statements.find((entry) => entry.statement.verb.id === VERB('mastered')).statement;
+  assert.equal(mastered.object.id, `${ACTIVITY}/objective/${firstItem.takeaway}`);
+  assert.deepEqual(mastered.result.score, { scaled: 0.2, raw: 1, min: 0, max: 5 });
+  const { default: imported } = await import('xapi-validation');
+  const validate = imported.default ?? imported;
+  for (const entry of lms.statements) {
+    checkCmi5Statement(entry, lms);
+    assert.deepEqual(validate(entry.statement).map((warning) => `${warning.path.join('.')}: ${warning.name}`), [], entry.statement.verb.id);
+  }
+  assert.deepEqual(lms.violations, []);
+  assert.deepEqual(session.problems, []);
+});
+
+test('cmi5: the AU speaks the learner’s languagePreference when the widget has it, else its own', async (t) => {
+  const german = fakeLms({ languagePreference: 'fr-FR,de-DE' });
+  const session = await launchAu(t, german);
+  assert.equal(await session.page.locator('.ts-root').first().getAttribute('lang'), 'de', 'the first language of the preference the widget has');
+  await leaveAu(session.page, german, session.session);
+  const french = fakeLms({ languagePreference: 'fr-FR' });
+  const other = await launchAu(t, french);
+  assert.equal(await other.page.locator('.ts-root').first().getAttribute('lang'), 'en');
+  await leaveAu(other.page, french, other.session);
+  assert.deepEqual([...german.violations, ...french.violations], []);
+  assert.deepEqual([...session.problems, ...other.problems], []);
 });
 
 test('cmi5: opened without launch parameters, the AU is the plain page and contacts nobody', async (t) => {

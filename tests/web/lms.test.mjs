@@ -113,7 +113,7 @@ test('SCORM 2004: a launch marks the SCO incomplete; answers report the best sco
   assert.equal(lms.value('cmi.completion_status'), 'incomplete');
   const before = lms.commits;
   session.quizStorage().save('{"v":1}');
-  session.report({ score: 2, max: 4, scaled: 0.5, passed: null, completed: false }, 'q2');
+  session.report({ score: 2, max: 4, scaled: 0.5, passed: null, completed: false }, answer({ itemId: 'q2' }));
   assert.equal(lms.commits - before, 1);
   assert.equal(lms.value('cmi.score.scaled'), '0.5');
   assert.equal(lms.value('cmi.score.raw'), '50');

@@ -32,7 +32,8 @@ async function start(): Promise<void> {
   });
   void mountTrainscope(target, {
     xapi: emitXapi,
-    language: queryLanguage(),
+    // ?lang= first, then the learner's languagePreference (cmi5 §11) when the widget has it, then the package's own.
+    language: queryLanguage() ?? session?.preferredLanguage() ?? undefined,
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: session?.passMark() ?? undefined,

@@ -5,7 +5,8 @@
 // registration, activityId), §9 (statement requirements), §10 (LMS.LaunchData state document);
 // xAPI 1.0.3 Communication §2 (statements and state resources, version header).
 import type { ScoreDetail } from '../src/quiz/types';
-import { formatDuration } from './scorm2004';
+import type { Language } from '../src/i18n/i18n';
+import { formatDuration, lmsLanguage } from './report';
 import { quizScore, uuid, VERBS, XAPI_VERSION, type XapiContext, type XapiResult, type XapiStatement } from './xapi';
 
 export const CMI5_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/cmi5';
@@ -81,6 +82,21 @@ export function readLaunchData(value: unknown): LaunchData {
 }
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+type Activities = NonNullable<XapiContext['contextActivities']>;
+
+/** The LMS's context activities (its grouping: the course) with the statement's added, not replaced. */
+export function mergeActivities(template: Activities, own: Activities): Activities {
+  const merged: Activities = { ...template };
+  for (const [key, list] of Object.entries(own)) {
+    const before = (merged[key] ?? []) as { id: string }[];
+    const added = (list as { id: string }[]).filter((activity) => !before.some((known) => known.id === activity.id));
+    merged[key] = [...before, ...added] as Activities[string];
+  }
+  return merged;
+}
+
+/** The cmi5 agent profile with the learner's preferences (§11: languagePreference, audioPreference). */
+export const LEARNER_PREFERENCES = 'cmi5LearnerPreferences';
 
 /** Aborts a launch request that hangs; undefined where AbortSignal.timeout is missing (Safari < 16). */
 function launchSignal(): AbortSignal | undefined {
@@ -100,6 +116,7 @@ export class Cmi5Session {
   private data: LaunchData | null = null;
   private state: AuState = { quiz: null, completed: false, passed: false };
   private failedThisSession = false;
+  private languagePreference = '';
   private active = false;
   private terminated = false;
   /** Requests go one after another, so the LRS receives statements in the order they happened. */
@@ -138,6 +155,7 @@ export class Cmi5Session {
           passed: record.passed === true,
         };
       }
+      this.languagePreference = await this.readLanguagePreference();
       this.active = true;
       this.send(this.statement(VERBS.initialized, undefined, true));
       return true;
@@ -145,6 +163,28 @@ export class Cmi5Session {
       this.warn(error);
       return false;
     }
+  }
+
+  /** The learner's languagePreference from the LMS ("de-DE,en-US"), '' when none; never fails the launch. */
+  private async readLanguagePreference(): Promise<string> {
+    try {
+      const query = new URLSearchParams({ agent: JSON.stringify(this.launch.actor), profileId: LEARNER_PREFERENCES });
+      const response = await this.fetchImpl(`${this.launch.endpoint}agents/profile?${query.toString()}`, {
+        method: 'GET',
+        headers: this.headers(false),
+        signal: launchSignal(),
+      });
+      if (!response.ok) return '';
+      const profile = (await response.json()) as Record<string, unknown> | null;
+      return typeof profile?.languagePreference === 'string' ? profile.languagePreference : '';
+    } catch {
+      return '';
+    }
+  }
+
+  /** The language the LMS's learner preferences ask for, when the widget has it; else null. */
+  preferredLanguage(): Language | null {
+    return lmsLanguage(this.languagePreference);
   }
 
   /** The LMS's mastery score (0..1), the quiz's pass mark in this registration, or null. */
@@ -174,11 +214,11 @@ export class Cmi5Session {
     if (!this.active || this.terminated || !this.data) return;
     const mode = this.data.launchMode;
     const verb = statement.verb.id;
-    if (verb === VERBS.answered.id) {
+    if (verb === VERBS.answered.id || verb === VERBS.mastered.id) {
       if (mode === 'Review') return;
       // The statement's object and parent already name this AU (cmi5-entry passes activityId as the quiz's activity).
       const context = this.context(false);
-      context.contextActivities = { ...context.contextActivities, ...(statement.context?.contextActivities ?? {}) };
+      context.contextActivities = mergeActivities(context.contextActivities ?? {}, statement.context?.contextActivities ?? {});
       this.send({ ...statement, actor: this.launch.actor, context });
       return;
     }

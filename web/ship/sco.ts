@@ -13,6 +13,18 @@ export interface QuizScore {
   completed: boolean;
 }
 
+/**
+ * Between the quiz's state and the session's own in cmi.suspend_data: the quiz's state is JSON
+ * text, which never holds a raw new line, so the first one ends it. Data without one is the quiz's.
+ */
+export const SUSPEND_SEPARATOR = '\n';
+
+/** cmi.suspend_data as [the quiz's state, the session's own]. */
+export function splitSuspendData(data: string): [string, string] {
+  const at = data.indexOf(SUSPEND_SEPARATOR);
+  return at < 0 ? [data, ''] : [data.slice(0, at), data.slice(at + SUSPEND_SEPARATOR.length)];
+}
+
 export abstract class ScoSession {
   private readonly startedAt: number;
   protected readonly now: () => number;
@@ -22,6 +34,9 @@ export abstract class ScoSession {
   private dirty = false;
   /** What cmi.suspend_data holds, so an unchanged state is not sent again. */
   private suspendData = '';
+  /** The quiz's part of cmi.suspend_data, and the session's own part after it (SUSPEND_SEPARATOR). */
+  private quizState = '';
+  private ownState = '';
 
   /** `suspendDataLimit`: the most characters the standard lets cmi.suspend_data hold. */
   protected constructor(
@@ -55,6 +70,10 @@ export abstract class ScoSession {
     if (!this.active) return false;
     this.opened();
     this.suspendData = this.lmsGetValue('cmi.suspend_data') ?? '';
+    const [quiz, own] = splitSuspendData(this.suspendData);
+    this.quizState = quiz;
+    this.ownState = own;
+    this.resumed(own);
     // The LMS learns at once that the lesson was opened.
     this.commit();
     return true;
@@ -63,7 +82,7 @@ export abstract class ScoSession {
   /** Reads the saved quiz state; '' when there is none or no LMS. */
   loadSuspendData(): string {
     if (!this.active) return '';
-    return this.lmsGetValue('cmi.suspend_data') ?? '';
+    return splitSuspendData(this.lmsGetValue('cmi.suspend_data') ?? '')[0];
   }
 
   /**
@@ -72,9 +91,30 @@ export abstract class ScoSession {
    */
   saveSuspendData(state: string): boolean {
     if (!this.active || state.length > this.suspendDataLimit) return false;
-    if (state === this.suspendData) return true;
-    const saved = this.set('cmi.suspend_data', state);
-    if (saved) this.suspendData = state;
+    this.quizState = state;
+    return this.writeSuspendData();
+  }
+
+  /** What the session saved of its own at the last launch (SCORM 1.2: which question each interaction is). */
+  protected resumed(own: string): void {
+    void own;
+  }
+
+  /** Keeps the session's own part of cmi.suspend_data (no new line in it); sent with the next commit. */
+  protected saveOwnState(own: string): void {
+    if (!this.active || own.includes(SUSPEND_SEPARATOR) || own === this.ownState) return;
+    this.ownState = own;
+    this.writeSuspendData();
+  }
+
+  /** The quiz's state, then the session's own after a new line; the quiz's alone when both do not fit. */
+  private writeSuspendData(): boolean {
+    let data = this.ownState ? `${this.quizState}${SUSPEND_SEPARATOR}${this.ownState}` : this.quizState;
+    if (data.length > this.suspendDataLimit) data = this.quizState;
+    if (data.length > this.suspendDataLimit) return false;
+    if (data === this.suspendData) return true;
+    const saved = this.set('cmi.suspend_data', data);
+    if (saved) this.suspendData = data;
     return saved;
   }
 
@@ -100,7 +140,27 @@ export abstract class ScoSession {
   protected set(element: string, value: string): boolean {
     if (!this.hasLms) return false;
     this.dirty = true;
-    return this.lmsSetValue(element, value);
+    try {
+      return this.lmsSetValue(element, value);
+    } catch {
+      // An LMS whose API throws on a value it dislikes: the value is lost, the lesson goes on.
+      return false;
+    }
+  }
+
+  /** An LMS value, '' when the LMS has none or its API throws. */
+  protected get(element: string): string {
+    try {
+      return this.lmsGetValue(element) ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  /** A count the LMS keeps (cmi.interactions._count …): a whole number ≥ 0, else 0. */
+  protected count(element: string): number {
+    const value = Number.parseInt(this.get(element), 10);
+    return Number.isFinite(value) && value > 0 ? value : 0;
   }
 
   /** Commits what was set since the last commit; nothing set, nothing sent. */

@@ -4,8 +4,8 @@
 import { documentHasStyles, mountTrainscope } from '../src/widget/mount';
 import { queryLanguage } from '../src/i18n/packs';
 import { emitXapi } from './xapi';
-import type { ScoreDetail } from '../src/quiz/quiz';
 import { findScormApi, ScormSession } from './scorm';
+import { reportQuiz } from './sco-events';
 
 function start(): void {
   const target = document.querySelector<HTMLElement>('[data-trainscope]');
@@ -13,15 +13,13 @@ function start(): void {
   const session = new ScormSession(findScormApi(window));
   const inLms = session.start();
   const passMark = session.passMark();
-  target.addEventListener('trainscope-score', (event) => {
-    const detail = (event as CustomEvent<ScoreDetail>).detail;
-    if (detail) session.report(detail);
-  });
+  reportQuiz(target, session);
   // pagehide fires on tab close, navigation and LMS frame teardown; unload does not always.
   window.addEventListener('pagehide', () => session.finish());
   void mountTrainscope(target, {
     xapi: emitXapi,
-    language: queryLanguage(),
+    // ?lang= first, then the LMS's language preference when the widget has it, then the package's own.
+    language: queryLanguage() ?? session.preferredLanguage() ?? undefined,
     syncHash: !inLms,
     injectStyles: !documentHasStyles(),
     passMark: passMark ?? undefined,

@@ -1,8 +1,27 @@
-// SCORM 1.2 run-time: finds the LMS's API object, reports the quiz score and status, and keeps
-// the quiz's progress in cmi.suspend_data. Without an LMS every call is a quiet no-op, so the
-// same page runs as a plain page. Reference: ADL SCORM 1.2 Run-Time Environment, §3.2 (API
-// discovery) and §3.4 (cmi.core data model).
+// SCORM 1.2 run-time: finds the LMS's API object, reports the quiz score and status, each answer
+// (cmi.interactions) and each takeaway (cmi.objectives), and keeps the quiz's progress in
+// cmi.suspend_data. Without an LMS every call is a quiet no-op, so the same page runs as a plain
+// page. Reference: ADL SCORM 1.2 Run-Time Environment, §3.2 (API discovery) and §3.4 (the cmi
+// data model: cmi.core, cmi.objectives, cmi.interactions, cmi.student_preference).
 
+import type { Language } from '../src/i18n/i18n';
+import type { AnswerDetail } from '../src/quiz/types';
+import {
+  chosenOptions,
+  clip,
+  interactionType,
+  lmsId,
+  lmsLanguage,
+  MAX_INTERACTIONS,
+  MAX_OBJECTIVES,
+  oneLine,
+  reportable,
+  SCORM12_TEXT,
+  shortHash,
+  takeawayScaled,
+  timeOfDay,
+  type TakeawayState,
+} from './report';
 import { type QuizScore, ScoSession } from './sco';
 
 /** The SCORM 1.2 API an LMS puts on a parent window as `window.API`. */
@@ -96,6 +115,35 @@ function statusRank(status: string): number {
 
 export type { QuizScore } from './sco';
 
+/**
+ * Which question each interaction is, kept in the session's part of cmi.suspend_data: SCORM 1.2's
+ * interactions are write-only (RTE §3.4.4), so a later launch could not find a question's record
+ * by its id. "i:" then, per interaction index, a 5-letter hash of its id ("-----": not ours).
+ */
+const MAP_PREFIX = 'i:';
+const MAP_WIDTH = 5;
+const NOT_OURS = '-'.repeat(MAP_WIDTH);
+
+/** The interaction map read from cmi.suspend_data: index → hash; anything else reads as no map. */
+export function readInteractionMap(own: string): string[] {
+  if (!own.startsWith(MAP_PREFIX)) return [];
+  const body = own.slice(MAP_PREFIX.length);
+  if (body.length % MAP_WIDTH !== 0 || !/^[0-9a-z-]*$/.test(body)) return [];
+  const map: string[] = [];
+  for (let at = 0; at < body.length; at += MAP_WIDTH) map.push(body.slice(at, at + MAP_WIDTH));
+  return map;
+}
+
+export function writeInteractionMap(map: readonly string[]): string {
+  return map.length === 0 ? '' : `${MAP_PREFIX}${map.join('')}`;
+}
+
+/** SCORM 1.2's objective status for a takeaway: mastered is passed; started, incomplete (RTE §3.4.4, cmi.objectives.n.status). */
+function objectiveStatus(state: TakeawayState): string {
+  if (state.mastery === 'mastered') return 'passed';
+  return state.mastery === 'practising' || state.firstTryCorrect > 0 ? 'incomplete' : 'not attempted';
+}
+
 /** Formats elapsed time as SCORM 1.2's CMITimespan, HHHH:MM:SS.SS (RTE §3.4.3). */
 export function formatTimespan(milliseconds: number): string {
   const totalCentiseconds = Math.max(0, Math.round(milliseconds / 10));
@@ -118,6 +166,14 @@ export class ScormSession extends ScoSession {
   private bestRaw: number | null = null;
   /** Whether the quiz, as last reported in this session, has every question answered. */
   private quizCompleted = false;
+  /** Per interaction index, the hash of the question it records (see readInteractionMap). */
+  private interactionMap: string[] = [];
+  /** The interactions the LMS holds (cmi.interactions._count). */
+  private interactionCount = 0;
+  /** The objectives the LMS holds, by id: their index, status and raw score as last known. */
+  private objectives = new Map<string, { index: number; status: string; raw: number | null }>();
+  private objectiveCount = 0;
+  private preference = '';
 
   constructor(api: Scorm12Api | null, now: () => number = () => Date.now()) {
     super(SUSPEND_DATA_LIMIT, now);
@@ -155,6 +211,25 @@ export class ScormSession extends ScoSession {
     // The LMS may carry the manifest's adlcp:masteryscore (RTE §3.4.4: cmi.student_data.mastery_score).
     const mastery = Number.parseFloat(this.lmsGetValue('cmi.student_data.mastery_score'));
     this.masteryScore = Number.isFinite(mastery) && mastery >= 0 && mastery <= 100 ? mastery : null;
+    this.preference = this.get('cmi.student_preference.language');
+    this.interactionCount = this.count('cmi.interactions._count');
+    this.objectiveCount = this.count('cmi.objectives._count');
+    for (let index = 0; index < Math.min(this.objectiveCount, MAX_OBJECTIVES); index += 1) {
+      const id = this.get(`cmi.objectives.${index}.id`);
+      const raw = Number.parseFloat(this.get(`cmi.objectives.${index}.score.raw`));
+      if (id)
+        this.objectives.set(id, { index, status: this.get(`cmi.objectives.${index}.status`), raw: Number.isFinite(raw) ? raw : null });
+    }
+  }
+
+  protected resumed(own: string): void {
+    // Entries past the LMS's count name records the LMS does not hold (it dropped them): forgotten.
+    this.interactionMap = readInteractionMap(own).slice(0, this.interactionCount);
+  }
+
+  /** The language the LMS asks for (cmi.student_preference.language), when the widget has it; else null. */
+  preferredLanguage(): Language | null {
+    return lmsLanguage(this.preference);
   }
 
   /** The pass mark the LMS asks for, as a fraction (0..1), or null. */
@@ -167,8 +242,22 @@ export class ScormSession extends ScoSession {
    * forward (docs/quiz.md, "In an LMS"): the status climbs incomplete → failed → completed →
    * passed and never goes back, and score.raw is the best this learner has had.
    */
-  report(score: QuizScore): void {
+  report(score: QuizScore, answer?: AnswerDetail | null, takeaways: readonly TakeawayState[] = []): void {
     if (!this.connected) return;
+    this.reportScore(score);
+    if (reportable(answer)) this.recordAnswer(answer);
+    this.recordTakeaways(takeaways);
+    this.commit();
+  }
+
+  /** Records takeaways whose state changed (a mastery between answers), with a commit if any did. */
+  reportTakeaways(takeaways: readonly TakeawayState[]): void {
+    if (!this.connected) return;
+    this.recordTakeaways(takeaways);
+    this.commit();
+  }
+
+  private reportScore(score: QuizScore): void {
     const raw = score.max > 0 ? Math.round((score.score / score.max) * 100) : 0;
     if (this.bestRaw === null || raw > this.bestRaw) {
       this.set('cmi.core.score.min', '0');
@@ -186,7 +275,69 @@ export class ScormSession extends ScoSession {
       this.set('cmi.core.lesson_status', status);
       this.lastStatus = status;
     }
-    this.commit();
+  }
+
+  /**
+   * One interaction per question, holding its latest graded answer (RTE §3.4.4, cmi.interactions):
+   * a re-answer, in this launch or a later one, rewrites the question's own record.
+   */
+  private recordAnswer(answer: AnswerDetail): void {
+    const id = lmsId(answer.itemId);
+    // The question's own record from this or an earlier launch, else the next free one (none past the cap).
+    const hash = shortHash(id, MAP_WIDTH);
+    let index = this.interactionMap.indexOf(hash);
+    const added = index < 0;
+    if (added) {
+      if (this.interactionCount >= MAX_INTERACTIONS) return;
+      index = this.interactionCount;
+    }
+    const at = `cmi.interactions.${index}.`;
+    // An LMS that refuses the record (one without interactions) gets no more of it.
+    if (!this.set(`${at}id`, id)) return;
+    if (added) {
+      while (this.interactionMap.length < index) this.interactionMap.push(NOT_OURS);
+      this.interactionMap[index] = hash;
+      this.interactionCount += 1;
+      this.saveOwnState(writeInteractionMap(this.interactionMap));
+    }
+    const type = interactionType(answer);
+    const choice = type === 'choice';
+    const ids = (list: string[]) => clip(list.map((option) => lmsId(option)).join(','), SCORM12_TEXT);
+    if (answer.takeaway) this.set(`${at}objectives.0.id`, lmsId(answer.takeaway));
+    this.set(`${at}time`, timeOfDay(new Date(this.now())));
+    this.set(`${at}type`, type);
+    const pattern = choice ? ids(answer.correctOptions) : clip(oneLine(answer.expected ?? ''), SCORM12_TEXT);
+    if (pattern) this.set(`${at}correct_responses.0.pattern`, pattern);
+    this.set(`${at}weighting`, '1');
+    this.set(`${at}student_response`, choice ? ids(chosenOptions(answer)) : clip(oneLine(answer.response), SCORM12_TEXT));
+    this.set(`${at}result`, answer.correct ? 'correct' : 'wrong');
+    if (Number.isFinite(answer.latency)) this.set(`${at}latency`, formatTimespan(answer.latency));
+  }
+
+  /** One objective per takeaway (RTE §3.4.4, cmi.objectives): status and score only climb, like the lesson's. */
+  private recordTakeaways(takeaways: readonly TakeawayState[]): void {
+    for (const takeaway of takeaways) {
+      const id = lmsId(takeaway.id);
+      let known = this.objectives.get(id);
+      if (!known) {
+        if (this.objectiveCount >= MAX_OBJECTIVES) continue;
+        known = { index: this.objectiveCount, status: '', raw: null };
+        if (!this.set(`cmi.objectives.${known.index}.id`, id)) continue;
+        this.objectiveCount += 1;
+        this.objectives.set(id, known);
+      }
+      const status = objectiveStatus(takeaway);
+      if (statusRank(status) > statusRank(known.status) || known.status === '') {
+        if (this.set(`cmi.objectives.${known.index}.status`, status)) known.status = status;
+      }
+      if (takeaway.items === 0 || status === 'not attempted') continue;
+      const raw = Math.round(takeawayScaled(takeaway) * 100);
+      if (known.raw === null || raw > known.raw) {
+        this.set(`cmi.objectives.${known.index}.score.min`, '0');
+        this.set(`cmi.objectives.${known.index}.score.max`, '100');
+        if (this.set(`cmi.objectives.${known.index}.score.raw`, String(raw))) known.raw = raw;
+      }
+    }
   }
 
   protected closing(elapsedMilliseconds: number): void {

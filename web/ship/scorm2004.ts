@@ -2,7 +2,29 @@
 // and success, and keeps the quiz's progress in cmi.suspend_data. Without an LMS every call is a
 // quiet no-op. Reference: ADL SCORM 2004 4th Edition Run-Time Environment (RTE) 1.1, §3.1 (API),
 // §4.2 (data model: cmi.completion_status 4.2.4, cmi.location 4.2.14, cmi.scaled_passing_score
-// 4.2.20, cmi.score 4.2.21, cmi.session_time 4.2.23, cmi.success_status 4.2.24, cmi.suspend_data 4.2.25).
+// 4.2.20, cmi.score 4.2.21, cmi.session_time 4.2.23, cmi.success_status 4.2.24, cmi.suspend_data 4.2.25),
+// and what a course sees of each answer and takeaway (cmi.interactions 4.2.9, cmi.objectives 4.2.18,
+// cmi.learner_preference.language 4.2.12).
+import type { Language } from '../src/i18n/i18n';
+import type { AnswerDetail } from '../src/quiz/types';
+import {
+  chosenOptions,
+  clip,
+  interactionType,
+  lmsId,
+  lmsLanguage,
+  MAX_INTERACTIONS,
+  MAX_OBJECTIVES,
+  oneLine,
+  reportable,
+  SCORM2004_TEXT,
+  takeawayScaled,
+  timestamp2004,
+  formatDuration,
+  type TakeawayState,
+} from './report';
+
+export { formatDuration } from './report';
 import { type QuizScore, ScoSession } from './sco';
 import { findLmsApi } from './scorm';
 
@@ -39,13 +61,40 @@ function successRank(status: string): number {
   return 0;
 }
 
-/** Elapsed time as an ISO 8601 duration, SCORM 2004's timeinterval (second,10,2) (RTE 4.1.1.6). */
-export function formatDuration(milliseconds: number): string {
-  const centiseconds = Math.max(0, Math.round(milliseconds / 10));
-  const hours = Math.floor(centiseconds / 360000);
-  const minutes = Math.floor((centiseconds % 360000) / 6000);
-  const seconds = (centiseconds % 6000) / 100;
-  return `PT${hours > 0 ? `${hours}H` : ''}${minutes > 0 ? `${minutes}M` : ''}${Number(seconds.toFixed(2))}S`;
+/**
+ * A localized string (RTE 4.1.1.7): `{lang=de}` and at most 250 characters on one line, not
+ * starting with "{" (it would read as a delimiter) and without "[,]" (it separates responses).
+ */
+export function localized(text: string, language: string): string {
+  const clean = oneLine(text).replace(/\[,\]/g, ', ').replace(/^\{+/, '');
+  return `{lang=${language}}${clip(clean, SCORM2004_TEXT)}`;
+}
+
+/** A takeaway's objective in SCORM 2004's words (RTE 4.2.18): mastery is success and completion. */
+function objectiveValues(state: TakeawayState): Record<string, string> {
+  const values: Record<string, string> = {
+    success_status: state.mastery === 'mastered' ? 'passed' : 'unknown',
+    completion_status: state.mastery === 'mastered' ? 'completed' : state.mastery === 'practising' ? 'incomplete' : 'not attempted',
+    progress_measure: state.mastery === 'mastered' ? '1' : state.mastery === 'practising' ? '0.5' : '0',
+  };
+  if (state.items > 0 && state.mastery !== 'not-started') {
+    const scaled = takeawayScaled(state);
+    Object.assign(values, {
+      'score.scaled': String(scaled),
+      'score.raw': String(Math.round(scaled * 100)),
+      'score.min': '0',
+      'score.max': '100',
+    });
+  }
+  return values;
+}
+
+/** How far an objective's value is along, for the ones that only climb. */
+function objectiveRank(element: string, value: string): number {
+  if (element === 'success_status') return successRank(value);
+  if (element === 'completion_status') return value === 'completed' ? 2 : value === 'incomplete' ? 1 : 0;
+  const number = Number.parseFloat(value);
+  return Number.isFinite(number) ? number : -Infinity;
 }
 
 /**
@@ -60,6 +109,12 @@ export class Scorm2004Session extends ScoSession {
   /** The best cmi.score.scaled this attempt holds (earlier sessions' or this one's); null before any. */
   private bestScaled: number | null = null;
   private location = '';
+  private preference = '';
+  /** Interactions and objectives the LMS holds, by id: their index (both are readable in SCORM 2004). */
+  private interactions = new Map<string, number>();
+  private interactionCount = 0;
+  private objectives = new Map<string, { index: number; values: Record<string, string> }>();
+  private objectiveCount = 0;
 
   constructor(api: Scorm2004Api | null, now: () => number = () => Date.now()) {
     super(SUSPEND_DATA_LIMIT_2004, now);
@@ -98,6 +153,27 @@ export class Scorm2004Session extends ScoSession {
     const passing = Number.parseFloat(this.lmsGetValue('cmi.scaled_passing_score'));
     this.passingScore = Number.isFinite(passing) && passing >= 0 && passing <= 1 ? passing : null;
     this.location = this.lmsGetValue('cmi.location') ?? '';
+    this.preference = this.get('cmi.learner_preference.language');
+    this.interactionCount = this.count('cmi.interactions._count');
+    for (let index = 0; index < Math.min(this.interactionCount, MAX_INTERACTIONS); index += 1) {
+      const id = this.get(`cmi.interactions.${index}.id`);
+      if (id && !this.interactions.has(id)) this.interactions.set(id, index);
+    }
+    this.objectiveCount = this.count('cmi.objectives._count');
+    for (let index = 0; index < Math.min(this.objectiveCount, MAX_OBJECTIVES); index += 1) {
+      const id = this.get(`cmi.objectives.${index}.id`);
+      if (!id || this.objectives.has(id)) continue;
+      const values: Record<string, string> = {};
+      for (const element of ['success_status', 'completion_status', 'progress_measure', 'score.scaled']) {
+        values[element] = this.get(`cmi.objectives.${index}.${element}`);
+      }
+      this.objectives.set(id, { index, values });
+    }
+  }
+
+  /** The language the LMS asks for (cmi.learner_preference.language), when the widget has it; else null. */
+  preferredLanguage(): Language | null {
+    return lmsLanguage(this.preference);
   }
 
   /** The pass mark the LMS asks for (0..1), or null. */
@@ -117,8 +193,22 @@ export class Scorm2004Session extends ScoSession {
    * lets the LMS judge success_status from score.scaled against scaled_passing_score (RTE
    * 4.2.24); since score.scaled is the best, the LMS's judgement agrees with ours.
    */
-  report(score: QuizScore, itemId?: string): void {
+  report(score: QuizScore, answer?: AnswerDetail | null, takeaways: readonly TakeawayState[] = []): void {
     if (!this.connected) return;
+    this.reportScore(score, answer?.itemId);
+    if (reportable(answer)) this.recordAnswer(answer);
+    this.recordTakeaways(takeaways, answer?.language ?? 'en');
+    this.commit();
+  }
+
+  /** Records takeaways whose state changed (a mastery between answers), with a commit if any did. */
+  reportTakeaways(takeaways: readonly TakeawayState[], language: string): void {
+    if (!this.connected) return;
+    this.recordTakeaways(takeaways, language);
+    this.commit();
+  }
+
+  private reportScore(score: QuizScore, itemId: string | undefined): void {
     const scaled = Math.round(score.scaled * 10000) / 10000;
     if (this.bestScaled === null || scaled > this.bestScaled) {
       this.set('cmi.score.scaled', String(scaled));
@@ -140,7 +230,65 @@ export class Scorm2004Session extends ScoSession {
     if (itemId && itemId !== this.location && itemId.length <= 1000) {
       if (this.set('cmi.location', itemId)) this.location = itemId;
     }
-    this.commit();
+  }
+
+  /**
+   * One interaction per question with its latest graded answer (RTE 4.2.9): found again by its id,
+   * in this launch or a later one, and rewritten; a new question takes the next index (up to 250).
+   */
+  private recordAnswer(answer: AnswerDetail): void {
+    const id = lmsId(answer.itemId);
+    let index = this.interactions.get(id);
+    if (index === undefined) {
+      if (this.interactionCount >= MAX_INTERACTIONS) return;
+      index = this.interactionCount;
+      if (!this.set(`cmi.interactions.${index}.id`, id)) return;
+      this.interactionCount += 1;
+      this.interactions.set(id, index);
+    }
+    const at = `cmi.interactions.${index}.`;
+    const type = interactionType(answer);
+    const language = answer.language || 'en';
+    // Option ids as short_identifier_type (250 characters), joined by "[,]" (RTE 4.2.9.1, choice).
+    const ids = (list: string[]) => list.map((option) => lmsId(option, SCORM2004_TEXT)).join('[,]');
+    this.set(`${at}id`, id);
+    this.set(`${at}type`, type);
+    if (answer.takeaway) this.set(`${at}objectives.0.id`, lmsId(answer.takeaway));
+    this.set(`${at}timestamp`, timestamp2004(new Date(this.now())));
+    const pattern = type === 'choice' ? ids(answer.correctOptions) : answer.expected ? localized(answer.expected, language) : '';
+    if (pattern) this.set(`${at}correct_responses.0.pattern`, pattern);
+    const response = type === 'choice' ? ids(chosenOptions(answer)) : localized(answer.response, language);
+    if (response) this.set(`${at}learner_response`, response);
+    this.set(`${at}result`, answer.correct ? 'correct' : 'incorrect');
+    this.set(`${at}weighting`, '1');
+    if (Number.isFinite(answer.latency)) this.set(`${at}latency`, formatDuration(answer.latency));
+    this.set(`${at}description`, localized(answer.prompt, language));
+  }
+
+  /** One objective per takeaway (RTE 4.2.18): its values only climb, as the lesson's do. */
+  private recordTakeaways(takeaways: readonly TakeawayState[], language: string): void {
+    for (const takeaway of takeaways) {
+      const id = lmsId(takeaway.id);
+      let known = this.objectives.get(id);
+      if (!known) {
+        if (this.objectiveCount >= MAX_OBJECTIVES) continue;
+        known = { index: this.objectiveCount, values: {} };
+        if (!this.set(`cmi.objectives.${known.index}.id`, id)) continue;
+        this.objectiveCount += 1;
+        this.objectives.set(id, known);
+        if (takeaway.title) this.set(`cmi.objectives.${known.index}.description`, localized(takeaway.title, language));
+      }
+      const values = objectiveValues(takeaway);
+      for (const element of ['success_status', 'completion_status', 'progress_measure', 'score.scaled']) {
+        const value = values[element];
+        const before = known.values[element];
+        if (value === undefined || (before !== undefined && objectiveRank(element, value) <= objectiveRank(element, before))) continue;
+        if (!this.set(`cmi.objectives.${known.index}.${element}`, value)) continue;
+        known.values[element] = value;
+        if (element !== 'score.scaled') continue;
+        for (const part of ['score.raw', 'score.min', 'score.max']) this.set(`cmi.objectives.${known.index}.${part}`, values[part]!);
+      }
+    }
   }
 
   protected closing(elapsedMilliseconds: number): void {

@@ -7,6 +7,7 @@
 // activity type and its interactionType / response formats (Data §2.4.4.1, "Interaction Activities").
 
 import type { AnswerDetail, ScoreDetail } from '../src/quiz/types';
+import { formatDuration, questionName, takeawayScaled, takeawayStates, type TakeawayState } from './report';
 
 /** A score event's detail with the answer event that came just before it (if any). */
 export interface ScoreWithAnswer extends ScoreDetail {
@@ -31,12 +32,17 @@ export const VERBS = {
   failed: adlVerb('failed'),
   initialized: adlVerb('initialized'),
   terminated: adlVerb('terminated'),
+  mastered: adlVerb('mastered'),
 } as const;
 
 export const ACTIVITY_TYPES = {
   interaction: 'http://adlnet.gov/expapi/activities/cmi.interaction',
   assessment: 'http://adlnet.gov/expapi/activities/assessment',
+  objective: 'http://adlnet.gov/expapi/activities/objective',
 } as const;
+
+/** The event the quiz dispatches when a takeaway becomes mastered (detail: { takeaway }). */
+export const MASTERY_EVENT = 'trainscope-mastery';
 
 export interface XapiScore {
   scaled: number;
@@ -106,21 +112,42 @@ export function uuid(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** A takeaway's activity IRI: the quiz's, then `/objective/<takeaway id>`. */
+export function objectiveActivityId(quizActivity: string, takeaway: string): string {
+  return `${quizActivity}/objective/${encodeURIComponent(takeaway)}`;
+}
+
+/** The language tag of the widget's words (xAPI language maps are keyed by RFC 5646 tags). */
+function languageOf(answer: Pick<AnswerDetail, 'language'> | null | undefined): string {
+  return answer?.language || 'en';
+}
+
 function answerObject(quizActivity: string, answer: AnswerDetail): XapiActivity {
   const choice = answer.kind === 'single_choice' || answer.kind === 'multiple_select';
+  const language = languageOf(answer);
   const definition: Record<string, unknown> = {
     type: ACTIVITY_TYPES.interaction,
-    // The prompt varies with the drawn numbers; the item's id does not, so it names the activity.
-    name: { en: answer.itemId },
-    description: { en: answer.prompt },
-    // Typed quantities ("1.5 TB") are read by the engine with a tolerance: a fill-in, no pattern.
+    // Named by its words in the learner's language: the prompt's first sentence; the IRI (the item's id) stays the same.
+    name: { [language]: questionName(answer.prompt) || answer.itemId },
+    description: { [language]: answer.prompt || answer.itemId },
+    // Typed quantities ("1.5 TB") are read by the engine with a tolerance: a fill-in.
     interactionType: choice ? 'choice' : 'fill-in',
   };
   if (choice) {
-    definition.choices = answer.options.map((option) => ({ id: option.id, description: { en: option.text } }));
+    definition.choices = answer.options.map((option) => ({ id: option.id, description: { [language]: option.text } }));
     definition.correctResponsesPattern = [answer.correctOptions.join('[,]')];
+  } else if (answer.expected) {
+    // The right answer as the engine writes it: what a report shows beside the learner's; success says whether it was read as right.
+    definition.correctResponsesPattern = [answer.expected];
   }
   return { objectType: 'Activity', id: itemActivityId(quizActivity, answer.itemId), definition };
+}
+
+/** A takeaway as an xAPI activity of type objective, named by its words when the quiz gives them. */
+export function objectiveObject(quizActivity: string, takeaway: Pick<TakeawayState, 'id' | 'title'>, language: string): XapiActivity {
+  const definition: Record<string, unknown> = { type: ACTIVITY_TYPES.objective };
+  if (takeaway.title) definition.name = { [language]: takeaway.title };
+  return { objectType: 'Activity', id: objectiveActivityId(quizActivity, takeaway.id), definition };
 }
 
 function quizObject(quizActivity: string): XapiActivity {
@@ -155,17 +182,25 @@ export function statementsFor(detail: ScoreWithAnswer, options: StatementOptions
   const timestamp = now().toISOString();
   const statements: XapiStatement[] = [];
   if (!answer.revealed) {
+    const result: XapiResult = {
+      success: answer.correct,
+      response: answer.response,
+      score: { scaled: answer.credit, raw: answer.credit, min: 0, max: 1 },
+    };
+    if (Number.isFinite(answer.latency) && answer.latency >= 0) result.duration = formatDuration(answer.latency);
+    const contextActivities: NonNullable<XapiContext['contextActivities']> = { parent: [{ objectType: 'Activity', id: quiz }] };
+    if (answer.takeaway) {
+      // The takeaway the question checks, as an objective: its title when the score event carries the takeaways.
+      const title = takeawayStates(detail, []).find((state) => state.id === answer.takeaway)?.title || answer.takeawayTitle || '';
+      contextActivities.grouping = [objectiveObject(quiz, { id: answer.takeaway, title }, languageOf(answer))];
+    }
     statements.push({
       id: newId(),
       timestamp,
       verb: VERBS.answered,
       object: answerObject(quiz, answer),
-      result: {
-        success: answer.correct,
-        response: answer.response,
-        score: { scaled: answer.credit, raw: answer.credit, min: 0, max: 1 },
-      },
-      context: { contextActivities: { parent: [{ objectType: 'Activity', id: quiz }] } },
+      result,
+      context: { contextActivities },
     });
   }
   if (answer.completesQuiz) {
@@ -192,6 +227,23 @@ export function statementsFor(detail: ScoreWithAnswer, options: StatementOptions
 }
 
 /**
+ * The statement a takeaway's mastery stands for (the quiz's `trainscope-mastery` event): "mastered"
+ * about the takeaway's objective activity, with its first-try share as the score, in the quiz.
+ */
+export function masteryStatement(bank: string, takeaway: TakeawayState, language: string, options: StatementOptions = {}): XapiStatement {
+  const quiz = quizActivityId(bank, options.activity);
+  const scaled = takeawayScaled(takeaway);
+  return {
+    id: (options.newId ?? uuid)(),
+    timestamp: (options.now ?? (() => new Date()))().toISOString(),
+    verb: VERBS.mastered,
+    object: objectiveObject(quiz, takeaway, language),
+    result: { success: true, completion: true, score: { scaled, raw: takeaway.firstTryCorrect, min: 0, max: takeaway.items } },
+    context: { contextActivities: { parent: [{ objectType: 'Activity', id: quiz }] } },
+  };
+}
+
+/**
  * Dispatches a `trainscope-xapi` event (detail: one statement) for each statement a score event
  * stands for, from where the score event started, bubbling and composed, so it leaves a shadow
  * root and reaches the host page. Returns how to stop.
@@ -212,10 +264,27 @@ export function emitXapi(root: HTMLElement, options: Omit<StatementOptions, 'now
       origin.dispatchEvent(new CustomEvent(XAPI_EVENT, { bubbles: true, composed: true, detail: statement }));
     }
   };
+  // The mastered statement names the quiz by the bank of the answers before it.
+  let last: AnswerDetail | null = null;
+  const onMastery = (event: Event) => {
+    const given = (event as CustomEvent<{ takeaway?: unknown }>).detail?.takeaway;
+    const [takeaway] = takeawayStates({ takeaways: given ? [given] : [] } as unknown as ScoreDetail, []);
+    if (!takeaway || !last) return;
+    const origin = (event.composedPath()[0] as EventTarget | undefined) ?? root;
+    const statement = masteryStatement(last.bank, takeaway, languageOf(last), options);
+    origin.dispatchEvent(new CustomEvent(XAPI_EVENT, { bubbles: true, composed: true, detail: statement }));
+  };
+  const remember = (event: Event) => {
+    last = (event as CustomEvent<AnswerDetail>).detail ?? last;
+  };
   root.addEventListener('trainscope-answer', onAnswer);
+  root.addEventListener('trainscope-answer', remember);
   root.addEventListener('trainscope-score', onScore);
+  root.addEventListener(MASTERY_EVENT, onMastery);
   return () => {
     root.removeEventListener('trainscope-answer', onAnswer);
+    root.removeEventListener('trainscope-answer', remember);
     root.removeEventListener('trainscope-score', onScore);
+    root.removeEventListener(MASTERY_EVENT, onMastery);
   };
 }

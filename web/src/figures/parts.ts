@@ -14,6 +14,7 @@ export type PartKey =
   | 'logits'
   | 'gathered_weights'
   | 'temporary'
+  | 'cuda_context'
   | 'model_flops'
   | 'hardware_flops';
 
@@ -31,6 +32,7 @@ export function partLabels(t: Translate): PartLabels {
     logits: t('figures.part.logits', 'Logits'),
     gathered_weights: t('figures.part.gathered_weights', 'Gathered weights'),
     temporary: t('figures.part.temporary', 'Temporary buffers'),
+    cuda_context: t('figures.part.cuda_context', 'CUDA context'),
     model_flops: t('figures.part.model_flops', 'Model FLOPs'),
     hardware_flops: t('figures.part.hardware_flops', 'Hardware FLOPs'),
   };

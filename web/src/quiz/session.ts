@@ -30,6 +30,8 @@ export interface ItemView {
   instance: QuizInstance | null;
   /** The last graded answer's result (correct or incorrect), or the solution's grade. */
   grade: QuizGrade | null;
+  /** When these numbers were first drawn, or the last verdict given: an answer's latency counts from it. */
+  since: number;
 }
 
 /** What the learner can do; actions.ts carries them out, the views only call them. */
@@ -195,7 +197,7 @@ export class QuizSession {
   viewOf(item: PreparedItem): ItemView {
     let view = this.views.get(item.id);
     if (!view) {
-      view = { instance: this.instanceFor(item), grade: null };
+      view = { instance: this.instanceFor(item), grade: null, since: Date.now() };
       const state = this.stateOf(item);
       if (state.status !== 'new') {
         // After a reload: grade the kept answer again to bring its feedback back.
@@ -248,6 +250,9 @@ export class QuizSession {
   describeAnswer(item: PreparedItem, answer: Answer | null, wasCompleted: boolean): AnswerDetail {
     const state = this.stateOf(item);
     const view = this.viewOf(item);
+    const now = Date.now();
+    const latency = Math.max(0, now - view.since);
+    view.since = now;
     return {
       bank: this.bank.bankId,
       itemId: item.id,
@@ -260,6 +265,11 @@ export class QuizSession {
       revealed: answer === null,
       credit: itemCredit(state),
       completesQuiz: !wasCompleted && this.currentScore().completed,
+      takeaway: item.takeaway,
+      takeawayTitle: this.bank.takeaways.find((takeaway) => takeaway.id === item.takeaway)?.text ?? '',
+      language: this.language,
+      expected: item.numeric ? (view.grade?.expected_display ?? view.instance?.expected_display ?? '') : '',
+      latency,
     };
   }
 

@@ -78,6 +78,16 @@ export interface AnswerDetail {
   credit: number;
   /** This answer (or solution) was the last one missing: the quiz is now complete. */
   completesQuiz: boolean;
+  /** The bank's takeaway this question checks (the objective an LMS records it under). */
+  takeaway: string;
+  /** That takeaway's text in the widget's language ('' when the bank gives none). */
+  takeawayTitle: string;
+  /** The widget's language ('en', 'de', 'es'): the language of prompt, options and expected. */
+  language: string;
+  /** Typed questions: the right answer as the engine writes it ("16 bytes"); '' for choices. */
+  expected: string;
+  /** Milliseconds from the question's numbers being shown (or its last verdict) to this answer. */
+  latency: number;
 }
 
 /** Where progress is kept: localStorage by default; a SCORM adapter can use cmi.suspend_data. */

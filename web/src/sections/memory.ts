@@ -386,12 +386,13 @@ function precisionControls(context: SectionContext, accountingChoices: readonly 
   // Why another tool says 18: each convention in the engine's words, its sum for the optimizer on screen.
   const accountingNotes = accountingChoices.map((choice) => ({ id: choice.id, text: h('span'), element: h('li', null) }));
   for (const note of accountingNotes) note.element.append(note.text);
+  // The four choices side by side where there is room, and what they cost beneath them, full width.
   const element = h(
     'div',
-    { className: 'ts-panel' },
+    { className: 'ts-deeper-body ts-as-run' },
     h(
       'div',
-      { className: 'ts-deeper-body ts-grid-controls' },
+      { className: 'ts-grid-controls' },
       choiceSelect(context, 'inference.precision', t('memory.deeper.weights_precision', 'Weights when running')),
       choiceSelect(context, 'inference.kv_precision', t('memory.deeper.kv_precision', 'KV cache precision')),
       context.range({
@@ -470,12 +471,13 @@ function asRunControls(context: SectionContext): MemoryPart {
       { context: context_, reserved, in_use: inUse },
     ),
   );
+  // The four choices side by side where there is room, and what they cost beneath them, full width.
   const element = h(
     'div',
-    { className: 'ts-panel' },
+    { className: 'ts-deeper-body ts-as-run' },
     h(
       'div',
-      { className: 'ts-deeper-body ts-grid-controls' },
+      { className: 'ts-grid-controls' },
       choiceSelect(context, 'training.framework', t('precision.framework', 'Framework (what each layer keeps for the backward)')),
       choiceSelect(context, 'training.precision_recipe', t('precision.recipe', 'How 16-bit training holds the weights')),
       toggle(context, 'training.paged_optimizer'),
@@ -488,8 +490,13 @@ function asRunControls(context: SectionContext): MemoryPart {
     setHidden(overhead, !figures);
     if (!figures) return;
     setFigure(context_, formatBytes(figures.cuda_context), figures.cuda_context);
-    setFigure(reserved, formatBytes(figures.reserved), figures.reserved);
-    setFigure(inUse, formatBytes(figures.in_use), figures.in_use);
+    // Reserved and in use differ by the context; where a 1 TB peak rounds them alike, more digits
+    // show the difference instead of one figure twice.
+    let digits = 0;
+    while (digits < 6 && formatBytes(figures.reserved, digits) === formatBytes(figures.in_use, digits))
+      digits = digits === 0 ? 4 : digits + 1;
+    setFigure(reserved, formatBytes(figures.reserved, digits), figures.reserved);
+    setFigure(inUse, formatBytes(figures.in_use, digits), figures.in_use);
   };
   return { element, update };
 }

@@ -21,7 +21,9 @@ import { prose, sectionElement } from './shell';
 
 const STATE_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states'] as const;
 const HELD_KEYS = ['weights', 'gradients', 'master_weights', 'optimizer_states', 'activations', 'logits'] as const;
-const SHOWN_KEYS: readonly PartKey[] = [...HELD_KEYS, 'gathered_weights', 'temporary'];
+// The CUDA context last: the process's own slice beside its tensors (docs/model.md §9), drawn so the
+// bar ends where the card's memory is really spent.
+const SHOWN_KEYS: readonly PartKey[] = [...HELD_KEYS, 'gathered_weights', 'temporary', 'cuda_context'];
 /** GPU chips drawn (fewer on a narrow screen); the rest are summed up in a sentence. */
 const CHIPS = 16;
 const NARROW_CHIPS = 8;
@@ -224,7 +226,29 @@ function heldParts(context: SectionContext, { estimate }: PageView): Part[] {
           : t('sharding.detail.full', 'a full copy'),
   }));
   parts.push(...extraParts(t, perGpu));
+  const context_ = estimate.training.overhead?.cuda_context ?? 0;
+  if (context_ > 0)
+    parts.push({ key: 'cuda_context', value: context_, detail: t('sharding.detail.context', 'the process’s own, beside its tensors') });
   return parts;
+}
+
+/** The one-GPU bar in words: its tensors, the process's CUDA context beside them, the card's memory. */
+function heldBarLabel(context: SectionContext, { estimate }: PageView, parts: readonly Part[]): string {
+  const { t, parts: labels } = context;
+  const { formatBytes } = context.units;
+  return t(
+    'sharding.held_bar_context',
+    'Each GPU holds {total} of tensors: {parts}. Its process adds {context} for the CUDA context. It has {memory}.',
+    {
+      total: formatBytes(estimate.training.per_gpu.total),
+      parts: parts
+        .filter((p) => p.key !== 'cuda_context')
+        .map((p) => `${labels[p.key]} ${formatBytes(p.value)}`)
+        .join(', '),
+      context: formatBytes(estimate.training.overhead?.cuda_context ?? 0),
+      memory: formatBytes(estimate.gpu.memory_bytes),
+    },
+  );
 }
 
 /** The whole model's states with GPU 1's slice outlined, what one GPU holds against its memory, and the GPUs. */
@@ -266,7 +290,8 @@ function shardBars(context: SectionContext): ShardingPart {
     const perGpu = training.per_gpu;
     const states = training.model_states;
     const parts = heldParts(context, view);
-    const max = Math.max(perGpu.total, gpu.memory_bytes);
+    const cudaContext = training.overhead?.cuda_context ?? 0;
+    const max = Math.max(perGpu.total + cudaContext, gpu.memory_bytes);
     // The bar labels add no figure: the sentences above say what the whole model and one GPU hold.
     whole.update(
       STATE_KEYS.map((key) => ({ key, whole: states[key], mine: perGpu[key] })),
@@ -284,16 +309,10 @@ function shardBars(context: SectionContext): ShardingPart {
         ).join('; '),
       }),
     );
-    held.update(
-      parts,
-      max,
-      t('sharding.held_bar', 'Each GPU holds {total}: {parts}. It has {memory}.', {
-        total: formatBytes(perGpu.total),
-        parts: parts.map((p) => `${labels[p.key as PartKey]} ${formatBytes(p.value)}`).join(', '),
-        memory: formatBytes(gpu.memory_bytes),
-      }),
-      { value: gpu.memory_bytes, label: t('sharding.marker', '{gpu} memory', { gpu: gpu.model_name }) },
-    );
+    held.update(parts, max, heldBarLabel(context, view, parts), {
+      value: gpu.memory_bytes,
+      label: t('sharding.marker', '{gpu} memory', { gpu: gpu.model_name }),
+    });
     axis.update(max, view.narrow);
     heldLegend.update(parts);
     chips.update(view);
