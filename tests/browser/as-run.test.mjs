@@ -85,3 +85,16 @@ test("the one-GPU bar draws the CUDA context as its own slice beside the tensors
     assert.match(label, /Its process adds [\d.,]+ (MB|GB) for the CUDA context/);
   });
 });
+
+test('the precision part says how close the engine is to measured runs, in the figures the engine carries', async () => {
+  await withOpenPage(harness.browser, harness.url, {}, async (page) => {
+    const summary = await page.evaluate(() => JSON.parse(window.trainscope.engine.module.validationSummary()));
+    assert.ok(summary.runs_with_peak >= 40 && summary.projects >= 5, JSON.stringify(summary));
+    const line = page.locator('.ts-section[data-ts-section="precision"] .ts-validation');
+    assert.equal(Number(await line.getAttribute('data-value')), summary.median_error);
+    const text = await line.textContent();
+    assert.ok(text.includes(`${summary.runs_with_peak} peaks`) && text.includes(`${summary.projects} projects`), text);
+    assert.ok(text.includes(`${(summary.median_error * 100).toFixed(1)}%`), `the median as a percentage: ${text}`);
+    assert.match(text, /docs\/validation\.md/);
+  });
+});

@@ -11,8 +11,9 @@ import { why } from '../figures/why';
 import { type Part, type PartKey } from '../figures/parts';
 import { withElements } from '../i18n/i18n';
 import { extraParts, type PageView, type SectionContext, type SectionView } from './context';
-import type { AccountingChoice } from '../engine/types';
+import type { AccountingChoice, ValidationSummary } from '../engine/types';
 import { prose, sectionElement } from './shell';
+import { validationLine } from './validation-line';
 
 const RUN_KEYS: readonly PartKey[] = ['weights', 'kv_cache'];
 const TRAIN_KEYS: readonly PartKey[] = [
@@ -504,9 +505,14 @@ function asRunControls(context: SectionContext): MemoryPart {
 /**
  * The deeper part behind the lesson's bytes per parameter: the precision weights run and train in,
  * the optimizer, the sequences served, and why other tools count another total.
- * `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels.
+ * `accountingChoices`: the engine's counting conventions (any estimate lists them), for the choice's labels;
+ * `validation`: how close the engine is to measured runs, said under the choices that decide it.
  */
-export function precisionSection(context: SectionContext, accountingChoices: readonly AccountingChoice[]): SectionView {
+export function precisionSection(
+  context: SectionContext,
+  accountingChoices: readonly AccountingChoice[],
+  validation: ValidationSummary,
+): SectionView {
   const { t } = context;
   const controls = precisionControls(context, accountingChoices);
   const asRun = asRunControls(context);
@@ -523,6 +529,7 @@ export function precisionSection(context: SectionContext, accountingChoices: rea
     ),
     controls.element,
     asRun.element,
+    validationLine(context, validation),
   );
   const update = (view: PageView) => {
     controls.update(view);

@@ -494,7 +494,7 @@ export class Widget {
       case 'fit':
         return fitSection(context, this.engine);
       case 'precision':
-        return precisionSection(context, this.accountingChoices());
+        return precisionSection(context, this.accountingChoices(), this.engine.validationSummary);
       case 'your-model':
         return configSection(
           context,
