@@ -54,7 +54,7 @@ async function open(language, width, colorScheme) {
 
 async function showQuiz(page) {
   await page.locator('.ts-quiz-root').first().scrollIntoViewIfNeeded();
-  await page.locator('.ts-quiz-root .ts-quiz-legend, .ts-quiz-root .ts-quiz-summary:not([hidden])').first().waitFor();
+  await page.locator('.ts-quiz-root .ts-quiz-legend:visible, .ts-quiz-root .ts-quiz-summary:visible').first().waitFor();
 }
 
 /** Answers the practice question on screen right: the engine's answer for its seed, or the bank's right options. */
@@ -90,7 +90,11 @@ async function missThenMaster(page, language) {
   await question.locator('[data-action="practise"]').click();
   const box = page.locator('.ts-quiz-practice');
   await box.waitFor();
-  assert.equal(await page.locator(".ts-quiz-items:not(.ts-quiz-practice-items)").isHidden(), true, 'practice takes the questions\u2019 place');
+  assert.equal(
+    await page.locator('.ts-quiz-items:not(.ts-quiz-practice-items)').isHidden(),
+    true,
+    'practice takes the questions\u2019 place',
+  );
   assert.equal(await box.locator('.ts-quiz-practice-items > li').getAttribute('data-item-id'), 'practice~train-bytes-per-parameter');
   const kinds = [(await answerPracticeRight(page)).kind];
   assert.equal(await box.locator('.ts-quiz-practice-status').getAttribute('data-mastery'), 'practising');
@@ -122,10 +126,10 @@ async function expectMasteredInSummary(page) {
   const row = page.locator(`.ts-quiz-summary .ts-quiz-mastery-item[data-takeaway="${TAKEAWAY}"]`);
   await row.waitFor();
   assert.equal(await row.getAttribute('data-mastery'), 'mastered');
+  // Answers saved before mastery was kept (the seeded state has no "k") start no takeaway.
   assert.equal(
     await page.locator('.ts-quiz-summary .ts-quiz-mastery-item[data-takeaway="compute-6nd"]').getAttribute('data-mastery'),
-    'mastered',
-    'its two lesson questions were right at the first try',
+    'not-started',
   );
 }
 
@@ -166,6 +170,7 @@ test('screenshots of the practice box and the summary at 320 and 1280 px, light 
       const question = page.locator(`.ts-quiz-items > li[data-item-id="${MISSED}"]`);
       await question.locator('input[value="four"]').check();
       await question.locator('[data-action="check"]').click();
+      await question.screenshot({ path: join(artifactsDir, `mastery-missed-${width}-${colorScheme}-${language}.png`) });
       await question.locator('[data-action="practise"]').click();
       await answerPracticeRight(page);
       await page
@@ -175,7 +180,7 @@ test('screenshots of the practice box and the summary at 320 and 1280 px, light 
       await answerPracticeRight(page);
       await page.locator('.ts-quiz-practice [data-action="end-practice"]').click();
       await page
-        .locator('.ts-quiz-summary .ts-quiz-mastery')
+        .locator('.ts-quiz-summary')
         .screenshot({ path: join(artifactsDir, `mastery-summary-${width}-${colorScheme}-${language}.png`) });
     } finally {
       await context.close();

@@ -191,3 +191,19 @@ test('two tabs merge mastery takeaway by takeaway, the later change winning; a r
   assert.equal(masteryState(mergeProgress(restarted, theirs), T), 'not-started');
   assert.equal(mergeProgress(restarted, theirs).practice, null);
 });
+
+test('the practice-counts attribute: on lets practice count, off or absent never; anything else is a problem naming it', async () => {
+  const { readSettings } = await import('../../build/web-units/ship/settings.mjs');
+  const none = { preset: null, scenario: null, sections: null, theme: null, passMark: null };
+  assert.equal(readSettings(none).practiceCounts, false);
+  for (const value of ['on', 'ON', 'true', '', 'yes'])
+    assert.equal(readSettings({ ...none, practiceCounts: value }).practiceCounts, true, value);
+  for (const value of ['off', 'no', 'false']) {
+    assert.equal(readSettings({ ...none, practiceCounts: value }).practiceCounts, false, value);
+    assert.deepEqual(readSettings({ ...none, practiceCounts: value }).problems, []);
+  }
+  const refused = readSettings({ ...none, practiceCounts: 'sometimes' });
+  assert.equal(refused.practiceCounts, false);
+  assert.equal(refused.problems.length, 1);
+  assert.match(refused.problems[0], /practice-counts/);
+});
