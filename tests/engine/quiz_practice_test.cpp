@@ -90,15 +90,19 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a practised slip that no item's misconception or option names is an error naming it, and the item stays "
-    "usable",
+    "a practised slip that no item's misconception or option names is a warning of quiz-check naming it; the "
+    "item stays usable and the widget says nothing",
     "[quiz][practice]") {
-    const json::Value report =
-        parse_json(quiz_validate_bank_json(bank_of(practising(R"(["gib_vs_gb", "forgot-the-master"])"))));
-    const json::Value* error = error_on(report, "practises[1]");
-    REQUIRE(error != nullptr);
-    CHECK(text_at(*error, "message").find("forgot-the-master") != std::string::npos);
-    CHECK(error_on(report, "practises[0]") == nullptr);  // the grader names gib_vs_gb itself
+    const std::string bank = bank_of(practising(R"(["gib_vs_gb", "forgot-the-master"])"));
+    const json::Value checked = parse_json(trainscope::quiz_check_bank_json(bank, 0));
+    const json::Value* warning = nullptr;
+    for (const auto& entry : checked.find("warnings")->items)
+        if (text_at(entry, "field") == "practises[1]") warning = &entry;
+    REQUIRE(warning != nullptr);
+    CHECK(text_at(*warning, "message").find("forgot-the-master") != std::string::npos);
+    CHECK(checked.find("warnings")->items.size() == 1);  // the grader names gib_vs_gb itself
+    const json::Value report = parse_json(quiz_validate_bank_json(bank));
+    CHECK(report.find("ok")->boolean);
     CHECK(usable(report));
 }
 
@@ -120,9 +124,10 @@ TEST_CASE(
     CHECK(text_at(typed(model_states, 0, in_tib), "misconception") == "gib_vs_gb");
     CHECK(practised_by("gib-or-gb") == std::set<std::string>{"gib_vs_gb", "gb_vs_gib", "unit_prefix"});
     // The built-in bank names only slips its grading can name.
-    const json::Value report = parse_json(quiz_validate_bank_json(built_in_bank()));
+    const json::Value report = parse_json(trainscope::quiz_check_bank_json(built_in_bank(), 0));
     INFO(json::serialize(report));
     CHECK(report.find("ok")->boolean);
+    for (const auto& entry : report.find("warnings")->items) CHECK(text_at(entry, "field").find("practises") != 0);
 }
 
 TEST_CASE("every takeaway of the built-in bank has questions of at least three kinds", "[quiz][practice]") {
