@@ -8,6 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
 import { artifactsDir, openPage, repoRoot, startHarness } from './harness.mjs';
@@ -25,6 +26,7 @@ const catalogues = Object.fromEntries(
 const english = { 'quizui.mastery.mastered': 'Mastered', 'quizui.practice.next': 'Next practice question' };
 const words = (language, key) => (language === 'en' ? english[key] : catalogues[language][key]);
 
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const harness = await startHarness();
 test.after(() => harness.close());
 
@@ -34,9 +36,10 @@ function savedBeforeTheMiss() {
   return JSON.stringify({ v: 1, m: 'o', c: MISSED, s: 4242, i: items });
 }
 
-async function open(language, width, colorScheme) {
+async function open(language, width, colorScheme, { bypassCSP = false } = {}) {
   const address = `${harness.url}index.html${language === 'en' ? '' : `?lang=${language}`}`;
-  const context = await harness.browser.newContext({ viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce' });
+  // bypassCSP only to inject axe-core as an inline script (as tests/browser/a11y.test.mjs does).
+  const context = await harness.browser.newContext({ viewport: { width, height: 900 }, colorScheme, reducedMotion: 'reduce', bypassCSP });
   await context.addInitScript(
     ([key, state]) => {
       if (localStorage.getItem(key) === null) localStorage.setItem(key, state);
@@ -75,6 +78,15 @@ async function answerPracticeRight(page) {
   await li.locator('[data-action="check"]').click();
   await li.locator('.ts-quiz-feedback-correct').waitFor();
   return raw;
+}
+
+/** axe-core's violations inside the quiz (the practice box or the summary on screen), light or dark. */
+async function quizViolations(page) {
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const results = await window.axe.run(document.querySelector('.ts-quiz-root'), { resultTypes: ['violations'] });
+    return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
 }
 
 const lastScore = (page) => page.evaluate(() => window.scoreEvents.at(-1));
@@ -158,14 +170,14 @@ for (const [language, width, colorScheme] of [
   });
 }
 
-test('screenshots of the practice box and the summary at 320 and 1280 px, light and dark', async () => {
+test('the practice box and the summary at 320 and 1280 px, light and dark: no axe violations, and screenshots', async () => {
   for (const [width, colorScheme, language] of [
     [320, 'light', 'en'],
     [320, 'dark', 'de'],
     [1280, 'light', 'es'],
     [1280, 'dark', 'en'],
   ]) {
-    const { page, context } = await open(language, width, colorScheme);
+    const { page, context } = await open(language, width, colorScheme, { bypassCSP: true });
     try {
       const question = page.locator(`.ts-quiz-items > li[data-item-id="${MISSED}"]`);
       await question.locator('input[value="four"]').check();
@@ -176,9 +188,11 @@ test('screenshots of the practice box and the summary at 320 and 1280 px, light 
       await page
         .locator('.ts-quiz-practice')
         .screenshot({ path: join(artifactsDir, `mastery-practice-${width}-${colorScheme}-${language}.png`) });
+      assert.deepEqual(await quizViolations(page), [], `the practice box, ${width} px ${colorScheme}`);
       await page.locator('.ts-quiz-practice [data-action="next-practice"]').click();
       await answerPracticeRight(page);
       await page.locator('.ts-quiz-practice [data-action="end-practice"]').click();
+      assert.deepEqual(await quizViolations(page), [], `the summary, ${width} px ${colorScheme}`);
       await page
         .locator('.ts-quiz-summary')
         .screenshot({ path: join(artifactsDir, `mastery-summary-${width}-${colorScheme}-${language}.png`) });
