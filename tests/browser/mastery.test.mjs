@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
-import { artifactsDir, openPage, repoRoot, startHarness } from './harness.mjs';
+import { serveDirectory } from '../../web/serve.mjs';
+import { artifactsDir, closeServerAfter, distDir, openPage, repoRoot, startHarness } from './harness.mjs';
 
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 const units = await buildQuizUnits('mastery-browser');
@@ -200,4 +201,58 @@ test('the practice box and the summary at 320 and 1280 px, light and dark: no ax
       await context.close();
     }
   }
+});
+
+/** A course page with <trainscope-widget sections="quiz" …attributes>, served beside dist/. */
+async function openCoursePage(t, attributes) {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
+<script src="../embed/trainscope-widget.js" defer></script></head><body><main><h1>Week 3</h1>
+<trainscope-widget sections="quiz" ${attributes}></trainscope-widget></main></body></html>`;
+  const served = await serveDirectory(distDir, 0, { extra: { '/host/course.html': { type: 'text/html; charset=utf-8', body } } });
+  closeServerAfter(t, served.server);
+  const context = await harness.browser.newContext({ viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce' });
+  t.after(() => context.close());
+  await context.addInitScript(
+    ([key, state]) => {
+      if (localStorage.getItem(key) === null) localStorage.setItem(key, state);
+      window.scoreEvents = [];
+      document.addEventListener('trainscope-score', (event) => window.scoreEvents.push(event.detail));
+    },
+    [storageKey, savedBeforeTheMiss()],
+  );
+  const page = await context.newPage();
+  await page.goto(`${served.url}host/course.html`);
+  await page.locator('trainscope-widget [data-ts-quiz-ready]').waitFor({ timeout: 20000 });
+  return page;
+}
+
+/** Misses MISSED, then practises its takeaway from the summary: the run opens on MISSED, answered right. */
+async function missThenPractiseItFromTheSummary(page) {
+  const question = page.locator(`trainscope-widget .ts-quiz-items > li[data-item-id="${MISSED}"]`);
+  await question.locator('input[value="four"]').check();
+  await question.locator('[data-action="check"]').click();
+  await page.locator('trainscope-widget .ts-quiz-nav [data-action="results"]:visible').click();
+  await page.locator(`trainscope-widget .ts-quiz-mastery-item[data-takeaway="${TAKEAWAY}"] [data-action="practise"]`).click();
+  const li = page.locator('trainscope-widget .ts-quiz-practice-items > li');
+  assert.equal(await li.getAttribute('data-item-id'), `practice~${MISSED}`, 'the run opens with the question missed, new numbers');
+  await li.locator('input[value="two"]').check();
+  await li.locator('[data-action="check"]').click();
+  await li.locator('.ts-quiz-feedback-correct').waitFor();
+  return page.evaluate(() => window.scoreEvents.map((detail) => detail.score));
+}
+
+test('practice never raises the score the host receives; with practice-counts="on" a right practice answer to a missed question counts as a later try', async (t) => {
+  const first = lessonIds.length - 1;
+  const plain = await openCoursePage(t, '');
+  assert.deepEqual(await missThenPractiseItFromTheSummary(plain), [first, first], 'the miss, then the practice answer: the score stays');
+  assert.equal(
+    await plain.locator(`trainscope-widget .ts-quiz-items > li[data-item-id="${MISSED}"]`).getAttribute('data-status'),
+    'incorrect',
+  );
+  const counted = await openCoursePage(t, 'practice-counts="on"');
+  assert.deepEqual(await missThenPractiseItFromTheSummary(counted), [first, first + 0.5], 'a later try: half a point');
+  assert.equal(
+    await counted.locator(`trainscope-widget .ts-quiz-items > li[data-item-id="${MISSED}"]`).getAttribute('data-status'),
+    'correct',
+  );
 });

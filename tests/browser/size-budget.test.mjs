@@ -56,7 +56,7 @@
 // terms under the lesson's second figure: +32 B, 239,082 B. Practice per takeaway and mastery
 // (issue 34 items 1–2: the practice run, its box and the summary's mastery list, mastery in the
 // saved state and the score event, the bank's `practises` checked by the engine, two new items in
-// the built-in bank), measured on its own branch: +4,784 B, 243,866 B. Byte counts are deterministic,
+// the built-in bank), measured on its own branch: +4,880 B, 243,962 B. Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 243_866;
+const PAGE_BUDGET_BYTES = 243_962;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

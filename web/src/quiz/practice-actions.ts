@@ -8,7 +8,7 @@ import { asPractice, PRACTICE_PREFIX, type PreparedItem } from './bank';
 import { askPractice, changePractice, nextPracticeItem, noteAnswer, noteShown } from './practice';
 import { readAnswer, renderItem, showInputError } from './item-view';
 import type { QuizSession } from './session';
-import { nextSeed, recordAnswer, revealSolution, retryItem } from './state';
+import { missedIds, nextSeed, recordAnswer, revealSolution, retryItem } from './state';
 import { renderChrome } from './summary';
 import type { Answer } from './types';
 
@@ -34,11 +34,11 @@ export function drawPracticeItem(session: QuizSession): HTMLLIElement | null {
   return li;
 }
 
-function ask(session: QuizSession, takeaway: string, slip: string | null, previousId: string | null, asked: number): void {
+function ask(session: QuizSession, takeaway: string, slip: string | null, previousId: string | null, asked: number, missed?: string): void {
   // The set asked's questions before the others, so a lesson's practice starts with the lesson's.
   const first = session.bank.items.filter((item) => item.set === session.graded[0]?.set);
   const pool = [...first, ...session.bank.items.filter((item) => !first.includes(item))];
-  const itemId = nextPracticeItem(pool, takeaway, slip, previousId, asked);
+  const itemId = missed ?? nextPracticeItem(pool, takeaway, slip, previousId, asked);
   if (itemId === null) return;
   const seed = nextSeed(session.progress.practice?.item.seed ?? 0, session.random);
   session.progress = askPractice(session.progress, { takeaway, asked, slip }, itemId, seed);
@@ -50,8 +50,19 @@ function ask(session: QuizSession, takeaway: string, slip: string | null, previo
   session.legendOf(PRACTICE_PREFIX + itemId)?.focus();
 }
 
+/**
+ * Starts a run of `takeaway`. From a wrong answer (`fromItemId`), the first question aims at its
+ * slip; from the summary, it is the first question of the takeaway the learner missed, with new
+ * numbers, else the takeaway's first in practice order.
+ */
 export function practise(session: QuizSession, takeaway: string, slip: string | null, fromItemId: string | null): void {
-  ask(session, takeaway, slip, fromItemId, 0);
+  const missed =
+    fromItemId === null
+      ? missedIds(session.progress, session.graded).find(
+          (id) => session.progress.items[id] && session.graded.some((item) => item.id === id && item.takeaway === takeaway),
+        )
+      : undefined;
+  ask(session, takeaway, slip, fromItemId, 0, missed);
   const title = session.bank.takeaways.find((entry) => entry.id === takeaway)?.text ?? takeaway;
   session.announce(session.t('quizui.practice.started', 'Practice: {takeaway}', { takeaway: title }));
 }
