@@ -1,4 +1,4 @@
-// Compiles the quiz's DOM-free modules (web/src/quiz/{state,storage,bank,source}.ts) for the node unit
+// Compiles the quiz's DOM-free modules (web/src/quiz/{state,storage,bank,source,practice}.ts) for the node unit
 // tests, and loads the real wasm engine under node. Each test file builds into its own folder
 // under build/quiz-units/, so files that node --test runs side by side never race.
 // Usage from a test: const units = await buildQuizUnits('state'); const { score } = await import(units.state);
@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildUnitModules } from '../../web/build.mjs';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const modules = ['state', 'storage', 'bank', 'source'];
+const modules = ['state', 'storage', 'bank', 'source', 'practice'];
 
 export async function buildQuizUnits(name) {
   const outdir = join(repoRoot, 'build', 'quiz-units', name);

@@ -25,6 +25,7 @@ test('no attributes mean the whole page (the lesson, the quiz, the tools behind 
     bank: null,
     quizSet: 'lesson',
     draw: null,
+    practiceCounts: false,
     problems: [],
     sources: { preset: null, scenario: {} },
   });

@@ -41,7 +41,19 @@ function adoptHostStyles(shadow: ShadowRoot): void {
 }
 
 export class TrainscopeWidgetElement extends HTMLElement {
-  static readonly observedAttributes = ['preset', 'scenario', 'sections', 'theme', 'pass-mark', 'header', 'bank', 'lang', 'quiz', 'draw'];
+  static readonly observedAttributes = [
+    'preset',
+    'scenario',
+    'sections',
+    'theme',
+    'pass-mark',
+    'header',
+    'bank',
+    'lang',
+    'quiz',
+    'draw',
+    'practice-counts',
+  ];
 
   private readonly shadow: ShadowRoot;
   private readonly frame: HTMLDivElement;
@@ -137,7 +149,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
 
   private applyChange(name: string): void {
     if (!this.handle) return;
-    if (['sections', 'pass-mark', 'header', 'bank', 'lang', 'quiz', 'draw'].includes(name)) {
+    if (['sections', 'pass-mark', 'header', 'bank', 'lang', 'quiz', 'draw', 'practice-counts'].includes(name)) {
       // Which parts exist, and how the quiz grades, are fixed at mount: build the widget again.
       this.handle.destroy();
       this.handle = null;
@@ -176,6 +188,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
         bank: this.getAttribute('bank'),
         quiz: this.getAttribute('quiz'),
         draw: this.getAttribute('draw'),
+        practiceCounts: this.getAttribute('practice-counts'),
       },
       this.words.t,
     );
@@ -228,6 +241,7 @@ export class TrainscopeWidgetElement extends HTMLElement {
       passMark: settings.passMark ?? undefined,
       quizSet: settings.quizSet,
       quizDraw: settings.draw ?? undefined,
+      quizPracticeCounts: settings.practiceCounts,
       problems: settings.problems,
       header: settings.header,
       instanceKey: this.instanceKey(),

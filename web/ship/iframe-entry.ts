@@ -29,6 +29,7 @@ async function start(): Promise<void> {
       bank: query.get('bank'),
       quiz: query.get('quiz'),
       draw: query.get('draw'),
+      practiceCounts: query.get('practice-counts'),
     },
     words.t,
   );
@@ -52,6 +53,7 @@ async function start(): Promise<void> {
     passMark: settings.passMark ?? undefined,
     quizSet: settings.quizSet,
     quizDraw: settings.draw ?? undefined,
+    quizPracticeCounts: settings.practiceCounts,
     problems: settings.problems,
     header: settings.header,
     instanceKey: query.get('id') ?? undefined,

@@ -25,6 +25,8 @@ export interface ElementSettings {
   quizSet: QuizSet;
   /** How many of them each learner is asked (`draw`, `?draw=`), or null: the bank's own draw, else all. */
   draw: number | null;
+  /** Practice may raise the score (`practice-counts="on"`, `?practice-counts=on`; docs/quiz.md, "Practice"); default off. */
+  practiceCounts: boolean;
   /** What `preset` and `scenario` said on their own, so that checkScenario can blame the right one. */
   sources: { preset: string | null; scenario: PartialScenario };
 }
@@ -39,6 +41,7 @@ export interface SettingsText {
   bank?: string | null;
   quiz?: string | null;
   draw?: string | null;
+  practiceCounts?: string | null;
 }
 
 /** Reads the attributes (or query parameters) as given, null when absent; every problem becomes a sentence, never an exception. */
@@ -108,12 +111,34 @@ export function readSettings(attributes: SettingsText, t: Translate = translator
   }
   // The address is only trimmed here: whether it can be fetched is quiz/source.ts's to say, by name.
   const bank = attributes.bank !== undefined && attributes.bank !== null && attributes.bank.trim() !== '' ? attributes.bank.trim() : null;
-  const { quizSet, draw } = readQuizChoice(attributes, t, problems);
-  return { scenario, sections, theme, passMark, header, bank, quizSet, draw, problems, sources: { preset, scenario: fromJson } };
+  const quiz = readQuizChoice(attributes, t, problems);
+  return { scenario, sections, theme, passMark, header, bank, ...quiz, problems, sources: { preset, scenario: fromJson } };
 }
 
-/** The `quiz` and `draw` attributes: a refused value is a problem naming it, and its default is used. */
-function readQuizChoice(attributes: SettingsText, t: Translate, problems: string[]): { quizSet: QuizSet; draw: number | null } {
+/** `practice-counts`: on (or present without a value) lets practice raise the score; off, the default, never. */
+function readPracticeCounts(text: string | null | undefined, t: Translate, problems: string[]): boolean {
+  if (text === undefined || text === null) return false;
+  const value = text.trim().toLowerCase();
+  if (HEADER_ON.slice(0, 4).includes(value) || value === 'practice-counts') return true;
+  if (!HEADER_OFF.includes(value))
+    problems.push(
+      t(
+        'page.settings.practice_counts',
+        'The practice-counts attribute must be on or off, not “{value}”; practice does not change the score.',
+        {
+          value: value.slice(0, 20),
+        },
+      ),
+    );
+  return false;
+}
+
+/** The `quiz`, `draw` and `practice-counts` attributes: a refused value is a problem naming it, and its default is used. */
+function readQuizChoice(
+  attributes: SettingsText,
+  t: Translate,
+  problems: string[],
+): { quizSet: QuizSet; draw: number | null; practiceCounts: boolean } {
   let quizSet: QuizSet = 'lesson';
   const quiz = attributes.quiz?.trim().toLowerCase() ?? '';
   if (quiz !== '') {
@@ -141,7 +166,7 @@ function readQuizChoice(attributes: SettingsText, t: Translate, problems: string
         ),
       );
   }
-  return { quizSet, draw };
+  return { quizSet, draw, practiceCounts: readPracticeCounts(attributes.practiceCounts, t, problems) };
 }
 
 /**

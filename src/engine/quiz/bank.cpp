@@ -1,6 +1,8 @@
 // A whole bank (docs/quiz.md, "The bank"): its settings and takeaways, every item's schema, and
 // every item checked as learners meet it; the one report the widget and quiz-check both read.
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +74,42 @@ void read_bank_settings(const Value& bank, std::size_t item_count, BankReport& r
                 {"", "pass_mark", message("quiz.bank.pass_mark", "must be a fraction from 0 to 1 (0.7 for 70%)")});
         else
             report.settings.pass_mark = mark;
+    }
+}
+
+// The slips the grader names on its own for any numeric item (grade.cpp), which an item may practise.
+const char* const engine_slips[] = {"gib_vs_gb", "gb_vs_gib", "unit_prefix"};
+
+// The slips an item names: its misconceptions' ids and its options' `misconception`.
+void collect_slips(const Value& item, std::vector<std::string>& slips) {
+    for (const char* list : {"misconceptions", "options"}) {
+        const Value* entries = item.find(list);
+        if (!entries || entries->kind != Kind::array) continue;
+        for (const auto& entry : entries->items) {
+            const std::string id = text_of(entry.find(list[0] == 'm' ? "id" : "misconception"));
+            if (!id.empty()) slips.push_back(id);
+        }
+    }
+}
+
+// Every slip an item's `practises` names should be one the bank's grading can name: otherwise the
+// practice that should follow it never comes (docs/quiz.md, "Practice"). A warning for quiz-check,
+// not an error: the item is asked as usual, and a bank cut to a few items (a test page, an
+// author's excerpt) may well leave out the item that names the slip.
+void check_practised_slips(const Value& items, BankReport& report) {
+    std::vector<std::string> slips(std::begin(engine_slips), std::end(engine_slips));
+    for (const auto& item : items.items) collect_slips(item, slips);
+    for (std::size_t i = 0; i < items.items.size(); ++i) {
+        const Value* practises = items.items[i].find("practises");
+        if (!practises || practises->kind != Kind::array) continue;
+        for (std::size_t s = 0; s < practises->items.size(); ++s) {
+            const std::string slip = text_of(&practises->items[s]);
+            if (slip.empty() || std::find(slips.begin(), slips.end(), slip) != slips.end()) continue;
+            report.warnings.push_back(
+                {item_label(items.items[i], i), "practises[" + std::to_string(s) + "]",
+                 message("quiz.bank.practises_unknown",
+                         "names \"{slip}\", which no item's misconception or option names", {{"slip", slip}})});
+        }
     }
 }
 
@@ -147,6 +185,7 @@ const Value* bank_items(const Value& bank, BankReport& report) {
         // then asked in the item's own language, so the item stays usable.
         validate_translations(item, label, report.errors);
     }
+    check_practised_slips(*items, report);
     for (std::size_t t = 0; t < takeaways.size(); ++t) {
         if (covered[t] == 0)
             report.errors.push_back(

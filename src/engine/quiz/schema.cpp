@@ -13,9 +13,9 @@ namespace trainscope::quiz_detail {
 
 namespace {
 
-const char* const item_fields[] = {"id",         "takeaway",  "kind",   "prompt",         "options",
-                                   "scenario",   "randomize", "answer", "misconceptions", "explanation",
-                                   "simulation", "show",      "source", "translations",   "set"};
+const char* const item_fields[] = {
+    "id",          "takeaway",   "kind", "prompt", "options",      "scenario", "randomize", "answer", "misconceptions",
+    "explanation", "simulation", "show", "source", "translations", "set",      "practises"};
 const char* const option_fields[] = {"id", "text", "correct", "feedback", "misconception"};
 const char* const randomize_fields[] = {"path", "distribution", "min", "max", "values", "round", "scale_by"};
 const char* const answer_fields[] = {"path", "unit", "tolerance", "tolerance_factor"};
@@ -266,6 +266,20 @@ void validate_numeric(const Value& item, const std::string& label, const std::st
 
 }  // namespace
 
+// `practises`: the slips (misconception ids) this item is the next practice question for
+// (docs/quiz.md, "Practice"). Whether each names a slip of the bank is the bank's check (bank.cpp).
+static void validate_practises(const Value& item, const std::string& label, std::vector<Problem>& problems) {
+    const Value* practises = item.find("practises");
+    if (!practises) return;
+    bool ok = practises->kind == Kind::array && !practises->items.empty();
+    if (ok)
+        for (const auto& slip : practises->items) ok = ok && slip.kind == Kind::string && valid_id(slip.text);
+    if (!ok)
+        problems.push_back({label, "practises",
+                            message("quiz.schema.practises",
+                                    "must be a non-empty array of misconception ids, e.g. [\"forgot-master-copy\"]")});
+}
+
 void validate_item(const Value& item, const std::string& label, std::vector<Problem>& problems) {
     if (!item.is_object()) {
         problems.push_back({label, "", message("quiz.schema.item_not_object", "an item must be a JSON object")});
@@ -294,6 +308,7 @@ void validate_item(const Value& item, const std::string& label, std::vector<Prob
              message("quiz.schema.simulation_missing", "must be a scenario object for \"show me in the simulation\"")});
     const std::string kind = text_of(item.find("kind"));
     validate_show(item, label, is_numeric_kind(kind), problems);
+    validate_practises(item, label, problems);
     if (is_choice_kind(kind)) {
         validate_options(item, label, kind, problems);
         for (const char* field : {"scenario", "randomize", "answer", "misconceptions"})

@@ -3,6 +3,8 @@
 // functions), saves it, redraws what changed and tells the host.
 
 import type { PreparedItem } from './bank';
+import { noteAnswer, noteShown, resetMastery } from './practice';
+import { endPractice, nextPractice, practiceCheck, practiceReveal, practiceRetry, practise } from './practice-actions';
 import { readAnswer, renderItem, showInputError } from './item-view';
 import type { QuizActions, QuizSession } from './session';
 import { initialProgress, nextSeed, nextUnanswered, recordAnswer, retryItem, retryMissed, revealSolution, summarize } from './state';
@@ -24,6 +26,7 @@ function settle(session: QuizSession, item: PreparedItem, message: string, answe
 }
 
 function check(session: QuizSession, item: PreparedItem): void {
+  if (item.practice) return practiceCheck(session, item);
   const { t } = session;
   const li = session.itemElements.get(item.id);
   if (!li) return;
@@ -38,20 +41,25 @@ function check(session: QuizSession, item: PreparedItem): void {
     return;
   }
   const wasCompleted = session.currentScore().completed;
+  const clean = !session.stateOf(item).solutionSeen;
   session.progress = recordAnswer(session.progress, item.id, answer, result.status === 'correct');
+  const noted = noteAnswer(session.progress, item.takeaway, result.status === 'correct', clean);
+  session.progress = noted.progress;
   session.viewOf(item).grade = result;
   const verdict =
     result.status === 'correct'
       ? t('quizui.announce.correct', 'Correct. {message}', { message: result.message })
       : t('quizui.announce.incorrect', 'Not quite. {message}', { message: result.message });
   settle(session, item, verdict, session.describeAnswer(item, answer, wasCompleted));
+  if (noted.mastered) session.emitMastery(item.takeaway);
 }
 
 function reveal(session: QuizSession, item: PreparedItem): void {
+  if (item.practice) return practiceReveal(session, item);
   const view = session.viewOf(item);
   const state = session.stateOf(item);
   const wasCompleted = session.currentScore().completed;
-  session.progress = revealSolution(session.progress, item.id);
+  session.progress = noteShown(revealSolution(session.progress, item.id), item.takeaway);
   // Keep the graded answer (its choices are shown beside the solution); otherwise ask the
   // engine for the explanation alone.
   if (!view.grade || state.status === 'new') view.grade = session.grade(item, {});
@@ -59,6 +67,7 @@ function reveal(session: QuizSession, item: PreparedItem): void {
 }
 
 function retry(session: QuizSession, item: PreparedItem): void {
+  if (item.practice) return practiceRetry(session, item);
   // A new seed also for choice questions: it reshuffles their options (optionOrder).
   session.progress = retryItem(session.progress, item.id, nextSeed(session.stateOf(item).seed, session.random));
   session.views.delete(item.id);
@@ -118,7 +127,10 @@ function missedAgain(session: QuizSession): void {
 function reset(session: QuizSession): void {
   // Stamped now, so the restart wins over older answers saved by another tab. Both sets start
   // again, and the deeper questions leave the screen until the learner goes on to them again.
-  session.progress = { ...initialProgress(session.known, session.progress.mode, Date.now(), session.progress.learner) };
+  session.progress = resetMastery(
+    initialProgress(session.known, session.progress.mode, Date.now(), session.progress.learner),
+    session.bank.takeaways.map((takeaway) => takeaway.id),
+  );
   session.views.clear();
   for (const item of session.further) {
     session.itemElements.get(item.id)?.remove();
@@ -170,6 +182,9 @@ export function quizActions(session: QuizSession): QuizActions {
     },
     retryMissed: () => missedAgain(session),
     continueFurther: () => continueFurther(session),
+    practise: (takeaway, slip, fromItemId) => practise(session, takeaway, slip, fromItemId),
+    nextPractice: () => nextPractice(session),
+    endPractice: () => endPractice(session),
     reset: () => reset(session),
     replaceItem: (item) => replaceItem(session, item),
     renderChrome: () => renderChrome(session),

@@ -31,6 +31,18 @@ export interface PreparedItem {
   numeric: boolean;
   /** The item draws new numbers for each seed (it has a `randomize` list). */
   randomized: boolean;
+  /** The slips this item is the next practice question for (the bank's `practises`; docs/quiz.md, "Practice"). */
+  practises: string[];
+  /** A practice question (practice.ts): its id is PRACTICE_PREFIX + the bank item's, its progress the run's. */
+  practice?: boolean;
+}
+
+/** Before a practice question's id, so that it never meets the scored question's (views, elements). */
+export const PRACTICE_PREFIX = 'practice~';
+
+/** The bank item asked as a practice question. */
+export function asPractice(item: PreparedItem): PreparedItem {
+  return { ...item, id: PRACTICE_PREFIX + item.id, practice: true };
 }
 
 /** The author's choices for the whole bank (docs/quiz.md, "The bank"), as the engine read them. */
@@ -201,6 +213,7 @@ function preparedItem(raw: Record<string, unknown>, id: string, json: string, in
     })),
     numeric: kind === 'numeric' || kind === 'estimate',
     randomized: Array.isArray(raw.randomize) && raw.randomize.length > 0,
+    practises: Array.isArray(raw.practises) ? raw.practises.filter((slip): slip is string => typeof slip === 'string') : [],
   };
 }
 

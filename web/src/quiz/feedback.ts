@@ -5,6 +5,7 @@ import { h } from '../dom/dom';
 import type { PreparedItem } from './bank';
 import type { ItemView, QuizSession } from './session';
 import type { QuizInstance } from './types';
+import { noteShown } from './practice';
 import { sawAnswerInSimulation } from './state';
 import { withElement } from './words';
 
@@ -73,7 +74,8 @@ function solutionLine(session: QuizSession, item: PreparedItem, instance: QuizIn
 function simulationRow(session: QuizSession, item: PreparedItem, index: number, instance: QuizInstance): HTMLElement | null {
   const { t, options } = session;
   const simulation = instance.simulation;
-  if (!options.onShowInSimulation || !simulation) return null;
+  // A practice question has no number to come back to: practice shows the solution instead.
+  if (!options.onShowInSimulation || !simulation || item.practice) return null;
   const show = h(
     'button',
     { type: 'button', className: 'ts-quiz-button-link ts-quiz-simulation', 'data-action': 'simulation' },
@@ -82,7 +84,7 @@ function simulationRow(session: QuizSession, item: PreparedItem, index: number, 
   show.addEventListener('click', () => {
     // The simulation shows the answer: a retry after it scores as after "Show solution" (docs/quiz.md, "Scoring").
     if (session.stateOf(item).status !== 'correct') {
-      session.progress = sawAnswerInSimulation(session.progress, item.id);
+      session.progress = noteShown(sawAnswerInSimulation(session.progress, item.id), item.takeaway);
       session.persist();
     }
     try {
@@ -135,6 +137,18 @@ function feedbackActions(session: QuizSession, item: PreparedItem, status: strin
     );
     reveal.addEventListener('click', () => session.actions.reveal(item));
     actions.append(reveal);
+  }
+  if (status === 'incorrect' && !item.practice) {
+    // Practice of this question's takeaway, aimed first at the slip the engine just named.
+    const practise = h(
+      'button',
+      { type: 'button', className: 'ts-quiz-button ts-quiz-button-quiet', 'data-action': 'practise', 'data-takeaway': item.takeaway },
+      t('quizui.mastery.practise', 'Practise this'),
+    );
+    practise.addEventListener('click', () =>
+      session.actions.practise(item.takeaway, session.viewOf(item).grade?.misconception ?? null, item.id),
+    );
+    actions.append(practise);
   }
   return actions.childElementCount > 0 ? actions : null;
 }

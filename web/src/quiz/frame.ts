@@ -129,6 +129,19 @@ function introText(session: QuizSession): string {
       );
 }
 
+/** The practice box (practice-view.ts fills it): a title, where the takeaway stands, one question, the way on and back. */
+function practiceBox(session: QuizSession): HTMLElement {
+  const titleId = session.uid('practice-title');
+  return h(
+    'section',
+    { className: 'ts-quiz-practice', 'aria-labelledby': titleId, hidden: true },
+    h(`h${session.headingLevel + 1}` as 'h3', { className: 'ts-quiz-practice-title', id: titleId, tabindex: '-1' }),
+    h('p', { className: 'ts-quiz-practice-status' }),
+    h('ol', { className: 'ts-quiz-items ts-quiz-practice-items' }),
+    h('div', { className: 'ts-quiz-actions ts-quiz-practice-nav' }),
+  );
+}
+
 /** The frame, appended to the container. */
 export function buildFrame(session: QuizSession): QuizFrame {
   const { t, options, uid } = { t: session.t, options: session.options, uid: (name: string) => session.uid(name) };
@@ -153,6 +166,7 @@ export function buildFrame(session: QuizSession): QuizFrame {
   const list = h('ol', { className: 'ts-quiz-items' });
   const { previousButton, nextButton, resultsButton, nav } = navigation(session);
   const summarySection = h('section', { className: 'ts-quiz-summary', 'aria-labelledby': uid('summary-title'), hidden: true });
+  const practiceSection = practiceBox(session);
   const pending = h('p', { className: 'ts-quiz-pending', hidden: true });
   const live = h('div', { className: 'ts-quiz-live', 'aria-live': 'polite', 'aria-atomic': 'true' });
   // With a heading the quiz is a region landmark named by it, so the host's container should be
@@ -175,6 +189,7 @@ export function buildFrame(session: QuizSession): QuizFrame {
     nav,
     pending,
     summarySection,
+    practiceSection,
     live,
   );
   session.container.appendChild(root);
@@ -190,6 +205,7 @@ export function buildFrame(session: QuizSession): QuizFrame {
     resultsButton,
     nav,
     summarySection,
+    practiceSection,
     pending,
     live,
   };

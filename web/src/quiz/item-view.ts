@@ -209,11 +209,11 @@ function itemForm(session: QuizSession, item: PreparedItem, fieldset: HTMLElemen
 
 export function renderItem(session: QuizSession, item: PreparedItem): HTMLLIElement {
   const { t } = session;
-  const index = session.itemIndex.get(item.id)!;
+  const index = session.itemIndex.get(item.id) ?? -1;
   const state = session.stateOf(item);
   const view = session.viewOf(item);
   const instance = view.instance;
-  const id: ItemIds = (name) => session.uid(`${index}-${name}`);
+  const id: ItemIds = (name) => session.uid(`${item.practice ? 'practice' : index}-${name}`);
   const li = h('li', {
     className: `ts-quiz-item ts-quiz-status-${state.status}`,
     'data-item-id': item.id,
@@ -239,10 +239,12 @@ export function renderItem(session: QuizSession, item: PreparedItem): HTMLLIElem
     h(
       'span',
       { className: 'ts-quiz-number' },
-      t('quizui.item.number', 'Question {number} of {total}', {
-        number: session.count(index + 1),
-        total: session.count(session.items.length),
-      }),
+      item.practice
+        ? t('quizui.practice.question', 'Practice question')
+        : t('quizui.item.number', 'Question {number} of {total}', {
+            number: session.count(index + 1),
+            total: session.count(session.items.length),
+          }),
     ),
     h('span', { className: 'ts-quiz-prompt' }, instance.prompt),
   );

@@ -28,7 +28,17 @@ import {
 import { defaultQuizStorage, guardStorage } from './storage';
 import type { BankTranslations, QuizEngine, QuizStorage, ScoreDetail } from './types';
 
-export type { Answer, AnswerDetail, BankTranslations, QuizEngine, QuizStorage, ScoreDetail } from './types';
+export type {
+  Answer,
+  AnswerDetail,
+  BankTranslations,
+  MasteryDetail,
+  MasteryState,
+  QuizEngine,
+  QuizStorage,
+  ScoreDetail,
+  TakeawayProgress,
+} from './types';
 
 export interface QuizOptions {
   /**
@@ -81,6 +91,12 @@ export interface QuizOptions {
   heading?: string | null;
   /** Level of that heading (2–5). Default 2. */
   headingLevel?: number;
+  /**
+   * Practice may raise the score (the element's `practice-counts="on"`; docs/quiz.md, "Practice"):
+   * a right practice answer to a scored question not yet right counts as a later try. Default: off,
+   * so the score stays the learner's tries at the questions themselves.
+   */
+  practiceCounts?: boolean;
   /** For tests: the source of new seeds. Default Math.random. */
   random?: () => number;
 }
@@ -114,7 +130,7 @@ export interface QuizHandle {
   destroy(): void;
 }
 
-export { ANSWER_EVENT, SCORE_EVENT } from './session';
+export { ANSWER_EVENT, MASTERY_EVENT, SCORE_EVENT } from './session';
 
 /** The author's bank's name and why it failed, in the widget's language when the host gave the reason, else the host's own sentence. */
 function bankSource(
@@ -275,6 +291,9 @@ export function mountQuiz(container: HTMLElement, options: QuizOptions): QuizHan
   } else if (current === null && !session.shownScore().completed && items.length > 0) {
     session.progress = { ...session.progress, current: nextUnanswered(session.progress, items, null) };
   }
+  // A practice run on a question the bank no longer has is over.
+  const run = session.progress.practice;
+  if (run && !session.bank.items.some((item) => item.id === run.itemId)) session.progress = { ...session.progress, practice: null };
   // Seeds that had to fall back, or a state read from garbage, are written back cleaned.
   if (items.length > 0) session.persist();
   session.frame.storageNote.hidden = session.storage.persistent;

@@ -5,10 +5,12 @@
 import { quizCalls, type QuizCalls } from '../engine/quiz';
 import { uniqueId } from '../dom/dom';
 import type { Language, Translate } from '../i18n/i18n';
-import type { PreparedBank, PreparedItem } from './bank';
+import { PRACTICE_PREFIX, type PreparedBank, type PreparedItem } from './bank';
+import { takeawayProgress } from './practice';
 import {
   changedItemIds,
   deserializeProgress,
+  masteryChanged,
   itemCredit,
   mergeProgress,
   retryItem,
@@ -18,12 +20,14 @@ import {
   type QuizSet,
 } from './state';
 import type { GuardedStorage } from './storage';
-import type { Answer, AnswerDetail, QuizEngine, QuizGrade, QuizInstance, QuizScore, ScoreDetail } from './types';
+import type { Answer, AnswerDetail, MasteryDetail, QuizEngine, QuizGrade, QuizInstance, QuizScore, ScoreDetail } from './types';
 import type { QuizOptions } from './quiz';
 
 export const SCORE_EVENT = 'trainscope-score';
 /** Dispatched right before the score event of an answer or a shown solution (detail: AnswerDetail). */
 export const ANSWER_EVENT = 'trainscope-answer';
+/** Dispatched when a takeaway becomes mastered (detail: MasteryDetail; docs/quiz.md, "Practice"). */
+export const MASTERY_EVENT = 'trainscope-mastery';
 
 /** What the quiz knows of one item once asked: the engine's instance and the last grade. */
 export interface ItemView {
@@ -44,6 +48,12 @@ export interface QuizActions {
   show(id: string | null, focus: 'legend' | 'summary' | null): void;
   goTo(id: string): void;
   retryMissed(): void;
+  /** Starts a practice run of `takeaway`; after a wrong answer, `slip` (the engine's) picks its first question. */
+  practise(takeaway: string, slip: string | null, fromItemId: string | null): void;
+  /** The run's next question: aimed at the last slip, else the takeaway's next kind. */
+  nextPractice(): void;
+  /** Leaves the practice run for the results. */
+  endPractice(): void;
   /** Goes on from the set asked into the deeper questions. */
   continueFurther(): void;
   reset(): void;
@@ -66,6 +76,7 @@ export interface QuizFrame {
   resultsButton: HTMLButtonElement;
   nav: HTMLElement;
   summarySection: HTMLElement;
+  practiceSection: HTMLElement;
   pending: HTMLElement;
   live: HTMLElement;
 }
@@ -176,7 +187,19 @@ export class QuizSession {
   }
 
   stateOf(item: PreparedItem) {
-    return this.progress.items[item.id]!;
+    return item.practice ? this.progress.practice!.item : this.progress.items[item.id]!;
+  }
+
+  /** The bank item behind a question, practice or scored. */
+  bankItemOf(item: PreparedItem): PreparedItem {
+    if (!item.practice) return item;
+    const id = item.id.slice(PRACTICE_PREFIX.length);
+    return this.bank.items.find((entry) => entry.id === id) ?? item;
+  }
+
+  /** Each takeaway of the bank with its questions in the scored set and its mastery (docs/quiz.md, "Practice"). */
+  takeaways() {
+    return takeawayProgress(this.progress, this.graded, this.bank.takeaways);
   }
 
   /** The engine's instance for the item's seed; a seed whose numbers the engine refuses falls back to the numbers as authored. */
@@ -184,7 +207,9 @@ export class QuizSession {
     const seed = this.stateOf(item).seed;
     let instance = this.calls.instance(item.json, seed);
     if ((!instance || instance.errors.length > 0) && seed !== 0) {
-      this.progress = retryItem(this.progress, item.id, 0);
+      const run = this.progress.practice;
+      if (item.practice && run) this.progress = { ...this.progress, practice: { ...run, item: { ...run.item, seed: 0 } } };
+      else this.progress = retryItem(this.progress, item.id, 0);
       instance = this.calls.instance(item.json, 0);
     }
     return instance && instance.errors.length === 0 ? instance : null;
@@ -216,13 +241,14 @@ export class QuizSession {
     const before = this.progress;
     this.progress = mergeProgress(this.progress, deserializeProgress(saved, this.known));
     const changed = changedItemIds(before, this.progress);
+    const masteryMoved = masteryChanged(before, this.progress);
     for (const id of changed) {
       this.views.delete(id);
       const index = this.itemIndex.get(id);
       const item = index === undefined ? undefined : this.items[index];
       if (item && this.itemElements.has(id)) this.actions.replaceItem(item);
     }
-    return changed.length > 0;
+    return changed.length > 0 || masteryMoved;
   }
 
   persist(): void {
@@ -233,7 +259,7 @@ export class QuizSession {
 
   /** The score of the set asked: what the host and the LMS receive. Deeper questions gone on to never change it. */
   currentScore(): ScoreDetail {
-    return { ...score(this.progress, this.graded, this.passMark), set: this.set };
+    return { ...score(this.progress, this.graded, this.passMark), set: this.set, takeaways: this.takeaways() };
   }
 
   /** How far the learner is through the questions on show (the progress line, the navigation). */
@@ -244,6 +270,14 @@ export class QuizSession {
   emitScore(answer?: AnswerDetail): void {
     if (answer) this.container.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true, detail: answer }));
     this.container.dispatchEvent(new CustomEvent(SCORE_EVENT, { bubbles: true, composed: true, detail: this.currentScore() }));
+  }
+
+  /** Tells the host that `takeaway` is now mastered (for xAPI's own "mastered" statement). */
+  emitMastery(takeaway: string): void {
+    const entry = this.takeaways().find((candidate) => candidate.id === takeaway);
+    if (!entry) return;
+    const detail: MasteryDetail = { takeaway: entry };
+    this.container.dispatchEvent(new CustomEvent(MASTERY_EVENT, { bubbles: true, composed: true, detail }));
   }
 
   /** The answer (answer null: the solution shown) just recorded, as the answer event tells the host. */

@@ -48,6 +48,36 @@ export interface QuizProgress {
   learner: number;
   /** The learner went on from the set asked into the deeper questions (docs/quiz.md, "Sets"). */
   continued: boolean;
+  /** Per takeaway id, once the learner answered a question of it (practice.ts; docs/quiz.md, "Practice"). */
+  mastery: Record<string, TakeawayMastery>;
+  /** The practice run on screen, or null (practice.ts). Page-level, like the current question. */
+  practice: PracticeRun | null;
+}
+
+/** What the learner has shown of one takeaway: right answers in a row without show-me, and whether it is mastered. */
+export interface TakeawayMastery {
+  streak: number;
+  /** A question of it was answered (or shown) since the start, or since "Start again from scratch". */
+  started: boolean;
+  /** Two right in a row without show-me, once: it stays so until "Start again from scratch". */
+  mastered: boolean;
+  /** When this changed (ms since 1970): two tabs merge it as they merge items, the later change winning. */
+  changedAt: number;
+}
+
+/**
+ * A practice run (docs/quiz.md, "Practice"): questions of one takeaway with fresh numbers, kept
+ * apart from the scored questions. `item` is the question on screen, as any question's progress.
+ */
+export interface PracticeRun {
+  takeaway: string;
+  /** The bank item asked (its id in the bank). */
+  itemId: string;
+  item: ItemProgress;
+  /** Practice questions asked in this run so far (turns the kinds over). */
+  asked: number;
+  /** The slip the engine named at the last wrong answer: the next question aims at it. */
+  slip: string | null;
 }
 
 /** What the state needs to know about an item. */
@@ -72,7 +102,15 @@ export function freshItem(seed = 0, changedAt = 0): ItemProgress {
 
 /** A fresh start; `changedAt` > 0 makes it a deliberate restart that wins over older answers elsewhere. */
 export function initialProgress(items: readonly ItemInfo[], mode: QuizMode = 'one', changedAt = 0, learner = 0): QuizProgress {
-  const progress: QuizProgress = { mode, current: items[0]?.id ?? null, items: {}, learner, continued: false };
+  const progress: QuizProgress = {
+    mode,
+    current: items[0]?.id ?? null,
+    items: {},
+    learner,
+    continued: false,
+    mastery: {},
+    practice: null,
+  };
   for (const item of items) progress.items[item.id] = freshItem(0, changedAt);
   return progress;
 }
@@ -141,13 +179,23 @@ export function mergeProgress(mine: QuizProgress, theirs: QuizProgress): QuizPro
     const other = theirs.items[id]!;
     if (other.changedAt > own.changedAt || (other.changedAt === own.changedAt && other.attempts > own.attempts)) items[id] = other;
   }
+  const mastery: Record<string, TakeawayMastery> = { ...mine.mastery };
+  for (const [id, other] of Object.entries(theirs.mastery)) {
+    const own = Object.prototype.hasOwnProperty.call(mine.mastery, id) ? mine.mastery[id] : undefined;
+    if (!own || other.changedAt > own.changedAt) mastery[id] = other;
+  }
   // The shuffle seed is page-level too, but a state that has none takes the other's.
-  return { ...mine, items, learner: mine.learner || theirs.learner };
+  return { ...mine, items, mastery, learner: mine.learner || theirs.learner };
 }
 
 /** Whether `merged` differs from `before` in any item (so a page knows what to redraw). */
 export function changedItemIds(before: QuizProgress, after: QuizProgress): string[] {
   return Object.keys(after.items).filter((id) => before.items[id] !== after.items[id]);
+}
+
+/** Whether the merge brought another tab's mastery of a takeaway. */
+export function masteryChanged(before: QuizProgress, after: QuizProgress): boolean {
+  return Object.keys(after.mastery).some((id) => before.mastery[id] !== after.mastery[id]);
 }
 
 /** A seed in 1…MAX_SEED that differs from `previous`. */
@@ -279,6 +327,38 @@ export function summarize(
 
 type SavedItem =
   [number, number, string, number, string | number[] | 0, number] | [number, number, string, number, string | number[] | 0, number, 1];
+// k: mastery per takeaway, {"takeaway-id":[streak,level,changedAt]} (level 0 not started, 1 started, 2 mastered); absent when none.
+// p: the practice run, ["takeaway-id","item-id",asked,slip or 0,[seed,attempts,"x",first,answer,changedAt,solution]];
+// its answer keeps option ids (the item may lie outside the questions asked), absent when none.
+
+function encodeItem(state: ItemProgress, answer: string | number[] | string[] | 0): (number | string | number[] | string[])[] {
+  const entry = [
+    state.seed,
+    state.attempts,
+    STATUS_CODES[state.status],
+    state.firstTry === null ? -1 : state.firstTry ? 1 : 0,
+    answer,
+    state.changedAt,
+  ];
+  return state.solutionSeen ? [...entry, 1] : entry;
+}
+
+function encodePractice(progress: QuizProgress): Record<string, unknown> {
+  const saved: Record<string, unknown> = {};
+  const mastery = Object.entries(progress.mastery);
+  if (mastery.length > 0)
+    saved.k = Object.fromEntries(mastery.map(([id, m]) => [id, [m.streak, m.mastered ? 2 : m.started ? 1 : 0, m.changedAt]]));
+  const run = progress.practice;
+  if (run) {
+    const answer = !run.item.answer
+      ? 0
+      : 'text' in run.item.answer
+        ? run.item.answer.text.slice(0, MAX_SAVED_TEXT)
+        : run.item.answer.choices;
+    saved.p = [run.takeaway, run.itemId, run.asked, run.slip ?? 0, encodeItem(run.item, answer)];
+  }
+  return saved;
+}
 
 function encodeAnswer(answer: Answer | null, optionIds: readonly string[]): string | number[] | 0 {
   if (!answer) return 0;
@@ -293,15 +373,7 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
     for (const item of items) {
       const state = progress.items[item.id];
       if (!state) continue;
-      const entry: SavedItem = [
-        state.seed,
-        state.attempts,
-        STATUS_CODES[state.status],
-        state.firstTry === null ? -1 : state.firstTry ? 1 : 0,
-        withAnswers ? encodeAnswer(state.answer, item.optionIds) : 0,
-        state.changedAt,
-      ];
-      saved[item.id] = state.solutionSeen ? ([...entry, 1] as SavedItem) : entry;
+      saved[item.id] = encodeItem(state, withAnswers ? encodeAnswer(state.answer, item.optionIds) : 0) as SavedItem;
     }
     const learner = progress.learner > 0 ? { s: progress.learner } : {};
     const continued = progress.continued ? { d: 1 } : {};
@@ -312,6 +384,7 @@ export function serializeProgress(progress: QuizProgress, items: readonly ItemIn
       ...learner,
       ...continued,
       i: saved,
+      ...encodePractice(progress),
     });
   };
   const full = build(true);
@@ -328,6 +401,59 @@ function decodeAnswer(value: unknown, optionIds: readonly string[]): Answer | nu
     return { choices: (value as number[]).map((index) => optionIds[index]!) };
   }
   return null;
+}
+
+/** One saved question ([seed, attempts, status, first, answer, changedAt, solution]), or null when it cannot be trusted. */
+function decodeItem(entry: unknown[], readAnswer: (answer: unknown) => Answer | null): ItemProgress | null {
+  const [seed, attempts, code, first, answer, changedAt, solution] = entry;
+  // Own properties only: "constructor" or "toString" must not find Object.prototype's.
+  const status = typeof code === 'string' && Object.prototype.hasOwnProperty.call(CODE_STATUS, code) ? CODE_STATUS[code] : undefined;
+  if (!isInteger(seed, 0, 0xffffffff) || !isInteger(attempts, 0, 1_000_000) || !status) return null;
+  if (changedAt !== undefined && !isInteger(changedAt, 0, Number.MAX_SAFE_INTEGER)) return null;
+  return {
+    seed,
+    attempts,
+    // A graded status needs an attempt behind it; anything else is not trusted.
+    status: (status === 'correct' || status === 'incorrect') && attempts === 0 ? 'new' : status,
+    firstTry: attempts > 0 && (first === 1 || first === 0) ? first === 1 : null,
+    answer: status === 'correct' || status === 'incorrect' || status === 'revealed' ? readAnswer(answer) : null,
+    // A solution shown is read from the status too, for states saved before the flag existed.
+    solutionSeen: solution === 1 || status === 'revealed',
+    changedAt: (changedAt as number | undefined) ?? 0,
+  };
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SHORT_ID = /^[a-z0-9_-]{1,64}$/;
+
+function decodeMastery(value: unknown): Record<string, TakeawayMastery> {
+  const mastery: Record<string, TakeawayMastery> = {};
+  if (!isPlainRecord(value)) return mastery;
+  for (const [id, entry] of Object.entries(value)) {
+    if (!SHORT_ID.test(id) || !Array.isArray(entry)) continue;
+    const [streak, level, changedAt] = entry as unknown[];
+    if (!isInteger(streak, 0, 1_000_000) || !isInteger(level, 0, 2) || !isInteger(changedAt, 0, Number.MAX_SAFE_INTEGER)) continue;
+    mastery[id] = { streak, started: level >= 1, mastered: level === 2, changedAt };
+  }
+  return mastery;
+}
+
+function decodePractice(value: unknown): PracticeRun | null {
+  if (!Array.isArray(value)) return null;
+  const [takeaway, itemId, asked, slip, entry] = value as unknown[];
+  if (typeof takeaway !== 'string' || !SHORT_ID.test(takeaway) || typeof itemId !== 'string' || !SHORT_ID.test(itemId)) return null;
+  if (!isInteger(asked, 0, 1_000_000) || !Array.isArray(entry)) return null;
+  const item = decodeItem(entry, (answer) => {
+    if (typeof answer === 'string') return answer.length <= MAX_SAVED_TEXT ? { text: answer } : null;
+    if (Array.isArray(answer) && answer.length > 0 && answer.every((id) => typeof id === 'string' && SHORT_ID.test(id)))
+      return { choices: answer as string[] };
+    return null;
+  });
+  if (!item) return null;
+  return { takeaway, itemId, asked, slip: typeof slip === 'string' && SHORT_ID.test(slip) ? slip : null, item };
 }
 
 /**
@@ -356,24 +482,11 @@ export function deserializeProgress(text: string | null | undefined, items: read
     if (!Object.prototype.hasOwnProperty.call(saved, item.id)) continue;
     const entry = saved[item.id];
     if (!Array.isArray(entry)) continue;
-    const [seed, attempts, code, first, answer, changedAt, solution] = entry as unknown[];
-    // Own properties only: "constructor" or "toString" must not find Object.prototype's.
-    const status = typeof code === 'string' && Object.prototype.hasOwnProperty.call(CODE_STATUS, code) ? CODE_STATUS[code] : undefined;
-    if (!isInteger(seed, 0, 0xffffffff) || !isInteger(attempts, 0, 1_000_000) || !status) continue;
-    if (changedAt !== undefined && !isInteger(changedAt, 0, Number.MAX_SAFE_INTEGER)) continue;
-    const decoded = decodeAnswer(answer, item.optionIds);
-    progress.items[item.id] = {
-      seed,
-      attempts,
-      // A graded status needs an attempt behind it; anything else is not trusted.
-      status: (status === 'correct' || status === 'incorrect') && attempts === 0 ? 'new' : status,
-      firstTry: attempts > 0 && (first === 1 || first === 0) ? first === 1 : null,
-      answer: status === 'correct' || status === 'incorrect' || status === 'revealed' ? decoded : null,
-      // A solution shown is read from the status too, for states saved before the flag existed.
-      solutionSeen: solution === 1 || status === 'revealed',
-      changedAt: (changedAt as number | undefined) ?? 0,
-    };
+    const read = decodeItem(entry, (answer) => decodeAnswer(answer, item.optionIds));
+    if (read) progress.items[item.id] = read;
   }
+  progress.mastery = decodeMastery(record.k);
+  progress.practice = decodePractice(record.p);
   const current = record.c;
   progress.current =
     current === null

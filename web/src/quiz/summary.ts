@@ -3,6 +3,7 @@
 
 import { h } from '../dom/dom';
 import type { QuizSession } from './session';
+import { masteryLines, renderPractice } from './practice-view';
 import { nextUnanswered, summarize, type Summary } from './state';
 import { cssPercent, formatPoints, setLabel, withElement } from './words';
 
@@ -77,6 +78,18 @@ export function renderChrome(session: QuizSession): void {
         });
   const summaryShown = single ? progress.current === null : now.completed;
   frame.summarySection.hidden = !summaryShown || items.length === 0;
+  // A practice run takes the questions' and the results' place until the learner leaves it.
+  const practising = progress.practice !== null;
+  frame.practiceSection.hidden = !practising;
+  if (practising) {
+    frame.list.hidden = true;
+    frame.nav.hidden = true;
+    frame.pending.hidden = true;
+    frame.summarySection.hidden = true;
+    renderPractice(session);
+  } else {
+    frame.list.hidden = false;
+  }
   if (!frame.summarySection.hidden) renderSummary(session);
 }
 
@@ -331,6 +344,7 @@ export function renderSummary(session: QuizSession): void {
     ...deeperScoreLines(session),
     ...unansweredLines(session, shown),
     ...revisitLines(session, shown),
+    ...masteryLines(session),
     ...goOnLines(session, graded),
     summaryActions(session, shown),
   );

@@ -52,6 +52,29 @@ export interface ScoreDetail extends QuizScore {
    * "deeper" or "all". Deeper questions a learner goes on to after the lesson set never change it.
    */
   set: QuizSet;
+  /** Per takeaway of the bank, in the bank's order: what the learner has shown so far (docs/quiz.md, "Practice"). */
+  takeaways?: TakeawayProgress[];
+}
+
+/** A takeaway's mastery: no graded answer yet; answered, not yet two right in a row; two right in a row without show-me. */
+export type MasteryState = 'not-started' | 'practising' | 'mastered';
+
+/** One takeaway in the score event's `takeaways` (and the `trainscope-mastery` event's detail). */
+export interface TakeawayProgress {
+  /** The bank's takeaway id (stable; the objective id in an LMS). */
+  id: string;
+  /** The takeaway's text in the widget's language. */
+  title: string;
+  /** Questions of this takeaway in the scored set. */
+  items: number;
+  /** Of those, right at the first try (the honest score's share). */
+  firstTryCorrect: number;
+  mastery: MasteryState;
+}
+
+/** The detail of the `trainscope-mastery` event, dispatched when a takeaway becomes mastered. */
+export interface MasteryDetail {
+  takeaway: TakeawayProgress;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface MountOptions {
   quizSet?: QuizSet;
   /** Ask each learner this many questions of the set (the built-in bank or an author's); wins over the bank's `draw`. */
   quizDraw?: number;
+  /** Practice may raise the score (docs/quiz.md, "Practice"); default false: the score stays the learner's tries at the questions. */
+  quizPracticeCounts?: boolean;
   /** Where the quiz keeps progress (default: localStorage, guarded). SCORM passes cmi.suspend_data. */
   quizStorage?: QuizStorage;
   /** Tells apart several widgets' quiz progress on one origin. */

@@ -46,6 +46,7 @@ export function quizSection(
       passMark: options.passMark,
       set: options.quizSet,
       draw: options.quizDraw,
+      practiceCounts: options.quizPracticeCounts,
       instanceKey: options.instanceKey,
       headingLevel,
     });
