@@ -13,11 +13,11 @@ import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { termsFor } from '../../figures/term';
 import { withElements } from '../../i18n/i18n';
-import { ANY_SIZE, MODEL_PRESET } from '../model';
 import { CUSTOM_GPU } from '../time';
 import { changesList } from './changes';
 import { layoutName, layoutsList } from './layouts';
 import { methodSettings } from './method-settings';
+import { fitModelChoice } from './model-choice';
 import { methodsFigure } from './methods';
 import { searchWhenNear } from './schedule';
 import { prose, sectionElement } from '../shell';
@@ -25,10 +25,10 @@ import { prose, sectionElement } from '../shell';
 /** How long the inputs rest before the engine searches again. */
 const SEARCH_REST_MS = 120;
 
-type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets'>;
+type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets' | 'estimate'>;
 
 /** The learner's GPUs and goal: controls on the scenario's fields, shared with the other sections. */
-function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLElement): HTMLElement {
+function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLElement, model: HTMLElement): HTMLElement {
   const { t } = context;
   const { formatBytes } = context.units;
   const gpuChoices = [
@@ -42,10 +42,6 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
     describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
     fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
   }).element;
-  const models = [
-    ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
-    { value: ANY_SIZE, label: t('model.any_size', 'Any size (slider below)') },
-  ];
   return h(
     'div',
     { className: 'ts-fit-inputs' },
@@ -66,7 +62,7 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
       'fieldset',
       { className: 'ts-fit-group' },
       h('legend', null, t('fit.inputs.goal', 'Your goal')),
-      context.add(selectControl(MODEL_PRESET, t('model.label', 'Model'), models, context.onValue)).element,
+      model,
       context.add(
         radioControl(
           'training.method',
@@ -166,6 +162,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const changes = changesList(context, context.load);
   const methods = methodsFigure(context, context.load);
   const settings = methodSettings(context);
+  const model = fitModelChoice(context, engine);
   const problem = h('p', { className: 'ts-field-error', role: 'alert' });
   const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
   const assumes = frameworkLine(context);
@@ -201,7 +198,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
         'Say which GPUs you have and what you want to train. The engine tries every way to split the work over them, keeps those that fit in memory, and ranks them by how long the run takes. When nothing fits, it lists the cheapest single changes that would.',
       ),
     ),
-    fitInputs(context, engine, settings.element),
+    fitInputs(context, engine, settings.element, model.element),
     problem,
     results,
   );
@@ -226,6 +223,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   // Only for a scenario not shown yet, once the input rests, and only near the viewport (schedule.ts).
   const schedule = searchWhenNear(element, search, SEARCH_REST_MS);
   const update = (view: PageView) => {
+    model.update(view);
     settings.update(view);
     assumes.update(view);
     schedule.update(view);
