@@ -89,6 +89,7 @@ function layoutCard(context: SectionContext, load: (scenario: Scenario) => void)
       shown = layout;
       setAttribute(element, 'data-peak', String(layout.peak_bytes));
       setAttribute(element, 'data-run-seconds', String(layout.run_seconds));
+      setAttribute(element, 'data-interleave', String(layout.interleave));
       setText(rank, t('fit.layout.rank', '#{rank}', { rank: formatInteger(position) }));
       setText(name, layoutName(context, layout));
       setText(settings, layoutSettings(context, layout));

@@ -27,6 +27,29 @@ const SEARCH_REST_MS = 120;
 
 type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets' | 'estimate'>;
 
+/** The run's sequence length and micro-batch: the first question of "what fits" (2k, 4k or 8k tokens?). */
+function runInputs(context: SectionContext): HTMLElement {
+  const { t } = context;
+  const { formatInteger } = context.units;
+  return h(
+    'fieldset',
+    { className: 'ts-fit-group' },
+    h('legend', null, t('fit.inputs.run', 'Your run')),
+    context.range({
+      path: 'training.sequence',
+      label: t('activations.sequence', 'Sequence length (tokens)'),
+      formatField: formatInteger,
+      describe: (v) => context.units.formatTokens(v),
+    }).element,
+    context.range({
+      path: 'training.micro_batch',
+      label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'),
+      formatField: formatInteger,
+      describe: (v) => context.units.formatSequences(v),
+    }).element,
+  );
+}
+
 /** The learner's GPUs and goal: controls on the scenario's fields, shared with the other sections. */
 function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLElement, model: HTMLElement): HTMLElement {
   const { t } = context;
@@ -58,6 +81,7 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
         h('div', { className: 'ts-deeper-body' }, memory),
       ),
     ),
+    runInputs(context),
     h(
       'fieldset',
       { className: 'ts-fit-group' },
@@ -181,7 +205,6 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     { className: 'ts-fit-results' },
     assumes.element,
     letters,
-    current.element,
     changes.element,
     layouts.element,
     notes,
@@ -198,7 +221,8 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
         'Say which GPUs you have and what you want to train. The engine tries every way to split the work over them, keeps those that fit in memory, and ranks them by how long the run takes. When nothing fits, it lists the cheapest single changes that would.',
       ),
     ),
-    fitInputs(context, engine, settings.element, model.element),
+    // The answer right under the inputs that change it, held at the foot of the screen while they are (issue 33).
+    h('div', { className: 'ts-fit-ask' }, fitInputs(context, engine, settings.element, model.element), current.element),
     problem,
     results,
   );
@@ -209,6 +233,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     const sideBySide = engine.fineTuningMethods(view.scenario);
     showProblem(context, problem, fit.ok ? [] : fit.errors, sideBySide.ok ? [] : sideBySide.errors);
     setClass(results, 'ts-stale', !fit.ok);
+    setClass(current.element, 'ts-stale', !fit.ok);
     if (fit.ok) {
       current.update(fit.value, view);
       changes.update(fit.value);
