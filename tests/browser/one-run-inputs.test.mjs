@@ -32,7 +32,10 @@ async function openFit(page) {
   await page.waitForFunction(() => {
     document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
     const section = document.querySelector('section.ts-fit');
-    return section?.getAttribute('aria-busy') === 'false' && section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario());
+    return (
+      section?.getAttribute('aria-busy') === 'false' &&
+      section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
+    );
   });
   return page.locator('section.ts-fit');
 }
@@ -67,24 +70,34 @@ for (const viewport of WIDTHS) {
   const at = `at ${viewport.width} px`;
 
   test(`7: picking the model in What fits keeps Your GPUs (${at})`, async () => {
-    await withOpenPage(harness.browser, withScenario({ hardware: { gpu: 'rtx-4090' }, parallel: { gpus: 2 } }), { viewport }, async (page) => {
-      const section = await openFit(page);
-      await fitModel(section).selectOption('llama3-8b');
-      await openFit(page);
-      const scenario = await scenarioOf(page);
-      assert.equal(scenario.model.preset, 'llama3-8b');
-      assert.equal(scenario.hardware.gpu, 'rtx-4090', 'the GPU the person set stays');
-      assert.equal(scenario.parallel.gpus, 2, 'and so does their count');
-      assert.equal(await section.locator('.ts-fit-group select').first().inputValue(), 'rtx-4090');
-      const verdict = await figure(page, 'fit-current').textContent();
-      assert.doesNotMatch(verdict, /of 80(\.\d)? GB/, `the answer is not for an H100's memory: ${verdict}`);
-      assert.match(verdict, /of 25\.8 GB/, `the answer is for the 4090's 24 GiB: ${verdict}`);
-      await page.screenshot({ path: join(artifactsDir, `one-run-7-${viewport.width}.png`) });
-    });
+    await withOpenPage(
+      harness.browser,
+      withScenario({ hardware: { gpu: 'rtx-4090' }, parallel: { gpus: 2 } }),
+      { viewport },
+      async (page) => {
+        const section = await openFit(page);
+        await fitModel(section).selectOption('llama3-8b');
+        await openFit(page);
+        const scenario = await scenarioOf(page);
+        assert.equal(scenario.model.preset, 'llama3-8b');
+        assert.equal(scenario.hardware.gpu, 'rtx-4090', 'the GPU the person set stays');
+        assert.equal(scenario.parallel.gpus, 2, 'and so does their count');
+        assert.equal(await section.locator('.ts-fit-group select').first().inputValue(), 'rtx-4090');
+        const verdict = await figure(page, 'fit-current').textContent();
+        assert.doesNotMatch(verdict, /of 80(\.\d)? GB/, `the answer is not for an H100's memory: ${verdict}`);
+        assert.match(verdict, /of 25\.8 GB/, `the answer is for the 4090's 24 GiB: ${verdict}`);
+        await page.screenshot({ path: join(artifactsDir, `one-run-7-${viewport.width}.png`) });
+      },
+    );
   });
 
   test(`8: Load this layout sets only what the controls show (${at})`, async () => {
-    const scenario = { model: { preset: 'llama3-70b' }, hardware: { gpu: 'h100-sxm' }, parallel: { gpus: 64 }, training: { tokens: 1.4e12 } };
+    const scenario = {
+      model: { preset: 'llama3-70b' },
+      hardware: { gpu: 'h100-sxm' },
+      parallel: { gpus: 64 },
+      training: { tokens: 1.4e12 },
+    };
     await withOpenPage(harness.browser, withScenario(scenario), { viewport }, async (page) => {
       const section = await openFit(page);
       const offered = await page.evaluate(() =>
@@ -94,8 +107,12 @@ for (const viewport of WIDTHS) {
       const fit = await page.evaluate(() =>
         JSON.parse(window.trainscope.engine.module.fit(JSON.stringify({ scenario: window.trainscope.scenario(), max_layouts: 200 }))),
       );
-      for (const layout of fit.layouts) assert.ok(offered.includes(layout.interleave), `a layout with ${layout.interleave} interleaved stages`);
-      assert.ok(fit.layouts.some((layout) => layout.interleave > 1), 'the search still interleaves');
+      for (const layout of fit.layouts)
+        assert.ok(offered.includes(layout.interleave), `a layout with ${layout.interleave} interleaved stages`);
+      assert.ok(
+        fit.layouts.some((layout) => layout.interleave > 1),
+        'the search still interleaves',
+      );
       // A card that interleaves says so.
       const cards = section.locator('[data-figure="fit-layouts"] li');
       const shown = await cards.evaluateAll((items) => items.map((item) => [Number(item.dataset.interleave), item.textContent]));
@@ -138,18 +155,29 @@ for (const viewport of WIDTHS) {
   });
 
   test(`10: the cheapest changes come by what they cost, changes of goal apart (${at})`, async () => {
-    const scenario = { model: { preset: 'llama3-8b' }, hardware: { gpu: 'rtx-4090' }, parallel: { gpus: 1 }, training: { method: 'qlora', sequence: 8192 } };
+    const scenario = {
+      model: { preset: 'llama3-8b' },
+      hardware: { gpu: 'rtx-4090' },
+      parallel: { gpus: 1 },
+      training: { method: 'qlora', sequence: 8192 },
+    };
     await withOpenPage(harness.browser, withScenario(scenario), { viewport }, async (page) => {
       const section = await openFit(page);
       const cards = section.locator('[data-figure="fit-changes"] > li');
       const costs = await cards.evaluateAll((items) => items.map((item) => item.dataset.costs));
       const order = ['nothing', 'time', 'money'];
       assert.ok(costs.length >= 2, `changes: ${costs}`);
-      assert.deepEqual(costs, [...costs].sort((a, b) => order.indexOf(a) - order.indexOf(b)), `nothing, time, money: ${costs}`);
+      assert.deepEqual(
+        costs,
+        [...costs].sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+        `nothing, time, money: ${costs}`,
+      );
       const kinds = await cards.evaluateAll((items) => items.map((item) => item.dataset.change));
       assert.ok(kinds.indexOf('recompute') < kinds.indexOf('larger_gpu'), `checkpointing before a larger GPU: ${kinds}`);
       assert.notEqual(costs[0], 'money');
-      const goal = await section.locator('[data-figure="fit-goal-changes"] > li').evaluateAll((items) => items.map((item) => item.dataset.change));
+      const goal = await section
+        .locator('[data-figure="fit-goal-changes"] > li')
+        .evaluateAll((items) => items.map((item) => item.dataset.change));
       assert.ok(goal.length > 0 && goal.every((kind) => kind === 'method' || kind === 'sequence'), `changes of goal apart: ${goal}`);
       assert.match(await figure(page, 'fit-changes-order').textContent(), /nothing first, then time, then money/);
       await section.locator('.ts-fit-changes').screenshot({ path: join(artifactsDir, `one-run-10-${viewport.width}.png`) });
@@ -166,9 +194,13 @@ for (const viewport of WIDTHS) {
       assert.ok(before < -20, `the part's top starts ${before} px above the viewport`);
       for (let click = 0; click < 2; click += 1) {
         await button.click();
-        await page.waitForFunction(() => document.querySelector('.ts-section[data-ts-section="run-vs-train"]')?.classList.contains('ts-landed'), null, {
-          timeout: 5000,
-        });
+        await page.waitForFunction(
+          () => document.querySelector('.ts-section[data-ts-section="run-vs-train"]')?.classList.contains('ts-landed'),
+          null,
+          {
+            timeout: 5000,
+          },
+        );
         const where = await part.evaluate((element) => element.getBoundingClientRect().top);
         assert.ok(where >= -2 && where < viewport.height / 2, `click ${click + 1}: the part's top is ${where} px into the viewport`);
         await button.evaluate((element) => element.scrollIntoView({ block: 'end' }));
@@ -176,40 +208,53 @@ for (const viewport of WIDTHS) {
       assert.equal((await scenarioOf(page)).model.preset, 'llama3-70b');
     });
   });
-}
 
   test(`11: the Global batch slider starts at the fewest meaningful value (${at})`, async () => {
-    await withOpenPage(harness.browser, withScenario({ model: { preset: 'llama3-8b' }, parallel: { gpus: 8 } }), { viewport }, async (page) => {
-      const control = page.locator('.ts-section[data-ts-section="activations"] [data-field="training.global_batch"]');
-      await control.scrollIntoViewIfNeeded();
-      const range = control.locator('input[type=range]');
-      const fewest = (await page.evaluate(() => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(window.trainscope.overrides())))))
-        .training.fewest_global_batch;
-      assert.equal(fewest, 8);
-      // Every position changes the step: position 0 is "the fewest", each next one a doubling of it.
-      const seen = [];
-      const positions = Number(await range.getAttribute('max'));
-      for (let position = 0; position <= Math.min(positions, 3); position += 1) {
-        await range.fill(String(position));
-        seen.push(await page.evaluate(() => window.trainscope.scenario().training.global_batch));
-      }
-      assert.deepEqual(seen.slice(0, 3), [0, 16, 32], `the slider's first values: ${seen}`);
-      const steps = [];
-      for (const value of seen)
-        steps.push(
-          await page.evaluate(
-            (globalBatch) =>
-              JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify({ ...window.trainscope.overrides(), training: { global_batch: globalBatch } })))
-                .communication.micro_batches,
-            value,
-          ),
-        );
-      assert.equal(new Set(steps).size, steps.length, `each position is another step: ${steps} micro-batches`);
-    });
+    await withOpenPage(
+      harness.browser,
+      withScenario({ model: { preset: 'llama3-8b' }, parallel: { gpus: 8 } }),
+      { viewport },
+      async (page) => {
+        const control = page.locator('.ts-section[data-ts-section="activations"] [data-field="training.global_batch"]');
+        await control.scrollIntoViewIfNeeded();
+        const range = control.locator('input[type=range]');
+        const fewest = (
+          await page.evaluate(() => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(window.trainscope.overrides()))))
+        ).training.fewest_global_batch;
+        assert.equal(fewest, 8);
+        // Every position changes the step: position 0 is "the fewest", each next one a doubling of it.
+        const seen = [];
+        const positions = Number(await range.getAttribute('max'));
+        for (let position = 0; position <= Math.min(positions, 3); position += 1) {
+          await range.fill(String(position));
+          seen.push(await page.evaluate(() => window.trainscope.scenario().training.global_batch));
+        }
+        assert.deepEqual(seen.slice(0, 3), [0, 16, 32], `the slider's first values: ${seen}`);
+        const steps = [];
+        for (const value of seen)
+          steps.push(
+            await page.evaluate(
+              (globalBatch) =>
+                JSON.parse(
+                  window.trainscope.engine.module.estimate(
+                    JSON.stringify({ ...window.trainscope.overrides(), training: { global_batch: globalBatch } }),
+                  ),
+                ).communication.micro_batches,
+              value,
+            ),
+          );
+        assert.equal(new Set(steps).size, steps.length, `each position is another step: ${steps} micro-batches`);
+      },
+    );
   });
 
   test(`12: sequence length and micro-batch sit in What fits, and its answer stays in view (${at})`, async () => {
-    const scenario = { model: { preset: 'llama3-8b' }, hardware: { gpu: 'rtx-4090' }, parallel: { gpus: 1 }, training: { method: 'qlora', sequence: 2048 } };
+    const scenario = {
+      model: { preset: 'llama3-8b' },
+      hardware: { gpu: 'rtx-4090' },
+      parallel: { gpus: 1 },
+      training: { method: 'qlora', sequence: 2048 },
+    };
     await withOpenPage(harness.browser, withScenario(scenario), { viewport }, async (page) => {
       const section = await openFit(page);
       for (const [path, value] of [
@@ -250,13 +295,15 @@ for (const viewport of WIDTHS) {
       assert.doesNotMatch(live, /TB/);
       await item.getByRole('button', { name: 'Check answer' }).click();
       assert.equal(await error.isVisible(), true);
-      const hints = await item.locator('.ts-quiz-read-as, .ts-quiz-input-error').evaluateAll((elements) =>
-        elements.filter((element) => !element.hidden && element.textContent.trim() !== '').map((element) => element.textContent),
-      );
+      const hints = await item
+        .locator('.ts-quiz-read-as, .ts-quiz-input-error')
+        .evaluateAll((elements) =>
+          elements.filter((element) => !element.hidden && element.textContent.trim() !== '').map((element) => element.textContent),
+        );
       assert.equal(hints.length, 1, `one hint at a time: ${hints.join(' | ')}`);
       await input.fill('thousands of years');
       await page.waitForFunction((element) => /3,160/.test(element.textContent), await readAs.elementHandle());
-      assert.equal(await error.isVisible(), false, 'typing again replaces the check\'s message');
+      assert.equal(await error.isVisible(), false, "typing again replaces the check's message");
     });
   });
 
@@ -285,7 +332,8 @@ for (const viewport of WIDTHS) {
 
 test('17: docs/embedding.md gives the sizes the element and the iframe load, measured with gzip -9 (within 5%)', () => {
   const doc = readFileSync(join(repoRoot, 'docs', 'embedding.md'), 'utf8');
-  const kilobytes = (...files) => files.reduce((sum, file) => sum + gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length, 0) / 1000;
+  const kilobytes = (...files) =>
+    files.reduce((sum, file) => sum + gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length, 0) / 1000;
   const cases = [
     [/`trainscope-widget\.js` \((\d+) KB gzip\)/, ['embed/trainscope-widget.js']],
     [/`trainscope-engine\.js` \((\d+) KB gzip\)/, ['embed/trainscope-engine.js']],
@@ -296,7 +344,10 @@ test('17: docs/embedding.md gives the sizes the element and the iframe load, mea
     assert.ok(match, `docs/embedding.md states ${files.join(' + ')}'s size`);
     const measured = kilobytes(...files);
     const documented = Number(match[1]);
-    assert.ok(Math.abs(documented - measured) <= 0.05 * measured, `${files.join(' + ')}: documented ${documented} KB, measured ${measured.toFixed(1)} KB gzip -9`);
+    assert.ok(
+      Math.abs(documented - measured) <= 0.05 * measured,
+      `${files.join(' + ')}: documented ${documented} KB, measured ${measured.toFixed(1)} KB gzip -9`,
+    );
   }
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const paragraph = readme.slice(readme.indexOf('**In German or Spanish:**'), readme.indexOf('## Measured'));
