@@ -188,7 +188,7 @@ for (const viewport of WIDTHS) {
     await withOpenPage(harness.browser, harness.url, { viewport, reducedMotion: 'reduce', deeperClosed: true }, async (page) => {
       const button = page.getByRole('button', { name: '70B: run vs train' });
       // The default scenario is the story's: scroll so the part's heading is out of view, the button in it.
-      await button.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+      await button.evaluate((element) => element.scrollIntoView({ block: 'start' }));
       const part = page.locator('.ts-section[data-ts-section="run-vs-train"]');
       const before = await part.evaluate((element) => element.getBoundingClientRect().top);
       assert.ok(before < -20, `the part's top starts ${before} px above the viewport`);
@@ -203,7 +203,7 @@ for (const viewport of WIDTHS) {
         );
         const where = await part.evaluate((element) => element.getBoundingClientRect().top);
         assert.ok(where >= -2 && where < viewport.height / 2, `click ${click + 1}: the part's top is ${where} px into the viewport`);
-        await button.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+        await button.evaluate((element) => element.scrollIntoView({ block: 'start' }));
       }
       assert.equal((await scenarioOf(page)).model.preset, 'llama3-70b');
     });
@@ -265,7 +265,7 @@ for (const viewport of WIDTHS) {
         const control = section.locator(`.ts-fit-inputs [data-field="${path}"]`).first();
         assert.equal(await control.count(), 1, `${path} is among What fits' inputs`);
         await control.scrollIntoViewIfNeeded();
-        if (value === null) await control.locator('select').selectOption('rtx-3090');
+        if (value === null) await control.locator('select').selectOption('l40s');
         else await control.locator('input.ts-number').fill(value);
         await openFit(page).catch(() => {});
         await page.waitForFunction(() => document.querySelector('section.ts-fit')?.getAttribute('aria-busy') === 'false');
