@@ -81,10 +81,9 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
         h('div', { className: 'ts-deeper-body' }, memory),
       ),
     ),
-    runInputs(context),
     h(
       'fieldset',
-      { className: 'ts-fit-group' },
+      { className: 'ts-fit-group ts-fit-goal-group' },
       h('legend', null, t('fit.inputs.goal', 'Your goal')),
       model,
       context.add(
@@ -99,6 +98,7 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
       termsFor(t, context.language).key(t('fit.inputs.method_terms', 'The words:'), ['lora', 'qlora', 'nf4']),
       settings,
     ),
+    runInputs(context),
   );
 }
 
@@ -128,7 +128,7 @@ function currentFigures(context: SectionContext) {
       'ul',
       { className: 'ts-fit-facts' },
       h('li', null, t('fit.largest_micro_batch', 'Largest micro-batch that fits this layout: '), microBatch),
-      h('li', null, t('fit.largest_sequence', 'Longest sequence that fits (a power of two): '), sequence),
+      h('li', null, t('fit.largest_sequence', 'Longest sequence that fits this layout: '), sequence),
     ),
   );
   const update = (answer: FitAnswer, view: PageView) => {
