@@ -264,13 +264,27 @@ for (const viewport of WIDTHS) {
       ]) {
         const control = section.locator(`.ts-fit-inputs [data-field="${path}"]`).first();
         assert.equal(await control.count(), 1, `${path} is among What fits' inputs`);
-        await control.scrollIntoViewIfNeeded();
+        // As focus brings a field into view: the nearest edge (which heeds the field's scroll margin).
+        await control.evaluate((element) => element.scrollIntoView({ block: 'nearest' }));
         if (value === null) await control.locator('select').selectOption('l40s');
         else await control.locator('input.ts-number').fill(value);
-        await openFit(page).catch(() => {});
-        await page.waitForFunction(() => document.querySelector('section.ts-fit')?.getAttribute('aria-busy') === 'false');
+        // The answer for the new scenario, without scrolling: where the learner is.
+        await page.waitForFunction(() => {
+          const section = document.querySelector('section.ts-fit');
+          return (
+            section?.getAttribute('aria-busy') === 'false' &&
+            section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
+          );
+        });
         assert.ok(await inView(page, figure(page, 'fit-current')), `after ${path}: the answer is in view`);
         assert.ok(await inView(page, control), `after ${path}: and so is the input`);
+        const uncovered = await control.evaluate((element) => {
+          const field = element.querySelector('input.ts-number, select');
+          const box = field.getBoundingClientRect();
+          const top = element.getRootNode().elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return top === field || field.contains(top);
+        });
+        assert.ok(uncovered, `after ${path}: the answer held at the foot of the screen does not cover the input`);
       }
       assert.equal((await scenarioOf(page)).training.sequence, 8192);
       await page.screenshot({ path: join(artifactsDir, `one-run-12-${viewport.width}.png`) });
