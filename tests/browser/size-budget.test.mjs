@@ -56,7 +56,7 @@
 // terms under the lesson's second figure: +32 B, 239,082 B. Issue 33's inputs (What fits' changes
 // grouped by cost, its run inputs and answer kept in view, its model choice keeping the GPUs, the
 // global batch slider from the fewest, the interleave choices from the engine, the reader's
-// phrases): 242,070 B measured on branch inputs (main at cbb405f measured 240,238 B, so about
+// phrases): 242,418 B measured on branch inputs (main at cbb405f measured 240,238 B, so about
 // +2 KB of it is this branch's). Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
@@ -67,7 +67,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 242_070;
+const PAGE_BUDGET_BYTES = 242_418;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON
