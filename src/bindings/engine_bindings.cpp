@@ -81,7 +81,9 @@ std::string quiz_validate_bank(const std::string& bank_json) { return trainscope
 std::string quiz_check_bank(const std::string& bank_json, int seeds) {
     return trainscope::quiz_check_bank_json(bank_json, seeds);
 }
-std::string quiz_read_quantity(const std::string& text) { return trainscope::quiz_read_quantity_json(text); }
+std::string quiz_read_quantity(const std::string& text, const std::string& unit) {
+    return trainscope::quiz_read_quantity_json(text, unit);
+}
 std::string model_from_hf_config(const std::string& config_json) {
     return trainscope::model_from_hf_config_json(config_json);
 }

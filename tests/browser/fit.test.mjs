@@ -55,7 +55,7 @@ test('one 24 GB card with Llama 3 8B: full training does not fit, QLoRA does, an
     assert.equal(await figure(page, 'fit-current').getAttribute('data-value'), 'false');
     assert.equal(Number(await figure(page, 'fit-largest-micro-batch').getAttribute('data-value')), fit.largest_micro_batch.value);
     const kinds = await section
-      .locator('[data-figure="fit-changes"] > li')
+      .locator('[data-figure="fit-changes"] > li, [data-figure="fit-goal-changes"] > li')
       .evaluateAll((items) => items.map((item) => item.dataset.change));
     assert.deepEqual(
       kinds,
@@ -63,7 +63,7 @@ test('one 24 GB card with Llama 3 8B: full training does not fit, QLoRA does, an
       'the engine’s changes, in its order',
     );
     assert.ok(kinds.includes('method'), 'a fine-tuning method is among the changes');
-    const labels = await section.locator('[data-figure="fit-changes"] .ts-fit-card-title').allTextContents();
+    const labels = await section.locator('.ts-fit-changes .ts-fit-card-title').allTextContents();
     assert.ok(
       labels.some((label) => /QLoRA|LoRA/.test(label)),
       `LoRA or QLoRA is offered: ${labels.join(' | ')}`,
@@ -124,18 +124,21 @@ test('eight H100s with Llama 3 405B: no layout fits, so QLoRA comes with a layou
     assert.equal(fit.layouts_total, 0, 'no layout of eight H100s trains 405B in full');
     const qlora = fit.changes.find((change) => change.kind === 'method');
     assert.ok(qlora?.layout, 'the method change carries the layout it fits on');
-    const card = section.locator('[data-figure="fit-changes"] > li[data-change="method"]');
+    const card = section.locator('.ts-fit-changes li[data-change="method"]');
     const layoutLine = await card.locator('[data-layout="new"]').textContent();
     assert.match(layoutLine, new RegExp(`TP ${qlora.layout.tensor} × PP ${qlora.layout.pipeline} × CP ${qlora.layout.context}`));
     assert.match(layoutLine, new RegExp(`ZeRO ${qlora.layout.zero_stage}`));
     // A change that fits at the scenario's own layout shows no layout line.
     for (const change of fit.changes.filter((each) => !each.layout))
-      assert.equal(await section.locator(`[data-figure="fit-changes"] > li[data-change="${change.kind}"] [data-layout]`).count(), 0);
+      assert.equal(await section.locator(`.ts-fit-changes li[data-change="${change.kind}"] [data-layout]`).count(), 0);
     await card.getByRole('button', { name: 'Apply' }).click();
     const loaded = await page.evaluate(() => window.trainscope.scenario());
     assert.equal(loaded.training.method, 'qlora');
     for (const field of ['tensor', 'pipeline', 'context', 'zero_stage']) assert.equal(loaded.parallel[field], qlora.layout[field], field);
-    const estimate = await page.evaluate((applied) => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(applied))), loaded);
+    const estimate = await page.evaluate(
+      (applied) => JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(applied))),
+      loaded,
+    );
     assert.equal(estimate.training.fits, true, 'the applied change fits, as the card said');
   });
 });

@@ -108,6 +108,17 @@ function inspect({ units }) {
       items.push({ text: `[${control.tagName.toLowerCase()}${control.type ? ` ${control.type}` : ''}${control.value ? ` ${control.value}` : ''}]`, element: control, rect, control: true });
     }
 
+    // A block held in view over the page (position sticky or fixed: "What fits"' answer at the foot
+    // of the screen) covers what scrolls under it on purpose, with its own background.
+    const overlays = new Map();
+    const overlayOf = (element) => {
+      if (!element || element === root || !(element instanceof Element)) return null;
+      if (!overlays.has(element)) {
+        const position = getComputedStyle(element).position;
+        overlays.set(element, position === 'sticky' || position === 'fixed' ? element : overlayOf(element.parentElement));
+      }
+      return overlays.get(element);
+    };
     // Overlaps: any two boxes from different nodes whose interiors meet by more than a hairline
     // (glyph boxes of wrapped lines may touch; real collisions share pixels both ways).
     items.sort((a, b) => a.rect.left - b.rect.left);
@@ -117,6 +128,7 @@ function inspect({ units }) {
         const b = items[j];
         if (a.element === b.element && !a.control) continue;
         if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
+        if (overlayOf(a.element) !== overlayOf(b.element)) continue;
         const across = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left);
         const down = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top);
         const tolerance = Math.max(2, 0.25 * Math.min(a.rect.height, b.rect.height));

@@ -61,6 +61,9 @@
 // Practice per takeaway and mastery (issue 34 items 1–2: the practice run, its box and the
 // summary's mastery list, mastery in the saved state and the score event, the bank's `practises`
 // checked by the engine, two new items in the built-in bank): +4,880 B on its own branch.
+// Issue 33's inputs (What fits' changes grouped by cost, its run inputs and answer kept in view,
+// its model choice keeping the GPUs, the global batch slider from the fewest, the interleave
+// choices from the engine, the reader's phrases): about +2 KB on its own branch.
 // MERGED_TOTAL Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';

@@ -180,3 +180,29 @@ TEST_CASE("the page reads each slider's range with the field's limits", "[limits
     REQUIRE(layers != nullptr);
     CHECK(layers->find("slider") == nullptr);
 }
+
+TEST_CASE("the global batch's slider starts at the fewest sequences that change the step", "[limits][global_batch]") {
+    // Issue 33, item 11: on 8 GPUs "the fewest" is 8 sequences, and 2 or 4 are rounded up to it.
+    const auto estimate_of = [](const std::string& text) {
+        const auto result = json::parse(estimate_json(text));
+        REQUIRE(result.ok);
+        return result.value;
+    };
+    const std::string base = R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":8},"training":{"micro_batch":1)";
+    const json::Value fewest = estimate_of(base + "}}");
+    const double least = fewest.find_path("training.fewest_global_batch")->number;
+    CHECK(least == 8);
+    // Below it nothing changes: the step runs the same micro-batches; at twice it, it does.
+    const double micro_batches = fewest.find_path("communication.micro_batches")->number;
+    for (const double below : {1.0, 2.0, 4.0}) {
+        const json::Value smaller =
+            estimate_of(base + R"(,"global_batch":)" + std::to_string(static_cast<int>(below)) + "}}");
+        CHECK(smaller.find_path("communication.micro_batches")->number == micro_batches);
+    }
+    const json::Value twice = estimate_of(base + R"(,"global_batch":16}})");
+    CHECK(twice.find_path("communication.micro_batches")->number == 2 * micro_batches);
+    // A pipeline's fewest is one micro-batch per stage, of micro_batch sequences on each replica.
+    const json::Value piped = estimate_of(
+        R"({"model":{"preset":"llama3-70b"},"parallel":{"gpus":64,"pipeline":4},"training":{"micro_batch":2}})");
+    CHECK(piped.find_path("training.fewest_global_batch")->number == 4 * 2 * 16);
+}

@@ -1,6 +1,7 @@
 // The estimate as JSON (docs/scenario.md): one writer per member, in the schema's order.
 #include "engine/api/estimate_json.hpp"
 
+#include "engine/model/field_limits.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
@@ -150,7 +151,7 @@ void write_training_bytes(json::Writer& w, const Scenario& scenario, const Estim
 }
 
 // The training object's second half: the model states, what one GPU holds, and whether it fits.
-void write_training_states(json::Writer& w, const Estimate& e) {
+void write_training_states(json::Writer& w, const Scenario& scenario, const Estimate& e) {
     const TrainingMemory& t = e.training;
     w.key("model_states").begin_object();
     write_states(w, t.model_states);
@@ -170,6 +171,8 @@ void write_training_states(json::Writer& w, const Estimate& e) {
     w.field("activations_without_recompute", t.activations_without_recompute);
     w.field("activations_saved_by_recompute", t.activations_without_recompute - t.activations.layers);
     w.field("data_parallel", t.data_parallel);
+    // Where the global batch's slider starts: the sequences "the fewest" (0) resolves to (field_limits.hpp).
+    w.field("fewest_global_batch", fewest_global_batch(scenario));
     // docs/model.md §9: the process's own slice beside the tensors, and the peak as PyTorch reserves
     // it and as nvidia-smi shows it; `fits` compares per_gpu.total with the memory less the context.
     w.key("overhead").begin_object();
@@ -301,7 +304,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     write_estimate_gpu(w, scenario, e);
     write_estimate_inference(w, e);
     write_training_bytes(w, scenario, e);
-    write_training_states(w, e);
+    write_training_states(w, scenario, e);
     // The lesson's "eight times": bytes per parameter to train over bytes per parameter to run.
     w.field("ratio_training_to_inference", e.training.bytes_per_param.total() / e.inference.bytes_per_param);
 

@@ -113,7 +113,7 @@ void write_change_value(json::Writer& w, const FitChange& change) {
 void write_changes(json::Writer& w, const Scenario& s, const FitSearch& search) {
     w.key("changes").begin_array();
     for (const FitChange& change : search.changes) {
-        w.begin_object().field("kind", fit_change_name(change.kind));
+        w.begin_object().field("kind", fit_change_name(change.kind)).field("costs", fit_change_cost_name(change.cost));
         write_change_value(w, change);
         write_check(w, change.check, change.scenario);
         // Run times compare only over the same tokens: a method change leaving full training times

@@ -59,6 +59,19 @@ void write_format_choices(json::Writer& w, std::string_view field, std::initiali
     w.end_array();
 }
 
+// The interleave control's values (choices.hpp), "1 (plain 1F1B)" first.
+void write_interleave_choices(json::Writer& w) {
+    w.key("parallel.interleave").begin_array();
+    for (const double stages : interleave_stops) {
+        const std::string count = quantity::format(stages, quantity::Figure::integer, 0);
+        w.begin_object().field("value", stages);
+        w.field("label",
+                stages == 1 ? message("choices.interleave.plain", "{count} (plain 1F1B)", {{"count", count}}) : count);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 // ZeRO stages (Rajbhandari et al. 2019, §5.1–5.3; PyTorch FSDP's sharding strategies).
 void write_zero_stages(json::Writer& w) {
     struct Stage {
@@ -244,8 +257,15 @@ std::string choices_json() {
     write_base_storage_choices(w);
     write_offload_choices(w);
     write_zero_stages(w);
+    write_interleave_choices(w);
     w.end_object();
     return w.take();
+}
+
+bool is_interleave_stop(double interleave) {
+    for (const double stop : interleave_stops)
+        if (stop == interleave) return true;
+    return false;
 }
 
 std::string zero_stage_formula(const BytesPerParam& bytes) {

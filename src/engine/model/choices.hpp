@@ -15,6 +15,13 @@ namespace trainscope {
 //  hint, short}]}: every choice field's values in the order a page lists them.
 std::string choices_json();
 
+// The interleaved (virtual) stages per GPU a page offers and the fit search proposes: plain 1F1B,
+// and Megatron's interleaved schedule at the sizes its papers and runs use (Narayanan et al. 2021
+// §2.2.2; Llama 3 405B's 8, Meta 2024 §3.3.2). One list, so that a layout the search loads is one
+// the page's control can show (issue 33).
+inline constexpr double interleave_stops[] = {1, 2, 3, 4, 8};
+bool is_interleave_stop(double interleave);
+
 // "Full fine-tuning / pre-training", "LoRA", "QLoRA": a training method's name on a page (also the
 // label of training.method's choices).
 std::string fine_tuning_method_label(FineTuningMethod method);

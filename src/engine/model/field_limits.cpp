@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "engine/model/memory.hpp"
+#include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
 #include "engine/text/messages.hpp"
 
@@ -120,6 +122,12 @@ const char* slider_scale_name(SliderScale scale) {
             return "powers_of_two";
     }
     return "linear";
+}
+
+double fewest_global_batch(const Scenario& scenario) {
+    TrainingSettings fewest = scenario.training;
+    fewest.global_batch = 0;  // docs/model.md §4: micro_batches_per_step's own choice
+    return micro_batches_per_step(fewest, scenario.parallel) * fewest.micro_batch * scenario.parallel.data_parallel();
 }
 
 std::string field_limit_error(const FieldLimit& limit, double value) {

@@ -41,6 +41,13 @@ const SliderRange* slider_ranges_end();
 const SliderRange* find_slider_range(std::string_view field);
 const char* slider_scale_name(SliderScale scale);
 
+// The global batch's slider starts where a value changes something (issue 33): "the fewest"
+// (global_batch 0) resolves to the layout's fewest micro-batches (micro_batches_per_step, one, or
+// one per pipeline stage) of micro_batch sequences on every data-parallel replica; a smaller
+// global batch is rounded up to it. The page's slider runs from "the fewest" to doublings of it.
+struct Scenario;
+double fewest_global_batch(const Scenario& scenario);
+
 // Every numeric field of the scenario, in schema order.
 const FieldLimit* field_limits_begin();
 const FieldLimit* field_limits_end();

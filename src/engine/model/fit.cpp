@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "engine/model/choices.hpp"
 #include "engine/model/communication.hpp"
 #include "engine/model/compute.hpp"
 #include "engine/model/field_limits.hpp"
@@ -123,10 +124,14 @@ void divisors_among(const std::vector<double>& candidates, double n, std::vector
 }
 
 // Interleaving (virtual stages per GPU): 1, or with a pipeline whose stages split the layers
-// evenly, every divisor of the layers per stage (Megatron's rule for the interleaved schedule).
+// evenly, every divisor of the layers per stage (Megatron's rule for the interleaved schedule)
+// that the page's control offers (choices.hpp): a layout the search loads is one a page shows.
 std::vector<double> interleave_choices(const Architecture& a, double pipeline) {
     if (pipeline <= 1 || !divides(pipeline, a.layers)) return {1};
-    return divisors(a.layers / pipeline);
+    std::vector<double> offered;
+    for (const double stages : divisors(a.layers / pipeline))
+        if (is_interleave_stop(stages)) offered.push_back(stages);
+    return offered;
 }
 
 // Calls visit(scenario) for every layout of the scenario's GPUs that the rules allow: tensor,
@@ -872,7 +877,7 @@ FitSearch search_fits(const Scenario& scenario, double max_layouts, FitPruning p
     if (!search.current.fits) {
         // With no layout of these GPUs fitting, a change is worth as much as the layouts it opens.
         const ChangeLayouts layouts = search.layouts_total > 0 ? ChangeLayouts::current : ChangeLayouts::any;
-        search.changes = fit_changes(scenario, params, layouts, search.least_states);
+        search.changes = fit_changes(scenario, params, layouts, search.current.run_seconds, search.least_states);
     }
     return search;
 }

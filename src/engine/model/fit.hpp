@@ -71,11 +71,19 @@ struct FitLayout {
 enum class FitChangeKind { more_gpus, larger_gpu, zero_stage, recompute, micro_batch, sequence, offload, method };
 const char* fit_change_name(FitChangeKind kind);
 
+// What a change costs the person (docs/model.md §17, "Changes"), the order the changes come in:
+// a setting that leaves the run no longer, a setting that lengthens it, hardware to buy or rent;
+// and apart from those, a change of goal (another method on a fine-tuning run's tokens, shorter
+// sequences): it makes another run fit, not this one.
+enum class FitChangeCost { nothing, time, money, goal };
+const char* fit_change_cost_name(FitChangeCost cost);
+
 struct FitChange {
     FitChangeKind kind = FitChangeKind::more_gpus;
     Scenario scenario;
     LayoutCheck check;
     bool new_layout = false;  // the change fits on another layout (no layout of the scenario's GPUs fits without it)
+    FitChangeCost cost = FitChangeCost::nothing;
 };
 
 struct FitSearch {
@@ -91,9 +99,8 @@ struct FitSearch {
     double steps_timed = 0;          // layouts timed with the communication model at micro-batch 1
     double steps_bounded = 0;        // layouts whose cheap run-time bound left them in the running: step time alone
     double least_states = 0;         // the fewest model-state bytes any layout keeps per GPU
-    std::vector<FitChange>
-        changes;           // for a setup that does not fit: each change's cheapest setting that fits, fastest first
-    bool complete = true;  // false when the layouts outnumbered the search's budget (fit_check_budget)
+    std::vector<FitChange> changes;  // for a setup that does not fit: each change's cheapest setting that fits, by cost
+    bool complete = true;            // false when the layouts outnumbered the search's budget (fit_check_budget)
 };
 
 // The most memory checks one search makes, so that no input the schema accepts takes seconds;

@@ -31,6 +31,41 @@ const char* fit_change_name(FitChangeKind kind) {
     return "more_gpus";
 }
 
+const char* fit_change_cost_name(FitChangeCost cost) {
+    switch (cost) {
+        case FitChangeCost::nothing:
+            return "nothing";
+        case FitChangeCost::time:
+            return "time";
+        case FitChangeCost::money:
+            return "money";
+        case FitChangeCost::goal:
+            return "goal";
+    }
+    return "nothing";
+}
+
+FitChangeCost fit_change_cost(const FitChange& change, const Scenario& scenario, double current_run_seconds) {
+    switch (change.kind) {
+        case FitChangeKind::method:
+        case FitChangeKind::sequence:
+            // Another method trains adapters on a fine-tuning run's tokens; shorter sequences teach a
+            // shorter context: each makes another run fit (docs/model.md §15, §8).
+            return FitChangeCost::goal;
+        case FitChangeKind::more_gpus:
+        case FitChangeKind::larger_gpu:
+            return FitChangeCost::money;
+        default:
+            break;
+    }
+    // A setting of the same GPUs costs time when the run it times is longer than the scenario's own
+    // (recompute's extra forward pass, a smaller micro-batch, offload's PCIe traffic), else nothing.
+    const bool same_tokens = change.scenario.training.tokens == scenario.training.tokens;
+    const bool longer =
+        !(current_run_seconds > 0) || !same_tokens || change.check.run_seconds > current_run_seconds * (1 + 1e-9);
+    return longer ? FitChangeCost::time : FitChangeCost::nothing;
+}
+
 namespace {
 
 // Adds the change when the changed scenario obeys the rules and fits.
@@ -164,14 +199,19 @@ void memory_saving_changes(const Scenario& s, const ParameterCount& params, Chan
 }  // namespace
 
 std::vector<FitChange> fit_changes(const Scenario& scenario, const ParameterCount& params, ChangeLayouts layouts,
-                                   double least_states) {
+                                   double current_run_seconds, double least_states) {
     std::vector<FitChange> changes;
     more_gpus(scenario, params, changes);
     larger_gpu(scenario, params, layouts, least_states, changes);
     settings_changes(scenario, params, changes);
     memory_saving_changes(scenario, params, layouts, changes);
-    std::stable_sort(changes.begin(), changes.end(),
-                     [](const FitChange& x, const FitChange& y) { return x.check.run_seconds < y.check.run_seconds; });
+    for (FitChange& change : changes) change.cost = fit_change_cost(change, scenario, current_run_seconds);
+    // What it costs first (a setting that costs nothing before one that costs time, before hardware,
+    // before another goal); within one cost, the shortest run first.
+    std::stable_sort(changes.begin(), changes.end(), [](const FitChange& x, const FitChange& y) {
+        if (x.cost != y.cost) return x.cost < y.cost;
+        return x.check.run_seconds < y.check.run_seconds;
+    });
     return changes;
 }
 

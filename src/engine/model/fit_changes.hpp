@@ -20,9 +20,14 @@ bool fastest_fitting_layout(const Scenario& scenario, const ParameterCount& para
 // any: the change then comes with the fastest layout that fits with it.
 enum class ChangeLayouts { current, any };
 
-// For a scenario that does not fit: each kind of change's cheapest setting that fits, fastest first.
+// For a scenario that does not fit: each kind of change's cheapest setting that fits, ordered by what
+// it costs (FitChangeCost: nothing, time, money, then the changes of goal), fastest first within each.
+// `current_run_seconds`: the scenario's own run time at its layout (what "costs time" is against);
 // `least_states`: the fewest model-state bytes any layout of the scenario keeps per GPU (the search's).
 std::vector<FitChange> fit_changes(const Scenario& scenario, const ParameterCount& params, ChangeLayouts layouts,
-                                   double least_states);
+                                   double current_run_seconds, double least_states);
+
+// What `change` costs against a run of `current_run_seconds` on the scenario's own GPUs.
+FitChangeCost fit_change_cost(const FitChange& change, const Scenario& scenario, double current_run_seconds);
 
 }  // namespace trainscope

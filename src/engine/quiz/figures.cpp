@@ -57,6 +57,8 @@ const ShowTarget page_figures[] = {
     {"step", "step-phase", nullptr},
     {"step", "step-held", nullptr},
     {"step", "step-peak-text", "training.per_gpu.total"},
+    // The chart's own peak ("Peak 93 GB" over the curve): where a question about the peak lands (issue 33).
+    {"step", "step-peak", "training.per_gpu.total"},
     // The step in time with what its GPUs wait for (docs/model.md §13): its data-value is the step's time.
     {"step", "step-communication", "communication.step_seconds"},
     // What fits (docs/model.md §17), from the fit search: the answers a question may ask (the

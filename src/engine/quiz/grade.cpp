@@ -403,8 +403,9 @@ std::string quiz_grade_json(std::string_view item_json, std::uint32_t seed, std:
     return w.take();
 }
 
-std::string quiz_read_quantity_json(std::string_view text) {
-    const quantity::Parsed parsed = quantity::parse(text);
+namespace {
+
+std::string read_quantity_json(const quantity::Parsed& parsed) {
     json::Writer w;
     w.begin_object();
     w.field_bool("ok", parsed.ok);
@@ -421,6 +422,16 @@ std::string quiz_read_quantity_json(std::string_view text) {
     w.field("error", parsed.error);
     w.end_object();
     return w.take();
+}
+
+}  // namespace
+
+std::string quiz_read_quantity_json(std::string_view text) { return read_quantity_json(quantity::parse(text)); }
+
+std::string quiz_read_quantity_json(std::string_view text, std::string_view unit) {
+    Unit asked;
+    if (!quantity::find_unit(unit, asked)) return quiz_read_quantity_json(text);
+    return read_quantity_json(quantity::parse(text, asked));
 }
 
 }  // namespace trainscope

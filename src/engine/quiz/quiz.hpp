@@ -54,5 +54,9 @@ std::string quiz_check_bank_json(std::string_view bank_json, int seeds);
 // Reads a typed answer without grading it, so the page can show "read as 1.12 TB" while typing.
 // Returns {ok, value, unit_kind, has_unit, display, error}.
 std::string quiz_read_quantity_json(std::string_view text);
+// The same for a question asked in `unit` (its spelling, "" for a plain number: the item's
+// answer.unit): read as the grader reads it ("70B" a count where a count is asked), and what it
+// cannot read says so with an example in that unit ("2.5 years", not "1.1 TB"), as the grade does.
+std::string quiz_read_quantity_json(std::string_view text, std::string_view unit);
 
 }  // namespace trainscope

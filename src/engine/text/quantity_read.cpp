@@ -1,5 +1,6 @@
 // The reader: what a person typed ("1,120 GB", "70B", "3.6 × 10^25 FLOPs") into a value in base
 // units. The rules are in docs/numbers.md; each has a test in tests/engine/quantity_test.cpp.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -209,7 +210,7 @@ private:
     bool read_unit(std::string& rest, Unit& unit, Parsed& result) {
         rest = lowercase(trim(s_.substr(pos_)));
         while (!rest.empty() && rest.back() == '.') rest.pop_back();
-        rest = std::string(trim(strip_per_parameter(rest)));
+        rest = std::string(trim(strip_per_gpu(strip_per_parameter(rest))));
         for (const char c : rest) {
             if (is_digit(c)) {
                 result.error =
@@ -467,6 +468,15 @@ private:
         return unit;
     }
 
+    // "3 sequences per GPU", "80 GB pro GPU": a question asked per GPU already; the count or
+    // amount before it is the answer ("per GPU" alone leaves a plain number).
+    static std::string_view strip_per_gpu(std::string_view unit) {
+        static const char* const suffixes[] = {"per gpu", "pro gpu", "je gpu", "por gpu", "/gpu"};
+        for (const char* suffix : suffixes)
+            if (ends_with(unit, suffix)) return trim(unit.substr(0, unit.size() - std::strlen(suffix)));
+        return unit;
+    }
+
     std::string not_a_number_message() const {
         const std::string lower = lowercase(s_.substr(pos_));
         // "eight", "a million", "acht", "ocho": numbers in words get an answer too, not silence.
@@ -545,6 +555,58 @@ namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+// Phrases a question's own words invite (issue 33): a half ("half a byte", "ein halbes Byte",
+// "medio byte") and a span of magnitudes ("thousands of years", "Tausende Jahre", "miles de
+// años"). A span is read as its geometric middle, 10^(k + ½): "thousands" runs from 10³ to 10⁴,
+// a factor of ten, and √10 × 10³ ≈ 3,160 is a factor of √10 from either end. Each phrase ends
+// where its noun begins; the digits use '.' (read as the decimal mark in every language: a
+// run of fewer than three digits after it cannot be thousands).
+struct PhraseDigits {
+    const char* phrase;
+    const char* digits;
+};
+const PhraseDigits english_phrases[] = {{"half a ", "0.5 "},          {"half an ", "0.5 "},
+                                        {"a half ", "0.5 "},          {"one half ", "0.5 "},
+                                        {"tens of ", "31.6 "},        {"hundreds of ", "316 "},
+                                        {"thousands of ", "3.16e3 "}, {"millions of ", "3.16e6 "},
+                                        {"billions of ", "3.16e9 "},  {"trillions of ", "3.16e12 "}};
+const PhraseDigits german_phrases[] = {
+    {"ein halbes ", "0.5 "},       {"eine halbe ", "0.5 "},   {"einen halben ", "0.5 "},
+    {"halbes ", "0.5 "},           {"halbe ", "0.5 "},        {"halben ", "0.5 "},
+    {"dutzende ", "31.6 "},        {"hunderte von ", "316 "}, {"hunderte ", "316 "},
+    {"tausende von ", "3.16e3 "},  {"tausende ", "3.16e3 "},  {"millionen von ", "3.16e6 "},
+    {"milliarden von ", "3.16e9 "}};
+const PhraseDigits spanish_phrases[] = {{"medio ", "0.5 "},         {"media ", "0.5 "},
+                                        {"decenas de ", "31.6 "},   {"cientos de ", "316 "},
+                                        {"centenares de ", "316 "}, {"miles de millones de ", "3.16e9 "},
+                                        {"miles de ", "3.16e3 "},   {"millones de ", "3.16e6 "}};
+
+words::Span<PhraseDigits> phrases(Language language) {
+    switch (language) {
+        case Language::en:
+            return {english_phrases, sizeof english_phrases / sizeof english_phrases[0]};
+        case Language::de:
+            return {german_phrases, sizeof german_phrases / sizeof german_phrases[0]};
+        case Language::es:
+            return {spanish_phrases, sizeof spanish_phrases / sizeof spanish_phrases[0]};
+    }
+    return {english_phrases, sizeof english_phrases / sizeof english_phrases[0]};
+}
+
+// The phrase at `start` of `lower` (the current language's, then English), with its digits; the
+// text unchanged when none is there. A phrase alone ("half") is the number word's (below).
+std::string with_phrase_as_digits(const std::string& normalized, const std::string& lower, std::size_t start) {
+    const std::string spaced = lower + " ";
+    for (const Language language : {current_language(), Language::en})
+        for (const PhraseDigits& p : phrases(language)) {
+            const std::size_t length = std::strlen(p.phrase);
+            if (spaced.compare(start, length, p.phrase) != 0) continue;
+            const std::size_t end = std::min(start + length, normalized.size());
+            return normalized.substr(0, start) + p.digits + normalized.substr(end);
+        }
+    return normalized;
+}
+
 // "sixteen", "sechzehn bytes", "dieciséis días": a leading number word of the current language
 // or English, with its digits, is read as those digits. A word that has none ("a", "ein") is left
 // for the reader, which asks for digits.
@@ -556,6 +618,8 @@ std::string with_number_word_as_digits(const std::string& normalized) {
         for (const char* hedge : words::hedges(language))
             if (start == 0 && lower.compare(0, std::strlen(hedge), hedge) == 0) start = std::strlen(hedge);
     while (start < lower.size() && lower[start] == ' ') ++start;
+    const std::string phrased = with_phrase_as_digits(normalized, lower, start);
+    if (phrased != normalized) return phrased;
     for (const Language language : {current_language(), Language::en}) {
         for (const words::NumberWord& n : words::number_words(language)) {
             const std::size_t length = std::strlen(n.word);

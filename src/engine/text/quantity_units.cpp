@@ -150,6 +150,10 @@ const UnitSpelling unit_spellings[] = {
     {"yrs", UnitKind::time, 31557600.0, "years"},
     {"year", UnitKind::time, 31557600.0, "years"},
     {"years", UnitKind::time, 31557600.0, "years"},
+    // What a micro-batch or a batch counts, as questions ask it ("in sequences per GPU"): a plain number.
+    {"sequence", UnitKind::number, 1.0, ""},
+    {"sequences", UnitKind::number, 1.0, ""},
+    {"seqs", UnitKind::number, 1.0, ""},
     {"gpu", UnitKind::gpus, 1.0, "GPUs"},
     {"gpus", UnitKind::gpus, 1.0, "GPUs"},
     {"gpu(s)", UnitKind::gpus, 1.0, "GPUs"},
@@ -173,7 +177,8 @@ const UnitSpelling german_unit_spellings[] = {
     {"monat", UnitKind::time, 2629800.0, "months"},   {"monate", UnitKind::time, 2629800.0, "months"},
     {"monaten", UnitKind::time, 2629800.0, "months"}, {"jahr", UnitKind::time, 31557600.0, "years"},
     {"jahre", UnitKind::time, 31557600.0, "years"},   {"jahren", UnitKind::time, 31557600.0, "years"},
-    {"prozent", UnitKind::percent, 0.01, "%"},
+    {"prozent", UnitKind::percent, 0.01, "%"},        {"sequenz", UnitKind::number, 1.0, ""},
+    {"sequenzen", UnitKind::number, 1.0, ""},
 };
 
 const UnitSpelling spanish_unit_spellings[] = {
@@ -199,6 +204,8 @@ const UnitSpelling spanish_unit_spellings[] = {
     {"a\u00F1o", UnitKind::time, 31557600.0, "years"},
     {"a\u00F1os", UnitKind::time, 31557600.0, "years"},
     {"por ciento", UnitKind::percent, 0.01, "%"},
+    {"secuencia", UnitKind::number, 1.0, ""},
+    {"secuencias", UnitKind::number, 1.0, ""},
 };
 
 template <typename T, std::size_t N>

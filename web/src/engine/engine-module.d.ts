@@ -113,7 +113,8 @@ export interface TrainscopeEngineModule {
   /** The bank check CI runs: every numeric item for seeds 1..seeds. */
   quizCheckBank(bankJson: string, seeds: number): string;
   /** Reads a typed quantity without grading: {ok, value, unit_kind, display, error}. */
-  quizReadQuantity(text: string): string;
+  /** `unit`: the question's unit spelling ("" for a plain number): read as the grader reads it. */
+  quizReadQuantity(text: string, unit: string): string;
   /** A Hugging Face config.json → {architecture | null, name, errors:[{field, message}], notes}. */
   modelFromHfConfig(configJson: string): string;
 

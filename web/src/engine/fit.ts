@@ -43,6 +43,8 @@ export interface FitChange extends FitCheck {
   value: number | string;
   /** The engine's words for the change, in the widget's language. */
   label: string;
+  /** What the change costs the person, the engine's order (docs/model.md §17): changes of goal come last, apart. */
+  costs: 'nothing' | 'time' | 'money' | 'goal';
   /** Its run time over the current layout's; absent when it times other tokens (a fine-tuning run). */
   time_ratio?: number;
   /** When no layout of the GPUs fits without the change: the fastest layout that fits with it. */

@@ -10,7 +10,7 @@ export interface QuizEngine {
   quizInstance(itemJson: string, seed: number): string;
   quizGrade(itemJson: string, seed: number, answerJson: string): string;
   quizValidateBank(bankJson: string): string;
-  quizReadQuantity(text: string): string;
+  quizReadQuantity(text: string, unit: string): string;
   /** The engine's writing of a count in the widget's language: 16384 → "16,384" ("16.384" in German). */
   formatCount(value: number): string;
   /** The engine's writing of a figure ("percent": 0.7 → "70%"); significantFigures 0 is the default. */
@@ -86,7 +86,8 @@ export interface QuizCalls {
   instance(itemJson: string, seed: number): QuizInstance | null;
   grade(itemJson: string, seed: number, answer: QuizAnswer): QuizGrade | null;
   validateBank(bankJson: string): { errors?: unknown; unusable?: unknown; settings?: unknown; draws_numbers?: unknown } | null;
-  readQuantity(text: string): QuantityReading | null;
+  /** Typed text as the grader reads it for a question in `unit` (its spelling; "" a plain number). */
+  readQuantity(text: string, unit: string): QuantityReading | null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -108,6 +109,6 @@ export function quizCalls(engine: QuizEngine): QuizCalls {
     instance: (itemJson, seed) => read<QuizInstance>(() => engine.quizInstance(itemJson, seed)),
     grade: (itemJson, seed, answer) => read<QuizGrade>(() => engine.quizGrade(itemJson, seed, JSON.stringify(answer))),
     validateBank: (bankJson) => read(() => engine.quizValidateBank(bankJson)),
-    readQuantity: (text) => read<QuantityReading>(() => engine.quizReadQuantity(text)),
+    readQuantity: (text, unit) => read<QuantityReading>(() => engine.quizReadQuantity(text, unit)),
   };
 }

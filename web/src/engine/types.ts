@@ -255,6 +255,8 @@ export interface Estimate {
     /** activations_without_recompute − per_gpu.activations, as the engine computes it. */
     activations_saved_by_recompute?: number;
     data_parallel: number;
+    /** The sequences "the fewest" global batch (0) resolves to: where its slider starts. */
+    fewest_global_batch: number;
     fits: boolean;
     /** THE fewest GPUs to train this scenario: full sharding at its tensor × pipeline; -1 when none fits.
      *  Every figure answering "how few GPUs" quotes this field of this scenario's estimate. */

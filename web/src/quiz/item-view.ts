@@ -139,6 +139,8 @@ function numericAnswer(
       session.cancel(timer);
       timer = session.later(() => {
         readAs.textContent = readAsText(session, input.value, instance);
+        // One hint at a time: the live reading replaces a check's message about the earlier text.
+        hideInputError(input.closest('li'));
       }, READ_AS_DELAY_MS);
     });
   } else if (view.grade?.answer_display) {
@@ -158,13 +160,13 @@ function numericAnswer(
 function readAsText(session: QuizSession, text: string, instance: QuizInstance): string {
   const { t } = session;
   if (text.trim() === '') return '';
-  const reading = session.calls.readQuantity(text);
+  const reading = session.calls.readQuantity(text, instance.unit);
   if (!reading) return '';
   if (!reading.ok) return reading.error;
   if (!reading.display) return '';
   if (!reading.has_unit && instance.unit) {
     // The engine writes the number in the question's unit, so "1" reads as "1 GPU", not "1 GPUs".
-    const inUnit = session.calls.readQuantity(`${reading.display} ${instance.unit}`);
+    const inUnit = session.calls.readQuantity(`${reading.display} ${instance.unit}`, instance.unit);
     const shown = inUnit?.ok && inUnit.display ? inUnit.display : `${reading.display} ${instance.unit}`;
     return t('quizui.answer.read_as_in_unit', 'Read as {value} (a number without a unit is read in {unit}).', {
       value: shown,
@@ -272,11 +274,23 @@ export function readAnswer(item: PreparedItem, li: HTMLElement): Answer {
   return { choices: checked.map((input) => input.value) };
 }
 
+/** Hides a check's message once the learner types again (issue 33: one hint at a time). */
+function hideInputError(li: HTMLElement | null): void {
+  const error = li?.querySelector<HTMLElement>('.ts-quiz-input-error');
+  if (!error || error.hidden) return;
+  error.hidden = true;
+  error.textContent = '';
+  li?.querySelectorAll('.ts-quiz-text-input').forEach((input) => input.removeAttribute('aria-invalid'));
+}
+
 export function showInputError(session: QuizSession, li: HTMLElement, message: string): void {
   const error = li.querySelector<HTMLElement>('.ts-quiz-input-error');
   if (!error) return;
   error.textContent = message;
   error.hidden = false;
+  // One hint at a time: the check's message replaces the live reading of the same text.
+  const readAs = li.querySelector<HTMLElement>('.ts-quiz-read-as');
+  if (readAs) readAs.textContent = '';
   const inputs = li.querySelectorAll<HTMLInputElement>('.ts-quiz-text-input, .ts-quiz-choice-input');
   inputs.forEach((input) => input.setAttribute('aria-invalid', 'true'));
   const target =

@@ -8,6 +8,7 @@ import { why } from '../figures/why';
 import { withElements, type Translate } from '../i18n/i18n';
 import type { Choice, Estimate } from '../engine/types';
 import type { SectionContext, SectionView } from './context';
+import { globalBatchControl } from './global-batch';
 import { prose, sectionElement } from './shell';
 
 /** Why activations cost memory, and what recomputing them buys. */
@@ -25,7 +26,7 @@ function activationsProse(t: Translate): HTMLElement {
 }
 
 /** The batch, the sequence and checkpointing: the inputs that set the activations. */
-function activationsControls(context: SectionContext, accumulation: HTMLElement): HTMLElement {
+function activationsControls(context: SectionContext, accumulation: HTMLElement, globalBatch: HTMLElement): HTMLElement {
   const { t } = context;
   const { formatInteger } = context.units;
   return h(
@@ -37,12 +38,7 @@ function activationsControls(context: SectionContext, accumulation: HTMLElement)
       formatField: formatInteger,
       describe: (v) => context.units.formatSequences(v),
     }).element,
-    context.range({
-      path: 'training.global_batch',
-      label: t('activations.global_batch', 'Global batch (sequences per optimizer step; 0: the fewest)'),
-      formatField: formatInteger,
-      describe: (v) => (v === 0 ? t('activations.global_batch_fewest', 'the fewest micro-batches') : context.units.formatSequences(v)),
-    }).element,
+    globalBatch,
     accumulation,
     context.range({
       path: 'training.sequence',
@@ -221,7 +217,9 @@ export function activationSection(context: SectionContext): SectionView {
   const parts = activationsFigure(context);
   // Gradient accumulation in the engine's count: how many micro-batches one optimizer step adds up.
   const accumulation = h('p', { className: 'ts-hint', 'data-figure': 'micro-batches', 'aria-live': 'off' });
+  const globalBatch = globalBatchControl(context);
   const update: SectionView['update'] = ({ estimate }) => {
+    globalBatch.update(estimate);
     const microBatches = estimate.step.micro_batches ?? 1;
     setFigure(
       accumulation,
@@ -261,7 +259,7 @@ export function activationSection(context: SectionContext): SectionView {
     t('activations.heading', 'Activations: remember, or recompute'),
     'ts-section',
     activationsProse(t),
-    h('div', { className: 'ts-panel' }, activationsControls(context, accumulation), figure),
+    h('div', { className: 'ts-panel' }, activationsControls(context, accumulation, globalBatch.element), figure),
     whyElement,
   );
   // Words at first sight (figures/term.ts): the recomputation choices are explained in "why?", not on the radio labels a tap must choose.

@@ -4,12 +4,33 @@ import { selectControl } from '../controls/controls';
 import { h, setFigure, setText } from '../dom/dom';
 import type { Engine } from '../engine/engine';
 import type { Story } from '../engine/types';
+import type { Translate } from '../i18n/i18n';
 import type { SectionContext, SectionView } from './context';
 
 export const MODEL_PARAMS = 'model.params';
 export const MODEL_PRESET = 'model.preset';
 export const ANY_SIZE = '__params';
 export const FROM_CONFIG = '__config';
+
+/**
+ * A model select's "your config" entry: chosen only while a config's model is on screen, and then
+ * named after it ("Your model: Mistral 7B"), as a shared link names it.
+ */
+export function syncConfigOption(
+  t: Translate,
+  select: HTMLSelectElement,
+  model: { preset?: string; architecture?: unknown; name?: string },
+): void {
+  const option = [...select.options].find((entry) => entry.value === FROM_CONFIG);
+  if (!option) return;
+  const fromConfig = model.architecture !== undefined && !model.preset;
+  if (option.disabled !== !fromConfig) option.disabled = !fromConfig;
+  const text = fromConfig
+    ? t('page.your_model', 'Your model: {name}', { name: model.name ?? t('page.your_model_unnamed', 'your model') })
+    : t('model.from_config', 'Your config.json (paste below)');
+  if (option.textContent !== text) option.textContent = text;
+  if (fromConfig && select.value !== FROM_CONFIG) select.value = FROM_CONFIG;
+}
 
 /** "Start from the lesson": one button per story (the engine's), each loading its scenario and landing on its part. */
 export function storyButtons(context: SectionContext, stories: readonly Story[]): HTMLElement {

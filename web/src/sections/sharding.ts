@@ -391,10 +391,8 @@ function parallelismControls(context: SectionContext): HTMLElement {
         selectControl(
           'parallel.interleave',
           t('sharding.deeper.interleave', 'Interleaved stages per GPU'),
-          [1, 2, 3, 4, 8].map((v) => ({
-            value: v,
-            label: v === 1 ? t('sharding.deeper.interleave_plain', '{count} (plain 1F1B)', { count: formatInteger(v) }) : formatInteger(v),
-          })),
+          // The engine's values: the ones its layout search proposes too (issue 33).
+          context.choices('parallel.interleave').map((choice) => ({ value: Number(choice.value), label: choice.label })),
           context.onValue,
           t(
             'sharding.deeper.interleave_hint',

@@ -9,8 +9,11 @@ import type { ShowMeTarget } from '../quiz/quiz';
 
 const TARGET_CLASS = 'ts-showme-target';
 const BACK_CLASS = 'ts-showme-back';
-/** The block a figure sits in, after which the "back to the question" row goes. */
-const FIGURE_BLOCK = '.ts-equation, .ts-facts, .ts-fit > p, .ts-big-number, .ts-bar-row';
+/**
+ * The block a figure sits in, after which the "back to the question" row goes (the step chart's
+ * peak: under the chart, outside its image).
+ */
+const FIGURE_BLOCK = '.ts-equation, .ts-facts, .ts-fit > p, .ts-big-number, .ts-bar-row, .ts-step-chart';
 /** A headline card: the row goes inside it, under the figure, so it stays in view on a phone too. */
 const FIGURE_CARD = '.ts-stat';
 /** Narrower than this, a card would wrap the row's sentence word by word: the row spans the cards' grid under them. */

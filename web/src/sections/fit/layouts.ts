@@ -35,11 +35,20 @@ export function runFigures(context: SectionContext, check: FitCheck): string {
 export function layoutSettings(context: SectionContext, layout: FitLayoutSettings): string {
   const { formatInteger } = context.units;
   const recompute = context.choices('training.recompute').find((choice) => choice.value === layout.recompute)?.label ?? layout.recompute;
-  return context.t('fit.layout.settings', 'ZeRO {zero} · recompute: {recompute} · micro-batch {micro_batch}', {
+  const values = {
     zero: formatInteger(layout.zero_stage),
     recompute: recompute.toLocaleLowerCase(context.language),
     micro_batch: formatInteger(layout.micro_batch),
-  });
+    interleave: formatInteger(layout.interleave),
+  };
+  // Interleaving is a setting "Load this layout" sets: the card names it (the layouts' control shows it).
+  return layout.interleave > 1
+    ? context.t(
+        'fit.layout.settings_interleaved',
+        'ZeRO {zero} · {interleave} interleaved stages per GPU · recompute: {recompute} · micro-batch {micro_batch}',
+        values,
+      )
+    : context.t('fit.layout.settings', 'ZeRO {zero} · recompute: {recompute} · micro-batch {micro_batch}', values);
 }
 
 /** One card, built once and filled again on every answer (a new model changes every text, not the card). */
@@ -80,6 +89,7 @@ function layoutCard(context: SectionContext, load: (scenario: Scenario) => void)
       shown = layout;
       setAttribute(element, 'data-peak', String(layout.peak_bytes));
       setAttribute(element, 'data-run-seconds', String(layout.run_seconds));
+      setAttribute(element, 'data-interleave', String(layout.interleave));
       setText(rank, t('fit.layout.rank', '#{rank}', { rank: formatInteger(position) }));
       setText(name, layoutName(context, layout));
       setText(settings, layoutSettings(context, layout));

@@ -13,11 +13,11 @@ import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { termsFor } from '../../figures/term';
 import { withElements } from '../../i18n/i18n';
-import { ANY_SIZE, MODEL_PRESET } from '../model';
 import { CUSTOM_GPU } from '../time';
 import { changesList } from './changes';
 import { layoutName, layoutsList } from './layouts';
 import { methodSettings } from './method-settings';
+import { fitModelChoice } from './model-choice';
 import { methodsFigure } from './methods';
 import { searchWhenNear } from './schedule';
 import { prose, sectionElement } from '../shell';
@@ -25,10 +25,33 @@ import { prose, sectionElement } from '../shell';
 /** How long the inputs rest before the engine searches again. */
 const SEARCH_REST_MS = 120;
 
-type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets'>;
+type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets' | 'estimate'>;
+
+/** The run's sequence length and micro-batch: the first question of "what fits" (2k, 4k or 8k tokens?). */
+function runInputs(context: SectionContext): HTMLElement {
+  const { t } = context;
+  const { formatInteger } = context.units;
+  return h(
+    'fieldset',
+    { className: 'ts-fit-group' },
+    h('legend', null, t('fit.inputs.run', 'Your run')),
+    context.range({
+      path: 'training.sequence',
+      label: t('activations.sequence', 'Sequence length (tokens)'),
+      formatField: formatInteger,
+      describe: (v) => context.units.formatTokens(v),
+    }).element,
+    context.range({
+      path: 'training.micro_batch',
+      label: t('activations.micro_batch', 'Micro-batch (sequences per GPU per step)'),
+      formatField: formatInteger,
+      describe: (v) => context.units.formatSequences(v),
+    }).element,
+  );
+}
 
 /** The learner's GPUs and goal: controls on the scenario's fields, shared with the other sections. */
-function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLElement): HTMLElement {
+function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLElement, model: HTMLElement): HTMLElement {
   const { t } = context;
   const { formatBytes } = context.units;
   const gpuChoices = [
@@ -42,10 +65,6 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
     describe: (v) => t('time.deeper.memory_value', '{memory} of memory per GPU', { memory: formatBytes(v) }),
     fieldLabel: t('time.deeper.memory_field', 'GPU memory, exact (e.g. 96 GB)'),
   }).element;
-  const models = [
-    ...engine.presets.map((preset) => ({ value: preset.id, label: preset.name })),
-    { value: ANY_SIZE, label: t('model.any_size', 'Any size (slider below)') },
-  ];
   return h(
     'div',
     { className: 'ts-fit-inputs' },
@@ -64,9 +83,9 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
     ),
     h(
       'fieldset',
-      { className: 'ts-fit-group' },
+      { className: 'ts-fit-group ts-fit-goal-group' },
       h('legend', null, t('fit.inputs.goal', 'Your goal')),
-      context.add(selectControl(MODEL_PRESET, t('model.label', 'Model'), models, context.onValue)).element,
+      model,
       context.add(
         radioControl(
           'training.method',
@@ -79,6 +98,7 @@ function fitInputs(context: SectionContext, engine: FitEngine, settings: HTMLEle
       termsFor(t, context.language).key(t('fit.inputs.method_terms', 'The words:'), ['lora', 'qlora', 'nf4']),
       settings,
     ),
+    runInputs(context),
   );
 }
 
@@ -108,7 +128,7 @@ function currentFigures(context: SectionContext) {
       'ul',
       { className: 'ts-fit-facts' },
       h('li', null, t('fit.largest_micro_batch', 'Largest micro-batch that fits this layout: '), microBatch),
-      h('li', null, t('fit.largest_sequence', 'Longest sequence that fits (a power of two): '), sequence),
+      h('li', null, t('fit.largest_sequence', 'Longest sequence that fits this layout: '), sequence),
     ),
   );
   const update = (answer: FitAnswer, view: PageView) => {
@@ -166,6 +186,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   const changes = changesList(context, context.load);
   const methods = methodsFigure(context, context.load);
   const settings = methodSettings(context);
+  const model = fitModelChoice(context, engine);
   const problem = h('p', { className: 'ts-field-error', role: 'alert' });
   const notes = h('ul', { className: 'ts-hint ts-fit-notes' });
   const assumes = frameworkLine(context);
@@ -184,7 +205,6 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     { className: 'ts-fit-results' },
     assumes.element,
     letters,
-    current.element,
     changes.element,
     layouts.element,
     notes,
@@ -201,7 +221,8 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
         'Say which GPUs you have and what you want to train. The engine tries every way to split the work over them, keeps those that fit in memory, and ranks them by how long the run takes. When nothing fits, it lists the cheapest single changes that would.',
       ),
     ),
-    fitInputs(context, engine, settings.element),
+    // The answer right under the inputs that change it, held at the foot of the screen while they are (issue 33).
+    h('div', { className: 'ts-fit-ask' }, fitInputs(context, engine, settings.element, model.element), current.element),
     problem,
     results,
   );
@@ -212,6 +233,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     const sideBySide = engine.fineTuningMethods(view.scenario);
     showProblem(context, problem, fit.ok ? [] : fit.errors, sideBySide.ok ? [] : sideBySide.errors);
     setClass(results, 'ts-stale', !fit.ok);
+    setClass(current.element, 'ts-stale', !fit.ok);
     if (fit.ok) {
       current.update(fit.value, view);
       changes.update(fit.value);
@@ -226,6 +248,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
   // Only for a scenario not shown yet, once the input rests, and only near the viewport (schedule.ts).
   const schedule = searchWhenNear(element, search, SEARCH_REST_MS);
   const update = (view: PageView) => {
+    model.update(view);
     settings.update(view);
     assumes.update(view);
     schedule.update(view);
