@@ -96,5 +96,7 @@ test('the precision part says how close the engine is to measured runs, in the f
     assert.ok(text.includes(`${summary.runs_with_peak} peaks`) && text.includes(`${summary.projects} projects`), text);
     assert.ok(text.includes(`${(summary.median_error * 100).toFixed(1)}%`), `the median as a percentage: ${text}`);
     assert.match(text, /docs\/validation\.md/);
+    // A practitioner asking what fits reads the same line under the framework its answers assume.
+    assert.equal(await page.locator('.ts-section[data-ts-section="fit"] .ts-validation').textContent(), text);
   });
 });

@@ -7,6 +7,7 @@
 import { radioControl, selectControl } from '../../controls/controls';
 import { h, replace, setClass, setFigure, setHidden, setText } from '../../dom/dom';
 import type { Engine } from '../../engine/engine';
+import { validationLine } from '../validation-line';
 import type { FitAnswer } from '../../engine/fit';
 import type { FieldError } from '../../engine/types';
 import type { PageView, SectionContext, SectionView } from '../context';
@@ -25,7 +26,7 @@ import { prose, sectionElement } from '../shell';
 /** How long the inputs rest before the engine searches again. */
 const SEARCH_REST_MS = 120;
 
-type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets' | 'estimate'>;
+type FitEngine = Pick<Engine, 'fit' | 'fineTuningMethods' | 'gpus' | 'presets' | 'estimate' | 'validationSummary'>;
 
 /** The run's sequence length and micro-batch: the first question of "what fits" (2k, 4k or 8k tokens?). */
 function runInputs(context: SectionContext): HTMLElement {
@@ -204,6 +205,7 @@ export function fitSection(context: SectionContext, engine: FitEngine): SectionV
     'div',
     { className: 'ts-fit-results' },
     assumes.element,
+    validationLine(context, engine.validationSummary),
     letters,
     changes.element,
     layouts.element,
