@@ -171,3 +171,18 @@ TEST_CASE("QLoRA's run card runs the model as training holds it: the 4-bit base,
     CHECK(number_at(full, "run_as_trained.total") == number_at(full, "inference.total"));
     CHECK(number_at(full, "run_as_trained.ratio_training_to_run") == number_at(full, "ratio_training_to_inference"));
 }
+
+TEST_CASE("one step, two named lengths: the chart's and the communication model's differ only by utilisation and waits",
+          "[timeline][issue33]") {
+    // Issue 33, item 2. On one GPU nothing waits, so the chart's arithmetic at the utilisation set
+    // and the communication model's at its 52% are the same FLOPs: seconds × rate agree. LoRA and
+    // QLoRA count 4·N + 6·A per token (docs/model.md §15) in both; the chart counted 6·N.
+    for (const char* scenario : {qlora_on_a_4090, R"({"model":{"preset":"llama3-8b"},"parallel":{"gpus":1}})"}) {
+        INFO(scenario);
+        const json::Value e = estimate_of(scenario);
+        const double chart_rate = number_at(e, "scenario.hardware.utilization");
+        const double predicted_rate = number_at(e, "communication.arithmetic_efficiency");
+        CHECK(number_at(e, "step.compute_seconds") * chart_rate ==
+              Approx(number_at(e, "communication.compute_seconds") * predicted_rate).epsilon(1e-9));
+    }
+}
