@@ -238,7 +238,10 @@ export interface Estimate {
   architecture: Architecture;
   gpu: Gpu;
   inference: { bytes_per_param: number; weights: number; kv_cache: number; total: number; min_gpus: number };
-  /** Section 1's run card: the model run as training holds it (a QLoRA base in 4 bits), else `inference`; training's bytes per parameter over its. */
+  /**
+   * Section 1's run card: the model run as training holds it (a QLoRA base in 4 bits), else
+   * `inference`; training's bytes per parameter over its.
+   */
   run_as_trained: {
     bytes_per_param: number;
     weights: number;

@@ -127,7 +127,10 @@ function flopsTerms(context: SectionContext, value: () => HTMLElement, op: (text
   return { elements: slots.flatMap((slot) => slot.elements), update };
 }
 
-/** The engine's FLOPs rule (6 × parameters, or 4 × frozen + 6 × adapters) × tokens ≈ FLOPs, then FLOPs ÷ (GPUs × peak × utilisation) ≈ time, with the run's tokens' origin under it. */
+/**
+ * The engine's FLOPs rule (6 × parameters, or 4 × frozen + 6 × adapters) × tokens ≈ FLOPs, then
+ * FLOPs ÷ (GPUs × peak × utilisation) ≈ time, with the run's tokens' origin under it.
+ */
 export function sixNDEquation(context: SectionContext): TimePart & { readonly tokensOrigin: HTMLElement } {
   const { t } = context;
   const { formatCount, formatDuration, formatFlopsRate, formatInteger, formatPercent, formatScientific } = context.units;
@@ -205,6 +208,31 @@ export function sixNDEquation(context: SectionContext): TimePart & { readonly to
   return { element, tokensOrigin, update };
 }
 
+/**
+ * The second time of the same run, named (issue 33): at the utilisation the engine predicts for
+ * this layout, as "What fits" ranks and shows it, beside the times above at the utilisation set.
+ */
+function predictedFact(context: SectionContext) {
+  const { t } = context;
+  const { formatCount, formatDuration, formatPercent } = context.units;
+  const percent = h('span', { 'data-figure': 'predicted-mfu' });
+  const seconds = h('strong', { 'data-figure': 'predicted-seconds' });
+  const label = t('time.fact.predicted_time', 'At the {percent} utilisation the engine predicts for this layout (as What fits times it)');
+  const item = h('li', null, h('span', null, withElements(label, { percent })), seconds);
+  const update = (estimate: Estimate) => {
+    const communication = estimate.communication;
+    setHidden(item, communication === undefined);
+    if (communication === undefined) return;
+    setFigure(percent, formatPercent(communication.predicted_mfu), communication.predicted_mfu);
+    const figures = t('time.fact.predicted_figures', '{time} · {hours} GPU-hours', {
+      time: formatDuration(communication.run_seconds),
+      hours: formatCount(communication.gpu_hours),
+    });
+    setFigure(seconds, figures, communication.run_seconds);
+  };
+  return { item, update };
+}
+
 /** One GPU against the learner's GPUs on a log time axis, with the run's GPU-hours, utilisation, energy and cost. */
 export function timeFigure(context: SectionContext): TimePart {
   const { t } = context;
@@ -218,25 +246,7 @@ export function timeFigure(context: SectionContext): TimePart {
   // The two times are the axis's own labels: the cards below add only what the axis does not show.
   const gpuHours = fact(t('time.fact.gpu_hours_yours', 'GPU-hours at the utilisation you set'), 'gpu-hours');
   const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
-  // The second time of the same run, named (issue 33): at the utilisation the engine predicts for
-  // this layout, as "What fits" ranks and shows it, beside the times above at the utilisation set.
-  const predictedPercent = h('span', { 'data-figure': 'predicted-mfu' });
-  const predictedSeconds = h('strong', { 'data-figure': 'predicted-seconds' });
-  const predicted = h(
-    'li',
-    null,
-    h(
-      'span',
-      null,
-      withElements(
-        t('time.fact.predicted_time', 'At the {percent} utilisation the engine predicts for this layout (as What fits times it)'),
-        {
-          percent: predictedPercent,
-        },
-      ),
-    ),
-    predictedSeconds,
-  );
+  const predicted = predictedFact(context);
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
   const caption = h('figcaption');
@@ -247,7 +257,7 @@ export function timeFigure(context: SectionContext): TimePart {
       'div',
       { className: 'ts-figure-body' },
       axis.element,
-      h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predicted, energy.item, cost.item),
+      h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predicted.item, energy.item, cost.item),
     ),
     caption,
   );
@@ -285,19 +295,7 @@ export function timeFigure(context: SectionContext): TimePart {
     );
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
-    const communication = estimate.communication;
-    setHidden(predicted, communication === undefined);
-    if (communication !== undefined) {
-      setFigure(predictedPercent, formatPercent(communication.predicted_mfu), communication.predicted_mfu);
-      setFigure(
-        predictedSeconds,
-        t('time.fact.predicted_figures', '{time} · {hours} GPU-hours', {
-          time: formatDuration(communication.run_seconds),
-          hours: formatCount(communication.gpu_hours),
-        }),
-        communication.run_seconds,
-      );
-    }
+    predicted.update(estimate);
     setHidden(energy.item, !(compute.energy_joules > 0));
     setText(energy.strong, formatEnergy(compute.energy_joules));
     setHidden(cost.item, !(compute.cost > 0));
