@@ -98,7 +98,7 @@ for (const width of WIDTHS) {
       assert.notEqual(estimate.compute.seconds, best.run_seconds, 'two utilisations, two times: the page names both');
       const facts = await (await inView(page, '[data-ts-section="compute-time"] .ts-facts')).textContent();
       assert.match(facts, /utilisation you set/);
-      assert.match(facts, /engine predicts/);
+      assert.match(facts, /predicted for this layout/);
       await shoot(page, '[data-ts-section="compute-time"] .ts-facts', `item1-time-${width}`);
     });
   });

@@ -217,7 +217,7 @@ function predictedFact(context: SectionContext) {
   const { formatCount, formatDuration, formatPercent } = context.units;
   const percent = h('span', { 'data-figure': 'predicted-mfu' });
   const seconds = h('strong', { 'data-figure': 'predicted-seconds' });
-  const label = t('time.fact.predicted_time', 'At the {percent} utilisation the engine predicts for this layout (as What fits times it)');
+  const label = t('time.fact.predicted_time', 'At the {percent} utilisation predicted for this layout (What fits’ time)');
   const item = h('li', null, h('span', null, withElements(label, { percent })), seconds);
   const update = (estimate: Estimate) => {
     const communication = estimate.communication;
