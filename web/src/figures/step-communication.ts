@@ -46,11 +46,12 @@ export function stepCommunication(t: Translate, units: Pick<Units, 'formatDurati
   );
 
   /**
-   * `chart`: the step the chart above draws, at the utilisation the learner set. The two steps are
-   * two named things (issue 33): the chart's arithmetic at that utilisation, this bar's at the
-   * engine's arithmetic efficiency plus what the GPUs wait for, its time the one "What fits" counts.
+   * `chart`: the utilisation the chart above runs at, the one the learner set. The two steps are two
+   * named things (issue 33): the chart's arithmetic at that utilisation (its length is the chart's
+   * own, under it), this bar's at the engine's arithmetic efficiency plus what the GPUs wait for,
+   * its time the one "What fits" counts.
    */
-  function update(communication: Communication | undefined, chart?: { seconds: number; utilisation: number }): void {
+  function update(communication: Communication | undefined, chart?: { utilisation: number }): void {
     setHidden(element, !communication);
     if (!communication) return;
     const { schedule, step_seconds: stepSeconds } = communication;
@@ -67,11 +68,10 @@ export function stepCommunication(t: Translate, units: Pick<Units, 'formatDurati
       title,
       chart
         ? `${predicted} ${t(
-            'figures.comm.title_chart',
-            'The chart above runs the arithmetic at the {utilisation} utilisation you set: {step}.',
+            'figures.comm.title_chart_at',
+            'The chart above runs the arithmetic at the {utilisation} utilisation you set.',
             {
               utilisation: units.formatPercent(chart.utilisation),
-              step: formatDuration(chart.seconds),
             },
           )}`
         : predicted,

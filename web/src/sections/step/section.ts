@@ -50,8 +50,7 @@ function belowTheChart(
 ): SectionView[] {
   const communicationPart: SectionView = {
     element: communication.element,
-    update: ({ estimate, scenario }) =>
-      communication.update(estimate.communication, { seconds: estimate.step.seconds, utilisation: scenario.hardware.utilization }),
+    update: ({ estimate, scenario }) => communication.update(estimate.communication, { utilisation: scenario.hardware.utilization }),
     needs: { communicationSchedule: true },
   };
   // A timeline the engine refused leaves the last good table, as it leaves the last good chart.
