@@ -323,8 +323,6 @@ void add_layout_terms(const StepShape& shape, CommunicationModel& model) {
     if (shape.c > 1) add_context_term(shape, sustained, model);
 }
 
-// Every term and the step they sum to (§13), without the schedule: what communication_model and
-// communication_step_seconds share, so the two give one step time.
 // ZeRO-Offload (Ren et al. 2021 §4.1) and ZeRO-Infinity (Rajbhandari et al. 2021 §5): each step
 // sends the gradient shard to the CPU and brings the updated weights (with parameter offload, every
 // pass's weights) back over PCIe (offload.cpp, docs/model.md §16). Counted whole: the engine assumes
@@ -341,6 +339,8 @@ void add_offload_term(const StepShape& s, CommunicationModel& model) {
     pcie.seconds = pcie.exposed_seconds = offload.pcie_seconds;
 }
 
+// Every term and the step they sum to (§13), without the schedule: what communication_model and
+// communication_step_seconds share, so the two give one step time.
 StepShape step_terms(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
                      const TrainingCompute& compute, CommunicationModel& model) {
     const StepShape shape = step_shape(scenario, params, bytes_per_param, compute, model);
