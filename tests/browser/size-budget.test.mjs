@@ -64,6 +64,9 @@
 // Issue 33's inputs (What fits' changes grouped by cost, its run inputs and answer kept in view,
 // its model choice keeping the GPUs, the global batch slider from the fewest, the interleave
 // choices from the engine, the reader's phrases): about +2 KB on its own branch.
+// Issue 33's numbers (the equation's terms and words, the predicted run time, the run as trained
+// and offload's PCIe term in the engine; the predicted-time fact, the named step lengths and the
+// fine-tuning sentences on the page): +2,030 B on its own branch.
 // MERGED_TOTAL Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';

@@ -131,6 +131,33 @@ TEST_CASE("the Llama 3 405B story quotes the preset's published tokens and GPUs,
     CHECK(number_at(estimate, "scenario.parallel.gpus") == preset->training_gpus);
 }
 
+TEST_CASE("the Llama 3 405B story is the published run: the sharding section's button, ZeRO-1, interleaved, 41%",
+          "[choices][published]") {
+    // Issue 33, item 3. The Llama 3 Herd of Models (Meta, 2024), Table 4: TP 8 × PP 16 with
+    // interleaved stages, ZeRO-1 and 41% BF16 MFU on 16,384 H100s; the page's published-run button
+    // loads model.cpp's first run through run_scenario_json, and the story must load the same run.
+    const json::Value* llama = nullptr;
+    const json::Value stories = parsed(stories_json());
+    for (const auto& story : stories.items)
+        if (story.find("id")->text == "llama3-405b") llama = &story;
+    REQUIRE(llama != nullptr);
+    const ModelPreset* preset = find_model_preset("llama3-405b");
+    REQUIRE(preset != nullptr);
+    REQUIRE(!preset->runs.empty());
+    const json::Value story = estimate_of(json::serialize(*llama->find("scenario")));
+    const json::Value button = estimate_of(run_scenario_json(*preset, preset->runs.front()));
+    REQUIRE(error_count(story) == 0);
+    CHECK(number_at(story, "scenario.parallel.zero_stage") == 1);
+    CHECK(number_at(story, "scenario.parallel.interleave") == 8);
+    CHECK(number_at(story, "scenario.parallel.tensor") == 8);
+    CHECK(number_at(story, "scenario.parallel.pipeline") == 16);
+    // Both predict Meta's 41% (Table 4) within the engine's validated margin (cluster_test.cpp).
+    CHECK(number_at(story, "communication.predicted_mfu") == Approx(0.41).margin(0.015));
+    CHECK(number_at(story, "communication.predicted_mfu") == number_at(button, "communication.predicted_mfu"));
+    CHECK(number_at(story, "compute.seconds") == number_at(button, "compute.seconds"));
+    CHECK(llama->find("source")->text.find("ZeRO-1") != std::string::npos);
+}
+
 TEST_CASE("every story's scenario is one the engine accepts", "[choices]") {
     for (const auto& story : parsed(stories_json()).items) {
         INFO(story.find("id")->text);

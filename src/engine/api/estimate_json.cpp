@@ -1,6 +1,8 @@
 // The estimate as JSON (docs/scenario.md): one writer per member, in the schema's order.
 #include "engine/api/estimate_json.hpp"
 
+#include "engine/model/choices.hpp"
+#include "engine/model/compute.hpp"
 #include "engine/model/field_limits.hpp"
 #include "engine/model/scenario.hpp"
 #include "engine/text/json.hpp"
@@ -100,6 +102,14 @@ void write_estimate_inference(json::Writer& w, const Estimate& e) {
     w.field("weights", e.inference.weights).field("kv_cache", e.inference.kv_cache);
     w.field("total", e.inference.total()).field("min_gpus", e.inference_min_gpus);
     w.end_object();
+    // Section 1's run card: the model run as training holds it (issue 33), and training's bytes
+    // per parameter over it.
+    const InferenceBytes& run = e.run_as_trained;
+    w.key("run_as_trained").begin_object();
+    w.field("bytes_per_param", run.bytes_per_param).field("weights", run.weights).field("kv_cache", run.kv_cache);
+    w.field("total", run.total()).field("min_gpus", e.run_as_trained_min_gpus);
+    w.field("ratio_training_to_run", e.training.bytes_per_param.total() / run.bytes_per_param);
+    w.end_object();
 }
 
 // The training object's first half: bytes per parameter, their parts, fine-tuning, offload and
@@ -198,12 +208,31 @@ void write_communication_curve(json::Writer& w, const CommunicationCurve& curve)
     w.end_array();
 }
 
+// The equation's terms and words from the engine (docs/model.md §6, §15): 6 × parameters for full
+// training, 4 × frozen + 6 × adapter parameters for LoRA and QLoRA; the page writes no factor.
+void write_flops_rule(json::Writer& w, const Scenario& scenario, const Estimate& e) {
+    const FlopsRule rule =
+        flops_rule(e.compute, e.params.active != e.params.total, fine_tuning_method_label(scenario.training.method));
+    w.key("flops_rule").begin_object();
+    w.key("terms").begin_array();
+    for (const FlopsRuleTerm& term : rule.terms)
+        w.begin_object()
+            .field("factor", term.factor)
+            .field("params", term.params)
+            .field("unit", term.unit)
+            .end_object();
+    w.end_array();
+    w.field_bool("attention", rule.attention).field("sentence", rule.sentence).field("why", rule.why);
+    w.end_object();
+}
+
 void write_estimate_compute(json::Writer& w, const Scenario& scenario, const Estimate& e) {
     const TrainingCompute& c = e.compute;
     w.key("compute").begin_object();
     // Which tokens the run counts (docs/scenario.md, training.tokens): the time section says so.
     w.field("tokens_origin", tokens_origin_sentence(scenario));
     w.field("flops", c.model_flops).field("hardware_flops", c.hardware_flops);
+    write_flops_rule(w, scenario, e);
     w.field("recompute_overhead", c.recompute_overhead());
     w.field("seconds", c.seconds).field("gpu_hours", c.gpu_hours).field("mfu", c.model_flops_utilization);
     w.field("seconds_on_one_gpu", c.seconds_on_one_gpu);
@@ -235,7 +264,7 @@ void write_communication_schedule(json::Writer& w, const std::vector<CommPhase>&
     w.end_array();
 }
 
-void write_estimate_communication(json::Writer& w, const Estimate& e) {
+void write_estimate_communication(json::Writer& w, const Scenario& scenario, const Estimate& e) {
     const TrainingCompute& c = e.compute;
     const CommunicationModel& comm = e.communication;
     w.key("communication").begin_object();
@@ -243,6 +272,10 @@ void write_estimate_communication(json::Writer& w, const Estimate& e) {
     w.field("predicted_mfu", comm.predicted_mfu).field("achieved_mfu", c.model_flops_utilization);
     w.field("micro_batches", comm.micro_batches);
     w.field("compute_seconds", comm.compute_seconds).field("step_seconds", comm.step_seconds);
+    // The run at the predicted utilisation: what "What fits" ranks and shows (docs/model.md §17).
+    const double predicted_gpu_hours = comm.run_seconds * scenario.parallel.gpus / 3600;
+    w.field("run_seconds", comm.run_seconds).field("gpu_hours", predicted_gpu_hours);
+    w.field("cost", predicted_gpu_hours * scenario.hardware.price_per_gpu_hour);
     w.field("exposed_seconds", comm.exposed_seconds());
     w.field("dominant", comm.has_dominant ? comm_term_name(comm.dominant) : "");
     w.field("dominant_label", comm.has_dominant ? comm_term_label(comm.dominant) : std::string());
@@ -309,7 +342,7 @@ std::string write_estimate(const Scenario& scenario, const Estimate& e, bool* al
     w.field("ratio_training_to_inference", e.training.bytes_per_param.total() / e.inference.bytes_per_param);
 
     write_estimate_compute(w, scenario, e);
-    write_estimate_communication(w, e);
+    write_estimate_communication(w, scenario, e);
     write_estimate_step(w, e);
 
     w.end_object();

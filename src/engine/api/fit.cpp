@@ -5,6 +5,7 @@
 #include "engine/api/api.hpp"
 #include "engine/api/estimate_json.hpp"
 
+#include "engine/model/compute.hpp"
 #include "engine/model/estimate.hpp"
 #include "engine/model/fit.hpp"
 #include "engine/model/scenario.hpp"
@@ -25,6 +26,11 @@ std::string bytes_text(double value) { return quantity::format(value, quantity::
 void write_check(json::Writer& w, const LayoutCheck& check, const Scenario& s) {
     w.field_bool("fits", check.fits).field("peak_bytes", check.peak_bytes);
     w.field("step_seconds", check.step_seconds).field("run_seconds", check.run_seconds);
+    // The utilisation that run time means (MFU = model FLOPs / (time × GPUs × peak), docs/model.md §6):
+    // the card says which utilisation its time is at (issue 33), as the time section does.
+    const double model_flops = training_compute(s.model.architecture, scenario_parameters(s).active, s).model_flops;
+    const double at_peak = check.run_seconds * s.parallel.gpus * s.hardware.gpu.peak_flops;
+    w.field("predicted_mfu", at_peak > 0 ? model_flops / at_peak : 0.0);
     w.field("micro_batches", check.micro_batches);
     const double gpu_hours = check.run_seconds * s.parallel.gpus / 3600;
     w.field("gpu_hours", gpu_hours).field("cost", gpu_hours * s.hardware.price_per_gpu_hour);
@@ -55,8 +61,10 @@ void write_change_value(json::Writer& w, const FitChange& change) {
     switch (change.kind) {
         case FitChangeKind::more_gpus:
             w.field("field", "parallel.gpus").field("value", s.parallel.gpus);
-            w.field("label", message("fit.change.more_gpus", "{gpus} GPUs of this type (ZeRO stage {zero})",
-                                     {{"gpus", count(s.parallel.gpus)}, {"zero", count(s.parallel.zero_stage)}}));
+            // The count with its noun in the language's singular or plural (quantity_units.cpp).
+            w.field("label", message("fit.change.more_gpus_of", "{gpus} of this type (ZeRO stage {zero})",
+                                     {{"gpus", quantity::format(s.parallel.gpus, quantity::Figure::gpus)},
+                                      {"zero", count(s.parallel.zero_stage)}}));
             return;
         case FitChangeKind::larger_gpu:
             w.field("field", "hardware.gpu").field("value", s.hardware.gpu.id);

@@ -50,7 +50,11 @@ void write_method(json::Writer& w, const Scenario& scenario, FineTuningMethod me
                                                              : base_storage_name(trial.training.base_storage));
     w.field("base_bytes_per_param", f.base_bytes_per_param).field("checkpoint_bytes", f.checkpoint_bytes);
     w.field("tokens", trial.training.tokens);
-    w.field("run_seconds", e.compute.seconds).field("gpu_hours", e.compute.gpu_hours);
+    // Timed as "What fits" times its layouts (issue 33): at the utilisation the engine predicts for
+    // this layout, communication and offload included, so a column and a layout card agree.
+    w.field("run_seconds", e.communication.run_seconds);
+    w.field("gpu_hours", e.communication.run_seconds * trial.parallel.gpus / 3600);
+    w.field("predicted_mfu", e.communication.predicted_mfu);
     w.key("scenario").raw(write_scenario(trial));
     w.end_object();
 }

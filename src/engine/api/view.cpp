@@ -17,10 +17,14 @@ namespace trainscope {
 namespace {
 
 // Section 1 compares one whole copy of the model: the scenario on one GPU, unsharded. Every
-// parallel check of read_scenario passes for it whenever it passes for the scenario.
+// parallel check of read_scenario passes for it whenever it passes for the scenario. With offload
+// the copy keeps the ZeRO stage: on one GPU it shards nothing, but it is what decides what leaves
+// the GPU (ZeRO-Offload moves the gradients from stage 2 on, offload.cpp; offload needs stage 1 or
+// 3, scenario.cpp), so the bars draw what the offload note says moved (issue 33, item 6).
 Scenario one_whole_copy(const Scenario& scenario) {
     Scenario copy = scenario;
     copy.parallel = ParallelSettings{};
+    if (scenario.training.offload != Offload::none) copy.parallel.zero_stage = scenario.parallel.zero_stage;
     return copy;
 }
 

@@ -304,25 +304,27 @@ std::string stories_json() {
             message("stories.70b_source",
                     "The lesson’s opening: a 70B model runs on one or two GPUs; training needs over a terabyte."));
     w.end_object();
-    // The Llama 3 Herd of Models (Meta, 2024), §3.3: the 405B run's layout. Tokens, GPUs and GPU
-    // type are the preset's (model.cpp), so the story does not repeat them.
+    // The Llama 3 Herd of Models (Meta, 2024), §3.3 and Table 4: the 405B run as it was laid out, the
+    // very scenario of the sharding section's published-run button (model.cpp's first run: TP 8 ×
+    // PP 16 with 8 interleaved stages, ZeRO-1, no recompute, 41% MFU), so both tell one run.
     const ModelPreset* llama = find_model_preset("llama3-405b");
+    const TrainingRun* run = llama && !llama->runs.empty() ? &llama->runs.front() : nullptr;
     w.begin_object()
         .field("id", "llama3-405b")
         .field("label", message("stories.405b", "Llama 3 405B as Meta trained it"))
         .field("lands_on", "compute-time");
-    w.key("scenario")
-        .raw(R"({"model":{"preset":"llama3-405b"},"training":{"sequence":8192,"sequence_parallel":true},)"
-             R"("parallel":{"tensor":8,"pipeline":16,"zero_stage":3},"hardware":{"utilization":0.4}})");
-    const double gpus = llama ? llama->training_gpus : 0;
-    w.field(
-        "source",
-        message("stories.405b_source",
-                "The Llama 3 Herd of Models (Meta, 2024), §3.3: {tokens} tokens, 8,192-token sequences, up to {gpus} "
-                "H100s as TP 8 × PP 16 × DP {data_parallel} with sharded states, 38–43% MFU; the lesson assumes 40%.",
-                {{"tokens", quantity::format(llama ? llama->training_tokens : 0, quantity::Figure::count_short, 0)},
-                 {"gpus", quantity::format_count(gpus)},
-                 {"data_parallel", quantity::format_count(gpus / (8 * 16))}}));
+    w.key("scenario").raw(run ? run_scenario_json(*llama, *run) : std::string(R"({"model":{"preset":"llama3-405b"}})"));
+    const double gpus = run ? run->gpus : 0;
+    const double mfu = run ? (run->published_mfu_low + run->published_mfu_high) / 2 : 0;
+    w.field("source",
+            message("stories.405b_source",
+                    "The Llama 3 Herd of Models (Meta, 2024), §3.3: {tokens} tokens, 8,192-token sequences, {gpus} "
+                    "H100s as TP 8 × PP 16 (8 interleaved stages each) × DP {data_parallel}, the optimizer's states "
+                    "sharded (ZeRO-1), {mfu} MFU; the lesson rounds it to 40%.",
+                    {{"tokens", quantity::format(run ? run->tokens : 0, quantity::Figure::count_short, 0)},
+                     {"gpus", quantity::format_count(gpus)},
+                     {"data_parallel", quantity::format_count(run ? gpus / (run->tensor * run->pipeline) : 0)},
+                     {"mfu", quantity::format(mfu, quantity::Figure::percent, 0)}}));
     w.end_object();
     w.end_array();
     return w.take();

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/model/finetune.hpp"
 #include "engine/model/hardware.hpp"
+#include "engine/model/offload.hpp"
 #include "engine/text/messages.hpp"
 #include "engine/text/quantity.hpp"
 
@@ -25,6 +27,8 @@ const char* comm_term_name(CommTerm term) {
             return "data_parallel";
         case CommTerm::zero3_gathers:
             return "zero3_gathers";
+        case CommTerm::offload_transfers:
+            return "offload_transfers";
     }
     return "pipeline_bubble";
 }
@@ -47,6 +51,8 @@ std::string comm_term_label(CommTerm term) {
         case CommTerm::zero3_gathers:
             return message("communication.term.zero3_gathers",
                            "ZeRO-3's gathers of the weights and scatters of the gradients");
+        case CommTerm::offload_transfers:
+            return message("communication.term.offload_transfers", "PCIe transfers to and from CPU memory (offload)");
     }
     return std::string();
 }
@@ -253,6 +259,7 @@ void lay_out_schedule(const StepShape& s, CommunicationModel& model) {
     }
     add(false, CommTerm::pipeline_bubble, 0, 0, bubble - bubble / 2);
     add(false, CommTerm::data_parallel, 0, 0, term_of(model, CommTerm::data_parallel).exposed_seconds);
+    add(false, CommTerm::offload_transfers, 0, 0, term_of(model, CommTerm::offload_transfers).exposed_seconds);
 }
 
 }  // namespace
@@ -316,6 +323,22 @@ void add_layout_terms(const StepShape& shape, CommunicationModel& model) {
     if (shape.c > 1) add_context_term(shape, sustained, model);
 }
 
+// ZeRO-Offload (Ren et al. 2021 §4.1) and ZeRO-Infinity (Rajbhandari et al. 2021 §5): each step
+// sends the gradient shard to the CPU and brings the updated weights (with parameter offload, every
+// pass's weights) back over PCIe (offload.cpp, docs/model.md §16). Counted whole: the engine assumes
+// no overlap with the arithmetic, so the step's time includes what the offload note says it costs.
+void add_offload_term(const StepShape& s, CommunicationModel& model) {
+    const Scenario& scenario = s.scenario;
+    const FineTuningFigures fine_tuning =
+        fine_tuning_figures(scenario.training, scenario.model.architecture, s.params.total);
+    ModelStateBytes states = per_gpu_model_states(s.bytes_per_param, s.params, scenario.parallel);
+    const OffloadFigures offload =
+        offload_states(scenario, s.bytes_per_param, fine_tuning.trainable_bytes, s.params, s.micro_batches, states);
+    CommTermSeconds& pcie = term_of(model, CommTerm::offload_transfers);
+    pcie.bandwidth = offload.pcie_bandwidth;
+    pcie.seconds = pcie.exposed_seconds = offload.pcie_seconds;
+}
+
 // Every term and the step they sum to (§13), without the schedule: what communication_model and
 // communication_step_seconds share, so the two give one step time.
 StepShape step_terms(const Scenario& scenario, const ParameterCount& params, const BytesPerParam& bytes_per_param,
@@ -324,6 +347,7 @@ StepShape step_terms(const Scenario& scenario, const ParameterCount& params, con
     add_layout_terms(shape, model);
     if (shape.e > 1 && params.routed_experts > 0) add_expert_term(shape, model);
     if (shape.sharding > 1) add_sharding_term(shape, model);
+    if (scenario.training.offload != Offload::none) add_offload_term(shape, model);
     sum_step(model);
     return shape;
 }
@@ -348,7 +372,13 @@ CommunicationModel communication_model(const Scenario& scenario_in, const Parame
     model.predicted_mfu = compute.model_flops / tokens * micro_batch_tokens * model.micro_batches /
                           (parallel.tensor * parallel.pipeline * parallel.context) /
                           (model.step_seconds * scenario.hardware.gpu.peak_flops);
+    model.run_seconds = run_seconds_at_step(scenario, model.micro_batches, model.step_seconds);
     return model;
+}
+
+double run_seconds_at_step(const Scenario& s, double micro_batches, double step_seconds) {
+    const double sequences = micro_batches * s.training.micro_batch * s.parallel.data_parallel();
+    return s.training.tokens / (sequences * s.training.sequence) * step_seconds;
 }
 
 double communication_step_seconds(const Scenario& scenario, const ParameterCount& params,

@@ -28,9 +28,10 @@ enum class CommTerm {
     context_parallel,
     expert_parallel,
     data_parallel,
-    zero3_gathers
+    zero3_gathers,
+    offload_transfers
 };
-constexpr int comm_term_count = 7;
+constexpr int comm_term_count = 8;
 const char* comm_term_name(CommTerm term);
 // "the pipeline bubble", "tensor-parallel all-reduces", … in the current language.
 std::string comm_term_label(CommTerm term);
@@ -59,6 +60,7 @@ struct CommunicationModel {
     double compute_seconds = 0;  // per step, per GPU, at the arithmetic efficiency
     double step_seconds = 0;     // compute + every exposed term
     double predicted_mfu = 0;    // model FLOPs per step per GPU / (step × peak)
+    double run_seconds = 0;      // the run's tokens at this step time (run_seconds_at_step)
     // Every term, in CommTerm order: an array, so the inverse search's step times allocate nothing.
     std::array<CommTermSeconds, comm_term_count> terms{};
     bool has_dominant = false;  // false when nothing is exposed (one GPU)
@@ -71,6 +73,10 @@ struct CommunicationModel {
     std::vector<CommPhase> schedule;
     double exposed_seconds() const { return step_seconds - compute_seconds; }
 };
+
+// The run's tokens in steps of μ·b·d sequences, each `step_seconds` long (docs/model.md §17): the
+// run time "What fits" ranks layouts by and the estimate's predicted time, one function for both.
+double run_seconds_at_step(const Scenario& scenario, double micro_batches, double step_seconds);
 
 // One step of the scenario's layout (docs/model.md §13). `global_batch` overrides the scenario's
 // (0: the scenario's own); `gpus` likewise (0: the scenario's).

@@ -62,6 +62,35 @@ double attention_forward_flops_per_layer(const Architecture& a, double sequence)
     return 2 * keys * a.heads * (qk + v);
 }
 
+FlopsRule flops_rule(const TrainingCompute& compute, bool mixture_of_experts, std::string_view method_label) {
+    FlopsRule rule;
+    rule.attention = compute.attention_flops > 0;
+    if (compute.frozen_params > 0) {
+        // docs/model.md §15 (Hu et al. 2021 §4.2): the frozen base's backward pass computes the input
+        // gradients (2 FLOPs) but no weight gradients; the adapters take all 6.
+        rule.terms.push_back({4, compute.frozen_params,
+                              mixture_of_experts ? message("compute.rule.frozen_active", "frozen active parameters")
+                                                 : message("compute.rule.frozen", "frozen parameters")});
+        rule.terms.push_back({6, compute.trained_params, message("compute.rule.adapters", "adapter parameters")});
+        rule.sentence = message("compute.rule.sentence_adapters",
+                                "{method} costs about 4 floating-point operations per frozen parameter per token (2 "
+                                "for the forward pass, 2 for the backward pass’s gradients of the activations: a "
+                                "frozen weight needs no gradient of its own) and 6 per adapter parameter. ",
+                                {{"method", std::string(method_label)}});
+        rule.why = message("compute.rule.why_adapters", "Why 4 × frozen + 6 × adapter parameters?");
+        return rule;
+    }
+    // Kaplan et al. 2020 §2.1: 2 FLOPs per parameter per token forward, 4 backward.
+    rule.terms.push_back({6, compute.trained_params,
+                          mixture_of_experts ? message("compute.rule.active", "active parameters")
+                                             : message("compute.rule.params", "parameters")});
+    rule.sentence = message("compute.rule.sentence_full",
+                            "Training costs about 6 floating-point operations per parameter per token: 2 for the "
+                            "forward pass, 4 for the backward. ");
+    rule.why = message("compute.rule.why_full", "Why 6 × parameters × tokens?");
+    return rule;
+}
+
 TrainingCompute training_compute(const Architecture& a, double active_parameters, const Scenario& scenario) {
     const TrainingSettings& training = scenario.training;
     const double tokens = training.tokens;
@@ -74,12 +103,15 @@ TrainingCompute training_compute(const Architecture& a, double active_parameters
     const bool adapters = training.method != FineTuningMethod::full;
     const double adapter_params = adapters ? lora_adapter_params(a, training.lora_rank, training.lora_targets) : 0.0;
     if (adapters) compute.model_flops = (4 * active_parameters + 6 * adapter_params) * tokens;
+    compute.frozen_params = adapters ? active_parameters : 0.0;
+    compute.trained_params = adapters ? adapter_params : active_parameters;
     // PaLM (Chowdhery et al. 2022, App. B): attention adds 12·L·h·s FLOPs per token.
     const bool plain_attention = !a.latent_attention() && a.head_dim <= 0 && a.sliding_window_layers <= 0;
     const double attention_flops =
         plain_attention ? 12 * a.layers * a.hidden * training.sequence * tokens
                         : 3 * a.layers * attention_forward_flops_per_layer(a, training.sequence) * tokens;
     if (training.attention_flops) compute.model_flops += attention_flops;
+    compute.attention_flops = training.attention_flops ? attention_flops : 0.0;
 
     switch (training.recompute) {
         case Recompute::none:

@@ -201,6 +201,18 @@ Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts par
     // docs/model.md §15: frozen base weights keep no gradients or optimizer states; full
     // fine-tuning's bytes are training_bytes_per_param's, unchanged.
     result.fine_tuning = fine_tuning_figures(scenario.training, model.architecture, parameters);
+    // The model as training holds it, run: a model fine-tuned on a quantized base (QLoRA, Dettmers
+    // et al. 2023 §3) runs from its 4-bit base with 16-bit embeddings and head, never taking more
+    // bytes per weight than training held (issue 33, item 5: the run card kept 2 B/param beside a
+    // 4-bit base). Otherwise the inference settings' run, unchanged.
+    result.run_as_trained = result.inference;
+    result.run_as_trained_min_gpus = result.inference_min_gpus;
+    if (trains_adapters(scenario.training.method) && result.fine_tuning.base_weights_bytes > 0 &&
+        result.fine_tuning.base_weights_bytes < result.inference.weights) {
+        result.run_as_trained.weights = result.fine_tuning.base_weights_bytes;
+        result.run_as_trained.bytes_per_param = result.run_as_trained.weights / parameters;
+        result.run_as_trained_min_gpus = gpus_to_hold(result.run_as_trained.total(), memory_per_gpu);
+    }
     training.bytes_per_param = fine_tuned_bytes_per_param(result.fine_tuning, parameters);
     training.model_states = per_gpu_model_states(training.bytes_per_param, parameters, 1, 1, 0);
     training.per_gpu_states = per_gpu_model_states(training.bytes_per_param, result.params, parallel);

@@ -57,6 +57,9 @@ struct Estimate {
     Architecture architecture;
     InferenceBytes inference;
     double inference_min_gpus = 0;
+    // The model run as training holds it (a QLoRA base in 4 bits), else `inference` (estimate.cpp).
+    InferenceBytes run_as_trained;
+    double run_as_trained_min_gpus = 0;
     TrainingMemory training;
     FineTuningFigures fine_tuning;
     OffloadFigures offload;  // docs/model.md §16: what CPU memory holds, and the PCIe traffic per step  //

@@ -28,10 +28,10 @@ ParameterCount scenario_parameters(const Scenario& scenario) {
 
 namespace {
 
-// docs/model.md §17: the run's tokens in steps of μ·b·d sequences.
+// docs/model.md §17: the run's tokens in steps of μ·b·d sequences, as the estimate's predicted time
+// counts them (communication.cpp), so a loaded layout shows the time its card showed.
 double run_seconds_of(const Scenario& s, double micro_batches, double step_seconds) {
-    const double sequences = micro_batches * s.training.micro_batch * s.parallel.data_parallel();
-    return s.training.tokens / (sequences * s.training.sequence) * step_seconds;
+    return run_seconds_at_step(s, micro_batches, step_seconds);
 }
 
 // check_layout with the figures that depend on the model and the training settings alone given.

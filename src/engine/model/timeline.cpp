@@ -571,7 +571,10 @@ void time_compute(const Scenario& scenario, const ParameterCount& params, const 
     plan.layer_forward = 2 * layer_params.active + attention_forward;  // Kaplan §2.1: 2 per parameter forward
     plan.layer_backward = 2 * plan.layer_forward;                      // 4 per parameter backward
     plan.head_active = at_least(0.0, params.active - a.layers * layer_params.active);
-    const double model_flops_per_token = 6 * params.active + a.layers * 3 * attention_forward;
+    // The run's model FLOPs per token as §6 counts them (compute.cpp): 6·N (+ attention) for full
+    // training, 4·N + 6·A for LoRA and QLoRA's frozen base, so the step's time is the run's.
+    const double model_flops_per_token = training.tokens > 0 ? compute.model_flops / training.tokens
+                                                             : 6 * params.active + a.layers * 3 * attention_forward;
     const double hardware_ratio = compute.model_flops > 0 ? compute.hardware_flops / compute.model_flops : 1.0;
     // §6: recompute's extra FLOPs (Narayanan Eq. 4 for full, Korthikanti §5 for selective), per layer.
     plan.layer_recompute = model_flops_per_token * (hardware_ratio - 1) / a.layers;

@@ -17,6 +17,8 @@ export interface FitCheck {
   gpu_hours: number;
   /** GPU-hours × the scenario's price; 0 without a price. */
   cost: number;
+  /** The utilisation (MFU) the run time is at: the engine's prediction for this layout. */
+  predicted_mfu: number;
 }
 
 /** How a layout splits, shards and recomputes, and its micro-batch. */
@@ -92,8 +94,10 @@ export interface FineTuningMethod {
   checkpoint_bytes: number;
   /** The run's tokens: a fine-tuning run's for LoRA and QLoRA unless the learner set them (docs/model.md §15). */
   tokens: number;
+  /** At the utilisation the engine predicts for the layout, as the layouts are timed. */
   run_seconds: number;
   gpu_hours: number;
+  predicted_mfu: number;
   scenario: Scenario;
 }
 

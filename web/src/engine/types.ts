@@ -238,6 +238,18 @@ export interface Estimate {
   architecture: Architecture;
   gpu: Gpu;
   inference: { bytes_per_param: number; weights: number; kv_cache: number; total: number; min_gpus: number };
+  /**
+   * Section 1's run card: the model run as training holds it (a QLoRA base in 4 bits), else
+   * `inference`; training's bytes per parameter over its.
+   */
+  run_as_trained: {
+    bytes_per_param: number;
+    weights: number;
+    kv_cache: number;
+    total: number;
+    min_gpus: number;
+    ratio_training_to_run: number;
+  };
   training: {
     bytes_per_param: TrainingComponents;
     /** One entry per value stored per parameter, for this optimizer and precision (docs/scenario.md). */
@@ -301,6 +313,13 @@ export interface Estimate {
     /** Which tokens the run counts and where they come from, in the current language (docs/model.md §15). */
     tokens_origin: string;
     flops: number;
+    /** The equation's terms and words (docs/model.md §6, §15): 6 × parameters, or 4 × frozen + 6 × adapter parameters. */
+    flops_rule: {
+      terms: Array<{ factor: number; params: number; unit: string }>;
+      attention: boolean;
+      sentence: string;
+      why: string;
+    };
     hardware_flops: number;
     recompute_overhead: number;
     seconds: number;
@@ -366,6 +385,10 @@ export interface Communication {
   micro_batches: number;
   compute_seconds: number;
   step_seconds: number;
+  /** The run at the predicted utilisation (what "What fits" shows): time, GPU-hours, cost. */
+  run_seconds: number;
+  gpu_hours: number;
+  cost: number;
   exposed_seconds: number;
   dominant: string;
   dominant_label: string;

@@ -128,8 +128,11 @@ function rowSlice(
   }
 }
 
-/** The layout figure; with `terms`, each row's name explains its kind of parallelism at a tap. */
-export function layoutFigure(t: Translate, formatInteger: (value: number) => string, terms?: Terms) {
+/**
+ * The layout figure; with `terms`, each row's name explains its kind of parallelism at a tap.
+ * `formatGpus` is the engine's count with its noun in the singular or plural ("1 GPU", "64 GPUs").
+ */
+export function layoutFigure(t: Translate, formatInteger: (value: number) => string, formatGpus: (count: number) => string, terms?: Terms) {
   const rows = DIMENSIONS.map(buildRow);
   for (const row of rows) {
     const name = rowName(t, row.dimension);
@@ -159,7 +162,7 @@ export function layoutFigure(t: Translate, formatInteger: (value: number) => str
       expert: parallel.expert,
     };
     const drawn = narrow ? NARROW_SQUARES : SQUARES;
-    setFigure(total, t('layout.gpus', '{count} GPUs', { count: formatInteger(degrees.gpus) }), degrees.gpus);
+    setFigure(total, formatGpus(degrees.gpus), degrees.gpus);
     setText(
       product,
       t('layout.product', '= {data} data × {tensor} tensor × {pipeline} pipeline × {context} context', {

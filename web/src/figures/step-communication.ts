@@ -7,7 +7,7 @@ import type { Communication } from '../engine/types';
 import type { Units } from '../engine/units';
 import type { Translate } from '../i18n/i18n';
 
-/** The schedule's phases: compute, then the engine's seven terms in the order it lists them. */
+/** The schedule's phases: compute, then the engine's eight terms in the order it lists them. */
 const PHASES = [
   'compute',
   'pipeline_bubble',
@@ -17,6 +17,7 @@ const PHASES = [
   'expert_parallel',
   'data_parallel',
   'zero3_gathers',
+  'offload_transfers',
 ] as const;
 /** The schedule holds at most the first and last micro-batch alone, the rest as one run, and the step's own phases. */
 const SEGMENTS = 24;
@@ -44,16 +45,36 @@ export function stepCommunication(t: Translate, units: Pick<Units, 'formatDurati
     ),
   );
 
-  function update(communication: Communication | undefined): void {
+  /**
+   * `chart`: the utilisation the chart above runs at, the one the learner set. The two steps are two
+   * named things (issue 33): the chart's arithmetic at that utilisation (its length is the chart's
+   * own, under it), this bar's at the engine's arithmetic efficiency plus what the GPUs wait for,
+   * its time the one "What fits" counts.
+   */
+  function update(communication: Communication | undefined, chart?: { utilisation: number }): void {
     setHidden(element, !communication);
     if (!communication) return;
     const { schedule, step_seconds: stepSeconds } = communication;
-    setText(
-      title,
-      t('figures.comm.title', 'The same step with what its GPUs wait for ({step} at {efficiency} of peak for the arithmetic):', {
+    const predicted = t(
+      'figures.comm.title_predicted',
+      'The same step as the engine predicts it for this layout: {step}, its arithmetic at {efficiency} of peak plus what its GPUs wait for ({predicted} utilisation, as What fits times it).',
+      {
         step: formatDuration(stepSeconds),
         efficiency: units.formatPercent(communication.arithmetic_efficiency),
-      }),
+        predicted: units.formatPercent(communication.predicted_mfu),
+      },
+    );
+    setText(
+      title,
+      chart
+        ? `${predicted} ${t(
+            'figures.comm.title_chart_at',
+            'The chart above runs the arithmetic at the {utilisation} utilisation you set.',
+            {
+              utilisation: units.formatPercent(chart.utilisation),
+            },
+          )}`
+        : predicted,
     );
     setAttribute(element, 'data-value', String(stepSeconds));
     segments.forEach((segment, index) => {

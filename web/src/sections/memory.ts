@@ -50,7 +50,7 @@ function trainingGpusLine(context: SectionContext) {
     const trainingMinimum = estimate.training.min_gpus;
     const statesFloor = estimate.training.min_gpus_for_states ?? 0;
     const shown = trainingMinimum > 0 ? trainingMinimum : statesFloor;
-    icons.update(Math.max(shown, 0), t('memory.gpus_at_least', 'at least {count} GPUs', { count: formatInteger(shown) }));
+    icons.update(Math.max(shown, 0), t('memory.gpus_at_least_of', 'at least {gpus}', { gpus: context.units.formatGpus(shown) }));
     setFigure(
       gpus,
       t('memory.gpus_of_at_least', '≥ {count} × {gpu}', { count: formatInteger(shown), gpu: reference.gpu.short_name }),
@@ -111,17 +111,18 @@ export function memoryHeadline(context: SectionContext): MemoryPart {
   );
   const update = (view: PageView) => {
     const single = view.reference;
-    const { inference, training, gpu } = single;
+    // The model run as training holds it (a QLoRA base in 4 bits; else the inference settings' run).
+    const { run_as_trained: inference, training, gpu } = single;
     const perParam = training.bytes_per_param;
     setFigure(inferenceTotal, formatBytes(inference.total), inference.total);
     setText(inferencePerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(inference.bytes_per_param) }));
-    inferenceIcons.update(inference.min_gpus, t('memory.gpus', '{count} GPUs', { count: formatInteger(inference.min_gpus) }));
+    inferenceIcons.update(inference.min_gpus, context.units.formatGpus(inference.min_gpus));
     setFigure(
       inferenceGpus,
       t('memory.gpus_of', '{count} × {gpu}', { count: formatInteger(inference.min_gpus), gpu: gpu.short_name }),
       inference.min_gpus,
     );
-    setFigure(ratio, formatRatio(single.ratio_training_to_inference), single.ratio_training_to_inference);
+    setFigure(ratio, formatRatio(inference.ratio_training_to_run), inference.ratio_training_to_run);
     setFigure(trainingTotal, formatBytes(training.per_gpu.total), training.per_gpu.total);
     setFigure(trainingPerParam, t('memory.bytes', '{bytes} bytes', { bytes: formatNumber(perParam.total) }), perParam.total);
     trainingGpus.update(view);
@@ -129,34 +130,66 @@ export function memoryHeadline(context: SectionContext): MemoryPart {
   return { element, update };
 }
 
-/** LoRA and QLoRA (docs/model.md §15): what is trained, how the frozen base is stored, what a run saves. */
+/**
+ * LoRA and QLoRA (docs/model.md §15): what is trained, how the frozen base is stored, and how big
+ * the run's checkpoint is (the adapters alone). A quantized base says why its linear layers' bytes
+ * per parameter differ from the whole base's: the embeddings, output head and norms stay 16-bit.
+ */
 export function fineTuningSentence(context: SectionContext): MemoryPart {
   const { t } = context;
   const { formatBytes, formatCount, formatNumber } = context.units;
   const trainableParams = h('span', { 'data-figure': 'trainable-params' });
   const baseBytesPerParam = h('span', { 'data-figure': 'base-bytes-per-param' });
+  const wholeBase = h('span', { 'data-figure': 'base-average-bytes-per-param' });
   const adapterCheckpoint = h('span', { 'data-figure': 'adapter-checkpoint' });
   const fineTuningMethod = h('strong');
-  const element = h(
-    'p',
-    { className: 'ts-fine-tuning' },
+  const methodAgain = h('span');
+  const quantized = h(
+    'span',
+    null,
     withElements(
       t(
-        'memory.fine_tuning',
-        '{method}: {trainable} parameters are trained; the frozen base is stored at {base} bytes per parameter, and a run saves {checkpoint}.',
+        'memory.fine_tuning_quantized',
+        '{method}: {trainable} parameters are trained. The frozen base’s linear layers are stored at {base} bytes per parameter; its embeddings, output head and norms stay 16-bit, so the whole base holds {whole} bytes per parameter, and running it takes the same. The run’s checkpoint holds the adapters alone: {checkpoint}.',
       ),
-      { method: fineTuningMethod, trainable: trainableParams, base: baseBytesPerParam, checkpoint: adapterCheckpoint },
+      { method: fineTuningMethod, trainable: trainableParams, base: baseBytesPerParam, whole: wholeBase, checkpoint: adapterCheckpoint },
     ),
   );
+  const plainTrainable = h('span', { 'data-figure': 'trainable-params' });
+  const plainBase = h('span', { 'data-figure': 'base-bytes-per-param' });
+  const plainCheckpoint = h('span', { 'data-figure': 'adapter-checkpoint' });
+  const plain = h(
+    'span',
+    null,
+    withElements(
+      t(
+        'memory.fine_tuning_plain',
+        '{method}: {trainable} parameters are trained; the frozen base is stored at {base} bytes per parameter. The run’s checkpoint holds the adapters alone: {checkpoint}.',
+      ),
+      { method: methodAgain, trainable: plainTrainable, base: plainBase, checkpoint: plainCheckpoint },
+    ),
+  );
+  const element = h('p', { className: 'ts-fine-tuning' }, quantized, plain);
   const update = ({ estimate }: PageView) => {
     const tuning = estimate.training.fine_tuning;
     const shown = tuning !== undefined && tuning.method !== 'full';
     setHidden(element, !shown);
     if (!tuning || !shown) return;
-    setText(fineTuningMethod, context.choices('training.method').find((choice) => choice.value === tuning.method)?.label ?? tuning.method);
-    setFigure(trainableParams, formatCount(tuning.trainable_params, { short: true, significant: 3 }), tuning.trainable_params);
-    setFigure(baseBytesPerParam, formatNumber(tuning.base_bytes_per_param), tuning.base_bytes_per_param);
-    setFigure(adapterCheckpoint, formatBytes(tuning.checkpoint_bytes), tuning.checkpoint_bytes);
+    const label = context.choices('training.method').find((choice) => choice.value === tuning.method)?.label ?? tuning.method;
+    // Two figures only where they read differently: a base whose linear layers are stored below 16 bits.
+    const base = formatNumber(tuning.base_bytes_per_param);
+    const whole = formatNumber(estimate.run_as_trained.bytes_per_param);
+    const twoFigures = base !== whole;
+    setHidden(quantized, !twoFigures);
+    setHidden(plain, twoFigures);
+    const trainable = formatCount(tuning.trainable_params, { short: true, significant: 3 });
+    const checkpoint = formatBytes(tuning.checkpoint_bytes);
+    // Both sentences carry the figures (a test reads the first of each name), one of them shown.
+    for (const method of [fineTuningMethod, methodAgain]) setText(method, label);
+    for (const figure of [trainableParams, plainTrainable]) setFigure(figure, trainable, tuning.trainable_params);
+    for (const figure of [baseBytesPerParam, plainBase]) setFigure(figure, base, tuning.base_bytes_per_param);
+    setFigure(wholeBase, whole, estimate.run_as_trained.bytes_per_param);
+    for (const figure of [adapterCheckpoint, plainCheckpoint]) setFigure(figure, checkpoint, tuning.checkpoint_bytes);
   };
   return { element, update };
 }
@@ -165,7 +198,7 @@ export function fineTuningSentence(context: SectionContext): MemoryPart {
 function runningParts(context: SectionContext, { reference: single, scenario: resolved }: PageView): Part[] {
   const { t } = context;
   const { formatInteger, formatNumber } = context.units;
-  const { inference } = single;
+  const inference = single.run_as_trained;
   return [
     {
       key: 'weights',
@@ -243,7 +276,7 @@ export function memoryBars(context: SectionContext): MemoryPart {
     ),
   );
   const update = (view: PageView) => {
-    const { inference, training, gpu } = view.reference;
+    const { run_as_trained: inference, training, gpu } = view.reference;
     const runParts = runningParts(context, view);
     const trainParts = trainingParts(context, view);
     const max = Math.max(training.per_gpu.total, inference.total, gpu.memory_bytes);

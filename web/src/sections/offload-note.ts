@@ -29,8 +29,8 @@ export function offloadNote(context: SectionContext): { element: HTMLElement; up
     { className: 'ts-fine-tuning', 'data-figure': 'offload' },
     withElements(
       t(
-        'memory.offload',
-        'Offloaded to CPU memory: {what}, {per_gpu} per GPU, {node} for a node of {gpus}. Each step sends {to_cpu} over PCIe to the CPU and {to_gpu} back, {seconds} per GPU, which the step’s time does not include.',
+        'memory.offload_predicted',
+        'Offloaded to CPU memory: {what}, {per_gpu} per GPU, {node} for a node of {gpus}. Each step sends {to_cpu} over PCIe to the CPU and {to_gpu} back, {seconds} per GPU, which the engine’s predicted step time includes (What fits counts it).',
       ),
       { what, per_gpu: perGpu, node, gpus, to_cpu: toCpu, to_gpu: toGpu, seconds },
     ),

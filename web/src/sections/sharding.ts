@@ -58,7 +58,7 @@ interface ShardingPart {
 /** The fewest GPUs that train the model fully sharded, with a button to try them; or why none do. */
 function fewestGpus(context: SectionContext): ShardingPart {
   const { t } = context;
-  const { formatInteger } = context.units;
+  const { formatGpus } = context.units;
   // The fewest GPUs: one sentence when training fits somewhere, another when nothing can.
   const minGpus = h('strong', { 'data-figure': 'min-gpus' });
   let minimum = 0;
@@ -94,7 +94,7 @@ function fewestGpus(context: SectionContext): ShardingPart {
     setHidden(neverFits, minimum > 0);
     // Only one element carries the figure at a time, so tests and tools find the one shown.
     if (minimum > 0) {
-      setFigure(minGpus, t('controls.gpus_value', '{count} GPUs', { count: formatInteger(minimum) }), minimum);
+      setFigure(minGpus, formatGpus(minimum), minimum);
       neverFits.removeAttribute('data-figure');
       setAttribute(minGpus, 'data-figure', 'min-gpus');
     } else {
@@ -103,7 +103,7 @@ function fewestGpus(context: SectionContext): ShardingPart {
       setAttribute(neverFits, 'data-value', String(minimum));
     }
     setHidden(tryZero, !(minimum > 0 && !training.fits && minimum <= LARGEST_SUGGESTION));
-    setText(tryZero, t('sharding.try_zero', 'Try ZeRO-3 on {count} GPUs', { count: formatInteger(minimum) }));
+    setText(tryZero, t('sharding.try_zero_on', 'Try ZeRO-3 on {gpus}', { gpus: formatGpus(minimum) }));
     setHidden(tryFull, minimum > 0 || resolved.training.recompute === 'full');
   };
   return { element, update };
@@ -150,13 +150,12 @@ export function fitStatus(context: SectionContext): ShardingPart {
     setText(fitIcon, training.fits ? '✓' : '✗');
     setText(fitText, training.fits ? t('sharding.fits', ' Fits') : t('sharding.no_fit', ' Does not fit'));
     setFigure(perGpuTotal, formatBytes(perGpu.total), perGpu.total);
-    const rest = { memory: formatBytes(gpu.memory_bytes), gpus: formatInteger(gpus), data_parallel: formatInteger(training.data_parallel) };
-    setText(
-      perGpuRest,
-      gpus === 1
-        ? t('sharding.of_memory_one', ' of its {memory} ({gpus} GPU, {data_parallel}-way data parallel).', rest)
-        : t('sharding.of_memory', ' of its {memory} ({gpus} GPUs, {data_parallel}-way data parallel).', rest),
-    );
+    const rest = {
+      memory: formatBytes(gpu.memory_bytes),
+      gpus: context.units.formatGpus(gpus),
+      data_parallel: formatInteger(training.data_parallel),
+    };
+    setText(perGpuRest, t('sharding.of_memory_gpus', ' of its {memory} ({gpus}, {data_parallel}-way data parallel).', rest));
     setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
     setFigure(statesTotal, formatBytes(training.model_states.total), training.model_states.total);
     fewest.update(view);
@@ -200,11 +199,14 @@ export function gpuChips(context: SectionContext): ShardingPart {
       chipList,
       'aria-label',
       training.fits
-        ? t('sharding.chips_within', '{count} GPUs, each within its memory', { count: formatInteger(gpus) })
-        : t('sharding.chips_over', '{count} GPUs, each over its memory', { count: formatInteger(gpus) }),
+        ? t('sharding.chips_within_of', '{gpus}, each within its memory', { gpus: context.units.formatGpus(gpus) })
+        : t('sharding.chips_over_of', '{gpus}, each over its memory', { gpus: context.units.formatGpus(gpus) }),
     );
     setHidden(chipsMore, !(gpus > shown));
-    setText(chipsMore, t('sharding.chips_more', '… {count} GPUs in all, each holding the same amount.', { count: formatInteger(gpus) }));
+    setText(
+      chipsMore,
+      t('sharding.chips_more_of', '… {gpus} in all, each holding the same amount.', { gpus: context.units.formatGpus(gpus) }),
+    );
   };
   return { element: h('div', { className: 'ts-chips-wrap' }, chipList, chipsMore), update };
 }
@@ -452,7 +454,7 @@ export function shardingSection(context: SectionContext, presets: readonly Prese
   const bars = shardBars(context);
   const whyDetails = shardingWhy(context);
   const terms = termsFor(t, context.language);
-  const layout = layoutFigure(t, formatInteger, terms);
+  const layout = layoutFigure(t, formatInteger, context.units.formatGpus, terms);
   const runs = runLoader(context, presets);
   const update: SectionView['update'] = (view) => {
     layout.update(view.estimate, view.scenario, view.narrow);

@@ -8,7 +8,7 @@ import { timeCurve } from '../figures/time-curve';
 import { why } from '../figures/why';
 import type { Engine } from '../engine/engine';
 import type { Estimate, Scenario } from '../engine/types';
-import type { Translate } from '../i18n/i18n';
+import { withElements, type Translate } from '../i18n/i18n';
 import { type SectionContext, type SectionView } from './context';
 import { gpuControl } from './gpus';
 import { prose, sectionElement } from './shell';
@@ -40,16 +40,13 @@ function modelName(context: SectionContext, engine: Engine, estimate: Estimate, 
 /** The curve's words: the learner's GPUs, the lesson's cluster as a mark for the model on screen, the figure's label and caption. */
 function curveWords(context: SectionContext, engine: Engine, estimate: Estimate, resolved: Scenario) {
   const { t } = context;
-  const { formatDuration, formatInteger } = context.units;
+  const { formatDuration } = context.units;
   const compute = estimate.compute;
   const gpus = resolved.parallel.gpus;
-  const onGpus =
-    gpus === 1
-      ? t('time.gpus_one', '{count} GPU', { count: formatInteger(gpus) })
-      : t('controls.gpus_value', '{count} GPUs', { count: formatInteger(gpus) });
+  const onGpus = context.units.formatGpus(gpus);
   const lessonGpus = compute.lesson_cluster_gpus;
   const onLesson = compute.time_over_gpus.find((point) => point.gpus === lessonGpus) ?? null;
-  const lessonName = t('controls.gpus_value', '{count} GPUs', { count: formatInteger(lessonGpus) });
+  const lessonName = context.units.formatGpus(lessonGpus);
   const model = modelName(context, engine, estimate, resolved);
   // The lesson's cluster is a size here: the time beside it is the model on screen's, and the label says so.
   const lessonMark = t('time.curve.lesson_mark', '{model} on {gpus}', { model, gpus: lessonName });
@@ -86,7 +83,54 @@ interface TimePart {
   readonly update: SectionView['update'];
 }
 
-/** 6 × parameters × tokens ≈ FLOPs, then FLOPs ÷ (GPUs × peak × utilisation) ≈ time, with the run's tokens' origin under it. */
+/**
+ * The engine's sentence for the FLOPs rule (6 per parameter per token, or 4 per frozen and 6 per
+ * adapter parameter), its word "floating-point operations" explained where it first appears;
+ * rewritten, and marked again, only when the rule's words change.
+ */
+export function flopsSentence(context: SectionContext) {
+  const element = h('span', { 'data-figure': 'flops-sentence' });
+  const terms = termsFor(context.t, context.language);
+  const update: SectionView['update'] = ({ estimate }) => {
+    const sentence = estimate.compute.flops_rule.sentence;
+    if (element.dataset.value === sentence) return;
+    setText(element, sentence);
+    element.dataset.value = sentence;
+    terms.markIn(element, ['flops']);
+  };
+  return { element, update };
+}
+
+/** The equation's parameter terms, as the engine counts them: "6 × N parameters", or "4 × N frozen + 6 × A adapter parameters". */
+function flopsTerms(context: SectionContext, value: () => HTMLElement, op: (text: string) => HTMLElement) {
+  const { t } = context;
+  const { formatCount, formatInteger } = context.units;
+  const slots = [0, 1].map((index) => {
+    const plus = op('+');
+    const factor = op('');
+    const count = value();
+    const unit = h('span', { className: 'ts-eq-unit' });
+    const term = h('span', { className: 'ts-eq-term' }, count, unit);
+    return { index, elements: [plus, factor, term], plus, factor, count, unit };
+  });
+  const update = (terms: Estimate['compute']['flops_rule']['terms']) => {
+    for (const slot of slots) {
+      const term = terms[slot.index];
+      slot.elements.forEach((element) => setHidden(element, !term));
+      setHidden(slot.plus, !term || slot.index === 0);
+      if (!term) continue;
+      setText(slot.factor, t('time.eq.factor', '{factor} ×', { factor: formatInteger(term.factor) }));
+      setFigure(slot.count, formatCount(term.params), term.params);
+      setText(slot.unit, term.unit);
+    }
+  };
+  return { elements: slots.flatMap((slot) => slot.elements), update };
+}
+
+/**
+ * The engine's FLOPs rule (6 × parameters, or 4 × frozen + 6 × adapters) × tokens ≈ FLOPs, then
+ * FLOPs ÷ (GPUs × peak × utilisation) ≈ time, with the run's tokens' origin under it.
+ */
 export function sixNDEquation(context: SectionContext): TimePart & { readonly tokensOrigin: HTMLElement } {
   const { t } = context;
   const { formatCount, formatDuration, formatFlopsRate, formatInteger, formatPercent, formatScientific } = context.units;
@@ -95,10 +139,10 @@ export function sixNDEquation(context: SectionContext): TimePart & { readonly to
   const value = (attributes: Record<string, string> = {}) => h('span', { className: 'ts-eq-value', ...attributes });
   const op = (text: string) => h('span', { className: 'ts-eq-op' }, text);
 
-  const openSix = op(t('time.eq.six', '6 ×'));
-  const params = value();
-  const paramsUnit = h('span', { className: 'ts-eq-unit' });
-  const attention = op(t('time.eq.attention', '+ attention)'));
+  const open = op('(');
+  const parameters = flopsTerms(context, value, op);
+  const attention = op(t('time.eq.attention_term', '+ attention'));
+  const close = op(')');
   const tokens = value();
   // Which tokens the run counts: a pre-training run's, a fine-tuning run's or the learner's (the engine's words).
   const tokensOrigin = h('p', { className: 'ts-hint', 'data-figure': 'tokens-origin' });
@@ -108,17 +152,18 @@ export function sixNDEquation(context: SectionContext): TimePart & { readonly to
   const gpuCount = value();
   const gpuUnit = h('span', { className: 'ts-eq-unit' });
   const peak = value();
-  const utilisation = value();
+  const utilisation = value({ 'data-figure': 'equation-utilisation' });
   const seconds = value({ 'data-figure': 'seconds' });
   const element = h(
     'div',
     { className: 'ts-equations' },
     h(
       'p',
-      { className: 'ts-equation' },
-      openSix,
-      term(params, paramsUnit),
+      { className: 'ts-equation', 'data-figure': 'flops-equation' },
+      open,
+      parameters.elements,
       attention,
+      close,
       op('×'),
       term(tokens, t('time.eq.tokens', 'tokens')),
       // "≈" and the result wrap as one: an operator never starts or ends a line alone.
@@ -141,15 +186,14 @@ export function sixNDEquation(context: SectionContext): TimePart & { readonly to
   );
   const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
+    const rule = compute.flops_rule;
     const gpus = resolved.parallel.gpus;
-    const withAttention = resolved.training.attention_flops;
-    setText(openSix, withAttention ? t('time.eq.six_open', '(6 ×') : t('time.eq.six', '6 ×'));
-    setText(params, formatCount(estimate.active_params));
-    setText(
-      paramsUnit,
-      estimate.active_params !== estimate.params ? t('time.eq.active_params', 'active parameters') : t('time.eq.params', 'parameters'),
-    );
-    setHidden(attention, !withAttention);
+    // The brackets only where more than one term is multiplied by the tokens.
+    const bracketed = rule.terms.length > 1 || rule.attention;
+    setHidden(open, !bracketed);
+    setHidden(close, !bracketed);
+    parameters.update(rule.terms);
+    setHidden(attention, !rule.attention);
     setText(tokens, formatCount(resolved.training.tokens));
     setText(tokensOrigin, compute.tokens_origin);
     setFigure(flops, formatScientific(compute.flops), compute.flops);
@@ -158,16 +202,41 @@ export function sixNDEquation(context: SectionContext): TimePart & { readonly to
     setText(gpuCount, formatInteger(gpus));
     setText(gpuUnit, gpus === 1 ? t('time.eq.gpu', 'GPU') : t('time.eq.gpus', 'GPUs'));
     setText(peak, formatFlopsRate(estimate.gpu.peak_flops));
-    setText(utilisation, formatPercent(resolved.hardware.utilization));
+    setFigure(utilisation, formatPercent(resolved.hardware.utilization), resolved.hardware.utilization);
     setFigure(seconds, formatDuration(compute.seconds), compute.seconds);
   };
   return { element, tokensOrigin, update };
 }
 
+/**
+ * The second time of the same run, named (issue 33): at the utilisation the engine predicts for
+ * this layout, as "What fits" ranks and shows it, beside the times above at the utilisation set.
+ */
+function predictedFact(context: SectionContext) {
+  const { t } = context;
+  const { formatCount, formatDuration, formatPercent } = context.units;
+  const percent = h('span', { 'data-figure': 'predicted-mfu' });
+  const seconds = h('strong', { 'data-figure': 'predicted-seconds' });
+  const label = t('time.fact.predicted_time', 'At the {percent} utilisation predicted for this layout (What fits’ time)');
+  const item = h('li', null, h('span', null, withElements(label, { percent })), seconds);
+  const update = (estimate: Estimate) => {
+    const communication = estimate.communication;
+    setHidden(item, communication === undefined);
+    if (communication === undefined) return;
+    setFigure(percent, formatPercent(communication.predicted_mfu), communication.predicted_mfu);
+    const figures = t('time.fact.predicted_figures', '{time} · {hours} GPU-hours', {
+      time: formatDuration(communication.run_seconds),
+      hours: formatCount(communication.gpu_hours),
+    });
+    setFigure(seconds, figures, communication.run_seconds);
+  };
+  return { item, update };
+}
+
 /** One GPU against the learner's GPUs on a log time axis, with the run's GPU-hours, utilisation, energy and cost. */
 export function timeFigure(context: SectionContext): TimePart {
   const { t } = context;
-  const { formatCount, formatDuration, formatEnergy, formatInteger, formatMoney, formatPercent } = context.units;
+  const { formatCount, formatDuration, formatEnergy, formatMoney, formatPercent } = context.units;
   const axis = timeAxis(context.units);
   const fact = (label: string, figure?: string) => {
     const strong = h('strong', figure ? { 'data-figure': figure } : null);
@@ -175,9 +244,9 @@ export function timeFigure(context: SectionContext): TimePart {
     return { item, strong };
   };
   // The two times are the axis's own labels: the cards below add only what the axis does not show.
-  const gpuHours = fact(t('time.fact.gpu_hours', 'GPU-hours'), 'gpu-hours');
+  const gpuHours = fact(t('time.fact.gpu_hours_yours', 'GPU-hours at the utilisation you set'), 'gpu-hours');
   const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
-  const predictedMfu = fact(t('time.fact.predicted_mfu', 'Utilisation the engine predicts for this layout'), 'predicted-mfu');
+  const predicted = predictedFact(context);
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
   const caption = h('figcaption');
@@ -188,18 +257,14 @@ export function timeFigure(context: SectionContext): TimePart {
       'div',
       { className: 'ts-figure-body' },
       axis.element,
-      h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predictedMfu.item, energy.item, cost.item),
+      h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predicted.item, energy.item, cost.item),
     ),
     caption,
   );
   const update: SectionView['update'] = ({ estimate, scenario: resolved }) => {
     const compute = estimate.compute;
     const gpus = resolved.parallel.gpus;
-    const gpuCountText = formatInteger(gpus);
-    const onGpus =
-      gpus === 1
-        ? t('time.gpus_one', '{count} GPU', { count: gpuCountText })
-        : t('controls.gpus_value', '{count} GPUs', { count: gpuCountText });
+    const onGpus = context.units.formatGpus(gpus);
     const onOne = {
       seconds: compute.seconds_on_one_gpu,
       label: t('time.on_one', 'on one {gpu}', { gpu: estimate.gpu.short_name }),
@@ -230,9 +295,7 @@ export function timeFigure(context: SectionContext): TimePart {
     );
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
     setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
-    const predicted = estimate.communication?.predicted_mfu;
-    setHidden(predictedMfu.item, predicted === undefined);
-    if (predicted !== undefined) setFigure(predictedMfu.strong, formatPercent(predicted), predicted);
+    predicted.update(estimate);
     setHidden(energy.item, !(compute.energy_joules > 0));
     setText(energy.strong, formatEnergy(compute.energy_joules));
     setHidden(cost.item, !(compute.cost > 0));
@@ -389,11 +452,11 @@ function timeControls(context: SectionContext, gpuType: TimePart): HTMLElement {
   );
 }
 
-/** Why 6 × parameters × tokens, with its sources. */
-function timeWhy(t: Translate): HTMLElement {
-  return why(
+/** Why the FLOPs rule, with its sources; its question is the engine's (6 × parameters, or 4 × frozen + 6 × adapters). */
+function timeWhy(t: Translate): { element: HTMLElement; update: SectionView['update'] } {
+  const element = why(
     t,
-    t('time.why.summary', 'Why 6 × parameters × tokens?'),
+    '',
     [
       t(
         'time.why.body',
@@ -403,9 +466,14 @@ function timeWhy(t: Translate): HTMLElement {
     t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
     t(
       'time.why.sources',
-      'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Llama 3 Herd of Models (Meta, 2024).',
+      'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Hu et al. 2021, “LoRA”, §4.2; Llama 3 Herd of Models (Meta, 2024).',
     ),
   );
+  const summary = element.querySelector('summary');
+  const update: SectionView['update'] = ({ estimate }) => {
+    if (summary) setText(summary, estimate.compute.flops_rule.why);
+  };
+  return { element, update };
 }
 
 /** `lessonShown`: the lesson path's time part shows the equation and the two times, so this deeper part leaves them out. */
@@ -418,6 +486,8 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
   // does not redraw a figure off screen (each catches up when the input rests or it comes near).
   const figure = timeFigure(context);
   const curve = timeCurveFigure(context, engine);
+  const sentence = flopsSentence(context);
+  const whyPart = timeWhy(t);
   const element = sectionElement(
     context,
     'time',
@@ -431,10 +501,7 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
           ),
         )
       : prose(
-          t(
-            'time.prose_1',
-            'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
-          ),
+          sentence.element,
           t(
             'time.prose_2',
             'Multiply by trillions of tokens and the count has 25 digits. Divide by what GPUs really sustain — well under half their peak — and it becomes clear why labs buy GPUs by the ten thousand.',
@@ -444,15 +511,19 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
     lessonShown ? null : equation.tokensOrigin,
     h('div', { className: 'ts-panel' }, timeControls(context, gpuType), lessonShown ? null : figure.element),
     curve.element,
-    timeWhy(t),
+    whyPart.element,
   );
   // Words at first sight (figures/term.ts): the prose's FLOPs, the equation's utilisation, the facts' GPU-hours and MFU.
   termsFor(t, context.language).markIn(element, ['flops', 'utilisation', 'gpu_hours', 'mfu', 'pipeline_bubble']);
   return {
     element,
     update: (view) => {
-      if (!lessonShown) equation.update(view);
+      if (!lessonShown) {
+        equation.update(view);
+        sentence.update(view);
+      }
       gpuType.update(view);
+      whyPart.update(view);
     },
     parts: [
       ...(lessonShown ? [] : [{ element: figure.element, update: figure.update }]),

@@ -403,16 +403,16 @@ export class Widget {
   private statusSentence(): string {
     const { estimate } = this.shown!;
     const training = estimate.training;
-    const { formatBytes, formatDuration, formatInteger } = this.units;
+    const { formatBytes, formatDuration } = this.units;
     const values = {
       per_gpu: formatBytes(training.per_gpu.total),
       memory: formatBytes(estimate.gpu.memory_bytes),
       time: formatDuration(estimate.compute.seconds),
-      gpus: formatInteger(this.resolved.parallel.gpus),
+      gpus: this.units.formatGpus(this.resolved.parallel.gpus),
     };
     return training.fits
-      ? this.t('page.status.fits', 'Training fits: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values)
-      : this.t('page.status.no_fit', 'Training does not fit: {per_gpu} per GPU of {memory}. Training time {time} on {gpus} GPUs.', values);
+      ? this.t('page.status.fits_on', 'Training fits: {per_gpu} per GPU of {memory}. Training time {time} on {gpus}.', values)
+      : this.t('page.status.no_fit_on', 'Training does not fit: {per_gpu} per GPU of {memory}. Training time {time} on {gpus}.', values);
   }
 
   private onResize(width: number): void {

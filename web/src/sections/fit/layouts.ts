@@ -24,8 +24,13 @@ export function layoutName(
 /** "3 weeks · 12,000 GPU-hours · $24,000": a check's run time, GPU-hours and, with a price, its cost. */
 export function runFigures(context: SectionContext, check: FitCheck): string {
   const { t } = context;
-  const { formatDuration, formatCount, formatMoney } = context.units;
-  const time = t('fit.run_time', '{time} of training', { time: formatDuration(check.run_seconds) });
+  const { formatDuration, formatCount, formatMoney, formatPercent } = context.units;
+  // The utilisation the time is at, named: the engine's prediction for the layout, which the time
+  // section shows beside the one its slider sets (issue 33).
+  const time = t('fit.run_time_predicted', '{time} of training at the predicted {percent} utilisation', {
+    time: formatDuration(check.run_seconds),
+    percent: formatPercent(check.predicted_mfu),
+  });
   const hours = t('fit.gpu_hours', '{hours} GPU-hours', { hours: formatCount(check.gpu_hours, { short: true, significant: 3 }) });
   return check.cost > 0
     ? t('fit.run_figures_cost', '{time} · {hours} · {cost}', { time, hours, cost: formatMoney(check.cost) })

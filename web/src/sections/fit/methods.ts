@@ -64,7 +64,13 @@ function methodColumn(context: SectionContext, method: FineTuningMethod, use: (s
         figure(formatCount(method.trainable_params, { short: true, significant: 3 }), method.trainable_params),
       ),
       // Every method on the same tokens (the engine's), stated once in the hint above.
-      row(t('fit.methods.run_time', 'run time'), figure(formatDuration(method.run_seconds), method.run_seconds, 'fit-method-time')),
+      // Timed as the layouts are: at the utilisation the engine predicts for this layout (issue 33).
+      row(
+        t('fit.methods.run_time_predicted', 'run time at the predicted {percent} utilisation', {
+          percent: context.units.formatPercent(method.predicted_mfu),
+        }),
+        figure(formatDuration(method.run_seconds), method.run_seconds, 'fit-method-time'),
+      ),
     ),
   );
   if (!method.current)

@@ -1,4 +1,5 @@
-// The lesson's fourth part: training compute ≈ 6 × parameters × tokens, and what it means in time
+// The lesson's fourth part: training compute ≈ 6 × parameters × tokens (the engine's rule, 4 × frozen
+// + 6 × adapter parameters for LoRA and QLoRA), and what it means in time
 // on one GPU against the learner's GPUs. Two controls: the tokens and the GPUs.
 
 import { h } from '../../dom/dom';
@@ -6,13 +7,14 @@ import { termsFor } from '../../figures/term';
 import type { PageView, SectionContext, SectionView } from '../context';
 import { gpuControl } from '../gpus';
 import { prose, sectionElement } from '../shell';
-import { sixNDEquation, timeFigure } from '../time';
+import { flopsSentence, sixNDEquation, timeFigure } from '../time';
 import { deeperLinks } from './deeper-link';
 
 export function computeTimePart(context: SectionContext): SectionView {
   const { t } = context;
   const { formatCount } = context.units;
   const equation = sixNDEquation(context);
+  const sentence = flopsSentence(context);
   const figure = timeFigure(context);
   const tokens = context.range({
     path: 'training.tokens',
@@ -27,10 +29,8 @@ export function computeTimePart(context: SectionContext): SectionView {
     t('lesson.time.heading', 'Time: thousands of GPUs for months'),
     'ts-section ts-lesson-part',
     prose(
-      t(
-        'time.prose_1',
-        'Training costs about 6 floating-point operations per parameter per token: 2 for the forward pass, 4 for the backward. ',
-      ),
+      // The engine's rule in words: 6 per parameter per token, or 4 per frozen and 6 per adapter parameter.
+      sentence.element,
       t(
         'lesson.time.prose',
         'Divide that count by what the GPUs sustain — well under half their peak — to see what it means on one GPU and on many.',
@@ -44,6 +44,7 @@ export function computeTimePart(context: SectionContext): SectionView {
   termsFor(t, context.language).markIn(element.querySelector('.ts-prose') ?? element, ['flops', 'utilisation']);
   const update = (view: PageView) => {
     equation.update(view);
+    sentence.update(view);
   };
   return { element, update, parts: [{ element: figure.element, update: figure.update }] };
 }

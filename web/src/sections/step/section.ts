@@ -50,7 +50,7 @@ function belowTheChart(
 ): SectionView[] {
   const communicationPart: SectionView = {
     element: communication.element,
-    update: ({ estimate }) => communication.update(estimate.communication),
+    update: ({ estimate, scenario }) => communication.update(estimate.communication, { utilisation: scenario.hardware.utilization }),
     needs: { communicationSchedule: true },
   };
   // A timeline the engine refused leaves the last good table, as it leaves the last good chart.
