@@ -67,7 +67,10 @@
 // Issue 33's numbers (the equation's terms and words, the predicted run time, the run as trained
 // and offload's PCIe term in the engine; the predicted-time fact, the named step lengths and the
 // fine-tuning sentences on the page): +2,030 B on its own branch.
-// MERGED_TOTAL Byte counts are deterministic,
+// A deeper quiz item on a measured run's peak, the CUDA context as a slice of the one-GPU bar and
+// the validation line under the precision part and What fits: about +1.2 KB. All of session 14
+// merged: 250,493 B (the served page; the offline file without its packs 249,303 B). Byte counts
+// are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -77,7 +80,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 243_962;
+const PAGE_BUDGET_BYTES = 250_493;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON
