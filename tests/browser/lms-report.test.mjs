@@ -260,3 +260,52 @@ test('the element’s statements in German: tagged de, named by their words, the
   }
   assert.deepEqual(problems, []);
 });
+
+/** The engine's expected answer for a practice question on screen, read in the built page's own engine. */
+async function practiseRight(lms, enginePage) {
+  const li = lms.sco.locator('.ts-quiz-practice-items > li');
+  const id = (await li.getAttribute('data-item-id')).replace(/^practice~/, '');
+  const raw = bank.items.find((item) => item.id === id);
+  if (raw.kind === 'numeric' || raw.kind === 'estimate') {
+    const seed = Number(await li.getAttribute('data-seed'));
+    const expected = await enginePage.evaluate(
+      ([item, itemSeed]) => JSON.parse(window.trainscope.engine.module.quizInstance(item, itemSeed)).expected_display,
+      [JSON.stringify(raw), seed],
+    );
+    await li.locator('.ts-quiz-text-input').fill(expected);
+  } else {
+    for (const option of raw.options.filter((entry) => entry.correct)) await li.locator(`input[value="${option.id}"]`).check();
+  }
+  await li.locator('[data-action="check"]').click();
+  await li.locator('.ts-quiz-feedback-correct').waitFor();
+}
+
+test('SCORM 1.2 end to end: a learner misses a takeaway, practises it to mastery, and the LMS holds it passed; the next launch shows it mastered', async (t) => {
+  const lms = await openLms(t);
+  const enginePage = await lms.page.context().newPage();
+  await enginePage.goto(new URL('../index.html', lms.page.url()).href);
+  await enginePage.waitForSelector('[data-ts-ready]', { timeout: 30000 });
+  const missed = bank.items.find((item) => item.id === 'run-bytes-per-parameter');
+  const body = lms.sco.locator('body');
+  await lms.launch('1.2', {});
+  await answer(body, missed, wrongOption(missed));
+  await lms.sco.locator(`.ts-quiz-item[data-item-id="${missed.id}"] [data-action="practise"]`).click();
+  const status = lms.sco.locator('.ts-quiz-practice .ts-quiz-practice-status');
+  await status.waitFor();
+  await practiseRight(lms, enginePage);
+  await lms.sco.locator('[data-action="next-practice"]').click();
+  await practiseRight(lms, enginePage);
+  assert.equal(await status.getAttribute('data-mastery'), 'mastered');
+  await lms.leave();
+  const record = await lms.record();
+  const objective = Object.values(record.objectives).find((entry) => entry.id === missed.takeaway);
+  assert.equal(objective.status, 'passed', 'mastered by practice: the LMS holds the takeaway passed');
+  assert.equal(objective.score.raw, '0', 'its score stays the first try’s share');
+  assert.equal(Object.values(record.interactions).length, 1, 'the practice answers add no interaction: one per scored question');
+  // The next launch reads mastery and the open practice run back from the suspend data.
+  await lms.launch('1.2');
+  await until(() => lms.sco.locator('.ts-quiz-practice .ts-quiz-practice-status').getAttribute('data-mastery'), (state) => state === 'mastered');
+  await lms.leave();
+  assert.deepEqual(await lms.page.evaluate(() => window.lmsErrors), []);
+  assert.deepEqual(lms.problems, []);
+});
