@@ -604,3 +604,39 @@ test('the iframe host relays only well-formed scores: forged or garbled ones are
     'only the well-formed score is relayed');
   assert.deepEqual(problems, []);
 });
+
+test('the iframe host relays each takeaway\'s progress with the score and a mastered takeaway as its own event; garbled rows are dropped', async (t) => {
+  const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
+  const { url } = await serveHost(t, extra, `${STRICT_CSP}; frame-src 'self'`);
+  extra['/host/frames.html'].body = fixture('frames.html').replace('__ORIGIN__', new URL(url).origin);
+  const context = await newContext(t, { viewport: { width: 1000, height: 800 } });
+  const { page, problems } = await watchedPage(context);
+  await page.goto(`${url}host/frames.html`);
+  await page.frameLocator('#framed').locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  await page.evaluate(() => {
+    window.scores = [];
+    window.mastered = [];
+    const framed = document.getElementById('framed');
+    framed.addEventListener('trainscope-score', (event) => window.scores.push(event.detail));
+    framed.addEventListener('trainscope-mastery', (event) => window.mastered.push(event.detail));
+  });
+  const frame = page.frames().find((candidate) => candidate.url().includes('/iframe/index.html?preset='));
+  const row = { id: 'memory-per-parameter', title: 'Running needs about 2 bytes per parameter', items: 3, firstTryCorrect: 1, mastery: 'mastered' };
+  const score = { score: 1, max: 2, scaled: 0.5, passed: null, completed: false, answered: 1 };
+  // The widget's own events, dispatched where the quiz dispatches them: inside the widget, bubbling.
+  await frame.evaluate(([detail, takeaway]) => {
+    const inside = document.querySelector('[data-trainscope] .ts-quiz-root') ?? document.querySelector('[data-trainscope]').firstElementChild;
+    inside.dispatchEvent(new CustomEvent('trainscope-score', { bubbles: true, composed: true, detail: { ...detail, takeaways: [takeaway] } }));
+    inside.dispatchEvent(new CustomEvent('trainscope-mastery', { bubbles: true, composed: true, detail: { takeaway } }));
+    // Forged: a row whose first-try count passes its items, and a mastery that is not "mastered".
+    window.parent.postMessage({ type: 'trainscope:score', ...detail, takeaways: [{ ...takeaway, firstTryCorrect: 9 }] }, '*');
+    window.parent.postMessage({ type: 'trainscope:mastery', takeaway: { ...takeaway, mastery: 'practising' } }, '*');
+  }, [score, row]);
+  await page.waitForFunction(() => window.scores.length === 2 && window.mastered.length === 1);
+  await page.waitForTimeout(200);
+  const [relayed, garbled] = await page.evaluate(() => window.scores);
+  assert.deepEqual(relayed, { ...score, takeaways: [row] });
+  assert.deepEqual(garbled, score, 'a garbled takeaway row drops the takeaways, not the score');
+  assert.deepEqual(await page.evaluate(() => window.mastered), [{ takeaway: row }]);
+  assert.deepEqual(problems, []);
+});

@@ -47,10 +47,17 @@ export function reportToHost(content: HTMLElement, target: Window = window.paren
     if (statement) post({ type: 'trainscope:xapi', statement });
   };
   content.addEventListener('trainscope-xapi', onStatement);
+  // A mastered takeaway (docs/quiz.md, "Practice and mastery") crosses as its own message.
+  const onMastery = (event: Event) => {
+    const detail = (event as CustomEvent<{ takeaway?: unknown }>).detail;
+    if (detail?.takeaway) post({ type: 'trainscope:mastery', takeaway: detail.takeaway });
+  };
+  content.addEventListener('trainscope-mastery', onMastery);
   const stop = () => {
     observer?.disconnect();
     content.removeEventListener('trainscope-score', onScore);
     content.removeEventListener('trainscope-xapi', onStatement);
+    content.removeEventListener('trainscope-mastery', onMastery);
   };
   return { stop, sendHeight };
 }

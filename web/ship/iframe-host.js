@@ -2,7 +2,8 @@
  * trainscope iframe host: include this one script on a page that embeds trainscope in an
  * <iframe data-trainscope-frame>. It sizes each such iframe to its content and re-dispatches
  * quiz scores as a `trainscope-score` DOM event on the iframe element (detail: {score, max,
- * scaled, passed, completed, answered, right, set}), and the quiz's xAPI statements as `trainscope-xapi`.
+ * scaled, passed, completed, answered, right, set, takeaways}), a takeaway the learner masters as
+ * `trainscope-mastery` (detail: {takeaway}), and the quiz's xAPI statements as `trainscope-xapi`.
  *
  * Messages are accepted only from the window of a marked iframe (event.source), and, when the
  * iframe has data-trainscope-origin="https://…" (the documented snippet always sets it), only
@@ -13,6 +14,10 @@
   var MAX_HEIGHT = 100000;
   /** More questions than any quiz has: a larger max is not a trainscope score. */
   var MAX_QUESTIONS = 1000;
+  /** More takeaways than any bank has, and longer words than any takeaway's. */
+  var MAX_TAKEAWAYS = 100;
+  var MAX_TEXT = 2000;
+  var MASTERY_STATES = ['not-started', 'practising', 'mastered'];
 
   function frameFor(source) {
     var frames = document.querySelectorAll('iframe[data-trainscope-frame]');
@@ -56,7 +61,31 @@
     if (data.right !== undefined) detail.right = data.right;
     // The questions the score covers (docs/quiz.md, "Sets"); a frame of an earlier version sends none.
     if (data.set === 'lesson' || data.set === 'deeper' || data.set === 'all') detail.set = data.set;
+    // Each takeaway's progress (docs/quiz.md, "Practice and mastery"); dropped whole if any row is off.
+    var takeaways = checkedTakeaways(data.takeaways);
+    if (takeaways) detail.takeaways = takeaways;
     return detail;
+  }
+
+  /** One takeaway's progress as the quiz reports it, copied field by field, or null. */
+  function checkedTakeaway(row) {
+    if (!row || typeof row !== 'object') return null;
+    if (typeof row.id !== 'string' || row.id === '' || row.id.length > MAX_TEXT) return null;
+    if (typeof row.title !== 'string' || row.title.length > MAX_TEXT) return null;
+    if (!isCount(row.items, MAX_QUESTIONS) || !isCount(row.firstTryCorrect, row.items)) return null;
+    if (MASTERY_STATES.indexOf(row.mastery) < 0) return null;
+    return { id: row.id, title: row.title, items: row.items, firstTryCorrect: row.firstTryCorrect, mastery: row.mastery };
+  }
+
+  function checkedTakeaways(rows) {
+    if (!Array.isArray(rows) || rows.length > MAX_TAKEAWAYS) return null;
+    var copies = [];
+    for (var i = 0; i < rows.length; i += 1) {
+      var copy = checkedTakeaway(rows[i]);
+      if (!copy) return null;
+      copies.push(copy);
+    }
+    return copies;
   }
 
   /**
@@ -93,6 +122,11 @@
     } else if (data.type === 'trainscope:score') {
       var detail = checkedScore(data);
       if (detail) frame.dispatchEvent(new CustomEvent('trainscope-score', { bubbles: true, detail: detail }));
+    } else if (data.type === 'trainscope:mastery') {
+      var takeaway = checkedTakeaway(data.takeaway);
+      if (takeaway && takeaway.mastery === 'mastered') {
+        frame.dispatchEvent(new CustomEvent('trainscope-mastery', { bubbles: true, detail: { takeaway: takeaway } }));
+      }
     } else if (data.type === 'trainscope:xapi') {
       var statement = checkedStatement(data.statement);
       if (statement) frame.dispatchEvent(new CustomEvent('trainscope-xapi', { bubbles: true, detail: statement }));
