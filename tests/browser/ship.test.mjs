@@ -238,6 +238,19 @@ test('bad attribute values give a message inside the widget and nothing uncaught
   assert.deepEqual(problems, []);
 });
 
+/**
+ * Waits until the same-origin frame #framed is as tall as its content. Sections are built as they
+ * near the frame's (growing) viewport, so the height settles only once none is pending.
+ */
+async function framedHeightSettled(page) {
+  await page.waitForFunction(() => {
+    const framed = document.getElementById('framed');
+    const content = framed.contentDocument.querySelector('[data-trainscope]');
+    return framed.contentDocument.querySelector('.ts-section-pending') === null
+      && Math.abs(parseFloat(framed.style.height) - Math.ceil(content.getBoundingClientRect().height)) <= 1;
+  }, null, { timeout: 20000 });
+}
+
 test('the iframe page sizes its frame and sends the score; messages from elsewhere are ignored', async (t) => {
   // The same strict policy, plus the one thing an iframe host must allow: frames from itself.
   const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
@@ -253,14 +266,7 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
   await frame.locator('[data-ts-ready]').waitFor({ timeout: 20000 });
   // The frame grows with what it shows: every deeper part opened, as a learner using every tool would.
   await openDeeperParts(page.frame({ url: /iframe\/index\.html\?preset/ }));
-  // Sections are built as they near the frame's (growing) viewport, so the height settles only
-  // once none is pending and the frame matches its content.
-  await page.waitForFunction(() => {
-    const framed = document.getElementById('framed');
-    const content = framed.contentDocument.querySelector('[data-trainscope]');
-    return framed.contentDocument.querySelector('.ts-section-pending') === null
-      && Math.abs(parseFloat(framed.style.height) - Math.ceil(content.getBoundingClientRect().height)) <= 1;
-  }, null, { timeout: 20000 });
+  await framedHeightSettled(page);
   assert.ok(parseFloat(await frameElement.evaluate((element) => element.style.height)) > 1500, 'the frame grew to its content');
   await frame.locator('section.ts-fit[aria-busy="false"] [data-figure="fit-methods"]').waitFor({ timeout: 20000 });
 
@@ -279,6 +285,9 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
   const [score] = await page.evaluate(() => window.scores);
   assert.equal(score.score, 1);
   assert.equal(score.max, lessonItems.length);
+  // The answer's feedback grows the first frame, which moves the sandboxed one below it: a click
+  // aimed before the host resizes the first frame lands beside the sandboxed frame's radio button.
+  await framedHeightSettled(page);
 
   // A sandboxed frame (no allow-same-origin: no storage, opaque origin) still works and resizes.
   await page.waitForFunction(() => document.getElementById('sandboxed').style.height !== '', null, { timeout: 20000 });
