@@ -116,3 +116,33 @@ test('a shared link that sets a deeper setting opens the part that shows it', as
     assert.equal(await page.locator('details[data-ts-deeper="layouts"] [data-field="parallel.tensor"] select').inputValue(), '8');
   });
 });
+
+test('the lesson path says each thing once, naming nothing it does not show: the engine says why nothing fits, the time part keeps to its equation', async () => {
+  await withOpenPage(harness.browser, `${harness.url}index.html`, { viewport: PHONE, deeperClosed: true }, async (page) => {
+    await lessonBuilt(page);
+    const shown = await page.evaluate(() => {
+      const part = (name) => document.querySelector(`[data-ts-section="${name}"]`);
+      const visibleText = (root) => [...root.querySelectorAll('*')]
+        .filter((element) => element.children.length === 0 && element.getClientRects().length > 0)
+        .map((element) => element.textContent)
+        .join(' ');
+      const sharding = part('sharding-checkpointing');
+      const time = part('compute-time');
+      return {
+        estimate: JSON.parse(window.trainscope.engine.module.estimate(JSON.stringify(window.trainscope.scenario()))),
+        card: visibleText(sharding.querySelector('.ts-fit')),
+        notes: [...sharding.querySelectorAll('.ts-notes li')].map((item) => item.textContent),
+        tokensOrigin: time.querySelector('[data-figure="tokens-origin"]').textContent,
+        timeText: visibleText(time),
+      };
+    });
+    // Llama 3 70B as the page opens: no number of GPUs makes it fit (tests/engine/memory_test.cpp).
+    assert.equal(shown.estimate.training.min_gpus, -1);
+    assert.equal(shown.notes.length, 1, 'the engine\'s note sits in the part whose controls it names');
+    assert.match(shown.notes[0], /no number of GPUs makes training fit/);
+    assert.doesNotMatch(shown.card, /Even fully sharded|no number of GPUs/, 'the card does not say it again in words of its own');
+    assert.doesNotMatch(shown.card, /data parallel/, 'one GPU and nothing but data parallelism: the card names no layout');
+    assert.doesNotMatch(shown.tokensOrigin, /LoRA/, `the tokens' sentence names no method the lesson does not show: ${shown.tokensOrigin}`);
+    assert.doesNotMatch(shown.timeText, /predicted|Model FLOPs utilisation/, 'the utilisation is the equation\'s, once');
+  });
+});

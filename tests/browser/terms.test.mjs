@@ -125,7 +125,7 @@ test('the fit cards’ letters, the layout’s rows, the labels’ terms and the
       ['step', 'selective_recompute', 'Selective'],
       ['sharding', 'zero', 'ZeRO'],
       ['step', 'activation_checkpointing', 'Checkpointing'],
-      ['time', 'mfu', 'MFU'],
+      ['time', 'mfu', 'Model FLOPs utilisation'],
     ]) {
       const button = await termIn(page, section, id);
       assert.equal((await button.textContent()).trim(), shown, `${section} ${id}`);

@@ -142,7 +142,7 @@ function communicationOnScreen(page) {
   });
 }
 
-/** Waits until the page's predicted utilisation is the engine's (the lesson's time part, updated when the input rests). */
+/** Waits until the page's predicted utilisation is the engine's (the time section's card, updated when the input rests). */
 function predictedShows(page, expected) {
   return page.waitForFunction(
     (value) => Number(document.querySelector('[data-figure="predicted-mfu"]')?.dataset.value) === value,
@@ -160,7 +160,7 @@ test('the curve without a run: the communication curve, its stop mark at the eng
     const second = estimate.compute.time_over_gpus_communication;
     assert.equal(shown.secondPoints, second.length, 'one point of the dashed curve per engine point');
     assert.equal(shown.summary, estimate.communication.summary, 'the engine’s one sentence');
-    // The predicted utilisation is the lesson's time figure's, off screen here: it catches up once the input rests.
+    // The predicted utilisation is the time section's card, beside the controls: it catches up once the input rests.
     await predictedShows(page, estimate.communication.predicted_mfu);
     assert.ok(estimate.communication.stops_paying_gpus > 0, 'the default model stops paying within the slider’s range');
     const stop = second.find((point) => point.gpus === estimate.communication.stops_paying_gpus);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "engine/model/estimate.hpp"
 #include "engine/model/finetune.hpp"
 #include "estimate_support.hpp"
 
@@ -180,6 +181,24 @@ TEST_CASE("full training keeps the preset's pre-training tokens", "[finetune][to
     const auto estimate = estimate_of(R"({"model":{"preset":"llama3-8b"}})");
     CHECK(number_at(estimate, "scenario.training.tokens") == 15e12);
     CHECK(estimate.find_path("compute.tokens_origin")->text.find("pre-training run") != std::string::npos);
+}
+
+TEST_CASE("the pre-training run's tokens name LoRA and QLoRA only where the reader can choose a method",
+          "[finetune][tokens]") {
+    // The lesson's time part shows tokens and GPUs, no method: its sentence names none (issue 31).
+    const ScenarioReading reading = read_scenario_text(R"({"model":{"preset":"llama3-8b"}})");
+    REQUIRE(reading.ok());
+    const std::string lesson =
+        estimate(reading.scenario, StepDetail::peak, EstimateParts{}, "training.tokens parallel.gpus").tokens_origin;
+    const std::string everything = estimate(reading.scenario).tokens_origin;
+    INFO(lesson);
+    CHECK(lesson.find("pre-training run") != std::string::npos);
+    CHECK(lesson.find("LoRA") == std::string::npos);
+    CHECK(everything.rfind(lesson, 0) == 0);
+    CHECK(everything.find("LoRA and QLoRA count a fine-tuning run's tokens instead.") != std::string::npos);
+    const std::string with_method =
+        estimate(reading.scenario, StepDetail::peak, EstimateParts{}, "training.tokens training.method").tokens_origin;
+    CHECK(with_method == everything);
 }
 
 TEST_CASE("the tokens a learner sets are kept with LoRA and said to be theirs", "[finetune][tokens]") {

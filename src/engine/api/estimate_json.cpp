@@ -230,7 +230,7 @@ void write_estimate_compute(json::Writer& w, const Scenario& scenario, const Est
     const TrainingCompute& c = e.compute;
     w.key("compute").begin_object();
     // Which tokens the run counts (docs/scenario.md, training.tokens): the time section says so.
-    w.field("tokens_origin", tokens_origin_sentence(scenario));
+    w.field("tokens_origin", e.tokens_origin);
     w.field("flops", c.model_flops).field("hardware_flops", c.hardware_flops);
     write_flops_rule(w, scenario, e);
     w.field("recompute_overhead", c.recompute_overhead());

@@ -246,6 +246,7 @@ Estimate estimate(const Scenario& scenario, StepDetail detail, EstimateParts par
     StepBytes fullest;
     training.min_gpus = fewest_gpus_fully_sharded(scenario, result, memory_per_gpu, kept_on_gpu, fullest);
     if (training.min_gpus < 0) result.notes.push_back(overflow_note(scenario, fullest, shown_controls));
+    result.tokens_origin = tokens_origin_sentence(scenario, shows(shown_controls, "training.method"));
     return result;
 }
 

@@ -70,6 +70,8 @@ struct Estimate {
     CommunicationModel communication;
     CommunicationCurve communication_curve;  // empty unless parts.communication_curve
     std::vector<std::string> notes;
+    // Which tokens the run counts, naming only the fine-tuning methods the reader can choose.
+    std::string tokens_origin;
 };
 
 // One stored value per parameter in training, for prose that spells the sum out: Adam's two

@@ -196,18 +196,27 @@ Scenario with_fine_tuning_method(const Scenario& scenario, FineTuningMethod meth
     return trial;
 }
 
-std::string tokens_origin_sentence(const Scenario& scenario) {
+std::string tokens_origin_sentence(const Scenario& scenario, bool methods_shown) {
     const double tokens = scenario.training.tokens;
     const std::string count = quantity::format(tokens, quantity::Figure::tokens);
     switch (scenario.training.tokens_origin) {
         case TokensOrigin::given:
             return message("estimate.tokens.given", "{tokens}, as you set them.", {{"tokens", count}});
         case TokensOrigin::preset_run:
+            if (!methods_shown)
+                return message("estimate.tokens.preset_run_alone",
+                               "{tokens}: the model's pre-training run, as its authors report it.",
+                               {{"tokens", count}});
             return message("estimate.tokens.preset_run",
                            "{tokens}: the model's pre-training run, as its authors report it. LoRA and QLoRA "
                            "count a fine-tuning run's tokens instead.",
                            {{"tokens", count}});
         case TokensOrigin::compute_optimal:
+            if (!methods_shown)
+                return message("estimate.tokens.compute_optimal_alone",
+                               "{tokens}: 20 per parameter, a compute-optimal pre-training run (Hoffmann et al. "
+                               "2022).",
+                               {{"tokens", count}});
             return message("estimate.tokens.compute_optimal",
                            "{tokens}: 20 per parameter, a compute-optimal pre-training run (Hoffmann et al. 2022). "
                            "LoRA and QLoRA count a fine-tuning run's tokens instead.",

@@ -66,7 +66,9 @@ void name_given_tokens(Scenario& scenario);
 // default; LoRA ↔ QLoRA keeps them (the same fine-tuning data).
 Scenario with_fine_tuning_method(const Scenario& scenario, FineTuningMethod method);
 
-// Which tokens the run counts, in the current language (the time section's sentence).
-std::string tokens_origin_sentence(const Scenario& scenario);
+// Which tokens the run counts, in the current language (the time section's sentence). A
+// pre-training run's adds that LoRA and QLoRA count other tokens only where the reader can choose
+// them (`methods_shown`): the lesson's time part names no method it does not show.
+std::string tokens_origin_sentence(const Scenario& scenario, bool methods_shown = true);
 
 }  // namespace trainscope

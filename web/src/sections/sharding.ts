@@ -55,8 +55,12 @@ interface ShardingPart {
   update(view: PageView): void;
 }
 
-/** The fewest GPUs that train the model fully sharded, with a button to try them; or why none do. */
-function fewestGpus(context: SectionContext): ShardingPart {
+/**
+ * The fewest GPUs that train the model fully sharded, with a button to try them; or why none do.
+ * `engineSaysWhy`: the engine's note on why none do is shown beside this, so no sentence of the
+ * page's own repeats it.
+ */
+function fewestGpus(context: SectionContext, engineSaysWhy: boolean): ShardingPart {
   const { t } = context;
   const { formatGpus } = context.units;
   // The fewest GPUs: one sentence when training fits somewhere, another when nothing can.
@@ -78,7 +82,7 @@ function fewestGpus(context: SectionContext): ShardingPart {
     { 'data-figure': 'min-gpus' },
     t(
       'sharding.never_fits',
-      'Even fully sharded, the activations alone do not fit on one GPU: try checkpointing, a shorter sequence or tensor parallelism.',
+      'Even fully sharded, what one GPU holds at the busiest moment of a step does not fit: try checkpointing, a shorter sequence or tensor parallelism.',
     ),
   );
   const tryFull = h(
@@ -91,7 +95,7 @@ function fewestGpus(context: SectionContext): ShardingPart {
     const { training } = estimate;
     minimum = training.min_gpus;
     setHidden(fitsFrom, !(minimum > 0));
-    setHidden(neverFits, minimum > 0);
+    setHidden(neverFits, minimum > 0 || engineSaysWhy);
     // Only one element carries the figure at a time, so tests and tools find the one shown.
     if (minimum > 0) {
       setFigure(minGpus, formatGpus(minimum), minimum);
@@ -109,8 +113,12 @@ function fewestGpus(context: SectionContext): ShardingPart {
   return { element, update };
 }
 
-/** Whether training fits, what each GPU holds of its memory, and its share of the model states. */
-export function fitStatus(context: SectionContext): ShardingPart {
+/**
+ * Whether training fits, what each GPU holds of its memory, and its share of the model states.
+ * `engineSaysWhy`: the engine's notes sit below the card (the lesson's sharding part), so they,
+ * not the card, say why nothing fits: once, in the engine's words.
+ */
+export function fitStatus(context: SectionContext, engineSaysWhy = false): ShardingPart {
   const { t } = context;
   const { formatBytes, formatInteger } = context.units;
   const fitIcon = h('span', { className: 'ts-fit-icon', 'aria-hidden': 'true' });
@@ -121,7 +129,7 @@ export function fitStatus(context: SectionContext): ShardingPart {
   // The four model states one GPU keeps, as one engine figure (quiz question 10's answer).
   const statesPerGpu = h('strong', { 'data-figure': 'model-states-per-gpu' });
   const statesTotal = h('strong', { 'data-figure': 'model-states-total' });
-  const fewest = fewestGpus(context);
+  const fewest = fewestGpus(context, engineSaysWhy);
   const element = h(
     'div',
     { className: 'ts-fit' },
@@ -155,7 +163,14 @@ export function fitStatus(context: SectionContext): ShardingPart {
       gpus: context.units.formatGpus(gpus),
       data_parallel: formatInteger(training.data_parallel),
     };
-    setText(perGpuRest, t('sharding.of_memory_gpus', ' of its {memory} ({gpus}, {data_parallel}-way data parallel).', rest));
+    // The data-parallel width says something only when other kinds of parallelism share the GPUs.
+    const dataParallelOnly = training.data_parallel === gpus;
+    setText(
+      perGpuRest,
+      dataParallelOnly
+        ? t('sharding.of_memory', ' of its {memory} ({gpus}).', rest)
+        : t('sharding.of_memory_gpus', ' of its {memory} ({gpus}, {data_parallel}-way data parallel).', rest),
+    );
     setFigure(statesPerGpu, formatBytes(perGpu.model_states), perGpu.model_states);
     setFigure(statesTotal, formatBytes(training.model_states.total), training.model_states.total);
     fewest.update(view);

@@ -233,20 +233,46 @@ function predictedFact(context: SectionContext) {
   return { item, update };
 }
 
-/** One GPU against the learner's GPUs on a log time axis, with the run's GPU-hours, utilisation, energy and cost. */
-export function timeFigure(context: SectionContext): TimePart {
-  const { t } = context;
-  const { formatCount, formatDuration, formatEnergy, formatMoney, formatPercent } = context.units;
-  const axis = timeAxis(context.units);
-  const fact = (label: string, figure?: string) => {
-    const strong = h('strong', figure ? { 'data-figure': figure } : null);
-    const item = h('li', null, h('span', null, label), strong);
-    return { item, strong };
+/** A fact card: its label, and a figure the update fills. */
+function fact(label: string, figure?: string) {
+  const strong = h('strong', figure ? { 'data-figure': figure } : null);
+  const item = h('li', null, h('span', null, label), strong);
+  return { item, strong };
+}
+
+/**
+ * The utilisation the learner set and the one the engine predicts for the layout, with its time:
+ * cards of the time figure, or of the deeper time section when the lesson's part holds the figure
+ * (its equation already shows the utilisation set, and the prediction needs the layouts' words).
+ */
+function utilisationFacts(context: SectionContext): { items: HTMLElement[]; update: (estimate: Estimate) => void } {
+  const mfu = fact(context.t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
+  const predicted = predictedFact(context);
+  const update = (estimate: Estimate) => {
+    setFigure(mfu.strong, context.units.formatPercent(estimate.compute.mfu), estimate.compute.mfu);
+    predicted.update(estimate);
   };
+  return { items: [mfu.item, predicted.item], update };
+}
+
+/** The deeper time section's utilisation cards, when the lesson's time part holds the time figure. */
+function utilisationFactsPart(context: SectionContext): TimePart {
+  const facts = utilisationFacts(context);
+  const element = h('ul', { className: 'ts-facts' }, facts.items);
+  return { element, update: ({ estimate }) => facts.update(estimate) };
+}
+
+/**
+ * One GPU against the learner's GPUs on a log time axis, with the run's GPU-hours, energy and cost,
+ * and (`withUtilisation`) the utilisation set and predicted.
+ */
+export function timeFigure(context: SectionContext, withUtilisation = true): TimePart {
+  const { t } = context;
+  const { formatCount, formatDuration, formatEnergy, formatMoney } = context.units;
+  const axis = timeAxis(context.units);
   // The two times are the axis's own labels: the cards below add only what the axis does not show.
   const gpuHours = fact(t('time.fact.gpu_hours_yours', 'GPU-hours at the utilisation you set'), 'gpu-hours');
-  const mfu = fact(t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
-  const predicted = predictedFact(context);
+  const utilisation = withUtilisation ? utilisationFacts(context) : null;
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
   const caption = h('figcaption');
@@ -257,7 +283,7 @@ export function timeFigure(context: SectionContext): TimePart {
       'div',
       { className: 'ts-figure-body' },
       axis.element,
-      h('ul', { className: 'ts-facts' }, gpuHours.item, mfu.item, predicted.item, energy.item, cost.item),
+      h('ul', { className: 'ts-facts' }, gpuHours.item, utilisation?.items ?? null, energy.item, cost.item),
     ),
     caption,
   );
@@ -294,8 +320,7 @@ export function timeFigure(context: SectionContext): TimePart {
         : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.'),
     );
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
-    setFigure(mfu.strong, formatPercent(compute.mfu), compute.mfu);
-    predicted.update(estimate);
+    utilisation?.update(estimate);
     setHidden(energy.item, !(compute.energy_joules > 0));
     setText(energy.strong, formatEnergy(compute.energy_joules));
     setHidden(cost.item, !(compute.cost > 0));
@@ -484,7 +509,7 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
   // The time figure sits beside the controls and the curve below it: parts of their own
   // (SectionView.parts), so that an input elsewhere with this section's foot or head on screen
   // does not redraw a figure off screen (each catches up when the input rests or it comes near).
-  const figure = timeFigure(context);
+  const figure = lessonShown ? utilisationFactsPart(context) : timeFigure(context);
   const curve = timeCurveFigure(context, engine);
   const sentence = flopsSentence(context);
   const whyPart = timeWhy(t);
@@ -509,7 +534,7 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
         ),
     lessonShown ? null : equation.element,
     lessonShown ? null : equation.tokensOrigin,
-    h('div', { className: 'ts-panel' }, timeControls(context, gpuType), lessonShown ? null : figure.element),
+    h('div', { className: 'ts-panel' }, timeControls(context, gpuType), figure.element),
     curve.element,
     whyPart.element,
   );
@@ -526,7 +551,7 @@ export function timeSection(context: SectionContext, engine: Engine, lessonShown
       whyPart.update(view);
     },
     parts: [
-      ...(lessonShown ? [] : [{ element: figure.element, update: figure.update }]),
+      { element: figure.element, update: figure.update },
       { element: curve.element, update: curve.update, needs: { communicationCurve: true } },
     ],
   };

@@ -15,7 +15,8 @@ export function computeTimePart(context: SectionContext): SectionView {
   const { formatCount } = context.units;
   const equation = sixNDEquation(context);
   const sentence = flopsSentence(context);
-  const figure = timeFigure(context);
+  // The equation above shows the utilisation; its prediction for a layout waits in the deeper time part.
+  const figure = timeFigure(context, false);
   const tokens = context.range({
     path: 'training.tokens',
     label: t('time.tokens', 'Training tokens'),

@@ -34,7 +34,7 @@ function recomputeCost(context: SectionContext) {
 export function shardingCheckpointingPart(context: SectionContext, notes: HTMLElement[]): SectionView {
   const { t } = context;
   const terms = termsFor(t, context.language);
-  const status = fitStatus(context);
+  const status = fitStatus(context, notes.length > 0);
   const chips = gpuChips(context);
   const cost = recomputeCost(context);
   const zero = context.add(
