@@ -142,6 +142,15 @@ for (const width of WIDTHS) {
       assert.ok(Math.abs(sum / estimate.compute.flops - 1) < 1e-9, `${sum} against ${estimate.compute.flops}`);
       assert.match(await figure(page, 'flops-sentence').textContent(), /QLoRA costs about 4/);
       await shoot(page, '[data-ts-section="compute-time"] .ts-equations', `item4-${width}`);
+      // The deeper time part's "Why 4 × frozen + 6 × adapter parameters?" answers that question.
+      await openDeeperParts(page);
+      const why = page.locator('[data-ts-section="time"] details.ts-why').first();
+      await why.evaluate((details) => { details.open = true; });
+      assert.equal((await why.locator('summary').textContent()).trim(), estimate.compute.flops_rule.why);
+      const answer = (await why.locator('.ts-why-body').textContent()).replace(/\s+/g, ' ');
+      assert.match(answer, /a frozen parameter costs 4 FLOPs per token/);
+      assert.match(answer, /\(4 · N_frozen \+ 6 · N_adapters\) · D/);
+      assert.doesNotMatch(answer, /6 · N · D/, 'no formula for full training under a fine-tuning question');
       const title = await (await inView(page, '[data-figure="step-communication"] .ts-comm-title')).textContent();
       const predictedStep = await format(page, estimate.communication.step_seconds, 'duration');
       const chartStep = await format(page, estimate.step.seconds, 'duration');

@@ -66,6 +66,26 @@ TEST_CASE("QLoRA's time equation is 4 × frozen + 6 × adapter parameters, and i
     CHECK(text_at(qlora, "compute.flops_rule.sentence").find("QLoRA") != std::string::npos);
 }
 
+TEST_CASE("the answer to the time equation's why, and its formula, are the rule's: 6 · N, or 4 frozen + 6 adapters",
+          "[compute][issue31]") {
+    // The page's "Why 4 × frozen + 6 × adapter parameters?" once opened on an answer and a formula
+    // for full training only (6 · N · D): each now comes with its own rule.
+    const json::Value full = estimate_of(R"({"model":{"preset":"llama3-8b"}})");
+    const json::Value qlora = estimate_of(R"({"model":{"preset":"llama3-8b"},"training":{"method":"qlora"}})");
+    CHECK(text_at(full, "compute.flops_rule.formula").rfind("training FLOPs ≈ 6 · N · D;", 0) == 0);
+    CHECK(text_at(full, "compute.flops_rule.explanation").find("4 FLOPs") != std::string::npos);
+    const std::string formula = text_at(qlora, "compute.flops_rule.formula");
+    const std::string explanation = text_at(qlora, "compute.flops_rule.explanation");
+    INFO(formula << "\n" << explanation);
+    CHECK(formula.rfind("training FLOPs ≈ (4 · N_frozen + 6 · N_adapters) · D;", 0) == 0);
+    CHECK(formula.find("6 · N · D") == std::string::npos);
+    CHECK(explanation.find("a frozen parameter costs 4 FLOPs per token, an adapter parameter 6") != std::string::npos);
+    // Both go on to the same time: the rule's FLOPs over the GPUs' sustained rate.
+    const std::string time = "time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation)";
+    CHECK(formula.find(time) != std::string::npos);
+    CHECK(text_at(full, "compute.flops_rule.formula").find(time) != std::string::npos);
+}
+
 TEST_CASE("with attention counted the equation's terms and attention's FLOPs add up to the run's",
           "[compute][issue33]") {
     // PaLM (Chowdhery et al. 2022, App. B): 12·L·h·s per token on top of 6·N.

@@ -223,6 +223,7 @@ void write_flops_rule(json::Writer& w, const Scenario& scenario, const Estimate&
             .end_object();
     w.end_array();
     w.field_bool("attention", rule.attention).field("sentence", rule.sentence).field("why", rule.why);
+    w.field("explanation", rule.explanation).field("formula", rule.formula);
     w.end_object();
 }
 

@@ -78,6 +78,16 @@ FlopsRule flops_rule(const TrainingCompute& compute, bool mixture_of_experts, st
                                 "frozen weight needs no gradient of its own) and 6 per adapter parameter. ",
                                 {{"method", std::string(method_label)}});
         rule.why = message("compute.rule.why_adapters", "Why 4 × frozen + 6 × adapter parameters?");
+        rule.explanation = message(
+            "compute.rule.explanation_adapters",
+            "Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). On the "
+            "backward pass every layer still computes the gradient for the layer below (2 FLOPs per weight), but "
+            "only the adapters' weights need a gradient of their own (2 more): a frozen parameter costs 4 FLOPs "
+            "per token, an adapter parameter 6. Time is then that count divided by how fast the GPUs really go: "
+            "their peak times the share of it they sustain (MFU).");
+        rule.formula = message("compute.rule.formula_adapters",
+                               "training FLOPs ≈ (4 · N_frozen + 6 · N_adapters) · D; time = FLOPs ÷ (GPUs × peak "
+                               "FLOP/s × utilisation); GPU-hours = GPUs × time");
         return rule;
     }
     // Kaplan et al. 2020 §2.1: 2 FLOPs per parameter per token forward, 4 backward.
@@ -88,6 +98,15 @@ FlopsRule flops_rule(const TrainingCompute& compute, bool mixture_of_experts, st
                             "Training costs about 6 floating-point operations per parameter per token: 2 for the "
                             "forward pass, 4 for the backward. ");
     rule.why = message("compute.rule.why_full", "Why 6 × parameters × tokens?");
+    rule.explanation = message(
+        "compute.rule.explanation_full",
+        "Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The "
+        "backward pass computes two things per weight — the gradient for the layer below and the gradient for the "
+        "weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs "
+        "really go: their peak times the share of it they sustain (MFU).");
+    rule.formula = message("compute.rule.formula_full",
+                           "training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); "
+                           "GPU-hours = GPUs × time");
     return rule;
 }
 

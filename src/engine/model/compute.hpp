@@ -67,8 +67,10 @@ struct FlopsRuleTerm {
 struct FlopsRule {
     std::vector<FlopsRuleTerm> terms;
     bool attention = false;
-    std::string sentence;  // "Training costs about 6 floating-point operations per parameter per token: …"
-    std::string why;       // "Why 6 × parameters × tokens?"
+    std::string sentence;     // "Training costs about 6 floating-point operations per parameter per token: …"
+    std::string why;          // "Why 6 × parameters × tokens?"
+    std::string explanation;  // the answer to `why`, a paragraph
+    std::string formula;      // "training FLOPs ≈ 6 · N · D; time = …": the rule and the time it gives
 };
 FlopsRule flops_rule(const TrainingCompute& compute, bool mixture_of_experts, std::string_view method_label);
 

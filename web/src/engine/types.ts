@@ -319,6 +319,9 @@ export interface Estimate {
       attention: boolean;
       sentence: string;
       why: string;
+      /** The answer to `why`, a paragraph; and the rule with the time it gives, as one line. */
+      explanation: string;
+      formula: string;
     };
     hardware_flops: number;
     recompute_overhead: number;

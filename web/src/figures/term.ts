@@ -19,6 +19,9 @@ import { glossaryIn, type Glossary, type GlossaryTerm } from '../engine/glossary
 import type { Language, Translate } from '../i18n/i18n';
 import { findTerms, splitAtTerms } from './term-match';
 
+/** An opening bracket or quotation mark that ends a text and so must stay on the line of the term after it. */
+const OPENING_AT_END = /[([{«„“‘"']$/u;
+
 /** Space kept between the bubble and the viewport's edge, in CSS pixels. */
 const EDGE = 8;
 
@@ -135,10 +138,26 @@ function markableTextNodes(root: Element): Text[] {
 
 function termsFrom(t: Translate, glossary: Glossary): Terms {
   const known = (ids: readonly string[]) => ids.map((id) => glossary.term(id)).filter((term): term is GlossaryTerm => term !== undefined);
-  const pieces = (text: string, terms: readonly GlossaryTerm[]): Child[] =>
-    splitAtTerms(text, findTerms(text, terms)).map((piece) =>
-      typeof piece === 'string' ? piece : termElement(t, glossary.term(piece.id) as GlossaryTerm, piece.text),
-    );
+  const pieces = (text: string, terms: readonly GlossaryTerm[]): Child[] => {
+    const children: Child[] = [];
+    for (const piece of splitAtTerms(text, findTerms(text, terms))) {
+      if (typeof piece === 'string') {
+        children.push(piece);
+        continue;
+      }
+      const term = termElement(t, glossary.term(piece.id) as GlossaryTerm, piece.text);
+      // A term is a button, which a line may break before even after "(": the bracket joins it.
+      const before = children[children.length - 1];
+      const opening = typeof before === 'string' ? OPENING_AT_END.exec(before) : null;
+      if (opening === null) {
+        children.push(term);
+        continue;
+      }
+      children[children.length - 1] = (before as string).slice(0, opening.index);
+      children.push(h('span', { className: 'ts-term-join' }, opening[0], term));
+    }
+    return children.filter((child) => child !== '');
+  };
   return {
     term(id, shown) {
       const term = glossary.term(id);

@@ -477,26 +477,26 @@ function timeControls(context: SectionContext, gpuType: TimePart): HTMLElement {
   );
 }
 
-/** Why the FLOPs rule, with its sources; its question is the engine's (6 × parameters, or 4 × frozen + 6 × adapters). */
+/** Why the FLOPs rule, with its sources; its question, answer and formula are the engine's (6 × parameters, or 4 frozen + 6 adapters). */
 function timeWhy(t: Translate): { element: HTMLElement; update: SectionView['update'] } {
+  const explanation = h('span');
   const element = why(
     t,
     '',
-    [
-      t(
-        'time.why.body',
-        'Each parameter takes part in one multiply and one add per token on the forward pass (2 FLOPs). The backward pass computes two things per weight — the gradient for the layer below and the gradient for the weight itself — so it costs twice as much (4 FLOPs). Time is then that count divided by how fast the GPUs really go: their peak times the share of it they sustain (MFU).',
-      ),
-    ],
-    t('time.why.formula', 'training FLOPs ≈ 6 · N · D; time = FLOPs ÷ (GPUs × peak FLOP/s × utilisation); GPU-hours = GPUs × time'),
+    [explanation],
+    ' ',
     t(
       'time.why.sources',
       'Kaplan et al. 2020, “Scaling Laws for Neural Language Models”; Chowdhery et al. 2022, “PaLM”, App. B; Hu et al. 2021, “LoRA”, §4.2; Llama 3 Herd of Models (Meta, 2024).',
     ),
   );
   const summary = element.querySelector('summary');
+  const formula = element.querySelector('.ts-formula');
   const update: SectionView['update'] = ({ estimate }) => {
-    if (summary) setText(summary, estimate.compute.flops_rule.why);
+    const rule = estimate.compute.flops_rule;
+    if (summary) setText(summary, rule.why);
+    setText(explanation, rule.explanation);
+    if (formula) setText(formula, rule.formula);
   };
   return { element, update };
 }

@@ -60,11 +60,12 @@ export function pageFooter(t: Translate, parts: PageParts): HTMLElement | null {
     h(
       'p',
       null,
+      // The engine's memory is checked against measured runs (docs/validation.md); what the lesson
+      // leaves out is what a framework adds, which the precision part counts "as run".
       t(
-        'page.footer.estimates',
-        'Estimates, not measurements: real runs add communication buffers, fragmentation and framework overheads. ',
+        'page.footer.estimates_as_run',
+        'Estimates, not measurements: the lesson counts what training itself holds; a real run also holds the CUDA context, the allocator’s reserve and its framework’s buffers. ',
       ),
-      parts.memory ? t('page.footer.illustrative', 'Activation figures are illustrative. ') : '',
       parts.syncHash ? t('page.footer.link', 'The scenario is in this page’s address, so a link shares exactly what you see.') : '',
     ),
   );

@@ -42,7 +42,10 @@ export function computeTimePart(context: SectionContext): SectionView {
     h('div', { className: 'ts-panel' }, h('div', { className: 'ts-panel-controls' }, tokens.element, gpuControl(context)), figure.element),
     deeperLinks(context, [['time-over-gpus', t('lesson.time.to_curve', 'How the time falls as GPUs are added, and your own GPU')]]),
   );
-  termsFor(t, context.language).markIn(element.querySelector('.ts-prose') ?? element, ['flops', 'utilisation']);
+  const terms = termsFor(t, context.language);
+  terms.markIn(element.querySelector('.ts-prose') ?? element, ['flops', 'utilisation']);
+  // The facts' labels are written once: GPU-hours is explained where the learner first reads it.
+  terms.markIn(figure.element, ['gpu_hours']);
   const update = (view: PageView) => {
     equation.update(view);
     sentence.update(view);
