@@ -208,3 +208,31 @@ test('one meaning per mark: the learner’s GPUs are a square on the time axis a
     assert.notDeepEqual(looks.lesson, looks.you, 'the lesson’s cluster has a mark of its own');
   });
 });
+
+test('the caption names the marks drawn, and only those: on one GPU no circle for one GPU, on more GPUs one', async () => {
+  await withCurve({}, async (page) => {
+    const shown = () => page.evaluate(() => {
+      const figure = document.querySelector('.ts-curve-figure');
+      const drawn = (kind) => !figure.querySelector(`.ts-curve-dot-${kind}`).hidden;
+      return {
+        caption: figure.querySelector('figcaption').textContent,
+        one: drawn('one'),
+        stop: drawn('stop'),
+        gpus: window.trainscope.scenario().parallel.gpus,
+      };
+    });
+    const onOne = await shown();
+    assert.equal(onOne.gpus, 1);
+    assert.equal(onOne.one, false, 'one GPU is the learner\'s own mark');
+    assert.doesNotMatch(onOne.caption, /circle/, `no circle to name: ${onOne.caption}`);
+    assert.match(onOne.caption, /the square is your 1 GPU/);
+    assert.equal(/red ring/.test(onOne.caption), onOne.stop, 'the stop mark is named exactly when drawn');
+    await moveGpus(page, 5);
+    await settle(page);
+    const onMore = await shown();
+    assert.ok(onMore.gpus > 1);
+    assert.equal(onMore.one, true);
+    assert.match(onMore.caption, /the filled circle one GPU/);
+    assert.equal(/red ring/.test(onMore.caption), onMore.stop);
+  });
+});

@@ -19,7 +19,8 @@ export interface TimeCurve {
   /**
    * Draws the curve (and a second one beside it, dashed), its reference lines and up to four
    * marked points (the learner's first; the fourth on the second curve);
-   * a mark that is absent (null) or sits on an earlier one is hidden.
+   * a mark that is absent (null) or sits on an earlier one is hidden. Returns the labels of the
+   * reference lines drawn and, per mark, whether it is drawn (a caption names only those).
    */
   update(
     curve: readonly CurvePoint[],
@@ -27,7 +28,7 @@ export interface TimeCurve {
     marks: ReadonlyArray<CurveMark | null>,
     label: string,
     second?: readonly CurvePoint[],
-  ): string[];
+  ): { references: string[]; marks: boolean[] };
 }
 
 /** The SVG's own coordinates: it stretches to the plot, and its strokes do not scale (vector-effect). */
@@ -510,7 +511,7 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
     update(curve, references, marks, label, secondCurve = []) {
       setAttribute(parts.element, 'aria-label', label);
       const drawn = curve.filter((p) => p.gpus > 0 && p.seconds > 0);
-      if (drawn.length === 0) return [];
+      if (drawn.length === 0) return { references: [], marks: marks.map(() => false) };
       const second = secondCurve.filter((p) => p.gpus > 0 && p.seconds > 0);
       const scales = curveScales(drawn, second);
       const points = (points: readonly CurvePoint[]) =>
@@ -527,7 +528,10 @@ export function timeCurve(t: Translate, units: Pick<Units, 'formatCount' | 'form
         size.height = plot.clientHeight;
       }
       layout();
-      return references.filter((_, index) => referenceShares[index] !== null).map((reference) => reference.label);
+      return {
+        references: references.filter((_, index) => referenceShares[index] !== null).map((reference) => reference.label),
+        marks: shownMarks.map((mark) => mark !== null),
+      };
     },
   };
 }

@@ -70,10 +70,19 @@ function curveWords(context: SectionContext, engine: Engine, estimate: Estimate,
       lesson: lessonSentence,
     }),
     caption: t(
-      'time.curve.caption_marks',
-      'Twice the GPUs, half the time, as long as no GPU waits: on log scales that is the solid straight line. The red dashed line adds what the GPUs wait for, and bends where more of them stop paying. The square is your GPUs, the circle one GPU, the diamond {model} on {gpus}, the size of the lesson’s cluster (Llama 3 405B’s).',
-      { model, gpus: lessonName },
+      'time.curve.caption_lines',
+      'Twice the GPUs, half the time, as long as no GPU waits: on log scales that is the solid straight line. The red dashed line adds what the GPUs wait for, and bends where more of them stop paying.',
     ),
+    // What each mark is, in the order of curve.update's marks: the caption names those drawn.
+    markNames: [
+      t('time.curve.mark_you', 'the square is your {gpus}', { gpus: onGpus }),
+      t('time.curve.mark_one', 'the filled circle one GPU'),
+      t('time.curve.mark_cluster', 'the diamond {model} on {gpus}, the size of the lesson’s cluster (Llama 3 405B’s)', {
+        model,
+        gpus: lessonName,
+      }),
+      t('time.curve.mark_stop', 'the red ring where adding GPUs stops paying'),
+    ],
   };
 }
 
@@ -346,7 +355,7 @@ function timeCurveFigure(context: SectionContext, engine: Engine): TimePart {
     const words = curveWords(context, engine, estimate, resolved);
     const second = compute.time_over_gpus_communication ?? [];
     const stop = second.find((point) => communication && point.gpus === communication.stops_paying_gpus);
-    const referencesDrawn = curve.update(
+    const drawn = curve.update(
       compute.time_over_gpus,
       compute.time_references,
       [
@@ -369,11 +378,13 @@ function timeCurveFigure(context: SectionContext, engine: Engine): TimePart {
     setHidden(secondKey, second.length === 0);
     setHidden(curveSummary, !communication);
     setText(curveSummary, communication?.summary ?? '');
+    const marksDrawn = words.markNames.filter((_, index) => drawn.marks[index]);
     setText(
       curveCaption,
       words.caption +
-        (referencesDrawn.length > 0
-          ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, referencesDrawn) })
+        (marksDrawn.length > 0 ? t('time.curve.caption_marks_drawn', ' The marks: {marks}.', { marks: listInWords(t, marksDrawn) }) : '') +
+        (drawn.references.length > 0
+          ? t('time.curve.caption_references', ' The dashed lines mark {references}.', { references: listInWords(t, drawn.references) })
           : ''),
     );
   };
