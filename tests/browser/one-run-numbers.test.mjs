@@ -98,8 +98,11 @@ for (const width of WIDTHS) {
       assert.equal(estimate.communication.run_seconds, best.run_seconds);
       assert.equal(await valueOf(page, 'seconds'), estimate.compute.seconds);
       assert.notEqual(estimate.compute.seconds, best.run_seconds, 'two utilisations, two times: the page names both');
-      const lessonFacts = await (await inView(page, '[data-ts-section="compute-time"] .ts-facts')).textContent();
-      assert.match(lessonFacts, /utilisation you set/);
+      // innerText: what is on screen, without a term's closed definition.
+      const lessonFacts = await (await inView(page, '[data-ts-section="compute-time"] .ts-facts')).innerText();
+      const used = await format(page, estimate.scenario.hardware.utilization, 'percent');
+      assert.ok(lessonFacts.replace(/\s+/g, ' ').includes(`GPU-hours at ${used} utilisation`), `the GPU-hours name the equation's utilisation: ${lessonFacts}`);
+      assert.doesNotMatch(lessonFacts, /\$0(?![.,\d])/, 'a run that costs cents does not read as free');
       assert.doesNotMatch(lessonFacts, /predicted/, 'the lesson part keeps to the utilisation its equation shows');
       const deeperFacts = await (await inView(page, '[data-ts-section="time"] .ts-facts')).textContent();
       assert.match(deeperFacts, /predicted for this layout/);

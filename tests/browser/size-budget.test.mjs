@@ -79,7 +79,8 @@
 // texts now in the engine), "(" kept with the term after it, the footer's as-run caveat: +410 B,
 // 251,171 B. The time curve's caption names only the marks drawn (no circle for one GPU when the
 // learner's square is that GPU; the stop ring named): +119 B, 251,290 B. The element resets weigh
-// nothing (:where), so classes' own margins apply: +7 B, 251,297 B.
+// nothing (:where), so classes' own margins apply: +7 B, 251,297 B. Money under $100 in cents
+// ("$0.64", not "$0"), the GPU-hours card naming its utilisation: +105 B, 251,402 B.
 // Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
@@ -90,7 +91,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 251_297;
+const PAGE_BUDGET_BYTES = 251_402;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

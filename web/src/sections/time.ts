@@ -1,7 +1,7 @@
 // Section 5: time: the 6 · N · D equation, then one GPU against the cluster on a log axis.
 
 import { checkboxControl, selectControl } from '../controls/controls';
-import { h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
+import { type Child, h, setFigure, setHidden, setText, uniqueId } from '../dom/dom';
 import { termsFor } from '../figures/term';
 import { timeAxis } from '../figures/time-axis';
 import { timeCurve } from '../figures/time-curve';
@@ -243,7 +243,7 @@ function predictedFact(context: SectionContext) {
 }
 
 /** A fact card: its label, and a figure the update fills. */
-function fact(label: string, figure?: string) {
+function fact(label: Child, figure?: string) {
   const strong = h('strong', figure ? { 'data-figure': figure } : null);
   const item = h('li', null, h('span', null, label), strong);
   return { item, strong };
@@ -280,7 +280,12 @@ export function timeFigure(context: SectionContext, withUtilisation = true): Tim
   const { formatCount, formatDuration, formatEnergy, formatMoney } = context.units;
   const axis = timeAxis(context.units);
   // The two times are the axis's own labels: the cards below add only what the axis does not show.
-  const gpuHours = fact(t('time.fact.gpu_hours_yours', 'GPU-hours at the utilisation you set'), 'gpu-hours');
+  // The label names its utilisation (the equation's): the lesson's part shows no slider to set it.
+  const gpuHoursPercent = h('span', { 'data-figure': 'gpu-hours-utilisation' });
+  const gpuHours = fact(
+    withElements(t('time.fact.gpu_hours_at', 'GPU-hours at {percent} utilisation'), { percent: gpuHoursPercent }),
+    'gpu-hours',
+  );
   const utilisation = withUtilisation ? utilisationFacts(context) : null;
   const energy = fact(t('time.fact.energy', 'GPU energy'));
   const cost = fact(t('time.fact.cost', 'Cost'), 'cost');
@@ -329,6 +334,7 @@ export function timeFigure(context: SectionContext, withUtilisation = true): Tim
         : t('time.caption', 'Time on a logarithmic scale, where equal distances are equal factors.'),
     );
     setFigure(gpuHours.strong, formatCount(compute.gpu_hours), compute.gpu_hours);
+    setFigure(gpuHoursPercent, context.units.formatPercent(resolved.hardware.utilization), resolved.hardware.utilization);
     utilisation?.update(estimate);
     setHidden(energy.item, !(compute.energy_joules > 0));
     setText(energy.strong, formatEnergy(compute.energy_joules));
