@@ -163,3 +163,15 @@ export async function openFit(page) {
   });
   return page.locator('section.ts-fit');
 }
+
+/** Records `page`'s console errors (with its page errors, as "page error: …") and console warnings in the lists it returns. */
+export function recordConsole(page) {
+  const errors = [];
+  const warnings = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  return { errors, warnings };
+}

@@ -17,7 +17,8 @@ export function unzip(zipPath) {
  * The built package dist/`zipName` unpacked: `files`, the names at its root (sorted), and `report`,
  * what its imsmanifest.xml says, parsed by `page`'s DOMParser. `cp` and `adlcp` are the standard's
  * namespaces, `scormType` the adlcp attribute's spelling (scormtype in 1.2, scormType in 2004). In
- * the report, `files` are the resource's file elements and `named` every href and schemaLocation file.
+ * the report, `files` are the resource's file elements and `named` every href and the file half of
+ * each xsi:schemaLocation pair (namespace, file).
  */
 export async function packageManifest(page, zipName, { cp, adlcp, scormType }) {
   const folder = unzip(join(distDir, zipName));
