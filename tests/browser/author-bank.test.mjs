@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
-import { artifactsDir, closeServerAfter, distDir, repoRoot } from './harness.mjs';
+import { artifactsDir, closeServerAfter, distDir, recordConsole, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -67,14 +67,8 @@ async function open(t, extra, path, { learner = 0, viewport = { width: 1100, hei
     await context.addInitScript(([name, state]) => localStorage.setItem(name, state), [key, JSON.stringify({ v: 1, m: 'o', c: null, s: learner, i: {} })]);
   }
   const page = await context.newPage();
-  const errors = [];
-  const warnings = [];
+  const { errors, warnings } = recordConsole(page);
   const requests = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-    if (message.type() === 'warning') warnings.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   page.on('request', (request) => {
     requests.push(request.url());
     if (!request.url().startsWith(served.url)) errors.push(`request outside: ${request.url()}`);

@@ -5,13 +5,12 @@
 // only files its zip carries.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, repoRoot } from './harness.mjs';
+import { distDir, recordConsole, repoRoot } from './harness.mjs';
+import { packageManifest } from './packages.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -41,13 +40,7 @@ async function openHost(t, pages, name, viewport = { width: 1100, height: 900 })
     await new Promise((resolve) => served.server.close(resolve));
   });
   const page = await context.newPage();
-  const errors = [];
-  const warnings = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-    if (message.type() === 'warning') warnings.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  const { errors, warnings } = recordConsole(page);
   await page.goto(`${served.url}host/${name}.html`);
   return { page, errors, warnings, url: served.url };
 }
@@ -273,11 +266,7 @@ test('the example pages load with a clean console under the documented CSP', asy
       await new Promise((resolve) => served.server.close(resolve));
     });
     const page = await context.newPage();
-    const console = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') console.push(`${message.type()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => console.push(`page error: ${error.message}`));
+    const { errors, warnings } = recordConsole(page);
     await page.goto(`${served.url}${path}`);
     if (path.startsWith('embed/')) {
       for (const widget of await page.locator('trainscope-widget').all()) {
@@ -287,31 +276,20 @@ test('the example pages load with a clean console under the documented CSP', asy
     } else {
       await page.frameLocator('iframe').locator('[data-ts-ready]').waitFor({ timeout: 20000 });
     }
-    assert.deepEqual(console, [], path);
+    assert.deepEqual([...errors, ...warnings], [], path);
   }
 });
 
 test('every file the SCORM manifest names is in the package', async (t) => {
-  const folder = mkdtempSync(join(tmpdir(), 'trainscope-scorm-'));
-  execFileSync('unzip', ['-q', join(distDir, 'trainscope-scorm12.zip'), '-d', folder]);
-  const files = readdirSync(folder, { recursive: true });
   const context = await browser.newContext();
   t.after(() => context.close());
   const page = await context.newPage();
-  // href on resources and files; the file half of each xsi:schemaLocation pair (namespace, file).
-  const named = await page.evaluate((xml) => {
-    const doc = new DOMParser().parseFromString(xml, 'application/xml');
-    if (doc.getElementsByTagName('parsererror').length > 0) return null;
-    const names = [];
-    for (const element of doc.getElementsByTagName('*')) {
-      for (const attribute of element.attributes) {
-        if (attribute.localName === 'href') names.push(attribute.value);
-        if (attribute.localName === 'schemaLocation') names.push(...attribute.value.trim().split(/\s+/).filter((_, index) => index % 2 === 1));
-      }
-    }
-    return names;
-  }, readFileSync(join(folder, 'imsmanifest.xml'), 'utf8'));
-  assert.ok(named, 'the manifest parses');
-  assert.ok(named.includes('index.html'));
-  for (const name of named) assert.ok(files.includes(name), `${name} is in the zip`);
+  const { files, report } = await packageManifest(page, 'trainscope-scorm12.zip', {
+    cp: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2',
+    adlcp: 'http://www.adlnet.org/xsd/adlcp_rootv1p2',
+    scormType: 'scormtype',
+  });
+  assert.equal(report.parseError, false, 'the manifest parses');
+  assert.ok(report.named.includes('index.html'));
+  for (const name of report.named) assert.ok(files.includes(name), `${name} is in the zip`);
 });

@@ -4,7 +4,7 @@
 // widget; the address keeps the inputs; 320 px does not scroll sideways; German and Spanish.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { figure, startHarness, withOpenPage } from './harness.mjs';
+import { figure, openFit, startHarness, withOpenPage } from './harness.mjs';
 
 /** Llama 3 8B on one RTX 4090 (24 GB, docs/model.md §7) with 2,048-token sequences. */
 const ONE_CARD = { model: { preset: 'llama3-8b' }, hardware: { gpu: 'rtx-4090' }, parallel: { gpus: 1 }, training: { sequence: 2048 } };
@@ -20,20 +20,6 @@ after(async () => {
 });
 
 const withScenario = (scenario, prefix = '') => `${harness.url}${prefix}#s=${encodeURIComponent(JSON.stringify(scenario))}`;
-
-/** Scrolls to the fit section and waits until it shows the engine's answer for the scenario on screen. */
-async function openFit(page) {
-  // Scrolled without Playwright's stability wait: the placeholder is replaced by the section as it nears.
-  await page.waitForFunction(() => {
-    document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
-    const section = document.querySelector('section.ts-fit');
-    return (
-      section?.getAttribute('aria-busy') === 'false' &&
-      section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
-    );
-  });
-  return page.locator('section.ts-fit');
-}
 
 /** The engine's own answers for the page's scenario, asked in the page. */
 function engineFit(page) {

@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: Debian's Chromium (never a downloaded browser) driven by
 // playwright-core, the built page served from dist/ on 127.0.0.1, console errors collected.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -11,6 +11,7 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
 export const distDir = join(repoRoot, 'dist');
 export const artifactsDir = join(repoRoot, 'test-artifacts');
 export const fileUrl = pathToFileURL(join(distDir, 'index.html')).href;
+const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -111,4 +112,66 @@ export async function openDeeperParts(page) {
     null,
     { timeout: 20000 },
   );
+}
+
+/** Polls `read()` until `check(value)` holds; fails with the last value after `timeout` ms. */
+export async function until(read, check, timeout = 8000) {
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (!check(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  assert.ok(check(value), `gave up waiting; last value: ${JSON.stringify(value)?.slice(0, 600)}`);
+  return value;
+}
+
+/**
+ * Answers the practice question on screen in `scope` (a page or frame locator) right: the engine's
+ * answer for its seed, computed in `enginePage` (a page of the built widget), or the bank's right
+ * options; waits for the verdict and returns the question's bank entry.
+ */
+export async function answerPracticeRight(scope, enginePage = scope) {
+  const li = scope.locator('.ts-quiz-practice-items > li');
+  const id = (await li.getAttribute('data-item-id')).replace(/^practice~/, '');
+  const seed = Number(await li.getAttribute('data-seed'));
+  const raw = bank.items.find((item) => item.id === id);
+  if (raw.kind === 'numeric' || raw.kind === 'estimate') {
+    const expected = await enginePage.evaluate(
+      ([item, itemSeed]) => JSON.parse(window.trainscope.engine.module.quizInstance(item, itemSeed)).expected_display,
+      [JSON.stringify(raw), seed],
+    );
+    await li.locator('.ts-quiz-text-input').fill(expected);
+  } else {
+    for (const option of raw.options.filter((entry) => entry.correct)) await li.locator(`input[value="${option.id}"]`).check();
+  }
+  await li.locator('[data-action="check"]').click();
+  await li.locator('.ts-quiz-feedback-correct').waitFor();
+  return raw;
+}
+
+/** Scrolls to "What fits" and waits until it shows the engine's answer for the page's scenario; returns the section. */
+export async function openFit(page) {
+  // Scrolled without Playwright's stability wait: the placeholder is replaced by the section as it nears.
+  await page.waitForFunction(() => {
+    document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
+    const section = document.querySelector('section.ts-fit');
+    return (
+      section?.getAttribute('aria-busy') === 'false' &&
+      section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
+    );
+  });
+  return page.locator('section.ts-fit');
+}
+
+/** Records `page`'s console errors (with its page errors, as "page error: …") and console warnings in the lists it returns. */
+export function recordConsole(page) {
+  const errors = [];
+  const warnings = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  return { errors, warnings };
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, openDeeperParts, repoRoot } from './harness.mjs';
+import { distDir, openDeeperParts, recordConsole, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -46,12 +46,7 @@ async function open(t, address, { pages = {}, viewport = { width: 1100, height: 
     await new Promise((resolve) => served.server.close(resolve));
   });
   const page = await context.newPage();
-  const seen = { errors: [], warnings: [], requests: [] };
-  page.on('console', (message) => {
-    if (message.type() === 'error') seen.errors.push(message.text());
-    if (message.type() === 'warning') seen.warnings.push(message.text());
-  });
-  page.on('pageerror', (error) => seen.errors.push(`page error: ${error.message}`));
+  const seen = { ...recordConsole(page), requests: [] };
   page.on('request', (request) => seen.requests.push(request.url()));
   if (route) await page.route(route.pattern, route.handler);
   await page.goto(address.startsWith('file:') ? address : `${served.url}${address}`);

@@ -5,13 +5,12 @@
 // follows the LMS's language preference when the widget has that language, else its own.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { closeServerAfter, distDir, repoRoot } from './harness.mjs';
+import { answerPracticeRight, closeServerAfter, distDir, repoRoot, until } from './harness.mjs';
+import { unzip } from './packages.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -26,37 +25,12 @@ const scormAgain = (name) => readFileSync(join(repoRoot, 'node_modules', 'scorm-
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 test.after(() => browser.close());
 
-function unzip(zipPath) {
-  const folder = mkdtempSync(join(tmpdir(), 'trainscope-lms-report-'));
-  execFileSync('unzip', ['-q', zipPath, '-d', folder]);
-  return folder;
-}
-
-async function until(read, check, timeout = 8000) {
-  const deadline = Date.now() + timeout;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  assert.ok(check(value), `gave up waiting; last value: ${JSON.stringify(value)?.slice(0, 600)}`);
-  return value;
-}
-
-/** The LMS page with both run-times under /lms/, the two SCOs under /sco/12/ and /sco/2004/. */
-async function openLms(t) {
-  const sco12 = readFileSync(join(unzip(join(distDir, 'trainscope-scorm12.zip')), 'index.html'));
-  const sco2004 = readFileSync(join(unzip(join(distDir, 'trainscope-scorm2004.zip')), 'index.html'));
-  const served = await serveDirectory(distDir, 0, {
-    extra: {
-      '/lms/index.html': { type: 'text/html; charset=utf-8', body: fixture('report-lms.html') },
-      '/lms/report-lms.js': { type: 'text/javascript', body: fixture('report-lms.js') },
-      '/lms/scorm12.js': { type: 'text/javascript', body: scormAgain('scorm12.js') },
-      '/lms/scorm2004.js': { type: 'text/javascript', body: scormAgain('scorm2004.js') },
-      '/sco/12/index.html': { type: 'text/html; charset=utf-8', body: sco12 },
-      '/sco/2004/index.html': { type: 'text/html; charset=utf-8', body: sco2004 },
-    },
-  });
+/**
+ * Serves dist/ with `options` (web/serve.mjs: extra files, headers) until the test ends, opens
+ * `path` on it in a new page and returns the page with the console and page errors it records.
+ */
+async function openServed(t, path, options) {
+  const served = await serveDirectory(distDir, 0, options);
   closeServerAfter(t, served.server);
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   t.after(() => context.close());
@@ -66,7 +40,24 @@ async function openLms(t) {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await page.goto(`${served.url}lms/index.html`);
+  await page.goto(`${served.url}${path}`);
+  return { page, problems };
+}
+
+/** The LMS page with both run-times under /lms/, the two SCOs under /sco/12/ and /sco/2004/. */
+async function openLms(t) {
+  const sco12 = readFileSync(join(unzip(join(distDir, 'trainscope-scorm12.zip')), 'index.html'));
+  const sco2004 = readFileSync(join(unzip(join(distDir, 'trainscope-scorm2004.zip')), 'index.html'));
+  const { page, problems } = await openServed(t, 'lms/index.html', {
+    extra: {
+      '/lms/index.html': { type: 'text/html; charset=utf-8', body: fixture('report-lms.html') },
+      '/lms/report-lms.js': { type: 'text/javascript', body: fixture('report-lms.js') },
+      '/lms/scorm12.js': { type: 'text/javascript', body: scormAgain('scorm12.js') },
+      '/lms/scorm2004.js': { type: 'text/javascript', body: scormAgain('scorm2004.js') },
+      '/sco/12/index.html': { type: 'text/html; charset=utf-8', body: sco12 },
+      '/sco/2004/index.html': { type: 'text/html; charset=utf-8', body: sco2004 },
+    },
+  });
   const sco = page.frameLocator('#sco');
   const launch = async (standard, record) => {
     await page.evaluate(([which, start]) => window.launch(which, start), [standard, record]);
@@ -204,23 +195,13 @@ test('the element’s statements in German: tagged de, named by their words, the
   const host = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Kurs</title>
 <script src="../embed/trainscope-widget.js" defer></script><script src="xapi-listener.js" defer></script></head>
 <body><trainscope-widget sections="quiz"></trainscope-widget></body></html>`;
-  const served = await serveDirectory(distDir, 0, {
+  const { page, problems } = await openServed(t, 'host/de.html', {
     headers: { 'content-security-policy': "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'" },
     extra: {
       '/host/de.html': { type: 'text/html; charset=utf-8', body: host },
       '/host/xapi-listener.js': { type: 'text/javascript', body: fixture('xapi-listener.js') },
     },
   });
-  closeServerAfter(t, served.server);
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${served.url}host/de.html`);
   const widget = page.locator('trainscope-widget');
   await widget.locator('[data-ts-quiz-ready]').waitFor({ timeout: 30000 });
   const question = widget.locator(`.ts-quiz-item[data-item-id="${firstItem.id}"]`);
@@ -261,25 +242,6 @@ test('the element’s statements in German: tagged de, named by their words, the
   assert.deepEqual(problems, []);
 });
 
-/** The engine's expected answer for a practice question on screen, read in the built page's own engine. */
-async function practiseRight(lms, enginePage) {
-  const li = lms.sco.locator('.ts-quiz-practice-items > li');
-  const id = (await li.getAttribute('data-item-id')).replace(/^practice~/, '');
-  const raw = bank.items.find((item) => item.id === id);
-  if (raw.kind === 'numeric' || raw.kind === 'estimate') {
-    const seed = Number(await li.getAttribute('data-seed'));
-    const expected = await enginePage.evaluate(
-      ([item, itemSeed]) => JSON.parse(window.trainscope.engine.module.quizInstance(item, itemSeed)).expected_display,
-      [JSON.stringify(raw), seed],
-    );
-    await li.locator('.ts-quiz-text-input').fill(expected);
-  } else {
-    for (const option of raw.options.filter((entry) => entry.correct)) await li.locator(`input[value="${option.id}"]`).check();
-  }
-  await li.locator('[data-action="check"]').click();
-  await li.locator('.ts-quiz-feedback-correct').waitFor();
-}
-
 test('SCORM 1.2 end to end: a learner misses a takeaway, practises it to mastery, and the LMS holds it passed; the next launch shows it mastered', async (t) => {
   const lms = await openLms(t);
   const enginePage = await lms.page.context().newPage();
@@ -292,9 +254,9 @@ test('SCORM 1.2 end to end: a learner misses a takeaway, practises it to mastery
   await lms.sco.locator(`.ts-quiz-item[data-item-id="${missed.id}"] [data-action="practise"]`).click();
   const status = lms.sco.locator('.ts-quiz-practice .ts-quiz-practice-status');
   await status.waitFor();
-  await practiseRight(lms, enginePage);
+  await answerPracticeRight(lms.sco, enginePage);
   await lms.sco.locator('[data-action="next-practice"]').click();
-  await practiseRight(lms, enginePage);
+  await answerPracticeRight(lms.sco, enginePage);
   assert.equal(await status.getAttribute('data-mastery'), 'mastered');
   await lms.leave();
   const record = await lms.record();

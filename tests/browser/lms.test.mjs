@@ -4,13 +4,12 @@
 // fake LMS and LRS answered by request interception on an https origin of its own (no network).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
-import { closeServerAfter, distDir, repoRoot } from './harness.mjs';
+import { closeServerAfter, distDir, repoRoot, until } from './harness.mjs';
+import { packageManifest, unzip } from './packages.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -57,24 +56,6 @@ async function serve(t, options) {
   const served = await serveDirectory(distDir, 0, options);
   closeServerAfter(t, served.server);
   return served;
-}
-
-function unzip(zipPath) {
-  const folder = mkdtempSync(join(tmpdir(), 'trainscope-lms-'));
-  execFileSync('unzip', ['-q', zipPath, '-d', folder]);
-  return folder;
-}
-
-/** Polls `read()` until `check(value)` holds; fails with the last value after `timeout` ms. */
-async function until(read, check, timeout = 8000) {
-  const deadline = Date.now() + timeout;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  assert.ok(check(value), `gave up waiting; last value: ${JSON.stringify(value)?.slice(0, 600)}`);
-  return value;
 }
 
 /** Picks `option` of the single-choice `item` in `scope` and checks it; waits for the verdict. */
@@ -234,40 +215,13 @@ test('the builds other than cmi5 carry no LRS client', () => {
 // ── SCORM 2004 4th Edition ────────────────────────────────────────────────────────────────────
 
 test('the SCORM 2004 package has a 4th Edition manifest naming only files it carries', async (t) => {
-  const folder = unzip(join(distDir, 'trainscope-scorm2004.zip'));
-  const files = readdirSync(folder).sort();
+  const page = await (await newContext(t)).newPage();
+  const { files, report } = await packageManifest(page, 'trainscope-scorm2004.zip', {
+    cp: 'http://www.imsglobal.org/xsd/imscp_v1p1',
+    adlcp: 'http://www.adlnet.org/xsd/adlcp_v1p3',
+    scormType: 'scormType',
+  });
   assert.deepEqual(files, ['imsmanifest.xml', 'index.html']);
-  const context = await newContext(t);
-  const page = await context.newPage();
-  const report = await page.evaluate((xml) => {
-    const doc = new DOMParser().parseFromString(xml, 'application/xml');
-    const cp = 'http://www.imsglobal.org/xsd/imscp_v1p1';
-    const adlcp = 'http://www.adlnet.org/xsd/adlcp_v1p3';
-    const one = (parent, name) => parent.getElementsByTagNameNS(cp, name)[0] ?? null;
-    const manifest = doc.documentElement;
-    const organizations = one(manifest, 'organizations');
-    const organization = one(organizations, 'organization');
-    const item = one(organization, 'item');
-    const resource = one(one(manifest, 'resources'), 'resource');
-    const named = [];
-    for (const element of doc.getElementsByTagName('*')) {
-      for (const attribute of element.attributes) {
-        if (attribute.localName === 'href') named.push(attribute.value);
-        if (attribute.localName === 'schemaLocation') named.push(...attribute.value.trim().split(/\s+/).filter((_, index) => index % 2 === 1));
-      }
-    }
-    return {
-      parseError: doc.getElementsByTagName('parsererror').length > 0,
-      root: `${manifest.namespaceURI} ${manifest.localName}`,
-      schema: one(one(manifest, 'metadata'), 'schema')?.textContent,
-      schemaVersion: one(one(manifest, 'metadata'), 'schemaversion')?.textContent,
-      defaultOrganization: organizations.getAttribute('default') === organization.getAttribute('identifier'),
-      itemPointsToResource: item.getAttribute('identifierref') === resource.getAttribute('identifier'),
-      scormType: resource.getAttributeNS(adlcp, 'scormType'),
-      type: resource.getAttribute('type'),
-      named,
-    };
-  }, readFileSync(join(folder, 'imsmanifest.xml'), 'utf8'));
   assert.equal(report.parseError, false);
   assert.equal(report.root, 'http://www.imsglobal.org/xsd/imscp_v1p1 manifest');
   assert.equal(report.schema, 'ADL SCORM');

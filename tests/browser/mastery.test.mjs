@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
 import { serveDirectory } from '../../web/serve.mjs';
-import { artifactsDir, closeServerAfter, distDir, openPage, repoRoot, startHarness } from './harness.mjs';
+import { answerPracticeRight, artifactsDir, closeServerAfter, distDir, openPage, repoRoot, startHarness } from './harness.mjs';
 
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 const units = await buildQuizUnits('mastery-browser');
@@ -59,26 +59,6 @@ async function open(language, width, colorScheme, { bypassCSP = false } = {}) {
 async function showQuiz(page) {
   await page.locator('.ts-quiz-root').first().scrollIntoViewIfNeeded();
   await page.locator('.ts-quiz-root .ts-quiz-legend:visible, .ts-quiz-root .ts-quiz-summary:visible').first().waitFor();
-}
-
-/** Answers the practice question on screen right: the engine's answer for its seed, or the bank's right options. */
-async function answerPracticeRight(page) {
-  const li = page.locator('.ts-quiz-practice-items > li');
-  const id = (await li.getAttribute('data-item-id')).replace(/^practice~/, '');
-  const seed = Number(await li.getAttribute('data-seed'));
-  const raw = bank.items.find((item) => item.id === id);
-  if (raw.kind === 'numeric' || raw.kind === 'estimate') {
-    const expected = await page.evaluate(
-      ([item, itemSeed]) => JSON.parse(window.trainscope.engine.module.quizInstance(item, itemSeed)).expected_display,
-      [JSON.stringify(raw), seed],
-    );
-    await li.locator('.ts-quiz-text-input').fill(expected);
-  } else {
-    for (const option of raw.options.filter((entry) => entry.correct)) await li.locator(`input[value="${option.id}"]`).check();
-  }
-  await li.locator('[data-action="check"]').click();
-  await li.locator('.ts-quiz-feedback-correct').waitFor();
-  return raw;
 }
 
 /** axe-core's violations inside the quiz (the practice box or the summary on screen), light or dark. */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
-import { artifactsDir, distDir, figure, repoRoot, startHarness, withOpenPage } from './harness.mjs';
+import { artifactsDir, distDir, figure, openFit, repoRoot, startHarness, withOpenPage } from './harness.mjs';
 
 const bank = JSON.parse(readFileSync(join(repoRoot, 'web', 'quiz', 'bank.json'), 'utf8'));
 const { shortHash } = await import((await buildQuizUnits('one-run-browser')).bank);
@@ -26,19 +26,6 @@ after(async () => {
 
 const withScenario = (scenario) => `${harness.url}#s=${encodeURIComponent(JSON.stringify(scenario))}`;
 const scenarioOf = (page) => page.evaluate(() => window.trainscope.scenario());
-
-/** Scrolls to "What fits" and waits until it shows the engine's answer for the scenario on screen. */
-async function openFit(page) {
-  await page.waitForFunction(() => {
-    document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
-    const section = document.querySelector('section.ts-fit');
-    return (
-      section?.getAttribute('aria-busy') === 'false' &&
-      section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
-    );
-  });
-  return page.locator('section.ts-fit');
-}
 
 /** Whether `locator`'s box lies inside the viewport. */
 async function inView(page, locator) {

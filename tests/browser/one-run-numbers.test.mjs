@@ -5,7 +5,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifactsDir, engineEstimate, figure, openDeeperParts, startHarness, withOpenPage } from './harness.mjs';
+import { artifactsDir, engineEstimate, figure, openDeeperParts, openFit, startHarness, withOpenPage } from './harness.mjs';
 
 /** Llama 3 8B with QLoRA on one RTX 4090 (24 GB) at 2,048 tokens: the issue's practitioner. */
 const QLORA = {
@@ -41,18 +41,6 @@ async function inView(page, selector) {
 async function shoot(page, selector, name) {
   const target = await inView(page, selector);
   await target.screenshot({ path: join(artifactsDir, `one-run-${name}.png`) });
-}
-
-/** Waits until the fit section shows the engine's answer for the scenario on screen. */
-async function openFit(page) {
-  await page.waitForFunction(() => {
-    document.querySelector('[data-ts-section="fit"]')?.scrollIntoView({ block: 'start' });
-    const section = document.querySelector('section.ts-fit');
-    return (
-      section?.getAttribute('aria-busy') === 'false' &&
-      section.getAttribute('data-fit-key') === JSON.stringify(window.trainscope.scenario())
-    );
-  });
 }
 
 /** The engine's own fit and methods for the page's scenario, asked in the page. */

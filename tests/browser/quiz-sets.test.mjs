@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
 import { buildQuizUnits } from '../web/quiz-build.mjs';
-import { artifactsDir, distDir, repoRoot } from './harness.mjs';
+import { artifactsDir, distDir, recordConsole, repoRoot } from './harness.mjs';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -70,13 +70,7 @@ async function open(t, widget, { saved = null, colorScheme = 'light', bypassCSP 
     [storageKey, saved],
   );
   const page = await context.newPage();
-  const errors = [];
-  const warnings = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-    if (message.type() === 'warning') warnings.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  const { errors, warnings } = recordConsole(page);
   await page.goto(`${served.url}host/course.html`);
   await page.locator('trainscope-widget [data-ts-quiz-ready]').waitFor({ timeout: 20000 });
   return { page, errors, warnings };

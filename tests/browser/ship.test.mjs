@@ -5,14 +5,13 @@
 // and score are never lost or corrupted, whatever the tabs, the host page or the input do.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDirectory } from '../../web/serve.mjs';
 import { artifactsDir, closeServerAfter, distDir, openDeeperParts, repoRoot } from './harness.mjs';
+import { packageManifest, unzip } from './packages.mjs';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -261,15 +260,29 @@ async function framedHeightSettled(page) {
   }, null, { timeout: 20000 });
 }
 
-test('the iframe page sizes its frame and sends the score; messages from elsewhere are ignored', async (t) => {
-  // The same strict policy, plus the one thing an iframe host must allow: frames from itself.
+/**
+ * Serves the iframe host page (fixtures-ship/frames.html, naming the test server's origin as the
+ * documented snippet does: docs/embedding.md) under the strict policy plus frames from itself, and
+ * opens it in a watched page.
+ */
+async function openFramesHost(t) {
   const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
   const { url } = await serveHost(t, extra, `${STRICT_CSP}; frame-src 'self'`);
-  // The documented snippet names the frame's origin (docs/embedding.md): here, the test server's.
   extra['/host/frames.html'].body = fixture('frames.html').replace('__ORIGIN__', new URL(url).origin);
   const context = await newContext(t, { viewport: { width: 1000, height: 800 } });
-  const { page, problems } = await watchedPage(context);
-  await page.goto(`${url}host/frames.html`);
+  const watched = await watchedPage(context);
+  await watched.page.goto(`${url}host/frames.html`);
+  return watched;
+}
+
+/** The iframe page's frame in the host `page` (#framed), once its widget is ready. */
+async function framedWidget(page) {
+  await page.frameLocator('#framed').locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  return page.frames().find((candidate) => candidate.url().includes('/iframe/index.html?preset='));
+}
+
+test('the iframe page sizes its frame and sends the score; messages from elsewhere are ignored', async (t) => {
+  const { page, problems } = await openFramesHost(t);
   const frameElement = page.locator('#framed');
   await page.waitForFunction(() => document.getElementById('framed').style.height !== '', null, { timeout: 20000 });
   const frame = page.frameLocator('#framed');
@@ -304,43 +317,14 @@ test('the iframe page sizes its frame and sends the score; messages from elsewhe
   assert.deepEqual(problems, []);
 });
 
-function unzip(zipPath) {
-  const folder = mkdtempSync(join(tmpdir(), 'trainscope-scorm-'));
-  execFileSync('unzip', ['-q', zipPath, '-d', folder]);
-  return folder;
-}
-
 test('the SCORM package has a valid SCORM 1.2 manifest at its root', async (t) => {
-  const folder = unzip(join(distDir, 'trainscope-scorm12.zip'));
-  const files = readdirSync(folder).sort();
+  const page = await (await newContext(t)).newPage();
+  const { files, report } = await packageManifest(page, 'trainscope-scorm12.zip', {
+    cp: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2',
+    adlcp: 'http://www.adlnet.org/xsd/adlcp_rootv1p2',
+    scormType: 'scormtype',
+  });
   assert.deepEqual(files, ['imsmanifest.xml', 'index.html']);
-  const context = await newContext(t);
-  const page = await context.newPage();
-  const report = await page.evaluate((xml) => {
-    const doc = new DOMParser().parseFromString(xml, 'application/xml');
-    const cp = 'http://www.imsproject.org/xsd/imscp_rootv1p1p2';
-    const adlcp = 'http://www.adlnet.org/xsd/adlcp_rootv1p2';
-    const one = (parent, name) => parent.getElementsByTagNameNS(cp, name)[0] ?? null;
-    const manifest = doc.documentElement;
-    const organizations = one(manifest, 'organizations');
-    const organization = one(organizations, 'organization');
-    const item = one(organization, 'item');
-    const resource = one(one(manifest, 'resources'), 'resource');
-    return {
-      parseError: doc.getElementsByTagName('parsererror').length > 0,
-      root: `${manifest.namespaceURI} ${manifest.localName}`,
-      identifier: manifest.getAttribute('identifier'),
-      schema: one(one(manifest, 'metadata'), 'schema')?.textContent,
-      schemaVersion: one(one(manifest, 'metadata'), 'schemaversion')?.textContent,
-      defaultOrganization: organizations.getAttribute('default') === organization.getAttribute('identifier'),
-      title: one(organization, 'title')?.textContent,
-      itemPointsToResource: item.getAttribute('identifierref') === resource.getAttribute('identifier'),
-      scormType: resource.getAttributeNS(adlcp, 'scormtype'),
-      type: resource.getAttribute('type'),
-      href: resource.getAttribute('href'),
-      files: [...resource.getElementsByTagNameNS(cp, 'file')].map((file) => file.getAttribute('href')),
-    };
-  }, readFileSync(join(folder, 'imsmanifest.xml'), 'utf8'));
   assert.equal(report.parseError, false);
   assert.equal(report.root, 'http://www.imsproject.org/xsd/imscp_rootv1p1p2 manifest');
   assert.ok(report.identifier);
@@ -588,18 +572,12 @@ test('a saved state naming Object.prototype members in localStorage still shows 
 });
 
 test('the iframe host relays only well-formed scores: forged or garbled ones are dropped', async (t) => {
-  const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
-  const { url } = await serveHost(t, extra, `${STRICT_CSP}; frame-src 'self'`);
-  extra['/host/frames.html'].body = fixture('frames.html').replace('__ORIGIN__', new URL(url).origin);
-  const context = await newContext(t, { viewport: { width: 1000, height: 800 } });
-  const { page, problems } = await watchedPage(context);
-  await page.goto(`${url}host/frames.html`);
-  await page.frameLocator('#framed').locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  const { page, problems } = await openFramesHost(t);
+  const frame = await framedWidget(page);
   await page.evaluate(() => {
     window.scores = [];
     document.getElementById('framed').addEventListener('trainscope-score', (event) => window.scores.push(event.detail));
   });
-  const frame = page.frames().find((candidate) => candidate.url().includes('/iframe/index.html?preset='));
   const forged = [
     { score: 999, max: 1, scaled: -5 },
     { score: 1, max: 2, scaled: 0.9, passed: null, completed: false, answered: 1 },
@@ -622,13 +600,8 @@ test('the iframe host relays only well-formed scores: forged or garbled ones are
 });
 
 test('the iframe host relays each takeaway\'s progress with the score and a mastered takeaway as its own event; garbled rows are dropped', async (t) => {
-  const extra = { '/host/frames.html': { type: 'text/html; charset=utf-8', body: fixture('frames.html') } };
-  const { url } = await serveHost(t, extra, `${STRICT_CSP}; frame-src 'self'`);
-  extra['/host/frames.html'].body = fixture('frames.html').replace('__ORIGIN__', new URL(url).origin);
-  const context = await newContext(t, { viewport: { width: 1000, height: 800 } });
-  const { page, problems } = await watchedPage(context);
-  await page.goto(`${url}host/frames.html`);
-  await page.frameLocator('#framed').locator('[data-ts-ready]').waitFor({ timeout: 20000 });
+  const { page, problems } = await openFramesHost(t);
+  const frame = await framedWidget(page);
   await page.evaluate(() => {
     window.scores = [];
     window.mastered = [];
@@ -636,7 +609,6 @@ test('the iframe host relays each takeaway\'s progress with the score and a mast
     framed.addEventListener('trainscope-score', (event) => window.scores.push(event.detail));
     framed.addEventListener('trainscope-mastery', (event) => window.mastered.push(event.detail));
   });
-  const frame = page.frames().find((candidate) => candidate.url().includes('/iframe/index.html?preset='));
   const row = { id: 'memory-per-parameter', title: 'Running needs about 2 bytes per parameter', items: 3, firstTryCorrect: 1, mastery: 'mastered' };
   const score = { score: 1, max: 2, scaled: 0.5, passed: null, completed: false, answered: 1 };
   // The widget's own events, dispatched where the quiz dispatches them: inside the widget, bubbling.

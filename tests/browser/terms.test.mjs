@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { serveDirectory } from '../../web/serve.mjs';
-import { distDir, openPage, repoRoot, startHarness } from './harness.mjs';
+import { distDir, openPage, recordConsole, repoRoot, startHarness } from './harness.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const docs = readFileSync(join(repoRoot, 'docs', 'embedding.md'), 'utf8');
@@ -222,11 +222,7 @@ test('in the element’s shadow root, under the documented strict CSP, a term op
     await new Promise((resolve) => served.server.close(resolve));
   });
   const page = await context.newPage();
-  const console = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') console.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => console.push(`page error: ${error.message}`));
+  const { errors, warnings } = recordConsole(page);
   await page.goto(`${served.url}host/terms.html`);
   const button = page.locator('#w .ts-term-button[data-term="data_parallel"]').first();
   await button.waitFor({ timeout: 20000 });
@@ -243,5 +239,5 @@ test('in the element’s shadow root, under the documented strict CSP, a term op
   assert.equal(await bubble.isVisible(), true);
   await page.keyboard.press('Escape');
   assert.equal(await bubble.isVisible(), false);
-  assert.deepEqual(console, []);
+  assert.deepEqual([...errors, ...warnings], []);
 });

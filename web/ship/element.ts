@@ -17,7 +17,7 @@ import { engineFor, loadEngine, type Engine } from '../src/engine/engine';
 import { chooseLanguage, ENGLISH, type Language, type WidgetLanguage } from '../src/i18n/i18n';
 import { widgetLanguage } from '../src/i18n/packs';
 import { loadAuthorBank, type AuthorBank } from '../src/quiz/source';
-import { checkScenario, readSettings, type ElementSettings } from './settings';
+import { checkScenario, readSettings, settingsOptions, type ElementSettings } from './settings';
 
 /** Start the engine a little before the widget scrolls into view, so it is ready when seen. */
 const NEAR_VIEWPORT_MARGIN = '300px 0px';
@@ -233,17 +233,9 @@ export class TrainscopeWidgetElement extends HTMLElement {
     this.frame.replaceChildren();
     const options: MountOptions = {
       xapi: emitXapi,
-      scenario: settings.scenario,
+      ...settingsOptions(settings),
       syncHash: false,
       injectStyles: true,
-      sections: settings.sections,
-      theme: settings.theme,
-      passMark: settings.passMark ?? undefined,
-      quizSet: settings.quizSet,
-      quizDraw: settings.draw ?? undefined,
-      quizPracticeCounts: settings.practiceCounts,
-      problems: settings.problems,
-      header: settings.header,
       instanceKey: this.instanceKey(),
       quizBank,
       // A course page has its own h1; the widget's title sits under it.

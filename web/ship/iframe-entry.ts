@@ -6,7 +6,7 @@ import { emitXapi } from './xapi';
 import { engineFor, loadEngine } from '../src/engine/engine';
 import { chooseLanguage } from '../src/i18n/i18n';
 import { widgetLanguage } from '../src/i18n/packs';
-import { checkScenario, readSettings } from './settings';
+import { checkScenario, readSettings, settingsOptions } from './settings';
 import { reportToHost } from './iframe-child';
 import { loadAuthorBank } from '../src/quiz/source';
 
@@ -45,17 +45,9 @@ async function start(): Promise<void> {
   for (const problem of settings.problems) console.warn(`trainscope iframe: ${problem}`);
   void mountTrainscope(target, {
     xapi: emitXapi,
-    scenario: settings.scenario,
+    ...settingsOptions(settings),
     syncHash: false,
     injectStyles: !documentHasStyles(),
-    sections: settings.sections,
-    theme: settings.theme,
-    passMark: settings.passMark ?? undefined,
-    quizSet: settings.quizSet,
-    quizDraw: settings.draw ?? undefined,
-    quizPracticeCounts: settings.practiceCounts,
-    problems: settings.problems,
-    header: settings.header,
     instanceKey: query.get('id') ?? undefined,
     quizBank,
     language: words.language,

@@ -1,8 +1,13 @@
 // What a SCORM 1.2 and a SCORM 2004 session have in common: one LMS connection per page, values
 // set and then committed once, the quiz's progress in cmi.suspend_data (sent only when it
 // changed, refused when over the standard's limit), and an end that records the session's time.
-// The two standards differ in their API's method names and in the data model (scorm.ts,
-// scorm2004.ts), which each subclass speaks through the lms* methods and its own start and report.
+// The two standards differ in their API's method names (SCORM 1.2's are mapped onto SCORM 2004's,
+// LmsApi) and in the data model (scorm.ts, scorm2004.ts), which each subclass speaks in its own
+// opened, reportScore, recordAnswer, recordTakeaways and closing.
+
+import type { Language } from '../src/i18n/i18n';
+import type { AnswerDetail } from '../src/quiz/types';
+import { reportable, type TakeawayState } from './report';
 
 /** The score the quiz reports after each answer (its trainscope-score event). */
 export interface QuizScore {
@@ -25,6 +30,18 @@ export function splitSuspendData(data: string): [string, string] {
   return at < 0 ? [data, ''] : [data.slice(0, at), data.slice(at + SUSPEND_SEPARATOR.length)];
 }
 
+/**
+ * The calls a session makes of an LMS's API, in SCORM 2004's names (RTE §3.1.3); SCORM 1.2's
+ * LMSInitialize, LMSFinish, LMSGetValue, LMSSetValue and LMSCommit are mapped onto them (scorm.ts).
+ */
+export interface LmsApi {
+  Initialize(parameter: ''): string;
+  Terminate(parameter: ''): string;
+  GetValue(element: string): string;
+  SetValue(element: string, value: string): string;
+  Commit(parameter: ''): string;
+}
+
 export abstract class ScoSession {
   private readonly startedAt: number;
   protected readonly now: () => number;
@@ -38,8 +55,12 @@ export abstract class ScoSession {
   private quizState = '';
   private ownState = '';
 
-  /** `suspendDataLimit`: the most characters the standard lets cmi.suspend_data hold. */
+  /**
+   * `api`: the LMS's, null when none was found (every call is then a quiet no-op);
+   * `suspendDataLimit`: the most characters the standard lets cmi.suspend_data hold.
+   */
   protected constructor(
+    private readonly api: LmsApi | null,
     private readonly suspendDataLimit: number,
     now: () => number,
   ) {
@@ -48,16 +69,39 @@ export abstract class ScoSession {
   }
 
   /** False when no LMS was found: every call is then a quiet no-op. */
-  protected abstract get hasLms(): boolean;
-  protected abstract lmsInitialize(): boolean;
-  protected abstract lmsTerminate(): void;
-  protected abstract lmsGetValue(element: string): string;
-  protected abstract lmsSetValue(element: string, value: string): boolean;
-  protected abstract lmsCommit(): void;
+  private get hasLms(): boolean {
+    return this.api !== null;
+  }
+  private lmsInitialize(): boolean {
+    return this.api?.Initialize('') === 'true';
+  }
+  private lmsTerminate(): void {
+    this.api?.Terminate('');
+  }
+  protected lmsGetValue(element: string): string {
+    return this.api?.GetValue(element) ?? '';
+  }
+  private lmsSetValue(element: string, value: string): boolean {
+    return this.api?.SetValue(element, value) === 'true';
+  }
+  private lmsCommit(): void {
+    this.api?.Commit('');
+  }
+
   /** Reads what this standard needs from the LMS once connected (statuses, score, pass mark). */
   protected abstract opened(): void;
+  /** Records the quiz's score and the statuses it moves (never back: docs/quiz.md, "In an LMS"). */
+  protected abstract reportScore(score: QuizScore, answer: AnswerDetail | null): void;
+  /** Records a graded answer as its question's interaction. */
+  protected abstract recordAnswer(answer: AnswerDetail): void;
+  /** Records each takeaway as an objective; `language`: the learner's, for the standard's text. */
+  protected abstract recordTakeaways(takeaways: readonly TakeawayState[], language: string): void;
   /** Sets the session's time and exit mode before the session ends. */
   protected abstract closing(elapsedMilliseconds: number): void;
+  /** The language the LMS asks for, when the widget has it; else null. */
+  abstract preferredLanguage(): Language | null;
+  /** The pass mark the LMS asks for, as a fraction (0..1), or null. */
+  abstract passMark(): number | null;
 
   /** True once the LMS accepted the connection: the page is running inside an LMS. */
   get connected(): boolean {
@@ -93,6 +137,25 @@ export abstract class ScoSession {
     if (!this.active || state.length > this.suspendDataLimit) return false;
     this.quizState = state;
     return this.writeSuspendData();
+  }
+
+  /**
+   * Reports the quiz after an answer: its score and statuses, the answer's interaction and the
+   * takeaways' objectives, with one commit at most. The LMS record only moves forward.
+   */
+  report(score: QuizScore, answer?: AnswerDetail | null, takeaways: readonly TakeawayState[] = []): void {
+    if (!this.connected) return;
+    this.reportScore(score, answer ?? null);
+    if (reportable(answer)) this.recordAnswer(answer);
+    this.recordTakeaways(takeaways, answer?.language ?? 'en');
+    this.commit();
+  }
+
+  /** Records takeaways whose state changed (a mastery between answers), with a commit if any did. */
+  reportTakeaways(takeaways: readonly TakeawayState[], language = 'en'): void {
+    if (!this.connected) return;
+    this.recordTakeaways(takeaways, language);
+    this.commit();
   }
 
   /** What the session saved of its own at the last launch (SCORM 1.2: which question each interaction is). */

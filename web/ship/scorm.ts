@@ -15,14 +15,13 @@ import {
   MAX_INTERACTIONS,
   MAX_OBJECTIVES,
   oneLine,
-  reportable,
   SCORM12_TEXT,
   shortHash,
   takeawayScaled,
   timeOfDay,
   type TakeawayState,
 } from './report';
-import { type QuizScore, ScoSession } from './sco';
+import { type LmsApi, type QuizScore, ScoSession } from './sco';
 
 /** The SCORM 1.2 API an LMS puts on a parent window as `window.API`. */
 export interface Scorm12Api {
@@ -82,6 +81,17 @@ export function findLmsApi<T>(start: Window, name: string, method: string): T | 
     // A cross-origin opener.
   }
   return null;
+}
+
+/** SCORM 1.2's API in the names a session calls (SCORM 2004's): the same calls, LMS-prefixed, with Finish for Terminate. */
+function asLmsApi(api: Scorm12Api): LmsApi {
+  return {
+    Initialize: () => api.LMSInitialize(''),
+    Terminate: () => api.LMSFinish(''),
+    GetValue: (element) => api.LMSGetValue(element),
+    SetValue: (element, value) => api.LMSSetValue(element, value),
+    Commit: () => api.LMSCommit(''),
+  };
 }
 
 /** The SCORM 1.2 API (`window.API`) of the LMS this page runs in, or null. */
@@ -159,7 +169,6 @@ export function formatTimespan(milliseconds: number): string {
  * `report()` records a score, `finish()` ends the session (call on pagehide).
  */
 export class ScormSession extends ScoSession {
-  private readonly api: Scorm12Api | null;
   private masteryScore: number | null = null;
   private lastStatus = '';
   /** The best raw score the LMS holds (from earlier sessions or this one); null before any. */
@@ -176,27 +185,7 @@ export class ScormSession extends ScoSession {
   private preference = '';
 
   constructor(api: Scorm12Api | null, now: () => number = () => Date.now()) {
-    super(SUSPEND_DATA_LIMIT, now);
-    this.api = api;
-  }
-
-  protected get hasLms(): boolean {
-    return this.api !== null;
-  }
-  protected lmsInitialize(): boolean {
-    return this.api?.LMSInitialize('') === 'true';
-  }
-  protected lmsTerminate(): void {
-    this.api?.LMSFinish('');
-  }
-  protected lmsGetValue(element: string): string {
-    return this.api?.LMSGetValue(element) ?? '';
-  }
-  protected lmsSetValue(element: string, value: string): boolean {
-    return this.api?.LMSSetValue(element, value) === 'true';
-  }
-  protected lmsCommit(): void {
-    this.api?.LMSCommit('');
+    super(api ? asLmsApi(api) : null, SUSPEND_DATA_LIMIT, now);
   }
 
   protected opened(): void {
@@ -238,26 +227,10 @@ export class ScormSession extends ScoSession {
   }
 
   /**
-   * Reports the quiz's score after an answer: one commit at most. The LMS record only moves
-   * forward (docs/quiz.md, "In an LMS"): the status climbs incomplete → failed → completed →
-   * passed and never goes back, and score.raw is the best this learner has had.
+   * The LMS record only moves forward (docs/quiz.md, "In an LMS"): the status climbs incomplete →
+   * failed → completed → passed and never goes back, and score.raw is the best this learner has had.
    */
-  report(score: QuizScore, answer?: AnswerDetail | null, takeaways: readonly TakeawayState[] = []): void {
-    if (!this.connected) return;
-    this.reportScore(score);
-    if (reportable(answer)) this.recordAnswer(answer);
-    this.recordTakeaways(takeaways);
-    this.commit();
-  }
-
-  /** Records takeaways whose state changed (a mastery between answers), with a commit if any did. */
-  reportTakeaways(takeaways: readonly TakeawayState[]): void {
-    if (!this.connected) return;
-    this.recordTakeaways(takeaways);
-    this.commit();
-  }
-
-  private reportScore(score: QuizScore): void {
+  protected reportScore(score: QuizScore): void {
     const raw = score.max > 0 ? Math.round((score.score / score.max) * 100) : 0;
     if (this.bestRaw === null || raw > this.bestRaw) {
       this.set('cmi.core.score.min', '0');
@@ -281,7 +254,7 @@ export class ScormSession extends ScoSession {
    * One interaction per question, holding its latest graded answer (RTE §3.4.4, cmi.interactions):
    * a re-answer, in this launch or a later one, rewrites the question's own record.
    */
-  private recordAnswer(answer: AnswerDetail): void {
+  protected recordAnswer(answer: AnswerDetail): void {
     const id = lmsId(answer.itemId);
     // The question's own record from this or an earlier launch, else the next free one (none past the cap).
     const hash = shortHash(id, MAP_WIDTH);
@@ -315,7 +288,7 @@ export class ScormSession extends ScoSession {
   }
 
   /** One objective per takeaway (RTE §3.4.4, cmi.objectives): status and score only climb, like the lesson's. */
-  private recordTakeaways(takeaways: readonly TakeawayState[]): void {
+  protected recordTakeaways(takeaways: readonly TakeawayState[]): void {
     for (const takeaway of takeaways) {
       const id = lmsId(takeaway.id);
       let known = this.objectives.get(id);

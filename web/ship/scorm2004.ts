@@ -16,7 +16,6 @@ import {
   MAX_INTERACTIONS,
   MAX_OBJECTIVES,
   oneLine,
-  reportable,
   SCORM2004_TEXT,
   takeawayScaled,
   timestamp2004,
@@ -25,16 +24,11 @@ import {
 } from './report';
 
 export { formatDuration } from './report';
-import { type QuizScore, ScoSession } from './sco';
+import { type LmsApi, type QuizScore, ScoSession } from './sco';
 import { findLmsApi } from './scorm';
 
 /** The SCORM 2004 API an LMS puts on a parent window as `window.API_1484_11`. */
-export interface Scorm2004Api {
-  Initialize(parameter: ''): string;
-  Terminate(parameter: ''): string;
-  GetValue(element: string): string;
-  SetValue(element: string, value: string): string;
-  Commit(parameter: ''): string;
+export interface Scorm2004Api extends LmsApi {
   GetLastError(): string;
   GetErrorString(code: string): string;
   GetDiagnostic(code: string): string;
@@ -102,7 +96,6 @@ function objectiveRank(element: string, value: string): number {
  * an answer (one Commit), `finish()` ends the session on pagehide.
  */
 export class Scorm2004Session extends ScoSession {
-  private readonly api: Scorm2004Api | null;
   private passingScore: number | null = null;
   private completion = '';
   private success = '';
@@ -117,27 +110,7 @@ export class Scorm2004Session extends ScoSession {
   private objectiveCount = 0;
 
   constructor(api: Scorm2004Api | null, now: () => number = () => Date.now()) {
-    super(SUSPEND_DATA_LIMIT_2004, now);
-    this.api = api;
-  }
-
-  protected get hasLms(): boolean {
-    return this.api !== null;
-  }
-  protected lmsInitialize(): boolean {
-    return this.api?.Initialize('') === 'true';
-  }
-  protected lmsTerminate(): void {
-    this.api?.Terminate('');
-  }
-  protected lmsGetValue(element: string): string {
-    return this.api?.GetValue(element) ?? '';
-  }
-  protected lmsSetValue(element: string, value: string): boolean {
-    return this.api?.SetValue(element, value) === 'true';
-  }
-  protected lmsCommit(): void {
-    this.api?.Commit('');
+    super(api ?? null, SUSPEND_DATA_LIMIT_2004, now);
   }
 
   protected opened(): void {
@@ -187,28 +160,14 @@ export class Scorm2004Session extends ScoSession {
   }
 
   /**
-   * Reports the quiz after an answer, with one Commit. Nothing steps back (docs/embedding.md,
-   * "SCORM 2004"): cmi.score is the best of the attempt, completion climbs incomplete → completed,
-   * success unknown → failed → passed, and a pass is kept when a retake scores lower. SCORM 2004
-   * lets the LMS judge success_status from score.scaled against scaled_passing_score (RTE
-   * 4.2.24); since score.scaled is the best, the LMS's judgement agrees with ours.
+   * Nothing steps back (docs/embedding.md, "SCORM 2004"): cmi.score is the best of the attempt,
+   * completion climbs incomplete → completed, success unknown → failed → passed, and a pass is kept
+   * when a retake scores lower. SCORM 2004 lets the LMS judge success_status from score.scaled
+   * against scaled_passing_score (RTE 4.2.24); since score.scaled is the best, the LMS's judgement
+   * agrees with ours. cmi.location keeps the question just answered.
    */
-  report(score: QuizScore, answer?: AnswerDetail | null, takeaways: readonly TakeawayState[] = []): void {
-    if (!this.connected) return;
-    this.reportScore(score, answer?.itemId);
-    if (reportable(answer)) this.recordAnswer(answer);
-    this.recordTakeaways(takeaways, answer?.language ?? 'en');
-    this.commit();
-  }
-
-  /** Records takeaways whose state changed (a mastery between answers), with a commit if any did. */
-  reportTakeaways(takeaways: readonly TakeawayState[], language: string): void {
-    if (!this.connected) return;
-    this.recordTakeaways(takeaways, language);
-    this.commit();
-  }
-
-  private reportScore(score: QuizScore, itemId: string | undefined): void {
+  protected reportScore(score: QuizScore, answer: AnswerDetail | null): void {
+    const itemId = answer?.itemId;
     const scaled = Math.round(score.scaled * 10000) / 10000;
     if (this.bestScaled === null || scaled > this.bestScaled) {
       this.set('cmi.score.scaled', String(scaled));
@@ -236,7 +195,7 @@ export class Scorm2004Session extends ScoSession {
    * One interaction per question with its latest graded answer (RTE 4.2.9): found again by its id,
    * in this launch or a later one, and rewritten; a new question takes the next index (up to 250).
    */
-  private recordAnswer(answer: AnswerDetail): void {
+  protected recordAnswer(answer: AnswerDetail): void {
     const id = lmsId(answer.itemId);
     let index = this.interactions.get(id);
     if (index === undefined) {
@@ -266,7 +225,7 @@ export class Scorm2004Session extends ScoSession {
   }
 
   /** One objective per takeaway (RTE 4.2.18): its values only climb, as the lesson's do. */
-  private recordTakeaways(takeaways: readonly TakeawayState[], language: string): void {
+  protected recordTakeaways(takeaways: readonly TakeawayState[], language: string): void {
     for (const takeaway of takeaways) {
       const id = lmsId(takeaway.id);
       let known = this.objectives.get(id);

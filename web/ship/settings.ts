@@ -5,6 +5,7 @@ import { DEFAULT_SECTIONS, isSection, SECTION_NAMES, type Section, type Theme } 
 import { translator, type Translate } from '../src/i18n/i18n';
 import type { FieldError, PartialScenario } from '../src/engine/types';
 import { QUIZ_SETS, type QuizSet } from '../src/quiz/state';
+import type { MountOptions } from '../src/widget/mount';
 
 const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 /** `header` alone (an empty value) switches it on, like a boolean HTML attribute. */
@@ -199,4 +200,19 @@ export function checkScenario(
 function describe(t: Translate, errors: FieldError[]): string {
   const shown = errors.slice(0, 3).map((error) => (error.field === 'model.preset' ? error.message : `${error.field}: ${error.message}`));
   return errors.length > 3 ? t('page.errors_more', '{shown}; and more', { shown: shown.join('; ') }) : shown.join('; ');
+}
+
+/** The mount options that checked settings give, the same for the element (element.ts) and the iframe page (iframe-entry.ts). */
+export function settingsOptions(settings: ElementSettings): MountOptions {
+  return {
+    scenario: settings.scenario,
+    sections: settings.sections,
+    theme: settings.theme,
+    passMark: settings.passMark ?? undefined,
+    quizSet: settings.quizSet,
+    quizDraw: settings.draw ?? undefined,
+    quizPracticeCounts: settings.practiceCounts,
+    problems: settings.problems,
+    header: settings.header,
+  };
 }
