@@ -90,7 +90,6 @@ for (const width of WIDTHS) {
       const lessonFacts = await (await inView(page, '[data-ts-section="compute-time"] .ts-facts')).innerText();
       const used = await format(page, estimate.scenario.hardware.utilization, 'percent');
       assert.ok(lessonFacts.replace(/\s+/g, ' ').includes(`GPU-hours at ${used} utilisation`), `the GPU-hours name the equation's utilisation: ${lessonFacts}`);
-      assert.doesNotMatch(lessonFacts, /\$0(?![.,\d])/, 'a run that costs cents does not read as free');
       assert.doesNotMatch(lessonFacts, /predicted/, 'the lesson part keeps to the utilisation its equation shows');
       const deeperFacts = await (await inView(page, '[data-ts-section="time"] .ts-facts')).textContent();
       assert.match(deeperFacts, /predicted for this layout/);
