@@ -80,7 +80,7 @@
 // 251,171 B. The time curve's caption names only the marks drawn (no circle for one GPU when the
 // learner's square is that GPU; the stop ring named): +119 B, 251,290 B. The element resets weigh
 // nothing (:where), so classes' own margins apply: +7 B, 251,297 B. Money under $100 in cents
-// ("$0.64", not "$0"), the GPU-hours card naming its utilisation: +105 B, 251,402 B.
+// ("$4.28", not "$4"), the GPU-hours card naming its utilisation: +105 B, 251,402 B.
 // Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';

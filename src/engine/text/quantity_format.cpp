@@ -201,7 +201,7 @@ std::string money_text(double dollars, int figures) {
     const Writing& writing = words::writing();
     const std::string sign = dollars < 0 ? "-" : "";
     const double magnitude = std::fabs(dollars);
-    // Under $100 the cents matter: a fine-tune on one GPU costs "$0.64", never "$0". Above, whole dollars.
+    // Under $100 the cents matter ("$4.28", not "$4"; a run under 50 cents is not "$0"). Above, whole dollars.
     const double cents = std::round(magnitude * 100) / 100;
     const std::string number = std::fabs(round_significant(magnitude, figures)) >= 1e6
                                    ? in_words(magnitude, figures, writing.money_words, writing.money_space).text
