@@ -80,7 +80,8 @@
 // 251,171 B. The time curve's caption names only the marks drawn (no circle for one GPU when the
 // learner's square is that GPU; the stop ring named): +119 B, 251,290 B. The element resets weigh
 // nothing (:where), so classes' own margins apply: +7 B, 251,297 B. Money under $100 in cents
-// ("$4.28", not "$4"), the GPU-hours card naming its utilisation: +105 B, 251,402 B.
+// ("$4.28", not "$4"), the GPU-hours card naming its utilisation: +105 B, 251,402 B. The model
+// FLOPs utilisation card only when it differs from the utilisation set: +49 B, 251,451 B.
 // Byte counts are deterministic,
 // so this is a test; how fast those bytes become a figure is a benchmark (bench/page_bench.mjs).
 import assert from 'node:assert/strict';
@@ -91,7 +92,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const PAGE_BUDGET_BYTES = 251_402;
+const PAGE_BUDGET_BYTES = 251_451;
 const gzipBytes = (...names) => names.reduce((sum, name) => sum + gzipSync(readFileSync(join(dist, name)), { level: 9 }).length, 0);
 
 /** The offline file as an English reader gets it: the language packs it carries inline (a JSON

@@ -236,3 +236,27 @@ test('the caption names the marks drawn, and only those: on one GPU no circle fo
     assert.equal(/red ring/.test(onMore.caption), onMore.stop);
   });
 });
+
+test('the model FLOPs utilisation card shows only when it differs from the utilisation set: with recomputation', async () => {
+  await withCurve({}, async (page) => {
+    const card = () => page.evaluate(() => {
+      const figure = document.querySelector('[data-ts-section="time"] [data-figure="mfu"]');
+      return { hidden: figure.closest('li').hidden, value: Number(figure.dataset.value) };
+    });
+    const before = await card();
+    const estimate = await engineEstimate(page);
+    assert.equal(estimate.scenario.training.recompute, 'none');
+    assert.equal(estimate.compute.mfu, estimate.scenario.hardware.utilization);
+    assert.equal(before.hidden, true, 'no second copy of the utilisation slider\'s figure');
+    await page.locator('[data-ts-section="sharding-checkpointing"] [data-field="training.recompute"] input[value="full"]').check();
+    await page.waitForFunction(() => {
+      const figure = document.querySelector('[data-ts-section="time"] [data-figure="mfu"]');
+      figure?.scrollIntoView({ block: 'center' });
+      return figure && !figure.closest('li').hidden;
+    });
+    const after = await card();
+    const recomputed = await engineEstimate(page);
+    assert.equal(after.value, recomputed.compute.mfu);
+    assert.ok(recomputed.compute.mfu < recomputed.scenario.hardware.utilization, 'recomputed FLOPs do not count as model FLOPs');
+  });
+});

@@ -258,7 +258,12 @@ function utilisationFacts(context: SectionContext): { items: HTMLElement[]; upda
   const mfu = fact(context.t('time.fact.mfu', 'Model FLOPs utilisation'), 'mfu');
   const predicted = predictedFact(context);
   const update = (estimate: Estimate) => {
-    setFigure(mfu.strong, context.units.formatPercent(estimate.compute.mfu), estimate.compute.mfu);
+    const shown = context.units.formatPercent(estimate.compute.mfu);
+    setFigure(mfu.strong, shown, estimate.compute.mfu);
+    // Without recomputation the model FLOPs utilisation is the utilisation set, on the slider beside
+    // it: a second copy of one figure. With it, recomputed FLOPs do not count and it is lower.
+    const set = estimate.scenario?.hardware.utilization;
+    setHidden(mfu.item, set !== undefined && context.units.formatPercent(set) === shown);
     predicted.update(estimate);
   };
   return { items: [mfu.item, predicted.item], update };
